@@ -1,0 +1,1 @@
+"""The reproducible spine: config presets, seeded task runner, result store, executors."""

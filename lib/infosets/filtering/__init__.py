@@ -1,0 +1,1 @@
+"""History filtering by MCMC in trick-taking games (Solinas, Rebstock, Sturtevant, Buro)."""

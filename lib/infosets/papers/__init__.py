@@ -1,0 +1,1 @@
+"""One module per paper: its config schema, task functions, tables and figures."""
