@@ -1,0 +1,336 @@
+"""Determinizers: sample a full world consistent with one player's information state.
+
+Used by every search in ``infosets.search`` (PI-MCTS, IS-MCTS; Ravichandran, Goodman and
+Lucas, "PIMCTS evaluation in tabletop games", NOTES.md slug ``pimcts_aggregation``).
+
+``sampler_for(game)`` returns ``sampler(state, player, rng) -> pyspiel.State``: a world drawn
+from the chance-weighted distribution over histories consistent with ``player``'s
+information state, with the same ``infostate_key`` for ``player``. Strategies, per game:
+
+* ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, hearts, oh_hell, euchre,
+  gin_rummy, bridge, universal_poker), fed a seeded ``UniformProbabilitySampler``. Exact.
+* ``redraw`` (liars_dice): history replay; every chance outcome hidden from ``player`` is
+  redrawn independently from its chance distribution. Exact (hidden dice are independent).
+* ``chain`` (spades, skat, crazy_eights, go_fish): history replay inside a Metropolis chain
+  over the hidden chance outcomes (swap two hidden outcomes, or redraw one), target = the
+  chance probability of the history restricted to histories the game engine accepts (every
+  action legal, same view for ``player``). The engine enforces every constraint (played
+  cards, voids, asks, forced draws) so no game logic is duplicated, but the result is only
+  approximately uniform: the chain starts at the real history and is kept per information
+  state, with ``burn_in`` proposals on first use and ``thin`` proposals between samples.
+  This is the "only history replay works" case.
+* ``opponent_rollout`` (phantom_ttt): the hidden part is the opponent's moves, not chance.
+  Own moves are replayed, opponents move uniformly at random, and a run is rejected as soon
+  as ``player``'s view differs. Exact posterior under a uniformly random opponent model.
+* ``perfect_information``: the state itself (cloned).
+
+Games without an information-state string (spades, skat, crazy_eights) and games whose
+string forgets the past (go_fish) are keyed by the player's action-observation history built
+from ``observation_string`` (``infostate_key``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pyspiel
+
+Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
+
+RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "hearts", "oh_hell", "euchre",
+                            "gin_rummy", "bridge", "universal_poker"})
+REDRAW_GAMES = frozenset({"liars_dice"})
+CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish"})
+ROLLOUT_GAMES = frozenset({"phantom_ttt"})
+# Games keyed by the action-observation history (no, or imperfect-recall, infostate string).
+AOH_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish"})
+
+_REGISTRY: dict[str, Callable[[pyspiel.Game], Sampler]] = {}
+
+
+def register_determinizer(game_name: str, factory: Callable[[pyspiel.Game], Sampler]) -> None:
+    """Register ``factory(game) -> sampler`` for a game (e.g. a Python-registered one)."""
+    _REGISTRY[game_name] = factory
+
+
+def determinizable_games() -> list[str]:
+    """Names of games for which ``sampler_for`` works (besides perfect-information games)."""
+    return sorted(set(_REGISTRY) | RESAMPLE_GAMES | REDRAW_GAMES | CHAIN_GAMES | ROLLOUT_GAMES)
+
+
+def uses_aoh_key(game: pyspiel.Game) -> bool:
+    """True when ``infostate_key`` is built from observations rather than the game's string."""
+    return game.get_type().short_name in AOH_GAMES
+
+
+def _observation(state: pyspiel.State, player: int) -> str:
+    try:
+        return state.observation_string(player)
+    except pyspiel.SpielError:
+        return ""
+
+
+def aoh_steps(state: pyspiel.State, player: int) -> list[str]:
+    """Per-step view of ``player``: own action, else the observation string after each step."""
+    game = state.get_game()
+    replay = game.new_initial_state()
+    steps = []
+    for item in state.full_history():
+        own = item.player == player
+        replay.apply_action(item.action)
+        steps.append(f"a{item.action}" if own else _observation(replay, player))
+    return steps
+
+
+def infostate_key(state: pyspiel.State, player: int) -> str:
+    """The player's information-state key: the game's string, or the action-observation history."""
+    if uses_aoh_key(state.get_game()):
+        return "\x1e".join(aoh_steps(state, player))
+    return state.information_state_string(player)
+
+
+def sampler_for(game: pyspiel.Game) -> Sampler:
+    """Return a seeded world sampler for ``game``.
+
+    Args:
+      game: a loaded pyspiel game.
+    Returns:
+      ``sampler(state, player, rng)`` returning a new pyspiel.State consistent with
+      ``player``'s information state in ``state``.
+    Raises:
+      ValueError: the game has no determinizer.
+    """
+    name = game.get_type().short_name
+    if name in _REGISTRY:
+        return _REGISTRY[name](game)
+    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return _perfect_information_sampler
+    if name in RESAMPLE_GAMES:
+        return _resample_sampler
+    if name in REDRAW_GAMES:
+        return ReplayDeterminizer(game, mode="redraw")
+    if name in CHAIN_GAMES:
+        return ReplayDeterminizer(game, mode="chain")
+    if name in ROLLOUT_GAMES:
+        return OpponentRolloutDeterminizer(game)
+    raise ValueError(f"game: no determinizer for '{name}'; known: {', '.join(determinizable_games())}")
+
+
+def _seed_from(rng: np.random.Generator) -> int:
+    return int(rng.integers(0, 2**31 - 1))
+
+
+def _perfect_information_sampler(state, player, rng):
+    return state.clone()
+
+
+def _resample_sampler(state, player, rng):
+    return state.resample_from_infostate(
+        player, pyspiel.UniformProbabilitySampler(_seed_from(rng), 0.0, 1.0))
+
+
+class ReplayDeterminizer:
+    """History replay with the chance outcomes hidden from the player redrawn.
+
+    mode="redraw": hidden outcomes drawn independently from their chance distributions,
+    rejection until the engine accepts the history (exact).
+    mode="chain": Metropolis chain over hidden outcomes, per information state (approximate).
+    """
+
+    def __init__(self, game: pyspiel.Game, mode: str = "chain", burn_in_sweeps: int = 20,
+                 thin: int = 8, max_tries: int = 10_000):
+        if mode not in ("redraw", "chain"):
+            raise ValueError(f"mode: must be 'redraw' or 'chain', got {mode!r}")
+        if burn_in_sweeps < 0 or thin < 1 or max_tries < 1:
+            raise ValueError("burn_in_sweeps/thin/max_tries: need burn_in_sweeps >= 0, thin >= 1, max_tries >= 1")
+        self.game = game
+        self.mode = mode
+        self.burn_in_sweeps = burn_in_sweeps
+        self.thin = thin
+        self.max_tries = max_tries
+        self._aoh = uses_aoh_key(game)
+        self._cache_key = None
+        self._hidden: list[int] = []
+        self._chain: list[int] | None = None
+        self._chain_logp = 0.0
+
+    # -- analysis of the real history ------------------------------------------------------
+    def _view(self, state, player):
+        if self._aoh:
+            return _observation(state, player)
+        try:
+            return state.information_state_string(player)
+        except pyspiel.SpielError:
+            return _observation(state, player)
+
+    def _hidden_positions(self, actions, player):
+        """Chance positions whose outcome could differ without changing the player's view."""
+        state = self.game.new_initial_state()
+        hidden = []
+        for pos, action in enumerate(actions):
+            if state.is_chance_node():
+                real = state.child(action)
+                view = self._view(real, player)
+                for alt, _ in state.chance_outcomes():
+                    if alt != action and self._view(state.child(alt), player) == view:
+                        hidden.append(pos)
+                        break
+            state.apply_action(action)
+        return hidden
+
+    # -- replay ------------------------------------------------------------------------------
+    def _replay(self, actions, player, target, redraw_rng=None, hidden_set=None):
+        """Replay ``actions`` (redrawing hidden chance outcomes when ``redraw_rng`` is given).
+
+        Returns (state, actions_used, log_probability) or None when the engine refuses the
+        history or the player's view differs from ``target``.
+        """
+        state = self.game.new_initial_state()
+        used = list(actions)
+        logp = 0.0
+        steps = [] if self._aoh else None
+        for pos, action in enumerate(used):
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                if redraw_rng is not None and pos in hidden_set:
+                    probs = np.array([p for _, p in outcomes])
+                    idx = redraw_rng.choice(len(outcomes), p=probs / probs.sum())
+                    action = outcomes[idx][0]
+                    used[pos] = action
+                prob = dict(outcomes).get(action, 0.0)
+                if prob <= 0.0:
+                    return None
+                logp += np.log(prob)
+            elif state.is_terminal() or action not in state.legal_actions():
+                return None
+            own = (not state.is_chance_node()) and state.current_player() == player
+            state.apply_action(action)
+            if self._aoh:
+                step = f"a{action}" if own else _observation(state, player)
+                if step != target[pos]:
+                    return None
+        if not self._aoh and state.information_state_string(player) != target:
+            return None
+        return state, used, logp
+
+    # -- the sampler -------------------------------------------------------------------------
+    def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
+        actions = [item.action for item in state.full_history()]
+        target = aoh_steps(state, player) if self._aoh else state.information_state_string(player)
+        key = (player, tuple(actions), "\x1e".join(target) if self._aoh else target)
+        if key != self._cache_key:
+            self._cache_key = key
+            self._hidden = self._hidden_positions(actions, player)
+            self._chain = None
+        if not self._hidden:
+            return state.clone()
+        if self.mode == "redraw":
+            hidden_set = set(self._hidden)
+            for _ in range(self.max_tries):
+                result = self._replay(actions, player, target, rng, hidden_set)
+                if result is not None:
+                    return result[0]
+            raise RuntimeError(f"redraw determinizer: no consistent world in {self.max_tries} tries")
+        return self._chain_sample(actions, player, target, rng)
+
+    def _chain_sample(self, actions, player, target, rng):
+        steps = self.thin
+        if self._chain is None:
+            start = self._replay(actions, player, target)
+            if start is None:  # cannot happen for a real history
+                raise RuntimeError("chain determinizer: the real history does not replay")
+            self._chain, self._chain_logp = start[1], start[2]
+            steps = self.burn_in_sweeps * len(self._hidden) + self.thin
+        hidden = self._hidden
+        current_state = None
+        for _ in range(steps):
+            proposal = list(self._chain)
+            if len(hidden) >= 2 and rng.random() < 0.5:
+                i, j = rng.choice(len(hidden), size=2, replace=False)
+                a, b = hidden[i], hidden[j]
+                if proposal[a] == proposal[b]:
+                    continue
+                proposal[a], proposal[b] = proposal[b], proposal[a]
+                result = self._replay(proposal, player, target)
+                log_q_ratio = 0.0
+            else:
+                # Redraw one hidden outcome from its chance distribution (independence
+                # proposal at one site): acceptance uses the other sites' probabilities.
+                pos = hidden[int(rng.integers(len(hidden)))]
+                prefix = self.game.new_initial_state()
+                for action in proposal[:pos]:
+                    prefix.apply_action(action)
+                outcomes = dict(prefix.chance_outcomes())
+                keys = list(outcomes)
+                probs = np.array([outcomes[k] for k in keys])
+                new = keys[rng.choice(len(keys), p=probs / probs.sum())]
+                if new == proposal[pos]:
+                    continue
+                log_q_ratio = np.log(outcomes[proposal[pos]]) - np.log(outcomes[new])
+                proposal[pos] = new
+                result = self._replay(proposal, player, target)
+            if result is None:
+                continue
+            log_accept = result[2] - self._chain_logp + log_q_ratio
+            if log_accept >= 0 or rng.random() < np.exp(log_accept):
+                self._chain, self._chain_logp = result[1], result[2]
+                current_state = result[0]
+        if current_state is None:
+            current_state = self.game.new_initial_state()
+            for action in self._chain:
+                current_state.apply_action(action)
+        return current_state
+
+
+class OpponentRolloutDeterminizer:
+    """Worlds for games whose hidden part is the opponents' moves (phantom_ttt).
+
+    Own moves are replayed in order; opponents move uniformly at random; a run is rejected
+    as soon as the player's information state differs from the real one at an own turn.
+    Exact posterior under a uniformly random opponent model.
+    """
+
+    def __init__(self, game: pyspiel.Game, max_tries: int = 100_000):
+        self.game = game
+        self.max_tries = max_tries
+
+    def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
+        own_actions, own_views = [], []
+        replay = self.game.new_initial_state()
+        for item in state.full_history():
+            if item.player == player:
+                own_views.append(replay.information_state_string(player))
+                own_actions.append(item.action)
+            replay.apply_action(item.action)
+        final_view = state.information_state_string(player)
+        for _ in range(self.max_tries):
+            world = self._try(own_actions, own_views, final_view, player, rng, state.current_player())
+            if world is not None:
+                return world
+        raise RuntimeError(f"opponent-rollout determinizer: no consistent world in {self.max_tries} tries")
+
+    def _try(self, own_actions, own_views, final_view, player, rng, real_mover):
+        world = self.game.new_initial_state()
+        k = 0
+        while True:
+            if world.is_terminal():
+                break
+            mover = world.current_player()
+            if mover == player:
+                if k == len(own_actions):
+                    break
+                if world.information_state_string(player) != own_views[k]:
+                    return None
+                if own_actions[k] not in world.legal_actions():
+                    return None
+                world.apply_action(own_actions[k])
+                k += 1
+            else:
+                if k == len(own_actions) and real_mover == mover:
+                    break
+                legal = world.legal_actions()
+                world.apply_action(legal[int(rng.integers(len(legal)))])
+        if k != len(own_actions) or world.information_state_string(player) != final_view:
+            return None
+        return world
