@@ -1,0 +1,16 @@
+"""Two-player Belote as an OpenSpiel game (``belote2p``), after Boudier's ISMCTS paper.
+
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
+``belote_ismcts``). Importing this package registers ``belote2p`` with pyspiel.
+``rules`` is the integer/bitmask kernel, ``deal`` the fair deal, ``game`` the pyspiel adapter;
+``python -m infosets.games.belote2p play`` plays a game in the terminal.
+"""
+
+from .deal import DealConstraint, fair_deal
+from .game import GAME_NAME, BeloteGame, BeloteState, sample_world
+from .rules import KernelState, card_name, parse_card
+
+__all__ = [
+    "GAME_NAME", "BeloteGame", "BeloteState", "DealConstraint", "KernelState", "card_name",
+    "fair_deal", "parse_card", "sample_world",
+]

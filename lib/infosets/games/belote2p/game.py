@@ -1,0 +1,271 @@
+"""The pyspiel adapter of two-player Belote (game ``belote2p``), on the bitmask kernel.
+
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
+``belote_ismcts``). Chance deals the 32 slots one card at a time with the exact conditional
+probabilities of a uniform fair deal (``deal.next_card_probabilities``), then draws the first
+leader (action 0 or 1). A player action is a card id 0..31 (``rules.card_name``).
+Returns are each player's points, 0..162 (constant sum 162).
+
+Parameters: ``min_trumps`` (default 2, the authors' code; 3 in the text), ``points_lo`` and
+``points_hi`` (66 and 86): the fair-deal constraint per side.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from . import deal as deal_lib
+from .rules import (
+    HAND_SIZE,
+    NUM_CARDS,
+    NUM_PILES,
+    NUM_TRICKS,
+    TOTAL_POINTS,
+    KernelState,
+    card_name,
+    cards_of,
+)
+
+GAME_NAME = "belote2p"
+_DEFAULTS = {"min_trumps": 2, "points_lo": 66, "points_hi": 86}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Two-player Belote (Boudier)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification=dict(_DEFAULTS),
+)
+_GAME_INFO = pyspiel.GameInfo(
+    num_distinct_actions=NUM_CARDS,
+    max_chance_outcomes=NUM_CARDS,
+    num_players=2,
+    min_utility=0.0,
+    max_utility=float(TOTAL_POINTS),
+    utility_sum=float(TOTAL_POINTS),
+    max_game_length=2 * NUM_TRICKS,
+)
+
+_LEADER_SLOT = NUM_CARDS  # the chance node after the 32 deal slots draws the first leader
+
+
+def _names(cards) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+class BeloteGame(pyspiel.Game):
+    """Two-player Belote; see the module docstring."""
+
+    def __init__(self, params=None):
+        values = dict(_DEFAULTS)
+        values.update(params or {})
+        self.constraint = deal_lib.DealConstraint(
+            int(values["min_trumps"]), int(values["points_lo"]), int(values["points_hi"])
+        )
+        super().__init__(_GAME_TYPE, _GAME_INFO, values)
+
+    def new_initial_state(self):
+        return BeloteState(self)
+
+    def new_state_from_deal(self, deal, first_leader: int) -> BeloteState:
+        """A state right after chance: ``deal`` (32 cards, slot order) and the first leader."""
+        if not self.constraint.is_fair(list(deal)):
+            raise ValueError("deal violates the game's deal constraint")
+        state = BeloteState(self)
+        state._finish_deal(list(deal), first_leader)
+        return state
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
+        return BeloteObserver(perfect_recall)
+
+
+class BeloteState(pyspiel.State):
+    """A Belote state: the deal in progress, then a kernel state plus the play history."""
+
+    def __init__(self, game: BeloteGame):
+        super().__init__(game)
+        self.constraint = game.constraint
+        self.deal: list[int] = []
+        self.first_leader = -1
+        self.kernel: KernelState | None = None
+        # One entry per card played: (player, card, revealed card or -1, trick winner or -1).
+        self.plays: list[tuple[int, int, int, int]] = []
+
+    # -- pyspiel API ------------------------------------------------------------------
+    def current_player(self):
+        if self.kernel is None:
+            return pyspiel.PlayerId.CHANCE
+        if self.kernel.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.kernel.to_move
+
+    def _legal_actions(self, player):
+        return self.kernel.legal_moves()
+
+    def chance_outcomes(self):
+        if len(self.deal) == _LEADER_SLOT:
+            return [(0, 0.5), (1, 0.5)]
+        return deal_lib.next_card_probabilities(self.deal, self.constraint)
+
+    def _apply_action(self, action):
+        if self.kernel is None:
+            if len(self.deal) < _LEADER_SLOT:
+                self.deal.append(int(action))
+            else:
+                self._finish_deal(self.deal, int(action))
+            return
+        player = self.kernel.to_move
+        revealed, winner = self.kernel.play(int(action))
+        self.plays.append((player, int(action), revealed, winner))
+
+    def _finish_deal(self, deal, first_leader):
+        self.deal = list(deal)
+        self.first_leader = first_leader
+        self.kernel = KernelState.from_deal(self.deal, first_leader)
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            if len(self.deal) == _LEADER_SLOT:
+                return f"first leader {action}"
+            return f"deal {card_name(action)}"
+        return card_name(action)
+
+    def is_terminal(self):
+        return self.kernel is not None and self.kernel.is_terminal()
+
+    def returns(self):
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        return [float(self.kernel.score(0)), float(self.kernel.score(1))]
+
+    def __str__(self):
+        if self.kernel is None:
+            return f"dealing: {_names(self.deal)}"
+        k = self.kernel
+        rows = []
+        for p in (0, 1):
+            rows.append(
+                f"P{p} hand [{_names(cards_of(k.hand[p]))}] up [{_names(cards_of(k.up[p]))}] "
+                f"down [{_names(cards_of(k.down[p]))}] points {k.score(p)}"
+            )
+        lead = card_name(k.lead) if k.lead >= 0 else "-"
+        rows.append(f"trick {k.trick + 1} lead {lead} to move {k.to_move}")
+        return "\n".join(rows)
+
+    # -- helpers for search and play -------------------------------------------------
+    def initial_hand(self, player: int) -> list[int]:
+        """The player's six hand cards at the deal, sorted (the deal order is not seen)."""
+        return sorted(self.deal[16 * player:16 * player + HAND_SIZE])
+
+    def initial_tops(self, player: int) -> list[int]:
+        base = 16 * player + HAND_SIZE
+        return self.deal[base:base + NUM_PILES]
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A world consistent with ``player_id``'s information state.
+
+        The hidden slots (the opponent's unplayed hand cards and every covered face-down card)
+        are reshuffled, rejecting deals the game's constraint forbids, so the result follows
+        the chance posterior. ``probability_sampler`` is a callable returning floats in
+        [0, 1) (e.g. ``pyspiel.UniformProbabilitySampler(seed, 0., 1.)``) or a numpy Generator.
+        """
+        if isinstance(probability_sampler, np.random.Generator):
+            rng = probability_sampler
+        else:
+            rng = np.random.default_rng(int(probability_sampler() * 2**53))
+        return sample_world(self, player_id, rng)
+
+
+def hidden_slots(state: BeloteState, player: int) -> list[int]:
+    """The deal slots whose card ``player`` cannot see in ``state``."""
+    if state.kernel is None:
+        raise ValueError("hidden_slots needs a state after the deal")
+    k = state.kernel
+    opp = 1 - player
+    slots = [16 * opp + i for i in range(HAND_SIZE) if k.hand[opp] >> state.deal[16 * opp + i] & 1]
+    for p in (0, 1):
+        for i in range(NUM_PILES):
+            slot = 16 * p + HAND_SIZE + NUM_PILES + i
+            if k.down[p] >> state.deal[slot] & 1:
+                slots.append(slot)
+    return slots
+
+
+def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
+                 respect_constraint: bool = True) -> BeloteState:
+    """Reshuffle the cards ``player`` cannot see and replay the history on the new deal.
+
+    Args:
+      state: a state after the deal.
+      player: 0 or 1, whose information state is kept.
+      rng: numpy Generator.
+      respect_constraint: reject worlds whose deal breaks the game's deal constraint.
+    Returns:
+      A new BeloteState with the same information state for ``player``.
+    """
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    slots = hidden_slots(state, player)
+    cards = [state.deal[s] for s in slots]
+    new_deal = list(state.deal)
+    while True:
+        for s, c in zip(slots, rng.permutation(cards)):
+            new_deal[s] = int(c)
+        if not respect_constraint or state.constraint.is_fair(new_deal):
+            break
+    world = BeloteState(state.get_game())
+    world._finish_deal(new_deal, state.first_leader)
+    for _, card, _, _ in state.plays:
+        world.apply_action(card)
+    return world
+
+
+class BeloteObserver:
+    """Strings for one player: the information state (perfect recall) or the observation."""
+
+    def __init__(self, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0, np.float32)
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state: BeloteState, player: int) -> str:
+        if state.kernel is None:
+            mine = [c for i, c in enumerate(state.deal) if 16 * player <= i < 16 * player + 6]
+            tops = [c for i, c in enumerate(state.deal) if i % 16 in range(6, 11)]
+            return f"P{player} dealing hand[{_names(mine)}] tops[{_names(tops)}]"
+        if self.perfect_recall:
+            head = (
+                f"P{player} hand[{_names(state.initial_hand(player))}] "
+                f"tops0[{_names(state.initial_tops(0))}] tops1[{_names(state.initial_tops(1))}] "
+                f"first{state.first_leader}"
+            )
+            moves = [
+                f"{p}:{card_name(c)}" + (f"+{card_name(r)}" if r >= 0 else "")
+                for p, c, r, _ in state.plays
+            ]
+            return head + " | " + " ".join(moves)
+        k = state.kernel
+        lead = card_name(k.lead) if k.lead >= 0 else "-"
+        return (
+            f"P{player} hand[{_names(cards_of(k.hand[player]))}] "
+            f"up0[{_names(cards_of(k.up[0]))}] up1[{_names(cards_of(k.up[1]))}] "
+            f"trick{k.trick} lead {lead} leader{k.leader} "
+            f"pts {k.points[0]} {k.points[1]}"
+        )
+
+
+pyspiel.register_game(_GAME_TYPE, BeloteGame)

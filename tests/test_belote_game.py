@@ -1,0 +1,111 @@
+"""The pyspiel adapter ``belote2p``: OpenSpiel conformance, kernel agreement, resampling."""
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers belote2p)
+from infosets.games.belote2p import deal as deal_lib
+from infosets.games.belote2p.game import hidden_slots, sample_world
+from infosets.games.belote2p.rules import KernelState
+
+
+def _dealt_state(game, rng):
+    return game.new_state_from_deal(deal_lib.fair_deal(rng, game.constraint), int(rng.integers(2)))
+
+
+def test_random_sim_test():
+    game = pyspiel.load_game("belote2p")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_parameters_and_bad_parameters():
+    game = pyspiel.load_game("belote2p(min_trumps=3,points_lo=70,points_hi=82)")
+    assert game.constraint.min_trumps == 3
+    with pytest.raises(Exception, match="min_trumps"):
+        pyspiel.load_game("belote2p(min_trumps=9)")
+
+
+def test_chance_deal_is_fair_and_normalised():
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        actions, probs = zip(*outcomes)
+        assert abs(sum(probs) - 1) < 1e-9
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    assert game.constraint.is_fair(state.deal)
+    assert state.current_player() == state.first_leader
+
+
+def test_adapter_matches_kernel_on_random_games():
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(5)
+    for _ in range(1000):
+        deal = deal_lib.fair_deal(rng)
+        leader = int(rng.integers(2))
+        state = game.new_state_from_deal(deal, leader)
+        kernel = KernelState.from_deal(deal, leader)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal == kernel.legal_moves()
+            assert state.current_player() == kernel.to_move
+            card = int(rng.choice(legal))
+            state.apply_action(card)
+            revealed, winner = kernel.play(card)
+            assert state.plays[-1][2:] == (revealed, winner)
+        assert kernel.is_terminal()
+        assert state.returns() == [kernel.score(0), kernel.score(1)]
+
+
+def _midgame(game, rng, plies):
+    state = _dealt_state(game, rng)
+    for _ in range(plies):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_resample_keeps_information_state_and_is_seeded():
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(2)
+    for plies in (0, 3, 10, 21, 30):
+        state = _midgame(game, rng, plies)
+        player = state.current_player()
+        for seed in range(5):
+            world = state.resample_from_infostate(
+                player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+            assert world.information_state_string(player) == state.information_state_string(
+                player)
+            assert world.observation_string(player) == state.observation_string(player)
+            assert world.legal_actions() == state.legal_actions()
+            assert game.constraint.is_fair(world.deal)
+        a = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(9, 0., 1.))
+        b = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(9, 0., 1.))
+        assert a.deal == b.deal
+
+
+def test_hidden_part_is_uniform_chi_square():
+    """Without a deal constraint, each hidden card is uniform over the hidden slots."""
+    game = pyspiel.load_game("belote2p(min_trumps=0,points_lo=0,points_hi=152)")
+    rng = np.random.default_rng(4)
+    state = _midgame(game, rng, 7)
+    player = state.current_player()
+    slots = hidden_slots(state, player)
+    card = state.deal[slots[0]]
+    counts = np.zeros(len(slots))
+    n = 3000
+    for _ in range(n):
+        world = sample_world(state, player, rng)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        counts[[world.deal[s] for s in slots].index(card)] += 1
+    assert stats.chisquare(counts).pvalue > 1e-3
+
+
+def test_clone_is_independent():
+    game = pyspiel.load_game("belote2p")
+    state = _midgame(game, np.random.default_rng(0), 4)
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[0])
+    assert len(state.plays) == 4 and len(copy.plays) == 5
