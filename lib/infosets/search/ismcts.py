@@ -1,0 +1,215 @@
+"""Information-set MCTS (single observer, availability counts, vector backup).
+
+Follows the IS-MCTS baseline of Ravichandran, Goodman and Lucas, "PIMCTS evaluation in
+tabletop games" (NOTES.md slug ``pimcts_aggregation``; Cowling, Powley and Whitehouse 2012):
+one tree holding every player's moves, nodes keyed by the mover's information state in the
+sampled world, a fresh world each iteration, UCB with availability counts
+``Q(a) + c sqrt(ln(avail(a)) / n(a))`` and each node maximising its own mover's reward.
+
+``make_cpp_ismcts_bot`` builds OpenSpiel's C++ ``ISMCTSBot`` for comparison (C++ games only).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyspiel
+
+from infosets.games.determinizers import infostate_key, sampler_for, uses_aoh_key
+from infosets.search.state_protocol import (
+    RewardScale, argmax_random, is_python_game, python_random, random_rollout, sample_chance)
+
+FINALS = ("mean", "visits")
+
+
+def as_generator(rng, name: str = "rng") -> np.random.Generator:
+    """Accept a numpy Generator, SeedSequence or int seed; refuse None (no unseeded default)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, (np.random.SeedSequence, int, np.integer)) and not isinstance(rng, bool):
+        return np.random.default_rng(rng)
+    raise ValueError(f"{name}: must be a numpy Generator, SeedSequence or int seed, got {type(rng).__name__}")
+
+
+class _Node:
+    """Per-action statistics of one information-state node: [visits, reward sum, availability]."""
+
+    __slots__ = ("stats", "visits")
+
+    def __init__(self):
+        self.stats: dict[int, list] = {}
+        self.visits = 0
+
+
+class ISMCTSBot(pyspiel.Bot):
+    """Single-observer IS-MCTS as a pyspiel.Bot. Variants are flags.
+
+    Args:
+      game: the pyspiel game.
+      player: the seat this bot plays.
+      iterations: iterations per move (one sampled world each), >= 1.
+      uct_c: exploration constant, >= 0.
+      rng: numpy Generator / SeedSequence / int (required).
+      sampler: ``sampler(state, player, rng) -> world``; defaults to ``sampler_for(game)``.
+        A sampler may return worlds where ``player`` holds another information state: the
+        root then behaves as a chance node over own information states.
+      availability: UCB uses availability counts (True) or parent visits (False: plain UCT).
+      normalize_rewards: rewards mapped to [0, 1] with the game's utility bounds.
+      final: "mean" (highest mean reward) or "visits" (most visited) for ``step``.
+      rollout_policy: ``policy(state, rnd) -> action`` for rollouts; uniform random if None.
+    """
+
+    def __init__(self, game, player, *, iterations=1000, uct_c=1.0, rng, sampler=None,
+                 availability=True, normalize_rewards=True, final="mean", rollout_policy=None):
+        if not 0 <= player < game.num_players():
+            raise ValueError(f"player: must be in [0, {game.num_players() - 1}], got {player}")
+        if not isinstance(iterations, (int, np.integer)) or iterations < 1:
+            raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
+        if not uct_c >= 0:
+            raise ValueError(f"uct_c: must be >= 0, got {uct_c!r}")
+        if final not in FINALS:
+            raise ValueError(f"final: must be one of {FINALS}, got {final!r}")
+        self._rng = as_generator(rng)
+        pyspiel.Bot.__init__(self)
+        self.game = game
+        self.player = player
+        self.iterations = int(iterations)
+        self.uct_c = float(uct_c)
+        self.sampler = sampler if sampler is not None else sampler_for(game)
+        self.availability = availability
+        self.scale = RewardScale(game, normalize_rewards)
+        self.final = final
+        self.rollout_policy = rollout_policy
+        self._aoh = uses_aoh_key(game)
+        self.nodes: dict[str, _Node] = {}
+
+    # -- the search ----------------------------------------------------------------------
+    def _key(self, world, mover):
+        return infostate_key(world, mover) if self._aoh else world.information_state_string(mover)
+
+    def search(self, state) -> dict[int, tuple[int, float]]:
+        """Run a fresh search from ``state``; return {action: (visits, mean reward)} at the root."""
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("state: must be a decision node of a non-terminal state")
+        self.nodes = nodes = {}
+        rnd = python_random(self._rng)
+        sampler, rng, player = self.sampler, self._rng, self.player
+        c, availability, scale, rollout_policy = self.uct_c, self.availability, self.scale, self.rollout_policy
+        key_of = self._key
+        log, sqrt = math.log, math.sqrt
+        for _ in range(self.iterations):
+            world = sampler(state, player, rng)
+            path = []
+            while not world.is_terminal():
+                if world.is_chance_node():
+                    world.apply_action(sample_chance(world, rnd))
+                    continue
+                mover = world.current_player()
+                key = key_of(world, mover)
+                node = nodes.get(key)
+                new_node = node is None
+                if new_node:
+                    node = nodes[key] = _Node()
+                stats = node.stats
+                legal = world.legal_actions()
+                untried = []
+                for a in legal:
+                    entry = stats.get(a)
+                    if entry is None:
+                        entry = stats[a] = [0, 0.0, 0]
+                    entry[2] += 1
+                    if entry[0] == 0:
+                        untried.append(a)
+                if untried:
+                    action = untried[rnd.randrange(len(untried))]
+                else:
+                    best, action = -1.0, legal[0]
+                    log_parent = log(node.visits) if not availability else 0.0
+                    for a in legal:
+                        n, w, avail = stats[a]
+                        score = w / n + c * sqrt((log(avail) if availability else log_parent) / n)
+                        if score > best:
+                            best, action = score, a
+                path.append((node, stats[action], mover))
+                world.apply_action(action)
+                if untried:
+                    break
+            random_rollout(world, rnd, rollout_policy)
+            rewards = scale(world.returns())
+            for node, entry, mover in path:
+                node.visits += 1
+                entry[0] += 1
+                entry[1] += rewards[mover]
+        root = nodes.get(self._key(state, player))
+        if root is None:
+            return {}
+        return {a: (e[0], e[1] / e[0] if e[0] else 0.0) for a, e in root.stats.items()
+                if a in set(state.legal_actions())}
+
+    def _choose(self, root_stats, rnd):
+        visited = {a: s for a, s in root_stats.items() if s[0] > 0}
+        if not visited:
+            return None
+        index = 1 if self.final == "mean" else 0
+        return argmax_random({a: s[index] for a, s in visited.items()}, rnd)
+
+    # -- pyspiel.Bot ---------------------------------------------------------------------
+    def policy(self, state) -> dict[int, float]:
+        """Normalised root visit counts after a fresh search."""
+        return _normalised_visits(self.search(state), state)
+
+    def step_with_policy(self, state):
+        root = self.search(state)
+        policy = _normalised_visits(root, state)
+        action = self._choose(root, python_random(self._rng))
+        if action is None:
+            legal = state.legal_actions()
+            action = legal[int(self._rng.integers(len(legal)))]
+        return list(policy.items()), action
+
+    def step(self, state):
+        return self.step_with_policy(state)[1]
+
+    def provides_policy(self):
+        return True
+
+    def restart_at(self, state):
+        self.nodes = {}
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+
+def _normalised_visits(root, state):
+    total = sum(v for v, _ in root.values())
+    if total == 0:
+        legal = state.legal_actions()
+        return {a: 1.0 / len(legal) for a in legal}
+    return {a: v / total for a, (v, _) in root.items()}
+
+
+CPP_FINALS = {"visits": pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+              "mean": pyspiel.ISMCTSFinalPolicyType.MAX_VALUE,
+              "normalized_visits": pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT}
+
+
+def make_cpp_ismcts_bot(game, *, iterations=1000, uct_c=1.0, seed, final="mean",
+                        rollouts=1) -> pyspiel.Bot:
+    """OpenSpiel's C++ ISMCTSBot, seeded (for comparison; engine="cpp").
+
+    Differences from ``ISMCTSBot``: raw (unnormalised) returns, OpenSpiel's own
+    resampling (``resample_from_infostate``, so only games that implement it), and its own
+    node keys and final-policy rules.
+    """
+    if is_python_game(game):
+        raise ValueError(f"game: engine='cpp' needs a C++ game; '{game.get_type().short_name}' is "
+                         "Python-registered (OpenSpiel 2.0.2's C++ bots crash on it), use engine='python'")
+    if final not in CPP_FINALS:
+        raise ValueError(f"final: must be one of {tuple(CPP_FINALS)}, got {final!r}")
+    if iterations < 1:
+        raise ValueError(f"iterations: must be >= 1, got {iterations}")
+    seed = int(seed) % (2**31 - 1)
+    evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
+    return pyspiel.ISMCTSBot(seed, evaluator, float(uct_c), int(iterations), -1, CPP_FINALS[final],
+                             False, False)

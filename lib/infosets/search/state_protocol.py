@@ -1,0 +1,93 @@
+"""The minimal state interface the search kernels use, and shared search helpers.
+
+Written for the PI-MCTS / IS-MCTS comparison of Ravichandran, Goodman and Lucas
+("PIMCTS evaluation in tabletop games", NOTES.md slug ``pimcts_aggregation``). A
+``pyspiel.State`` satisfies ``SearchState``; a fast kernel state can plug in by providing the
+same methods.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol, Sequence
+
+import numpy as np
+import pyspiel
+
+
+class SearchState(Protocol):
+    """What MCTS, PI-MCTS and IS-MCTS call on a state."""
+
+    def current_player(self) -> int: ...
+    def legal_actions(self) -> Sequence[int]: ...
+    def apply_action(self, action: int) -> None: ...
+    def clone(self) -> "SearchState": ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> Sequence[float]: ...
+    def is_chance_node(self) -> bool: ...
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]: ...
+    def information_state_string(self, player: int) -> str: ...
+
+
+# rollout_policy(state, rnd) -> action, with rnd a random.Random derived from the bot's rng.
+RolloutPolicy = Callable[[SearchState, random.Random], int]
+
+
+def python_random(rng: np.random.Generator) -> random.Random:
+    """A fast stdlib generator seeded from a numpy Generator (for the inner loops)."""
+    return random.Random(int(rng.integers(0, 2**63 - 1)))
+
+
+def sample_chance(state: SearchState, rnd: random.Random) -> int:
+    """Draw a chance outcome of ``state`` by its probabilities."""
+    outcomes = state.chance_outcomes()
+    u = rnd.random()
+    acc = 0.0
+    for action, prob in outcomes:
+        acc += prob
+        if u < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def random_rollout(state: SearchState, rnd: random.Random,
+                   rollout_policy: RolloutPolicy | None = None) -> None:
+    """Play ``state`` to the end in place: chance by its probabilities, players uniformly
+    (or by ``rollout_policy``)."""
+    randrange = rnd.randrange
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rnd))
+        elif rollout_policy is None:
+            legal = state.legal_actions()
+            state.apply_action(legal[randrange(len(legal))])
+        else:
+            state.apply_action(rollout_policy(state, rnd))
+
+
+class RewardScale:
+    """Maps raw returns to [0, 1] with the game's utility bounds (or leaves them raw)."""
+
+    def __init__(self, game: pyspiel.Game, normalize: bool):
+        self.normalize = normalize
+        self.low = game.min_utility()
+        span = game.max_utility() - self.low
+        self.span = span if span > 0 else 1.0
+
+    def __call__(self, returns: Sequence[float]) -> list[float]:
+        if not self.normalize:
+            return list(returns)
+        low, span = self.low, self.span
+        return [(r - low) / span for r in returns]
+
+
+def is_python_game(game: pyspiel.Game) -> bool:
+    """True for games registered from Python (OpenSpiel 2.0.2's C++ bots crash on them)."""
+    return type(game).__module__ != "pyspiel"
+
+
+def argmax_random(values: dict, rnd: random.Random):
+    """Key with the largest value; ties broken uniformly at random."""
+    best = max(values.values())
+    keys = [k for k, v in values.items() if v == best]
+    return keys[0] if len(keys) == 1 else keys[rnd.randrange(len(keys))]
