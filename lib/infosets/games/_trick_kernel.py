@@ -57,7 +57,7 @@ class Deck:
         return " ".join(self.names[c] for c in cards_of(mask))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def make_deck(num_cards: int) -> Deck:
     """The deck of ``num_cards`` cards (2..52) split into four suits as evenly as possible.
 

@@ -12,12 +12,13 @@ Parameters: ``num_cards`` (2..52, default 10), ``hand_size`` (1..num_cards // 2;
 so there are at most ``num_cards`` chance outcomes. Player 0 leads the first trick.
 
 Besides the pyspiel API, states offer ``resample_from_infostate(player_id, sampler)``,
-``sample_world(player, rng)`` and the deal as bitmasks (``dealt_hands()``), and the module
-enumerates worlds: ``consistent_worlds(state, player)``, ``public_worlds(state)`` and their
-counts. A world is the deal plus the play history; the undealt cards' order is not part of
-it. Worlds consistent with a player's infostate keep that player's hand and every card
-played, and never give a player a card of a suit that player has shown void in (a failure
-to follow suit).
+``sample_world(player, rng, public=False)`` and the deal as bitmasks (``dealt_hands()``);
+the module offers ``sample_world(state, player, rng, public=False)`` and enumerates worlds:
+``consistent_worlds(state, player)``, ``public_worlds(state)`` and their counts. A world
+is the deal plus the play history; the undealt cards' order is not part of it. Worlds
+consistent with a player's infostate keep that player's hand and every card played, and
+never give a player a card of a suit that player has shown void in (a failure to follow
+suit).
 """
 
 from __future__ import annotations
@@ -157,22 +158,10 @@ class TrickGameState(pyspiel.State):
         """The two initial hands as bitmasks over card ids (the hidden part of a world)."""
         return self._k.dealt[0], self._k.dealt[1]
 
-    def sample_world(self, player: int, rng: np.random.Generator) -> TrickGameState:
-        """A world drawn uniformly among those consistent with ``player``'s infostate.
-
-        Args:
-          player: 0 or 1, whose infostate is kept.
-          rng: a numpy Generator.
-        Returns:
-          A new state with the same infostate for ``player``.
-        """
-        _check_player(player)
-        free, need, fixed, opp = _opponent_slots(self._k, player)
-        chosen = rng.choice(free, size=need, replace=False) if need else []
-        hand = fixed
-        for card in chosen:
-            hand |= 1 << int(card)
-        return self._world(player, opp, hand)
+    def sample_world(self, player: int, rng: np.random.Generator,
+                     public: bool = False) -> TrickGameState:
+        """Same as the module's ``sample_world(self, player, rng, public)``."""
+        return sample_world(self, player, rng, public=public)
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> TrickGameState:
         """OpenSpiel's ResampleFromInfostate: a uniform world consistent with ``player_id``'s
@@ -194,6 +183,55 @@ class TrickGameState(pyspiel.State):
         hands[player] = self._k.dealt[player]
         hands[opp] = opp_hand
         return self.get_game().state_from_deal(tuple(hands), self._k.plays)
+
+
+def sample_world(state: TrickGameState, player: int, rng: np.random.Generator,
+                 public: bool = False) -> TrickGameState:
+    """A world drawn uniformly (= chance-weighted) from ``state``'s consistent worlds.
+
+    Args:
+      state: the true state.
+      player: 0 or 1, whose infostate is kept when ``public`` is False.
+      rng: a numpy Generator.
+      public: if True, draw among the worlds consistent with the public state instead
+        (both hands redrawn, both players' voids respected), as ``public_worlds`` lists.
+    Returns:
+      A new ``TrickGameState``.
+    """
+    _check_player(player)
+    if public:
+        return _sample_public_world(state, rng)
+    free, need, fixed, opp = _opponent_slots(state.kernel, player)
+    hand = fixed
+    if need:
+        for card in rng.choice(free, size=need, replace=False):
+            hand |= 1 << int(card)
+    return state._world(player, opp, hand)
+
+
+def _sample_public_world(state: TrickGameState, rng: np.random.Generator) -> TrickGameState:
+    k = state.kernel
+    fixed, need, allowed = _public_slots(k)
+    shared = K.cards_of(allowed[0] & allowed[1])
+    only0 = K.cards_of(allowed[0] & ~allowed[1])
+    n1 = K.popcount(allowed[1])
+    # Number of worlds in which player 0 takes j of the shared cards; draw j by it, then
+    # uniform subsets: this is uniform over all public worlds.
+    counts = np.array([math.comb(len(shared), j) * math.comb(len(only0), need[0] - j)
+                       * math.comb(n1 - j, need[1])
+                       for j in range(min(need[0], len(shared)) + 1)], float)
+    j = int(rng.choice(len(counts), p=counts / counts.sum()))
+    hands = [fixed[0], fixed[1]]
+    picks = list(rng.choice(shared, size=j, replace=False)) if j else []
+    if need[0] - j:
+        picks += list(rng.choice(only0, size=need[0] - j, replace=False))
+    for card in picks:
+        hands[0] |= 1 << int(card)
+    rest1 = K.cards_of(allowed[1] & ~hands[0])
+    if need[1]:
+        for card in rng.choice(rest1, size=need[1], replace=False):
+            hands[1] |= 1 << int(card)
+    return state.get_game().state_from_deal(tuple(hands), k.plays)
 
 
 def _check_player(player) -> None:
