@@ -1,0 +1,85 @@
+"""Tests for infosets.metrics (Arjonilla et al. 2024, §4.2; NOTES.md `belief_mixtures`)."""
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as os_policy
+from open_spiel.python.algorithms import best_response as os_best_response
+
+from infosets import metrics
+from infosets.search.pimc import PIMCBot
+
+LD2 = "liars_dice(numdice=1,dice_sides=2)"
+
+
+def _random_table(game, player, rng):
+    table = {}
+    for key, state in metrics.infostates_of(game, player).items():
+        w = rng.random(len(state.legal_actions())) + 0.05
+        table[key] = dict(zip(state.legal_actions(), w / w.sum()))
+    return table
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", LD2, "leduc_poker"])
+@pytest.mark.parametrize("player", [0, 1])
+def test_best_response_matches_python_best_response(name, player):
+    game = pyspiel.load_game(name)
+    table = _random_table(game, player, np.random.default_rng(player))
+    tab = os_policy.TabularPolicy(game)
+    for key, pol in table.items():
+        row = tab.policy_for_key(key)
+        row[:] = 0
+        for a, p in pol.items():
+            row[a] = p
+    ref = os_best_response.BestResponsePolicy(game, 1 - player, tab).value(
+        game.new_initial_state())
+    assert metrics.best_response_value(game, player, table) == pytest.approx(ref)
+
+
+def test_kuhn_best_response_to_equilibrium_is_game_value():
+    game = pyspiel.load_game("kuhn_poker")
+    alpha = 0.2                                   # the family of Kuhn equilibria for player 0
+    eq = {"0": {0: 1 - alpha, 1: alpha}, "1": {0: 1.0, 1: 0.0}, "2": {0: 1 - 3 * alpha, 1: 3 * alpha},
+          "0pb": {0: 1.0, 1: 0.0}, "1pb": {0: 1 - alpha - 1 / 3, 1: alpha + 1 / 3},
+          "2pb": {0: 0.0, 1: 1.0}}
+    # Player 1 best-responding to an equilibrium of player 0 earns +1/18.
+    assert metrics.best_response_value(game, 0, eq) == pytest.approx(1 / 18)
+
+
+def test_tssr_uniform_is_one_and_revealing_is_two():
+    game = pyspiel.load_game(LD2)
+    states = metrics.infostates_of(game, 0)
+    uniform = {k: {a: 1 / len(s.legal_actions()) for a in s.legal_actions()}
+               for k, s in states.items()}
+    assert metrics.tssr(game, 0, uniform) == pytest.approx(1.0)
+    # Player 0 bids its own face first (action = die): player 1 then knows the world.
+    revealing = dict(uniform)
+    for k, s in states.items():
+        if len(s.history()) == 2:
+            revealing[k] = {a: float(a == s.history()[0]) for a in s.legal_actions()}
+    assert metrics.tssr(game, 0, revealing) == pytest.approx(2.0)
+
+
+def test_tabulate_covers_every_infostate():
+    game = pyspiel.load_game("leduc_poker")
+    table = metrics.tabulate_policy(
+        game, 1, lambda s: {a: 1.0 for a in s.legal_actions()})
+    assert len(table) == 468
+    rows = metrics.policy_rows(table)
+    assert metrics.table_from_rows(rows) == table
+
+
+def test_win_rate_seeded_and_pimc_beats_random():
+    game = pyspiel.load_game("liars_dice(numdice=1,dice_sides=3)")
+
+    def make_bots(seed):
+        rng = np.random.default_rng(seed)
+        return [PIMCBot(game, 0, 0.0, rng=rng, mode="exact"),
+                pyspiel.make_uniform_random_bot(1, int(seed.generate_state(1)[0] % 2**31))]
+
+    a = metrics.win_rate(game, make_bots, 0, 120, np.random.SeedSequence(5))
+    b = metrics.win_rate(game, make_bots, 0, 120, np.random.SeedSequence(5))
+    assert a == b and a["n"] == 120
+    assert a["ci_low"] < a["win_rate"] < a["ci_high"]
+    assert a["ci_low"] > 0.5
+    with pytest.raises(ValueError, match="num_games"):
+        metrics.win_rate(game, make_bots, 0, 0, np.random.SeedSequence(5))

@@ -1,0 +1,128 @@
+"""Tests for infosets.search.pimc (Arjonilla et al. 2024, Algorithm 1, appendix A.1.1)."""
+import numpy as np
+import pyspiel
+import pytest
+
+import infosets.games  # noqa: F401
+from infosets import beliefs, metrics
+from infosets.search.pimc import PIMCBot, PerfectInfoValues, literal_protocol_policy
+
+LD2 = "liars_dice(numdice=1,dice_sides=2)"
+LD3 = "liars_dice(numdice=1,dice_sides=3)"
+
+
+def _expectimax(state):
+    """Plain recursive expectimax, player 0's value (independent reference)."""
+    if state.is_terminal():
+        return state.returns()[0]
+    if state.is_chance_node():
+        return sum(p * _expectimax(state.child(a)) for a, p in state.chance_outcomes())
+    vals = [_expectimax(state.child(a)) for a in state.legal_actions()]
+    return max(vals) if state.current_player() == 0 else min(vals)
+
+
+def _random_decision_states(game, n, rng):
+    out = []
+    while len(out) < n:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                acts = [a for a, _ in s.chance_outcomes()]
+                s.apply_action(int(rng.choice(acts)))
+                continue
+            if rng.random() < 0.4:
+                out.append(s.clone())
+                break
+            s.apply_action(int(rng.choice(s.legal_actions())))
+    return out
+
+
+@pytest.mark.parametrize("name", ["leduc_poker", LD3])
+def test_perfect_info_values_match_expectimax(name):
+    game = pyspiel.load_game(name)
+    table = PerfectInfoValues(game)
+    for state in _random_decision_states(game, 15, np.random.default_rng(0)):
+        p = state.current_player()
+        for a, v in table.action_values(state, p).items():
+            ref = _expectimax(state.child(a)) * (1 if p == 0 else -1)
+            assert v == pytest.approx(ref)
+
+
+def test_exact_policy_is_argmax_of_mixture_scores():
+    game = pyspiel.load_game(LD3)
+    model = beliefs.world_model(game)
+    state = model.state_of([0, 2, 1])              # player 1 to answer a bid
+    bot = PIMCBot(game, 1, 0.5, rng=np.random.default_rng(0), mode="exact")
+    ws, p = model.mixture_belief(state, 1, 0.5)
+    scores = {}
+    for a in state.legal_actions():
+        scores[a] = sum(q * -_expectimax(model.state_of(h).child(a))
+                        for h, q in zip(ws.histories, p))
+    best = max(scores.values())
+    pol = bot.policy(state)
+    for a, s in scores.items():
+        assert (pol[a] > 0) == (s >= best - 1e-9)
+    assert sum(pol.values()) == pytest.approx(1.0)
+
+
+def test_protocol_approaches_exact_with_many_worlds():
+    game = pyspiel.load_game("leduc_poker")
+    exact = PIMCBot(game, 0, 0.3, rng=np.random.default_rng(0), mode="exact")
+    proto = PIMCBot(game, 0, 0.3, rng=np.random.default_rng(1), mode="protocol",
+                    num_worlds=20000)
+    for key, state in list(metrics.infostates_of(game, 0).items())[:40]:
+        pe, pp = exact.policy(state), proto.policy(state)
+        if max(pe.values()) == 1.0:                 # unique best action
+            assert pp[max(pe, key=pe.get)] > 0.9, key
+
+
+def test_fast_protocol_agrees_with_literal_loop():
+    game = pyspiel.load_game(LD3)
+    model = beliefs.world_model(game)
+    state = model.state_of([1, 2])
+    values = PerfectInfoValues(game)
+    fast = PIMCBot(game, 0, 0.5, rng=np.random.default_rng(2), num_worlds=30, batch=200,
+                   tol=0.005)
+    slow, runs = literal_protocol_policy(game, state, 0, 0.5, rng=np.random.default_rng(3),
+                                         num_worlds=30, batch=200, tol=0.02, max_runs=600,
+                                         evaluator=values.action_values)
+    pf = fast.policy(state)
+    # Total variation between two estimates of the same distribution: sampling error only.
+    assert 0.5 * sum(abs(pf[a] - slow[a]) for a in pf) < 0.08
+
+
+def test_public_belief_reveals_nothing():
+    for name in (LD2, "leduc_poker"):
+        game = pyspiel.load_game(name)
+        for seat in (0, 1):
+            bot = PIMCBot(game, seat, 1.0, rng=np.random.default_rng(0), mode="exact")
+            table = metrics.tabulate_policy(game, seat, bot.policy)
+            assert metrics.tssr(game, seat, table) == pytest.approx(1.0)
+
+
+def test_trick_game_run_returns_legal_action():
+    game = pyspiel.load_game("trick_game(num_cards=8,hand_size=2)")
+    rng = np.random.default_rng(4)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+    values = PerfectInfoValues(game)
+    for lam in (0.0, 1.0):
+        bot = PIMCBot(game, 0, lam, rng=rng, num_worlds=20, evaluator=values.action_values)
+        assert bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"mode": "bogus"}, "mode"), ({"num_worlds": 0}, "num_worlds"), ({"tol": 0.0}, "tol"),
+    ({"tie_break": "x"}, "tie_break")])
+def test_bad_input(kwargs, match):
+    game = pyspiel.load_game(LD2)
+    with pytest.raises(ValueError, match=match):
+        PIMCBot(game, 0, 0.0, rng=np.random.default_rng(0), **kwargs)
+
+
+def test_bad_lambda_and_game():
+    with pytest.raises(ValueError, match="lambda_schedule"):
+        PIMCBot(pyspiel.load_game(LD2), 0, 1.2, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="game must be one of"):
+        PIMCBot(pyspiel.load_game("kuhn_poker"), 0, 0.0, rng=np.random.default_rng(0))
