@@ -1,0 +1,304 @@
+"""Shared plumbing for the tabletop-game ports of the PI-MCTS study.
+
+Follows Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree
+Search in Imperfect-Information Games" (NOTES.md slug ``pimcts_aggregation``), which ran on
+the TAG framework's Java games. Each port (``sushi_go``, ``love_letter``,
+``exploding_kittens``, ``virus``) is split in two:
+
+* a *kernel*: a small pure-Python object on ints, count lists and tuples holding the whole
+  game state, with ``current_player``, ``legal_actions``, ``chance_outcomes``, ``apply``,
+  ``is_terminal``, ``returns``, string views and ``resample(player, rng)``. Search may drive
+  the kernel directly (``state.kernel``), skipping the pyspiel trampolines;
+* the pyspiel adapter defined here (``TabletopGame``, ``TabletopState``), which wraps the
+  same kernel, so both paths share every rule.
+
+Returns are win shares: 1 to the winner, 1/k to each of k tied winners, 0 to the others
+(constant sum 1, already in the paper's [0, 1] reward range).
+
+Determinization: ``kernel.resample(player, rng)`` keeps every card the player has seen where
+it is and deals all other cards (other hands, face-down deck cards, removed cards) uniformly
+at random into the slots the player cannot see. The pyspiel state exposes it as
+``resample_from_infostate(player_id, probability_sampler)`` and each module as
+``sample_world(state, player, rng)``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pyspiel
+
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+class Kernel:
+    """Interface of a game kernel (see the module docstring). Subclasses use __slots__."""
+
+    __slots__ = ()
+
+    def copy(self) -> "Kernel":
+        raise NotImplementedError
+
+    def __deepcopy__(self, memo):
+        # pyspiel clones Python states with copy.deepcopy of each attribute.
+        return self.copy()
+
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        raise NotImplementedError
+
+    def information_state_string(self, player: int) -> str:
+        raise NotImplementedError
+
+    def observation_string(self, player: int) -> str:
+        raise NotImplementedError
+
+    def resample(self, player: int, rng) -> "Kernel":
+        raise NotImplementedError
+
+    def action_to_string(self, player: int, action: int) -> str:
+        raise NotImplementedError
+
+    def legal_actions_or_chance(self) -> list[int]:
+        if self.current_player() == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        return self.legal_actions()
+
+
+class SamplerRng:
+    """Adapts an OpenSpiel probability sampler (a callable giving floats in [0, 1)) to ``.random()``."""
+
+    __slots__ = ("_sampler",)
+
+    def __init__(self, sampler: Callable[[], float]):
+        self._sampler = sampler
+
+    def random(self) -> float:
+        return float(self._sampler())
+
+
+def check_rng(rng) -> None:
+    """Raise ValueError unless ``rng`` offers ``random()`` (numpy Generator or SamplerRng)."""
+    if not hasattr(rng, "random"):
+        raise ValueError("rng: must be a numpy Generator (or expose random()); got "
+                         f"{type(rng).__name__}")
+
+
+def shuffle_in_place(items: list, rng) -> None:
+    """Fisher-Yates shuffle driven by ``rng.random()`` (uniform over permutations)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        if j > i:  # guards a sampler returning exactly 1.0
+            j = i
+        items[i], items[j] = items[j], items[i]
+
+
+def draw_index(weights: list[int], total: int, rng) -> int:
+    """Index i drawn with probability weights[i] / total (integer weights)."""
+    r = int(rng.random() * total)
+    if r >= total:
+        r = total - 1
+    for i, w in enumerate(weights):
+        if r < w:
+            return i
+        r -= w
+    raise AssertionError("weights do not sum to total")
+
+
+def counts_to_list(counts: list[int]) -> list[int]:
+    """Expand a count vector into a list of card types."""
+    out = []
+    for t, c in enumerate(counts):
+        out.extend([t] * c)
+    return out
+
+
+def win_shares(scores: list, alive: list[bool] | None = None) -> list[float]:
+    """1/k to each of the k players with the best score (among ``alive``), 0 to the rest."""
+    idx = [i for i in range(len(scores)) if alive is None or alive[i]]
+    best = max(scores[i] for i in idx)
+    winners = [i for i in idx if scores[i] == best]
+    out = [0.0] * len(scores)
+    for i in winners:
+        out[i] = 1.0 / len(winners)
+    return out
+
+
+def sample_chance(kernel: Kernel, rng) -> int:
+    """A chance outcome of ``kernel`` drawn with its probability."""
+    outcomes = kernel.chance_outcomes()
+    r = rng.random()
+    acc = 0.0
+    for a, p in outcomes:
+        acc += p
+        if r < acc:
+            return a
+    return outcomes[-1][0]
+
+
+def random_playout(kernel: Kernel, rng) -> list[float]:
+    """Play ``kernel`` (in place) to the end with uniform random moves; return the returns."""
+    while not kernel.is_terminal():
+        if kernel.current_player() == CHANCE:
+            kernel.apply(sample_chance(kernel, rng))
+        else:
+            legal = kernel.legal_actions()
+            kernel.apply(legal[int(rng.random() * len(legal))])
+    return kernel.returns()
+
+
+def int_param(params: dict, name: str, default: int, lo: int, hi: int) -> int:
+    """Read an integer game parameter, raising ValueError (one line) when out of [lo, hi]."""
+    value = params.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name}: must be an integer in [{lo}, {hi}], got {value!r}")
+    if not lo <= int(value) <= hi:
+        raise ValueError(f"{name}: must be in [{lo}, {hi}], got {value}")
+    return int(value)
+
+
+def make_game_type(short_name: str, long_name: str, min_players: int, max_players: int,
+                   parameter_specification: dict) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=parameter_specification,
+    )
+
+
+class TabletopObserver:
+    """String-only observer: the kernel's information-state or observation string."""
+
+    tensor = None
+
+    def __init__(self, iig_obs_type):
+        self.dict = {}
+        self._perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        if self._perfect_recall:
+            return state.kernel.information_state_string(player)
+        return state.kernel.observation_string(player)
+
+
+class TabletopGame(pyspiel.Game):
+    """pyspiel game around a kernel factory. Subclasses set ``GAME_TYPE`` and build ``GameInfo``."""
+
+    def __init__(self, game_type: pyspiel.GameType, game_info: pyspiel.GameInfo, params: dict):
+        super().__init__(game_type, game_info, params)
+
+    def new_kernel(self) -> Kernel:
+        raise NotImplementedError
+
+    def new_initial_state(self):
+        return TabletopState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return TabletopObserver(iig_obs_type)
+
+
+class TabletopState(pyspiel.State):
+    """pyspiel state delegating every rule to ``self.kernel``."""
+
+    def __init__(self, game: TabletopGame, kernel: Kernel | None = None):
+        super().__init__(game)
+        self.kernel = kernel if kernel is not None else game.new_kernel()
+
+    def current_player(self):
+        return self.kernel.current_player()
+
+    def _legal_actions(self, player):
+        return self.kernel.legal_actions()
+
+    def chance_outcomes(self):
+        return self.kernel.chance_outcomes()
+
+    def _apply_action(self, action):
+        legal = self.kernel.legal_actions_or_chance()
+        if action not in legal:
+            raise pyspiel.SpielError(
+                f"action: {action} is not legal here; legal actions are {legal}")
+        self.kernel.apply(action)
+
+    def _action_to_string(self, player, action):
+        return self.kernel.action_to_string(player, action)
+
+    def is_terminal(self):
+        return self.kernel.is_terminal()
+
+    def returns(self):
+        return self.kernel.returns()
+
+    def __str__(self):
+        return str(self.kernel)
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A world consistent with ``player_id``'s information state (seeded by the sampler).
+
+        Note: the returned state's ``history()`` is the real one; only hidden card
+        placements differ (chance outcomes are card types, dealt from count vectors).
+        """
+        _check_player(player_id, self.get_game().num_players())
+        new = self.clone()
+        new.kernel = self.kernel.resample(player_id, SamplerRng(probability_sampler))
+        return new
+
+
+def _check_player(player: int, num_players: int) -> None:
+    if not 0 <= int(player) < num_players:
+        raise ValueError(f"player: must be in [0, {num_players - 1}], got {player}")
+
+
+def sample_world(state: TabletopState, player: int, rng: np.random.Generator) -> TabletopState:
+    """A world drawn uniformly over the card placements ``player`` cannot see.
+
+    Args:
+      state: a state of one of the tabletop ports.
+      player: whose information state must be kept.
+      rng: numpy Generator (or any object with ``random()``).
+    Returns:
+      a new pyspiel state with the same information-state string for ``player``.
+    """
+    _check_player(player, state.get_game().num_players())
+    check_rng(rng)
+    new = state.clone()
+    new.kernel = state.kernel.resample(player, rng)
+    return new
+
+
+def register(game_type: pyspiel.GameType, game_class) -> None:
+    """Register a game with pyspiel (once) and with infosets' determinizers."""
+    if game_type.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, game_class)
+    from infosets.games import determinizers  # local: avoid import-order coupling
+    determinizers.register_determinizer(game_type.short_name, lambda game: sample_world)

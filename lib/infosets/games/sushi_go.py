@@ -1,0 +1,383 @@
+"""Sushi Go! (Phil Walker-Harding, 2013) as an OpenSpiel game, short name ``sushi_go``.
+
+One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
+Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
+``pimcts_aggregation``), who ran TAG's Java version with 3 and 5 players.
+
+Rules (the published base game): 108 cards: tempura x14, sashimi x14, dumpling x14, maki
+rolls with 1/2/3 icons x6/x12/x8, salmon/squid/egg nigiri x10/x5/x5, pudding x10, wasabi
+x6, chopsticks x4. Three rounds; each round every player is dealt 10/9/8/7 cards (2/3/4/5
+players). Each turn every player picks one card of their hand, the picks are revealed
+together, and the hands pass to the next player (player i gives to i+1). A player with
+chopsticks on the table may take two cards instead and puts the chopsticks back into the
+hand. A nigiri goes onto an unused wasabi (triple points). Round scoring: maki most icons 6
+and second 3 (ties split, rounded down; a tie for first gives no second), tempura 5 per
+pair, sashimi 10 per three, dumplings 1/3/6/10/15, nigiri 1/2/3. Puddings are kept and
+scored at the end: most +6, fewest -6 (ties split; no penalty with 2 players; nothing when
+all tie). Highest score wins; ties go to most puddings; remaining ties share the win.
+
+Modelling choices (documented simplifications):
+* Simultaneous picks are sequential hidden picks: players 0..n-1 choose in turn and the
+  choices stay hidden until the last one, then all are revealed (as in TAG).
+* Dealing is a chance node per card whose outcome is the card type, drawn from the count
+  vector of the undealt deck (the deck order is not state).
+* A chopsticks move is one action naming the two card types in play order (type1 <= type2,
+  plus wasabi before a nigiri).
+* Returns are win shares (see ``_tabletop``); ``kernel.scores()`` gives the points.
+
+Hidden information: other players' hands that have not yet passed through the player's
+hands this round (player p knows q's hand iff (q - p) mod n <= turn), the current turn's
+hidden picks, and the undealt deck. With 3 players everything is known from the third turn
+of each round, which is the paper's argument for PI-MCTS doing poorly at 3 players.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from infosets.games import _tabletop as tt
+
+GAME_NAME = "sushi_go"
+
+TEMPURA, SASHIMI, DUMPLING, MAKI1, MAKI2, MAKI3, SALMON, SQUID, EGG, PUDDING, WASABI, CHOPSTICKS = range(12)
+NUM_TYPES = 12
+CARD_NAMES = ("tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "salmon", "squid",
+              "egg", "pudding", "wasabi", "chopsticks")
+DECK_COUNTS = (14, 14, 14, 6, 12, 8, 10, 5, 5, 10, 6, 4)
+HAND_SIZE = {2: 10, 3: 9, 4: 8, 5: 7}
+NUM_ROUNDS = 3
+NIGIRI_POINTS = {SALMON: 2, SQUID: 3, EGG: 1}
+MAKI_ICONS = {MAKI1: 1, MAKI2: 2, MAKI3: 3}
+DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
+NUM_ACTIONS = NUM_TYPES + NUM_TYPES * NUM_TYPES  # singles, then ordered chopsticks pairs
+
+# Table layout per player (counts for the current round).
+T_TEMPURA, T_SASHIMI, T_DUMPLING, T_MAKI, T_NIGIRI, T_WASABI, T_CHOP = range(7)
+
+
+def pair_action(first: int, second: int) -> int:
+    """Action id of a chopsticks move playing ``first`` then ``second``."""
+    return NUM_TYPES + first * NUM_TYPES + second
+
+
+def _pair_allowed(first: int, second: int) -> bool:
+    return first <= second or (first == WASABI and second in NIGIRI_POINTS)
+
+
+def _split(points: int, k: int) -> int:
+    return points // k
+
+
+class SushiGoKernel(tt.Kernel):
+    """Whole Sushi Go! state on count vectors."""
+
+    __slots__ = ("n", "hand_size", "round", "turn", "to_deal", "cur", "deck", "hands",
+                 "pending", "table", "puddings", "score", "log")
+
+    def __init__(self, n: int):
+        self.n = n
+        self.hand_size = HAND_SIZE[n]
+        self.round = 0
+        self.turn = 0
+        self.to_deal = n * self.hand_size
+        self.cur = 0
+        self.deck = list(DECK_COUNTS)
+        self.hands = [[0] * NUM_TYPES for _ in range(n)]
+        self.pending = [-1] * n
+        self.table = [[0] * 7 for _ in range(n)]
+        self.puddings = [0] * n
+        self.score = [0] * n
+        self.log = []  # revealed picks, one tuple per turn (public)
+
+    def copy(self):
+        k = SushiGoKernel.__new__(SushiGoKernel)
+        k.n, k.hand_size, k.round, k.turn = self.n, self.hand_size, self.round, self.turn
+        k.to_deal, k.cur = self.to_deal, self.cur
+        k.deck = self.deck[:]
+        k.hands = [h[:] for h in self.hands]
+        k.pending = self.pending[:]
+        k.table = [t[:] for t in self.table]
+        k.puddings = self.puddings[:]
+        k.score = self.score[:]
+        k.log = self.log[:]
+        return k
+
+    # -- flow ---------------------------------------------------------------------------
+    def is_terminal(self):
+        return self.round >= NUM_ROUNDS
+
+    def current_player(self):
+        if self.round >= NUM_ROUNDS:
+            return tt.TERMINAL
+        if self.to_deal:
+            return tt.CHANCE
+        return self.cur
+
+    def chance_outcomes(self):
+        total = sum(self.deck)
+        return [(t, c / total) for t, c in enumerate(self.deck) if c]
+
+    def legal_actions(self):
+        if self.to_deal or self.round >= NUM_ROUNDS:
+            return []
+        hand = self.hands[self.cur]
+        actions = [t for t in range(NUM_TYPES) if hand[t]]
+        if self.table[self.cur][T_CHOP] and sum(hand) >= 2:
+            for a in range(NUM_TYPES):
+                if not hand[a]:
+                    continue
+                for b in range(NUM_TYPES):
+                    if hand[b] and (a != b or hand[a] >= 2) and _pair_allowed(a, b):
+                        actions.append(pair_action(a, b))
+        actions.sort()
+        return actions
+
+    def apply(self, action):
+        if self.to_deal:
+            player = self.n - 1 - (self.to_deal - 1) // self.hand_size
+            self.hands[player][action] += 1
+            self.deck[action] -= 1
+            self.to_deal -= 1
+            return
+        p = self.cur
+        hand = self.hands[p]
+        if action < NUM_TYPES:
+            hand[action] -= 1
+        else:
+            a, b = divmod(action - NUM_TYPES, NUM_TYPES)
+            hand[a] -= 1
+            hand[b] -= 1
+        self.pending[p] = action
+        if p < self.n - 1:
+            self.cur = p + 1
+            return
+        self._reveal()
+
+    def _reveal(self):
+        for p, action in enumerate(self.pending):
+            if action < NUM_TYPES:
+                self._place(p, action)
+            else:
+                a, b = divmod(action - NUM_TYPES, NUM_TYPES)
+                self._place(p, a)
+                self._place(p, b)
+                self.table[p][T_CHOP] -= 1
+                self.hands[p][CHOPSTICKS] += 1
+        self.log.append(tuple(self.pending))
+        self.pending = [-1] * self.n
+        self.hands = [self.hands[-1]] + self.hands[:-1]  # player i's hand goes to i + 1
+        self.cur = 0
+        self.turn += 1
+        if self.turn == self.hand_size:
+            self._score_round()
+
+    def _place(self, p: int, card: int):
+        t = self.table[p]
+        if card == TEMPURA:
+            t[T_TEMPURA] += 1
+        elif card == SASHIMI:
+            t[T_SASHIMI] += 1
+        elif card == DUMPLING:
+            t[T_DUMPLING] += 1
+        elif card in MAKI_ICONS:
+            t[T_MAKI] += MAKI_ICONS[card]
+        elif card in NIGIRI_POINTS:
+            if t[T_WASABI]:
+                t[T_WASABI] -= 1
+                t[T_NIGIRI] += 3 * NIGIRI_POINTS[card]
+            else:
+                t[T_NIGIRI] += NIGIRI_POINTS[card]
+        elif card == PUDDING:
+            self.puddings[p] += 1
+        elif card == WASABI:
+            t[T_WASABI] += 1
+        else:
+            t[T_CHOP] += 1
+
+    def _score_round(self):
+        n = self.n
+        for p in range(n):
+            t = self.table[p]
+            self.score[p] += (5 * (t[T_TEMPURA] // 2) + 10 * (t[T_SASHIMI] // 3)
+                              + DUMPLING_POINTS[min(t[T_DUMPLING], 5)] + t[T_NIGIRI])
+        maki = [t[T_MAKI] for t in self.table]
+        top = max(maki)
+        if top > 0:
+            first = [p for p in range(n) if maki[p] == top]
+            for p in first:
+                self.score[p] += _split(6, len(first))
+            if len(first) == 1:
+                rest = [m for m in maki if 0 < m < top]
+                if rest:
+                    second_value = max(rest)
+                    second = [p for p in range(n) if maki[p] == second_value]
+                    for p in second:
+                        self.score[p] += _split(3, len(second))
+        self.table = [[0] * 7 for _ in range(n)]
+        self.round += 1
+        self.turn = 0
+        if self.round < NUM_ROUNDS:
+            self.to_deal = n * self.hand_size
+        else:
+            self._score_puddings()
+
+    def _score_puddings(self):
+        n = self.n
+        most, fewest = max(self.puddings), min(self.puddings)
+        if most == fewest:
+            return
+        top = [p for p in range(n) if self.puddings[p] == most]
+        for p in top:
+            self.score[p] += _split(6, len(top))
+        if n > 2:
+            bottom = [p for p in range(n) if self.puddings[p] == fewest]
+            for p in bottom:
+                self.score[p] -= _split(6, len(bottom))
+
+    def scores(self) -> list[int]:
+        """Points so far (round and pudding scoring included once they happened)."""
+        return self.score[:]
+
+    def returns(self):
+        if not self.is_terminal():
+            return [0.0] * self.n
+        # Ties on points are broken by puddings, then shared.
+        keys = [(self.score[p], self.puddings[p]) for p in range(self.n)]
+        return tt.win_shares(keys)
+
+    # -- information ---------------------------------------------------------------------
+    def knows_hand(self, player: int, other: int) -> bool:
+        """True when ``player`` has seen the hand ``other`` holds now (it passed through theirs)."""
+        if self.to_deal:
+            return player == other
+        return (other - player) % self.n <= self.turn
+
+    def _hand_str(self, hand) -> str:
+        return "".join(f"{CARD_NAMES[t]}x{c} " for t, c in enumerate(hand) if c).strip() or "-"
+
+    def _view(self, player: int) -> list[str]:
+        parts = [f"p{player} round {self.round} turn {self.turn} mover {self.current_player()}",
+                 f"hand: {self._hand_str(self.hands[player])}"]
+        if self.pending[player] >= 0:
+            parts.append(f"my pick: {self.action_to_string(player, self.pending[player])}")
+        for q in range(self.n):
+            if q == player:
+                continue
+            if self.knows_hand(player, q):
+                hand = self.hands[q][:]
+                if self.pending[q] >= 0:  # q's hidden pick is still somewhere in this hand
+                    for c in self._action_cards(self.pending[q]):
+                        hand[c] += 1
+                parts.append(f"p{q} hand{'+pick' if self.pending[q] >= 0 else ''}: "
+                             f"{self._hand_str(hand)}")
+            else:
+                parts.append(f"p{q} hand: {sum(self.hands[q])} unknown"
+                             f"{' +pick' if self.pending[q] >= 0 else ''}")
+        parts.append("tables: " + " | ".join(",".join(map(str, t)) for t in self.table))
+        parts.append(f"puddings: {self.puddings} score: {self.score}")
+        return parts
+
+    @staticmethod
+    def _action_cards(action: int) -> tuple:
+        if action < NUM_TYPES:
+            return (action,)
+        return divmod(action - NUM_TYPES, NUM_TYPES)
+
+    def observation_string(self, player):
+        return "\n".join(self._view(player))
+
+    def information_state_string(self, player):
+        revealed = ";".join(",".join(map(str, picks)) for picks in self.log)
+        return "\n".join(self._view(player) + [f"revealed: {revealed}"])
+
+    def resample(self, player, rng):
+        """Keep what ``player`` has seen; deal the unseen cards uniformly into unseen slots."""
+        k = self.copy()
+        n = self.n
+        pool = list(k.deck)
+        unknown = [q for q in range(n) if q != player and not k.knows_hand(player, q)]
+        sizes = {}
+        for q in unknown:
+            hand = k.hands[q]
+            if k.pending[q] >= 0:
+                for c in self._action_cards(k.pending[q]):
+                    hand[c] += 1
+            sizes[q] = sum(hand)
+            for t in range(NUM_TYPES):
+                pool[t] += hand[t]
+            k.hands[q] = [0] * NUM_TYPES
+        cards = tt.counts_to_list(pool)
+        tt.shuffle_in_place(cards, rng)
+        pos = 0
+        for q in unknown:
+            for c in cards[pos:pos + sizes[q]]:
+                k.hands[q][c] += 1
+            pos += sizes[q]
+        k.deck = [0] * NUM_TYPES
+        for c in cards[pos:]:
+            k.deck[c] += 1
+        # Hidden picks already made this turn: uniform over the picker's legal moves.
+        for q in range(n):
+            if q == player or k.pending[q] < 0:
+                continue
+            if q not in sizes:
+                for c in self._action_cards(k.pending[q]):
+                    k.hands[q][c] += 1
+            saved_cur = k.cur
+            k.cur = q
+            legal = k.legal_actions()
+            k.cur = saved_cur
+            action = legal[min(int(rng.random() * len(legal)), len(legal) - 1)]
+            for c in self._action_cards(action):
+                k.hands[q][c] -= 1
+            k.pending[q] = action
+        return k
+
+    def action_to_string(self, player, action):
+        if player == tt.CHANCE:
+            return f"deal {CARD_NAMES[action]}"
+        if action < NUM_TYPES:
+            return f"pick {CARD_NAMES[action]}"
+        a, b = divmod(action - NUM_TYPES, NUM_TYPES)
+        return f"chopsticks {CARD_NAMES[a]}+{CARD_NAMES[b]}"
+
+    def __str__(self):
+        lines = [f"round {self.round} turn {self.turn} mover {self.current_player()} deck {sum(self.deck)}"]
+        for p in range(self.n):
+            lines.append(f"p{p} hand {self._hand_str(self.hands[p])} pick {self.pending[p]} "
+                         f"table {self.table[p]} pudding {self.puddings[p]} score {self.score[p]}")
+        return "\n".join(lines)
+
+
+_DEFAULT_PLAYERS = 3
+GAME_TYPE = tt.make_game_type(GAME_NAME, "Sushi Go!", 2, 5, {"players": _DEFAULT_PLAYERS})
+
+
+class SushiGoGame(tt.TabletopGame):
+    """Sushi Go! with 2-5 players (parameter ``players``, default 3)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, 5)
+        hand = HAND_SIZE[n]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=NUM_ROUNDS * (n * hand + n * hand))
+        super().__init__(GAME_TYPE, info, params)
+        self.players = n
+
+    def new_kernel(self):
+        return SushiGoKernel(self.players)
+
+
+def sample_world(state, player, rng):
+    """A Sushi Go! world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
+    return tt.sample_world(state, player, rng)
+
+
+tt.register(GAME_TYPE, SushiGoGame)

@@ -1,0 +1,102 @@
+"""Checks shared by the tests of the tabletop ports (lib/infosets/games/_tabletop.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers the games)
+from infosets.games import _tabletop as tt
+
+
+def play_to_decision(game, rng, min_moves: int):
+    """A random pyspiel state at a decision node after at least ``min_moves`` player moves."""
+    state = game.new_initial_state()
+    moves = 0
+    while True:
+        if state.is_terminal():
+            state = game.new_initial_state()
+            moves = 0
+            continue
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+            continue
+        if moves >= min_moves:
+            return state
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+        moves += 1
+
+
+def check_adapter_agrees_with_kernel(game, seed: int, games: int = 20):
+    """Random games through pyspiel and through a bare kernel give identical runs."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        kernel = game.new_kernel()
+        while not state.is_terminal():
+            assert kernel.current_player() == state.current_player()
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert outcomes == kernel.chance_outcomes()
+                assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+                action = outcomes[rng.integers(len(outcomes))][0]
+            else:
+                legal = state.legal_actions()
+                assert legal == kernel.legal_actions()
+                assert legal, "a decision node without legal actions"
+                action = legal[rng.integers(len(legal))]
+            state.apply_action(action)
+            kernel.apply(action)
+        assert kernel.is_terminal()
+        assert state.returns() == kernel.returns()
+        assert abs(sum(state.returns()) - 1.0) < 1e-9
+
+
+def check_resample_keeps_infostate(game, seed: int, states: int = 30):
+    """Every resampled world keeps the infostate and can be played to the end."""
+    rng = np.random.default_rng(seed)
+    for i in range(states):
+        state = play_to_decision(game, rng, min_moves=int(rng.integers(0, 40)))
+        player = state.current_player()
+        for who in {player, int(rng.integers(game.num_players()))}:
+            world = state.resample_from_infostate(
+                who, pyspiel.UniformProbabilitySampler(int(rng.integers(1 << 30)), 0.0, 1.0))
+            assert world.information_state_string(who) == state.information_state_string(who)
+            assert world.observation_string(who) == state.observation_string(who)
+            assert world.current_player() == state.current_player()
+            if who == player:
+                assert world.legal_actions() == state.legal_actions()
+            tt.random_playout(world.kernel.copy(), rng)
+            sampled = tt.sample_world(state, who, np.random.default_rng(i))
+            again = tt.sample_world(state, who, np.random.default_rng(i))
+            assert str(sampled) == str(again), "sample_world is not reproducible for one seed"
+
+
+def chi_square_pvalue(observed: list[int], probs: list[float]) -> float:
+    """p-value of a chi-square goodness-of-fit test of counts against probabilities."""
+    observed = np.asarray(observed, dtype=float)
+    expected = np.asarray(probs, dtype=float) * observed.sum()
+    keep = expected > 0
+    assert observed[~keep].sum() == 0, "an outcome with probability 0 occurred"
+    return float(stats.chisquare(observed[keep], expected[keep]).pvalue)
+
+
+def check_errors(game_name: str, bad_players: list[int]):
+    """Wrong player counts and unknown parameters are refused at load time."""
+    import pytest
+    for n in bad_players:
+        with pytest.raises((ValueError, pyspiel.SpielError), match="players"):
+            pyspiel.load_game(f"{game_name}(players={n})")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter"):
+        pyspiel.load_game(f"{game_name}(no_such_parameter=1)")
+    game = pyspiel.load_game(game_name)
+    state = play_to_decision(game, np.random.default_rng(0), 0)
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError, match="not legal"):
+        state.apply_action(illegal)
+    with pytest.raises(ValueError, match="player"):
+        tt.sample_world(state, game.num_players(), np.random.default_rng(0))
+    with pytest.raises(ValueError, match="rng"):
+        tt.sample_world(state, 0, 42)

@@ -1,0 +1,154 @@
+"""Tests of the Sushi Go! port (lib/infosets/games/sushi_go.py)."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import infosets.games  # noqa: F401
+from infosets.games import sushi_go as sg
+from infosets.games import _tabletop as tt
+from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
+                             check_resample_keeps_infostate, chi_square_pvalue)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_random_sim(players):
+    game = pyspiel.load_game(f"sushi_go(players={players})")
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    assert game.num_players() == players
+
+
+def test_adapter_agrees_with_kernel():
+    check_adapter_agrees_with_kernel(pyspiel.load_game("sushi_go"), seed=1, games=5)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_resample_keeps_infostate(players):
+    check_resample_keeps_infostate(pyspiel.load_game(f"sushi_go(players={players})"), seed=2,
+                                   states=15)
+
+
+def test_errors():
+    check_errors("sushi_go", bad_players=[1, 6])
+
+
+def _dealt_state(players, seed, picks=0):
+    game = pyspiel.load_game(f"sushi_go(players={players})")
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node() or picks > 0:
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            picks -= 1
+    return state
+
+
+def test_unknown_hand_is_uniform_over_unseen_cards():
+    state = _dealt_state(3, seed=3, picks=1)  # player 1 to move; p0 picked in secret
+    player = 1
+    unseen = np.array(sg.DECK_COUNTS) - np.array(state.kernel.hands[player])
+    rng = np.random.default_rng(4)
+    counts = np.zeros(sg.NUM_TYPES, dtype=int)
+    for _ in range(3000):
+        world = sg.sample_world(state, player, rng).kernel
+        hand = tt.counts_to_list(world.hands[2])
+        counts[hand[rng.integers(len(hand))]] += 1
+        assert sum(world.deck) == sum(state.kernel.deck)
+    assert chi_square_pvalue(counts, unseen / unseen.sum()) > 1e-3
+
+
+def test_three_players_know_every_hand_from_turn_three():
+    state = _dealt_state(3, seed=5, picks=2 * 3 + 1)  # turn 2, p0 picked in secret
+    kernel = state.kernel
+    assert kernel.turn == 2 and kernel.cur == 1
+    rng = np.random.default_rng(6)
+    picks = {}
+    for _ in range(2000):
+        world = sg.sample_world(state, 1, rng).kernel
+        for q in range(3):
+            full = world.hands[q][:]
+            if world.pending[q] >= 0:
+                for c in world._action_cards(world.pending[q]):
+                    full[c] += 1
+            real = kernel.hands[q][:]
+            if kernel.pending[q] >= 0:
+                for c in kernel._action_cards(kernel.pending[q]):
+                    real[c] += 1
+            assert full == real  # every hand is known; only p0's secret pick varies
+        picks[world.pending[0]] = picks.get(world.pending[0], 0) + 1
+    probe = kernel.copy()
+    probe.hands[0] = [h + (1 if t in kernel._action_cards(kernel.pending[0]) else 0)
+                      for t, h in enumerate(kernel.hands[0])]
+    probe.cur = 0
+    legal = probe.legal_actions()
+    assert set(picks) <= set(legal)
+    observed = [picks.get(a, 0) for a in legal]
+    assert chi_square_pvalue(observed, [1 / len(legal)] * len(legal)) > 1e-3
+
+
+def _kernel_with_tables(tables, puddings=None, players=3):
+    k = sg.SushiGoKernel(players)
+    k.to_deal = 0
+    for p, cards in enumerate(tables):
+        for c in cards:
+            k._place(p, c)
+    if puddings is not None:
+        k.puddings = list(puddings)
+    return k
+
+
+def test_round_scoring():
+    T, S, D, M1, M2, M3, SA, SQ, E, P, W, C = range(12)
+    k = _kernel_with_tables([
+        [T, T, T, S, S, S, W, SQ, E],      # 5 + 10 + 9 + 1 = 25, maki 0
+        [D, D, D, M3, M2, W, W, E],        # 6 + 3 + maki 5 -> first: 6
+        [M3, SA, W, M1, D],                # 2 + 1 + maki 4 -> second: 3
+    ])
+    k._score_round()
+    assert k.score == [25, 15, 6]
+
+
+def test_maki_tie_for_first_gives_no_second():
+    M1, M2, M3 = sg.MAKI1, sg.MAKI2, sg.MAKI3
+    k = _kernel_with_tables([[M3], [M2, M1], [M1]])
+    k._score_round()
+    assert k.score == [3, 3, 0]
+
+
+def test_pudding_scoring_and_tie_break():
+    k = _kernel_with_tables([[], [], []], puddings=[3, 1, 1])
+    k.round = 2
+    k.score = [10, 14, 14]
+    k._score_round()
+    assert k.is_terminal()
+    assert k.score == [16, 11, 11]
+    assert k.returns() == [1.0, 0.0, 0.0]
+    k2 = _kernel_with_tables([[], []], puddings=[2, 0], players=2)
+    k2.round = 2
+    k2.score = [5, 11]
+    k2._score_round()
+    assert k2.score == [11, 11]          # no pudding penalty with two players
+    assert k2.returns() == [1.0, 0.0]    # tie on points broken by puddings
+
+
+def test_chopsticks_pair_returns_chopsticks_to_hand():
+    k = sg.SushiGoKernel(2)
+    k.to_deal = 0
+    k.table[0][sg.T_CHOP] = 1
+    k.hands[0] = [0] * sg.NUM_TYPES
+    k.hands[0][sg.WASABI] = 1
+    k.hands[0][sg.SQUID] = 1
+    k.hands[0][sg.EGG] = 1
+    k.hands[1][sg.TEMPURA] = 3
+    action = sg.pair_action(sg.WASABI, sg.SQUID)
+    assert action in k.legal_actions()
+    assert sg.pair_action(sg.SQUID, sg.EGG) in k.legal_actions()
+    assert sg.pair_action(sg.EGG, sg.SQUID) not in k.legal_actions()
+    k.apply(action)
+    k.apply(sg.TEMPURA)
+    assert k.table[0][sg.T_NIGIRI] == 9 and k.table[0][sg.T_CHOP] == 0
+    # Hands passed: player 1 now holds player 0's egg plus the returned chopsticks.
+    assert k.hands[1][sg.CHOPSTICKS] == 1 and k.hands[1][sg.EGG] == 1
