@@ -48,6 +48,16 @@ def test_perfect_info_values_match_expectimax(name):
             assert v == pytest.approx(ref)
 
 
+@pytest.mark.parametrize("name", ["leduc_poker", LD3, "trick_game(num_cards=8,hand_size=2)"])
+def test_perfect_info_values_match_alpha_beta_solver(name):
+    from infosets.search import solvers
+    game = pyspiel.load_game(name)
+    table = PerfectInfoValues(game)
+    for state in _random_decision_states(game, 10, np.random.default_rng(1)):
+        p = state.current_player()
+        assert table.action_values(state, p) == pytest.approx(solvers.action_values(state, p))
+
+
 def test_exact_policy_is_argmax_of_mixture_scores():
     game = pyspiel.load_game(LD3)
     model = beliefs.world_model(game)
@@ -106,9 +116,8 @@ def test_trick_game_run_returns_legal_action():
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
-    values = PerfectInfoValues(game)
     for lam in (0.0, 1.0):
-        bot = PIMCBot(game, 0, lam, rng=rng, num_worlds=20, evaluator=values.action_values)
+        bot = PIMCBot(game, 0, lam, rng=rng, num_worlds=20)
         assert bot.step(state) in state.legal_actions()
 
 

@@ -163,3 +163,29 @@ def win_rate(game: pyspiel.Game, make_bots: Callable[[np.random.SeedSequence], l
 def _rate_ci(scores):
     est = stats.win_rate(scores)
     return est.value, est.lo, est.hi
+
+
+def rerun_until_stable(run_fn: Callable[[pyspiel.State], dict[int, float]], state,
+                       *, batch: int, tol: float, max_runs: int) -> tuple[dict[int, float], int]:
+    """Average an online bot's per-run policy over re-runs until it is stable.
+
+    Runs `batch` more runs at a time and stops when no action's averaged probability moved
+    by `tol` or more since the previous batch (the paper: "less than 1% of variation"), or
+    after `max_runs` runs. Returns (policy, runs).
+    """
+    if int(batch) < 1 or int(max_runs) < int(batch):
+        raise ValueError(f"batch must be >= 1 and max_runs >= batch, got {batch}, {max_runs}")
+    if not 0.0 < float(tol) < 1.0:
+        raise ValueError(f"tol must be in (0, 1), got {tol}")
+    legal = state.legal_actions()
+    total = np.zeros(len(legal))
+    runs, prev = 0, None
+    while True:
+        for _ in range(batch):
+            pol = run_fn(state)
+            total += [pol.get(a, 0.0) for a in legal]
+        runs += batch
+        avg = total / total.sum()
+        if (prev is not None and np.abs(avg - prev).max() < tol) or runs >= max_runs:
+            return dict(zip(legal, avg.tolist())), runs
+        prev = avg

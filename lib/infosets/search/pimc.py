@@ -221,7 +221,9 @@ class PIMCBot(pyspiel.Bot):
                 worlds[key][1] += 1
             else:
                 worlds[key] = [w, 1]
-        evaluate = self._evaluator or _default_evaluator()
+        if self._evaluator is None:
+            self._evaluator = _default_evaluator()
+        evaluate = self._evaluator
         for w, n in worlds.values():
             for a, v in evaluate(w, self.player).items():
                 scores[a] = scores.get(a, 0.0) + n * v
@@ -270,8 +272,9 @@ class PIMCBot(pyspiel.Bot):
 
 
 def _default_evaluator():
-    from infosets.search import solvers  # noqa: PLC0415 (optional until it lands)
-    return solvers.action_values
+    """A fresh exact alpha-beta solver whose transposition tables persist across calls."""
+    from infosets.search import solvers  # noqa: PLC0415
+    return solvers.PerfectInfoSolver().action_values
 
 
 def literal_protocol_policy(game, state, player, lam, *, rng, num_worlds=1000, tol=0.01,
