@@ -1,0 +1,186 @@
+"""Determinizers keep the information state, and the hidden part is uniform (chi-square)."""
+
+import collections
+import itertools
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats as scipy_stats
+
+import infosets.games  # noqa: F401  (registers our games)
+from infosets.games.determinizers import (
+    OpponentRolloutDeterminizer, ReplayDeterminizer, infostate_key, sampler_for)
+
+P_MIN = 1e-3  # fixed seeds: the tests are deterministic; this only guards against real bias
+
+
+def _play(game, rng, decisions):
+    """Random play until ``decisions`` player moves were made and a player is to move."""
+    state = game.new_initial_state()
+    made = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            continue
+        if made == decisions:
+            return state
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+        made += 1
+    raise AssertionError("game ended early")
+
+
+@pytest.mark.parametrize("name,decisions", [
+    ("leduc_poker", 1), ("hearts", 10), ("oh_hell(players=3)", 6), ("kuhn_poker(players=3)", 1),
+    ("liars_dice", 1), ("phantom_ttt", 3), ("go_fish", 8), ("crazy_eights(players=3)", 8),
+    ("skat", 8), ("spades", 12), ("tic_tac_toe", 3)])
+def test_sampled_worlds_keep_the_information_state(name, decisions):
+    game = pyspiel.load_game(name)
+    rng = np.random.default_rng(1)
+    state = _play(game, rng, decisions)
+    player = state.current_player()
+    sampler = sampler_for(game)
+    key = infostate_key(state, player)
+    worlds = [sampler(state, player, rng) for _ in range(5)]
+    for world in worlds:
+        assert infostate_key(world, player) == key
+        assert world.current_player() == player
+    if name != "tic_tac_toe":
+        assert any(w.history() != state.history() for w in worlds)
+
+
+def test_sampler_is_reproducible_from_the_rng():
+    game = pyspiel.load_game("spades")
+    state = _play(game, np.random.default_rng(2), 6)
+    player = state.current_player()
+    a = [sampler_for(game)(state, player, np.random.default_rng(7)).history() for _ in range(2)]
+    assert a[0] == a[1]
+
+
+def test_unknown_game_raises_naming_the_game():
+    with pytest.raises(ValueError, match="^game: no determinizer for 'dark_hex'"):
+        sampler_for(pyspiel.load_game("dark_hex"))
+
+
+def test_resample_leduc_opponent_card_is_uniform():
+    game = pyspiel.load_game("leduc_poker")
+    state = game.new_initial_state()
+    state.apply_action(0)  # player 0 gets card 0
+    state.apply_action(3)
+    sampler = sampler_for(game)
+    rng = np.random.default_rng(3)
+    counts = collections.Counter(sampler(state, 0, rng).history()[1] for _ in range(1000))
+    assert set(counts) == {1, 2, 3, 4, 5}
+    assert scipy_stats.chisquare([counts[c] for c in range(1, 6)]).pvalue > P_MIN
+
+
+def test_liars_dice_hidden_dice_are_uniform_and_own_dice_kept():
+    game = pyspiel.load_game("liars_dice(numdice=2)")
+    state = _play(game, np.random.default_rng(4), 1)
+    player = state.current_player()
+    sampler = sampler_for(game)
+    rng = np.random.default_rng(5)
+    real = state.history()
+    own = [p for p, item in enumerate(state.full_history()) if p < 4 and p // 2 == player]
+    hidden_faces = []
+    for _ in range(1200):
+        world = sampler(state, player, rng).history()
+        assert [world[p] for p in own] == [real[p] for p in own]
+        hidden_faces.append(tuple(world[p] for p in range(4) if p // 2 != player))
+    # both hidden dice independent and uniform: 36 cells
+    counts = collections.Counter(hidden_faces)
+    assert len(counts) == 36
+    assert scipy_stats.chisquare([counts[k] for k in sorted(counts)]).pvalue > P_MIN
+
+
+@pytest.mark.parametrize("name,decisions,deck", [("skat", 0, 32), ("crazy_eights(players=3)", 0, 52)])
+def test_chain_hidden_card_is_uniform_over_unseen_cards(name, decisions, deck):
+    """At the first decision the card at one hidden deal position is uniform over unseen cards."""
+    game = pyspiel.load_game(name)
+    state = _play(game, np.random.default_rng(6), decisions)
+    player = state.current_player()
+    sampler = ReplayDeterminizer(game, mode="chain", burn_in_sweeps=10, thin=60)
+    rng = np.random.default_rng(8)
+    worlds = [sampler(state, player, rng).history() for _ in range(500)]
+    real = state.history()
+    # Cards circulate among the deal positions of one class (own cards among own positions,
+    # unseen cards among the others). Build the classes from the samples (union-find on the
+    # card/position graph), then the position of one unseen card must be uniform on its class.
+    parent = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for world in worlds:
+        for pos, card in enumerate(world):
+            if card != real[pos] or any(w[pos] != real[pos] for w in worlds[:5]):
+                parent[find(("p", pos))] = find(("c", card))
+    varying = [p for p in range(len(real)) if any(w[p] != real[p] for w in worlds)]
+    card = real[varying[len(varying) // 2]]
+    cls = [p for p in varying if find(("p", p)) == find(("c", card))]
+    assert 2 <= len(cls) < len(varying)  # the own cards form another class
+    # A card may also stay undealt in the stock (crazy_eights): one more category.
+    dealt = sum(1 for item in state.full_history() if item.player == -1 and item.action < deck)
+    stock = deck - dealt
+    unseen = len(cls) + stock
+    where = collections.Counter(next((p for p in cls if w[p] == card), "stock") for w in worlds)
+    observed = [where.get(p, 0) for p in cls]
+    expected = [500 / unseen] * len(cls)
+    if stock:
+        observed.append(where.get("stock", 0))
+        expected.append(500 * stock / unseen)
+    assert sum(observed) == 500
+    assert scipy_stats.chisquare(observed, expected).pvalue > P_MIN
+
+
+def _phantom_posterior(game, state, player):
+    """Exact posterior over histories consistent with player's view, uniform-random opponent."""
+    key = state.information_state_string(player)
+    own = [item.action for item in state.full_history() if item.player == player]
+    weights = collections.Counter()
+
+    def walk(world, k, weight):
+        if world.is_terminal():
+            return
+        mover = world.current_player()
+        if mover == player:
+            if k == len(own):
+                if world.information_state_string(player) == key:
+                    weights[tuple(world.history())] += weight
+                return
+            if own[k] in world.legal_actions():
+                walk(world.child(own[k]), k + 1, weight)
+            return
+        if k == len(own) and state.current_player() == mover:
+            if world.information_state_string(player) == key:
+                weights[tuple(world.history())] += weight
+            return
+        legal = world.legal_actions()
+        for a in legal:
+            walk(world.child(a), k, weight / len(legal))
+
+    walk(game.new_initial_state(), 0, 1.0)
+    total = sum(weights.values())
+    return {h: w / total for h, w in weights.items()}
+
+
+def test_phantom_ttt_matches_the_exact_posterior():
+    game = pyspiel.load_game("phantom_ttt")
+    state = game.new_initial_state()
+    for action in (4, 0, 8):  # x centre, o corner, x corner: o to move, x's view hidden
+        state.apply_action(action)
+    player = 0
+    state.apply_action(2)  # o plays; now x to move with two unknown o marks
+    posterior = _phantom_posterior(game, state, player)
+    sampler = OpponentRolloutDeterminizer(game)
+    rng = np.random.default_rng(9)
+    counts = collections.Counter(tuple(sampler(state, player, rng).history()) for _ in range(2000))
+    assert set(counts) <= set(posterior)
+    keys = sorted(posterior)
+    observed = [counts.get(k, 0) for k in keys]
+    expected = [2000 * posterior[k] for k in keys]
+    assert scipy_stats.chisquare(observed, expected).pvalue > P_MIN
