@@ -249,6 +249,12 @@ def from_deal(num_cards: int, hand_size: int, hands: tuple[int, int],
     """The state after dealing ``hands`` (bitmasks; a partial deal is allowed only in
     dealing order) and playing ``plays``; raises ValueError on an illegal sequence."""
     state = TrickState(num_cards, hand_size)
+    n0, n1 = popcount(hands[0]), popcount(hands[1])
+    if hands[0] & hands[1] or hands[0] >> num_cards or hands[1] >> num_cards or \
+            n0 > hand_size or n1 > hand_size or (n1 and n0 < hand_size):
+        raise ValueError(f"hands must be disjoint masks of at most hand_size={hand_size} "
+                         f"cards below {num_cards} (hand 0 full before hand 1), got "
+                         f"{hands[0]:#x}, {hands[1]:#x}")
     for p in (0, 1):
         for card in cards_of(hands[p]):
             state.check_legal(card)

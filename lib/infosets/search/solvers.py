@@ -1,0 +1,301 @@
+"""Exact perfect-information solver: alpha-beta with expectation at chance nodes.
+
+The evaluator of PIMC in Arjonilla, Saffidine and Cazenave, "Mixture of public and private
+beliefs" (2024, arXiv 2405.14346; NOTES.md slug `belief_mixtures`), Algorithm 1: the value
+of a determinized world, i.e. a history whose private information is all fixed. Any
+two-player zero-sum sequential pyspiel game works, imperfect-information ones included
+(the history fixes the world, so the tree below it can be searched exhaustively; chance
+left in it, e.g. leduc's public card, is taken in expectation). OpenSpiel's
+``minimax.alpha_beta_search`` raises on imperfect-information games, hence this module.
+
+Two search paths give the same values:
+- generic: fail-soft alpha-beta on pyspiel states, full-window expectation at chance
+  nodes, a transposition table of (lower, upper) bounds keyed by ``key``;
+- trick-game kernel (``trick_game`` states once the deal is complete): the same search on
+  the integer kernel, with a compact integer key, an early stop once the match result is
+  decided, and (``card_equivalence``) only one card searched among touching cards of one
+  hand, since swapping them changes no trick.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+
+import pyspiel
+
+from infosets.games import _trick_kernel as K
+
+KEYS = ("history", "string")
+
+
+def history_key(state) -> Hashable:
+    """The full action history: always a correct key (no transpositions are merged)."""
+    return tuple(state.history())
+
+
+def string_key(state) -> Hashable:
+    """``str(state)`` and the mover: merges transpositions, correct only for games whose
+    ToString describes the whole state (tic_tac_toe, leduc_poker, liars_dice)."""
+    return (str(state), state.current_player())
+
+
+class PerfectInfoSolver:
+    """Exact values of fully specified worlds of two-player zero-sum games.
+
+    Args:
+      key: "history" (default, always correct), "string" (merges transpositions; see
+        ``string_key``) or a callable state -> hashable for the generic search.
+      use_trick_kernel: search ``trick_game`` states on the integer kernel.
+      card_equivalence: in the kernel search, search one card per run of touching cards.
+
+    Attributes:
+      nodes: number of nodes visited since construction (for benchmarks).
+    The transposition tables persist across calls; call ``clear()`` to free them.
+    """
+
+    def __init__(self, key: str | Callable = "history", use_trick_kernel: bool = True,
+                 card_equivalence: bool = True):
+        if callable(key):
+            self._key = key
+        elif key in KEYS:
+            self._key = history_key if key == "history" else string_key
+        else:
+            raise ValueError(f"key must be one of {KEYS} or a callable, got {key!r}")
+        self.use_trick_kernel = use_trick_kernel
+        self.card_equivalence = card_equivalence
+        self.nodes = 0
+        self._table: dict = {}
+        self._kernel_tables: dict = {}
+
+    def clear(self) -> None:
+        """Empties the transposition tables."""
+        self._table.clear()
+        self._kernel_tables.clear()
+
+    # --- public API ----------------------------------------------------------------------
+    def solve(self, state, player: int) -> float:
+        """The exact expected return of ``player`` at ``state`` under optimal play by both.
+
+        Args:
+          state: a pyspiel state of a 2-player zero-sum sequential game whose hidden
+            information is fixed by its history (a world).
+          player: 0 or 1.
+        Returns:
+          The value for ``player``.
+        """
+        _check(state, player)
+        if self._kernel_applies(state):
+            value = self._kernel_solve(state.kernel)
+        else:
+            value = self._value(state, -math.inf, math.inf)
+        return value if player == 0 else -value
+
+    def action_values(self, state, player: int) -> dict[int, float]:
+        """Exact value for ``player`` of each legal action of the mover at ``state``.
+
+        Args:
+          state: a decision node (see ``solve``).
+          player: 0 or 1 (usually the mover).
+        Returns:
+          {action: value for ``player`` after the action, both sides then playing optimally}.
+        """
+        _check(state, player)
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("state must be a decision node (not chance or terminal) for "
+                             "action_values")
+        sign = 1.0 if player == 0 else -1.0
+        if self._kernel_applies(state):
+            return {a: sign * v for a, v in self._kernel_action_values(state.kernel).items()}
+        return {a: sign * self._value(state.child(a), -math.inf, math.inf)
+                for a in state.legal_actions()}
+
+    # --- generic search (values for player 0) --------------------------------------------
+    def _value(self, state, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if state.is_terminal():
+            return state.player_return(0)
+        key = self._key(state)
+        table = self._table
+        lower, upper = table.get(key, (-math.inf, math.inf))
+        if lower == upper or lower >= beta:
+            return lower
+        if upper <= alpha:
+            return upper
+        if state.is_chance_node():
+            value = 0.0
+            for action, prob in state.chance_outcomes():
+                value += prob * self._value(state.child(action), -math.inf, math.inf)
+            table[key] = (value, value)
+            return value
+        alpha, beta = max(alpha, lower), min(beta, upper)
+        alpha0, beta0 = alpha, beta
+        maximizing = state.current_player() == 0
+        best = -math.inf if maximizing else math.inf
+        for action in state.legal_actions():
+            value = self._value(state.child(action), alpha, beta)
+            if maximizing:
+                if value > best:
+                    best = value
+                    alpha = max(alpha, value)
+            elif value < best:
+                best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        table[key] = _bounds(best, alpha0, beta0, lower, upper)
+        return best
+
+    # --- trick-game kernel search ----------------------------------------------------------
+    def _kernel_applies(self, state) -> bool:
+        if not self.use_trick_kernel:
+            return False
+        kernel = getattr(state, "kernel", None)
+        return isinstance(kernel, K.TrickState) and kernel.player != K.CHANCE
+
+    def _kernel_solve(self, k: K.TrickState) -> float:
+        if k.player == K.TERMINAL:
+            return k.returns()[0]
+        search = _KernelSearch(self, k.deck, k.hand_size)
+        return float(search.value(k.hands[0], k.hands[1], k.lead, k.player, k.tricks[0],
+                                  k.tricks[1], -1, 1))
+
+    def _kernel_action_values(self, k: K.TrickState) -> dict[int, float]:
+        search = _KernelSearch(self, k.deck, k.hand_size)
+        legal = k.legal_mask()
+        live = k.hands[0] | k.hands[1] | ((1 << k.lead) if k.lead >= 0 else 0)
+        values: dict[int, float] = {}
+        for card in K.cards_of(legal):
+            twin = search.lower_twin(card, k.hands[k.player], live) if \
+                self.card_equivalence else -1
+            if twin >= 0:
+                values[card] = values[twin]
+                continue
+            child = k.copy()
+            child.apply(card)
+            if child.player == K.TERMINAL:
+                values[card] = child.returns()[0]
+            else:
+                values[card] = float(search.value(child.hands[0], child.hands[1], child.lead,
+                                                  child.player, child.tricks[0],
+                                                  child.tricks[1], -1, 1))
+        return values
+
+
+def _bounds(best, alpha0, beta0, lower, upper) -> tuple[float, float]:
+    """Fail-soft alpha-beta result -> (lower, upper) bounds on the true value."""
+    if best <= alpha0:
+        return lower, min(upper, best)
+    if best >= beta0:
+        return max(lower, best), upper
+    return best, best
+
+
+class _KernelSearch:
+    """Alpha-beta on the trick-game kernel's ints; values for player 0 in {-1, 0, 1}."""
+
+    def __init__(self, solver: PerfectInfoSolver, deck: K.Deck, hand_size: int):
+        self.solver = solver
+        self.suit_of = deck.suit_of
+        self.suit_mask = deck.suit_mask
+        self.n = deck.num_cards
+        self.hand_size = hand_size
+        self.equivalence = solver.card_equivalence
+        # One table per (deck, hand size, equivalence flag): keys do not carry them.
+        table_id = (deck.num_cards, hand_size, solver.card_equivalence)
+        self.table = solver._kernel_tables.setdefault(table_id, {})
+
+    def lower_twin(self, card: int, hand: int, live: int) -> int:
+        """The next lower live card of ``card``'s suit if ``hand`` holds it, else -1."""
+        below = live & self.suit_mask[self.suit_of[card]] & ((1 << card) - 1)
+        if not below:
+            return -1
+        top = below.bit_length() - 1
+        return top if hand >> top & 1 else -1
+
+    def value(self, h0: int, h1: int, lead: int, mover: int, t0: int, t1: int,
+              alpha: int, beta: int) -> int:
+        self.solver.nodes += 1
+        half = self.hand_size
+        left = half - t0 - t1  # tricks not yet won (the current one included)
+        # Best and worst match results still possible for player 0.
+        best0 = 2 * (t0 + left) - half
+        worst0 = 2 * t0 - half
+        hi = 1 if best0 > 0 else (0 if best0 == 0 else -1)
+        lo = 1 if worst0 > 0 else (0 if worst0 == 0 else -1)
+        if lo == hi:
+            return lo
+        n = self.n
+        key = h0 | h1 << n | (lead + 1) << 2 * n | mover << (2 * n + 6) | t0 << (2 * n + 7)
+        entry = self.table.get(key)
+        if entry is not None:
+            lo, hi = max(lo, entry[0]), min(hi, entry[1])
+            if lo == hi:
+                return lo
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha, beta = max(alpha, lo), min(beta, hi)
+        alpha0, beta0 = alpha, beta
+        hand = h0 if mover == 0 else h1
+        if lead >= 0:
+            legal = hand & self.suit_mask[self.suit_of[lead]] or hand
+            live = h0 | h1 | 1 << lead
+        else:
+            legal = hand
+            live = h0 | h1
+        maximizing = mover == 0
+        best = -2 if maximizing else 2
+        suit_of = self.suit_of
+        moves = legal
+        while moves:
+            low = moves & -moves
+            moves ^= low
+            card = low.bit_length() - 1
+            if self.equivalence and self.lower_twin(card, hand, live) >= 0:
+                continue
+            n0, n1 = (h0 ^ low, h1) if mover == 0 else (h0, h1 ^ low)
+            if lead < 0:
+                value = self.value(n0, n1, card, 1 - mover, t0, t1, alpha, beta)
+            else:
+                same = suit_of[card] == suit_of[lead]
+                winner = mover if same and card > lead else 1 - mover
+                if winner == 0:
+                    value = self.value(n0, n1, -1, 0, t0 + 1, t1, alpha, beta)
+                else:
+                    value = self.value(n0, n1, -1, 1, t0, t1 + 1, alpha, beta)
+            if maximizing:
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+            elif value < best:
+                best = value
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                break
+        old_lo, old_hi = entry if entry is not None else (-1, 1)
+        self.table[key] = _bounds(best, alpha0, beta0, old_lo, old_hi)
+        return best
+
+
+def _check(state, player) -> None:
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player}")
+    game_type = state.get_game().get_type()
+    if state.num_players() != 2 or game_type.utility != pyspiel.GameType.Utility.ZERO_SUM \
+            or game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        raise ValueError(f"state must come from a 2-player zero-sum sequential game, got "
+                         f"{game_type.short_name}")
+
+
+def solve(state, player: int, **options) -> float:
+    """``PerfectInfoSolver(**options).solve(state, player)`` with a fresh table."""
+    return PerfectInfoSolver(**options).solve(state, player)
+
+
+def action_values(state, player: int, **options) -> dict[int, float]:
+    """``PerfectInfoSolver(**options).action_values(state, player)`` with a fresh table."""
+    return PerfectInfoSolver(**options).action_values(state, player)
