@@ -330,3 +330,36 @@ class OhHellRange:
 
     def log_reach(self, hands) -> float:
         return sum(self.player_log_reach(p, h) for p, h in enumerate(hands))
+
+
+def decision_keys(ps: OhHellPublicState, player: int, hand_now: int):
+    """The legal actions and their abstract keys for ``player``'s next decision after ``ps``.
+
+    ``hand_now`` is the player's current hand. Returns (OpenSpiel actions, keys).
+    """
+    n, suits, cps = ps.num_players, ps.num_suits, ps.num_cards_per_suit
+    if len(ps.bids) < n:
+        options = legal_bids(ps.num_tricks, list(ps.bids), n)
+        keys = [bid_key(ps.num_tricks, len(ps.bids), hand_now, ps.trump_suit, suits, cps, b)
+                for b in options]
+        return [b + ps.num_cards for b in options], keys
+    bid_of = [0] * n
+    for pos, b in enumerate(ps.bids):
+        bid_of[(ps.dealer + 1 + pos) % n] = b
+    won = [0] * n
+    win_card = win_player = led = None
+    pos = 0
+    for i, (p, card, _led, _) in enumerate(ps.play_sequence()):
+        pos = i % n
+        if pos == 0:
+            win_card, win_player, led = card, p, card % suits
+        elif beats(card, win_card, ps.trump_suit, suits):
+            win_card, win_player = card, p
+        if pos == n - 1:
+            won[win_player] += 1
+            win_card = led = None
+    pos = len(ps.plays) % n
+    cards = legal_cards(hand_now, led, suits)
+    keys = [card_key(pos, _status(won[player], bid_of[player]), c, win_card, ps.trump_suit,
+                     suits, cps) for c in cards]
+    return cards, keys

@@ -289,10 +289,10 @@ class OhHellPublicState(TrickTakingPublicState):
                 shown[player][led] = True
 
     # ----------------------------------------------------------------- replay
-    def to_state(self, hands):
-        """Replay a deal (initial hand bitmasks) and S through pyspiel; SpielError-free.
+    def to_state(self, hands, check: bool = True):
+        """Replay a deal (initial hand bitmasks) and S through pyspiel.
 
-        Raises ValueError when an action of S is illegal under the deal.
+        Raises ValueError when ``check`` and an action of S is illegal under the deal.
         """
         game = self.load_game()
         state = game.new_initial_state()
@@ -303,7 +303,7 @@ class OhHellPublicState(TrickTakingPublicState):
             state.apply_action(per_player[i % self.num_players][i // self.num_players])
         state.apply_action(self.trump)
         for a in [b + self.num_cards for b in self.bids] + list(self.plays):
-            if a not in state.legal_actions():
+            if check and a not in state.legal_actions():
                 raise ValueError(f"hands: action {a} of the public state is illegal")
             state.apply_action(a)
         return state
