@@ -1,0 +1,187 @@
+"""Open-loop UCT on one sampled world (OL-MCTS), the per-world kernel of PI-MCTS.
+
+Follows Ravichandran, Goodman and Lucas, "PIMCTS evaluation in tabletop games" (NOTES.md
+slug ``pimcts_aggregation``): OL-MCTS samples one world from the decision player's
+information set and runs open-loop UCT on it (nodes are action sequences; chance outcomes
+after the root are redrawn every iteration). Defaults: rewards in [0, 1], c = 1, rollouts to
+the end, final move by highest mean.
+
+Two engines run the per-world tree:
+* ``"python"``: ``uct_search`` below (any game, including Python-registered ones).
+* ``"cpp"``: OpenSpiel's C++ ``MCTSBot.mcts_search`` (C++ games only). Where it differs:
+  it uses raw returns, so c is scaled by the utility span (which leaves every UCB argmax
+  unchanged); it tries unvisited children in legal-action order, not at random; it expands
+  all children of a leaf at once. The final choice and the aggregation stay ours (we read
+  the root children's ``explore_count`` and ``total_reward``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyspiel
+
+from infosets.games.determinizers import sampler_for
+from infosets.search.state_protocol import (
+    RewardScale, argmax_random, is_python_game, python_random, random_rollout, sample_chance)
+
+ENGINES = ("python", "cpp")
+FINALS = ("mean", "visits")
+
+# Root statistics of one tree: {action: (visits, summed reward of the root player in [0,1])}.
+RootStats = dict
+
+
+def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
+               rollout_policy=None) -> RootStats:
+    """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
+
+    Each node stores [visits, reward sum of the player who chose it, children]. Selection is
+    UCB1 with the parent's visits, an untried legal action is expanded at random, then a
+    rollout plays to the end.
+    """
+    log, sqrt, randrange = math.log, math.sqrt, rnd.randrange
+    root = [0, 0.0, {}, -1]
+    for _ in range(iterations):
+        state = world.clone()
+        node = root
+        path = [root]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rnd))
+                continue
+            mover = state.current_player()
+            legal = state.legal_actions()
+            children = node[2]
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = untried[randrange(len(untried))]
+                child = children[action] = [0, 0.0, {}, mover]
+                path.append(child)
+                state.apply_action(action)
+                break
+            log_parent = log(node[0])
+            best = -1.0
+            for a in legal:
+                ch = children[a]
+                score = ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
+                if score > best:
+                    best, action, node = score, a, ch
+            path.append(node)
+            state.apply_action(action)
+        random_rollout(state, rnd, rollout_policy)
+        rewards = scale(state.returns())
+        root[0] += 1
+        for nd in path[1:]:
+            nd[0] += 1
+            nd[1] += rewards[nd[3]]
+    return {a: (ch[0], ch[1]) for a, ch in root[2].items()}
+
+
+def cpp_uct_search(world, iterations: int, uct_c: float, seed: int, scale: RewardScale) -> RootStats:
+    """The same search in OpenSpiel's C++ MCTSBot; rewards mapped to the ``scale`` range."""
+    game = world.get_game()
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    c_raw = uct_c * scale.span if scale.normalize else uct_c
+    bot = pyspiel.MCTSBot(game, evaluator, c_raw, iterations, 1000, False, seed, False)
+    root = bot.mcts_search(world)
+    stats = {}
+    for child in root.children:
+        n, total = child.explore_count, child.total_reward
+        if scale.normalize:
+            total = (total - scale.low * n) / scale.span
+        stats[child.action] = (n, total)
+    return stats
+
+
+def check_engine(game, engine: str) -> None:
+    """ValueError unless ``engine`` is known and usable on ``game``."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine: must be one of {ENGINES}, got {engine!r}")
+    if engine == "cpp" and is_python_game(game):
+        raise ValueError(f"engine: 'cpp' needs a C++ game; '{game.get_type().short_name}' is Python-registered "
+                         "(OpenSpiel 2.0.2's C++ bots crash on it), use engine='python'")
+
+
+def search_world(world, iterations, uct_c, rng, scale, rollout_policy, engine) -> RootStats:
+    """One per-world tree with either engine; consumes ``rng`` identically for both."""
+    rnd = python_random(rng)
+    if engine == "cpp":
+        return cpp_uct_search(world, iterations, uct_c, rnd.randrange(2**31 - 1), scale)
+    return uct_search(world, iterations, uct_c, rnd, scale, rollout_policy)
+
+
+def validate_common(game, player, iterations, uct_c, final, engine):
+    if not 0 <= player < game.num_players():
+        raise ValueError(f"player: must be in [0, {game.num_players() - 1}], got {player}")
+    if not isinstance(iterations, (int, np.integer)) or iterations < 1:
+        raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
+    if not uct_c >= 0:
+        raise ValueError(f"uct_c: must be >= 0, got {uct_c!r}")
+    if final not in FINALS:
+        raise ValueError(f"final: must be one of {FINALS}, got {final!r}")
+    check_engine(game, engine)
+
+
+def choose_final(stats: RootStats, final: str, legal, rnd):
+    """Highest mean (final="mean") or most visits among visited legal actions; random ties."""
+    legal = set(legal)
+    visited = {a: s for a, s in stats.items() if s[0] > 0 and a in legal}
+    if not visited:
+        return sorted(legal)[rnd.randrange(len(legal))]
+    if final == "mean":
+        return argmax_random({a: w / n for a, (n, w) in visited.items()}, rnd)
+    return argmax_random({a: n for a, (n, _) in visited.items()}, rnd)
+
+
+class OLMCTSBot(pyspiel.Bot):
+    """OL-MCTS: open-loop UCT on ONE world sampled from the player's information set.
+
+    Args:
+      game, player: the game and this bot's seat.
+      iterations: budget per move (>= 1).
+      uct_c: exploration constant (on [0,1] rewards when normalize_rewards).
+      rng: numpy Generator / SeedSequence / int (required).
+      sampler: ``sampler(state, player, rng)``; defaults to ``sampler_for(game)``.
+      normalize_rewards: map returns to [0, 1] with the game's utility bounds.
+      final: "mean" or "visits".
+      rollout_policy: ``policy(state, rnd) -> action`` or None (uniform random).
+      engine: "python" or "cpp" (C++ MCTSBot per world; C++ games only).
+    """
+
+    def __init__(self, game, player, *, iterations=4000, uct_c=1.0, rng, sampler=None,
+                 normalize_rewards=True, final="mean", rollout_policy=None, engine="python"):
+        from infosets.search.ismcts import as_generator
+        validate_common(game, player, iterations, uct_c, final, engine)
+        self._rng = as_generator(rng)
+        pyspiel.Bot.__init__(self)
+        self.game, self.player = game, player
+        self.iterations, self.uct_c, self.final, self.engine = int(iterations), float(uct_c), final, engine
+        self.sampler = sampler if sampler is not None else sampler_for(game)
+        self.scale = RewardScale(game, normalize_rewards)
+        self.rollout_policy = rollout_policy
+
+    def search(self, state) -> RootStats:
+        """{action: (visits, summed reward)} of the root of one tree on one sampled world."""
+        world = self.sampler(state, self.player, self._rng)
+        return search_world(world, self.iterations, self.uct_c, self._rng, self.scale,
+                            self.rollout_policy, self.engine)
+
+    def step_with_policy(self, state):
+        stats = self.search(state)
+        action = choose_final(stats, self.final, state.legal_actions(), python_random(self._rng))
+        total = sum(n for n, _ in stats.values()) or 1
+        return [(a, n / total) for a, (n, _) in stats.items()], action
+
+    def step(self, state):
+        return self.step_with_policy(state)[1]
+
+    def provides_policy(self):
+        return True
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass

@@ -1,0 +1,127 @@
+"""PI-MCTS: D open-loop UCT trees on D sampled worlds, joined by an aggregation rule.
+
+Reproduces the agent of Ravichandran, Goodman and Lucas, "PIMCTS evaluation in tabletop
+games" (NOTES.md slug ``pimcts_aggregation``), as in the authors' TAG code: D independent
+trees, each on its own world sampled from the decision player's information set, each with
+budget floor(B / D). Aggregation:
+
+* ``TotalVisits``: argmax of the summed visits;
+* ``AverageValue``: argmax of summed reward / summed visits (the framework default);
+* ``SingleVote``: each tree votes for its highest-mean action; most votes wins.
+
+Ties are broken at random; an action legal in only some worlds is aggregated over those
+trees only. With D = 1 the bot is OL-MCTS (``infosets.search.mcts.OLMCTSBot``) move for move
+given the same seed (TotalVisits then matches OL-MCTS with final="visits").
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from infosets.games.determinizers import sampler_for
+from infosets.search.mcts import search_world, validate_common
+from infosets.search.state_protocol import RewardScale, argmax_random, python_random
+
+AGGREGATIONS = ("TotalVisits", "AverageValue", "SingleVote")
+
+
+def aggregate(trees: list[dict], aggregation: str, legal, rnd):
+    """Choose an action from per-tree root statistics {action: (visits, reward sum)}.
+
+    Args:
+      trees: one dict per world.
+      aggregation: one of AGGREGATIONS.
+      legal: the legal actions in the real state (the only candidates).
+      rnd: random.Random for tie-breaks.
+    Returns:
+      (action, table) with table {action: score used}.
+    """
+    if aggregation not in AGGREGATIONS:
+        raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
+    legal = list(legal)
+    legal_set = set(legal)
+    visits, rewards, votes = {}, {}, {}
+    for tree in trees:
+        for a, (n, w) in tree.items():
+            if a in legal_set and n > 0:
+                visits[a] = visits.get(a, 0) + n
+                rewards[a] = rewards.get(a, 0.0) + w
+        if aggregation == "SingleVote":
+            means = {a: w / n for a, (n, w) in tree.items() if a in legal_set and n > 0}
+            if means:
+                vote = argmax_random(means, rnd)
+                votes[vote] = votes.get(vote, 0) + 1
+    if not visits:
+        action = legal[rnd.randrange(len(legal))]
+        return action, {}
+    if aggregation == "TotalVisits":
+        table = visits
+    elif aggregation == "AverageValue":
+        table = {a: rewards[a] / visits[a] for a in visits}
+    else:
+        table = votes
+    return argmax_random(table, rnd), table
+
+
+class PIMCTSBot(pyspiel.Bot):
+    """PI-MCTS(D, aggregation) as a pyspiel.Bot.
+
+    Args:
+      game, player: the game and this bot's seat.
+      iterations: total budget B per move; each tree gets floor(B / D).
+      determinizations: D, 1 <= D <= iterations.
+      aggregation: "TotalVisits", "AverageValue" or "SingleVote".
+      uct_c, rng, sampler, normalize_rewards, rollout_policy, engine: as ``OLMCTSBot``.
+    """
+
+    def __init__(self, game, player, *, iterations=4000, determinizations=1,
+                 aggregation="AverageValue", uct_c=1.0, rng, sampler=None,
+                 normalize_rewards=True, rollout_policy=None, engine="python"):
+        from infosets.search.ismcts import as_generator
+        validate_common(game, player, iterations, uct_c, "mean", engine)
+        if not isinstance(determinizations, int) or determinizations < 1:
+            raise ValueError(f"determinizations: must be an int >= 1, got {determinizations!r}")
+        if determinizations > iterations:
+            raise ValueError(f"determinizations: must be <= iterations ({iterations}), got {determinizations}")
+        if aggregation not in AGGREGATIONS:
+            raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
+        self._rng = as_generator(rng)
+        pyspiel.Bot.__init__(self)
+        self.game, self.player = game, player
+        self.iterations, self.determinizations = int(iterations), determinizations
+        self.aggregation, self.uct_c, self.engine = aggregation, float(uct_c), engine
+        self.sampler = sampler if sampler is not None else sampler_for(game)
+        self.scale = RewardScale(game, normalize_rewards)
+        self.rollout_policy = rollout_policy
+
+    def search(self, state) -> list[dict]:
+        """Per-world root statistics, one dict per determinization."""
+        budget = self.iterations // self.determinizations
+        trees = []
+        for _ in range(self.determinizations):
+            world = self.sampler(state, self.player, self._rng)
+            trees.append(search_world(world, budget, self.uct_c, self._rng, self.scale,
+                                      self.rollout_policy, self.engine))
+        return trees
+
+    def step_with_policy(self, state):
+        trees = self.search(state)
+        action, _ = aggregate(trees, self.aggregation, state.legal_actions(), python_random(self._rng))
+        visits = {}
+        for tree in trees:
+            for a, (n, _) in tree.items():
+                visits[a] = visits.get(a, 0) + n
+        total = sum(visits.values()) or 1
+        return [(a, n / total) for a, n in visits.items()], action
+
+    def step(self, state):
+        return self.step_with_policy(state)[1]
+
+    def provides_policy(self):
+        return True
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
