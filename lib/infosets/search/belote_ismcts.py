@@ -1,0 +1,301 @@
+"""The ISMCTS of Boudier's two-player Belote paper, on the bitmask kernel, as a pyspiel.Bot.
+
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
+``belote_ismcts``), Algorithm 1, with the details of the authors' code from NOTES.md:
+
+- one tree over card sequences (both players' moves), rebuilt at every move;
+- each iteration deals a determinization: a uniform shuffle of every card the mover cannot
+  see (the opponent's hand and both players' covered face-down cards); with
+  ``inference=True`` the opponent's hand is drawn only from cards its past failures to
+  follow suit / trump / overtrump allow (the paper's footnote 5, which it skipped);
+- selection among the children legal in the determinization by
+  ``mean + C * sqrt(ln(avail) / visits)`` on raw card points (C = 82); a child's
+  availability starts at 1 when it is created and gains 1 each time it is legal at a
+  selection or expansion step through its parent;
+- expansion of one untried legal move chosen uniformly, then a uniform random rollout;
+- reward of a node = the final card points (no last-trick bonus) of the player who moved
+  into it;
+- the move played is the most visited root child (ties: higher mean, then lower card id).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pyspiel
+
+from infosets.games.belote2p.rules import (
+    BEATS,
+    FOLLOW,
+    NUM_TRICKS,
+    POINTS,
+    TRUMP_MASK,
+    KernelState,
+    cards_of,
+)
+
+# A tree node is a list [visits, reward_sum, avail, tried_mask, children{card: node}].
+_VISITS, _REWARD, _AVAIL, _TRIED, _CHILDREN = range(5)
+
+
+def _new_node() -> list:
+    return [0, 0.0, 1, 0, {}]
+
+
+def _rng_from(seed) -> random.Random:
+    """A fast Python RNG derived from an int, a SeedSequence or a numpy Generator."""
+    if isinstance(seed, np.random.SeedSequence):
+        return random.Random(int(seed.generate_state(2, np.uint64)[0]))
+    if isinstance(seed, np.random.Generator):
+        return random.Random(int(seed.integers(2**63)))
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        return random.Random(int(seed))
+    raise ValueError(f"seed must be an int, a numpy SeedSequence or Generator, got {seed!r}")
+
+
+def opponent_hand_exclusions(plays, player: int) -> int:
+    """Cards the opponent of ``player`` provably no longer holds in hand, from its replies.
+
+    A reply off the led suit shows no playable card of that suit at that moment (so none in
+    hand for the rest of the game); a non-trump reply when trump was possible shows no trump;
+    a trump reply on a trump lead that does not beat it shows no higher trump.
+
+    Args:
+      plays: the state's play history, ``(player, card, revealed, winner)`` per card.
+      player: the searching player.
+    Returns:
+      A mask of cards that cannot be in the opponent's hand.
+    """
+    opp = 1 - player
+    excluded = 0
+    lead = -1
+    for who, card, _, _ in plays:
+        if lead < 0:
+            lead = card
+            continue
+        if who == opp:
+            follow = FOLLOW[lead]
+            if not (follow >> card & 1):
+                excluded |= follow
+                if not (TRUMP_MASK >> card & 1):
+                    excluded |= TRUMP_MASK
+        lead = -1
+    return excluded
+
+
+class BeloteISMCTSBot(pyspiel.Bot):
+    """ISMCTS for ``belote2p`` states (see the module docstring).
+
+    Args:
+      iterations: iterations per move (the paper: 500).
+      exploration: UCB constant C on raw points (the paper: 82).
+      seed: int, numpy SeedSequence or Generator; the only source of randomness.
+      inference: restrict the opponent's hand by its revealed voids (footnote 5).
+    """
+
+    def __init__(self, iterations: int = 500, exploration: float = 82.0, seed=None,
+                 inference: bool = False):
+        super().__init__()
+        if not isinstance(iterations, (int, np.integer)) or iterations < 1:
+            raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
+        if not exploration >= 0:
+            raise ValueError(f"exploration must be >= 0, got {exploration!r}")
+        if seed is None:
+            raise ValueError("seed must be given (int, SeedSequence or Generator), got None")
+        self.iterations = int(iterations)
+        self.exploration = float(exploration)
+        self.inference = bool(inference)
+        self._rand = _rng_from(seed)
+        self.last_root: list | None = None
+
+    # -- pyspiel.Bot ----------------------------------------------------------------
+    def step(self, state) -> int:
+        excluded = opponent_hand_exclusions(state.plays, state.current_player()) \
+            if self.inference else 0
+        return self.choose(state.kernel, excluded)
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def provides_policy(self):
+        return False
+
+    # -- search ---------------------------------------------------------------------
+    def choose(self, root_state: KernelState, excluded_from_opponent_hand: int = 0) -> int:
+        """Run the search from the mover's view of ``root_state``; return the card."""
+        legal = root_state.legal_mask()
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        root = self.search(root_state, excluded_from_opponent_hand)
+        best = max(
+            root[_CHILDREN].items(),
+            key=lambda kv: (kv[1][_VISITS], kv[1][_REWARD] / max(kv[1][_VISITS], 1), -kv[0]),
+        )
+        return best[0]
+
+    def search(self, root_state: KernelState, excluded_from_opponent_hand: int = 0) -> list:
+        """Build the tree; returns the root node (children keyed by card)."""
+        rnd = self._rand.random
+        shuffle = self._rand.shuffle
+        sample = self._rand.sample
+        log, sqrt = math.log, math.sqrt
+        c_explore = self.exploration
+        me = root_state.to_move
+        opp = 1 - me
+        opp_hand_mask = root_state.hand[opp]
+        n_opp_hand = opp_hand_mask.bit_count()
+        unknown = cards_of(opp_hand_mask | root_state.down[0] | root_state.down[1])
+        covered_tops = root_state.covered_tops()
+        allowed = [c for c in unknown if not (excluded_from_opponent_hand >> c & 1)]
+        infer = len(allowed) < len(unknown)
+        if infer and len(allowed) < n_opp_hand:
+            # Impossible evidence (cannot happen in a real game); fall back to no inference.
+            infer = False
+        root_under = root_state.under
+        my_hand = root_state.hand[me]
+        root_up0, root_up1 = root_state.up
+        r_leader, r_lead, r_to_move, r_trick = (
+            root_state.leader, root_state.lead, root_state.to_move, root_state.trick)
+        r_pts0, r_pts1 = root_state.points
+        root = _new_node()
+
+        for _ in range(self.iterations):
+            # -- determinization
+            under = root_under[:]
+            if infer:
+                opp_cards = sample(allowed, n_opp_hand)
+                chosen = 0
+                for c in opp_cards:
+                    chosen |= 1 << c
+                rest = [c for c in unknown if not (chosen >> c & 1)]
+                shuffle(rest)
+                opp_hand = chosen
+            else:
+                shuffle(unknown)
+                opp_hand = 0
+                for c in unknown[:n_opp_hand]:
+                    opp_hand |= 1 << c
+                rest = unknown[n_opp_hand:]
+            for top, c in zip(covered_tops, rest):
+                under[top] = c
+            hand = [0, 0]
+            hand[me] = my_hand
+            hand[opp] = opp_hand
+            up = [root_up0, root_up1]
+            leader, lead, to_move, trick = r_leader, r_lead, r_to_move, r_trick
+            pts = [r_pts0, r_pts1]
+
+            # -- selection and expansion
+            node = root
+            path = []
+            while trick < NUM_TRICKS:
+                playable = hand[to_move] | up[to_move]
+                if lead < 0:
+                    legal = playable
+                else:
+                    legal = (playable & FOLLOW[lead]) or (playable & TRUMP_MASK) or playable
+                children = node[_CHILDREN]
+                tried = legal & node[_TRIED]
+                m = tried
+                while m:
+                    low = m & -m
+                    children[low.bit_length() - 1][_AVAIL] += 1
+                    m ^= low
+                untried = legal & ~node[_TRIED]
+                if untried:
+                    n = untried.bit_count()
+                    k = int(rnd() * n)
+                    while k:
+                        untried &= untried - 1
+                        k -= 1
+                    card = (untried & -untried).bit_length() - 1
+                    child = _new_node()
+                    children[card] = child
+                    node[_TRIED] |= 1 << card
+                    expanded = True
+                else:
+                    best_value = -1.0
+                    card = -1
+                    m = tried
+                    while m:
+                        low = m & -m
+                        c = low.bit_length() - 1
+                        ch = children[c]
+                        v = ch[_REWARD] / ch[_VISITS] + c_explore * sqrt(
+                            log(ch[_AVAIL]) / ch[_VISITS])
+                        if v > best_value:
+                            best_value, card = v, c
+                        m ^= low
+                    child = children[card]
+                    expanded = False
+                path.append((child, to_move))
+                # play the card (inline kernel rules)
+                bit = 1 << card
+                if hand[to_move] & bit:
+                    hand[to_move] ^= bit
+                else:
+                    below = under[card]
+                    up[to_move] ^= bit
+                    if below >= 0:
+                        up[to_move] |= 1 << below
+                if lead < 0:
+                    lead = card
+                    to_move = 1 - to_move
+                else:
+                    winner = to_move if BEATS[lead] >> card & 1 else leader
+                    pts[winner] += POINTS[lead] + POINTS[card]
+                    trick += 1
+                    lead = -1
+                    leader = to_move = winner
+                node = child
+                if expanded:
+                    break
+
+            # -- uniform random rollout
+            while trick < NUM_TRICKS:
+                playable = hand[to_move] | up[to_move]
+                if lead < 0:
+                    legal = playable
+                else:
+                    legal = (playable & FOLLOW[lead]) or (playable & TRUMP_MASK) or playable
+                k = int(rnd() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                bit = legal & -legal
+                card = bit.bit_length() - 1
+                if hand[to_move] & bit:
+                    hand[to_move] ^= bit
+                else:
+                    below = under[card]
+                    up[to_move] ^= bit
+                    if below >= 0:
+                        up[to_move] |= 1 << below
+                if lead < 0:
+                    lead = card
+                    to_move = 1 - to_move
+                else:
+                    winner = to_move if BEATS[lead] >> card & 1 else leader
+                    pts[winner] += POINTS[lead] + POINTS[card]
+                    trick += 1
+                    lead = -1
+                    leader = to_move = winner
+
+            # -- backpropagation: each node scores its mover's card points
+            for nd, mover in path:
+                nd[_VISITS] += 1
+                nd[_REWARD] += pts[mover]
+        self.last_root = root
+        return root
+
+    def root_statistics(self) -> dict[int, tuple[int, float, int]]:
+        """Per root card: (visits, mean reward, availability) of the last search."""
+        if self.last_root is None:
+            return {}
+        return {c: (n[_VISITS], n[_REWARD] / max(n[_VISITS], 1), n[_AVAIL])
+                for c, n in self.last_root[_CHILDREN].items()}

@@ -1,0 +1,199 @@
+"""Belote ISMCTS (the paper's algorithm), the double-dummy solver and the baseline bots."""
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+import infosets.games  # noqa: F401
+from infosets.games.belote2p import deal as deal_lib
+from infosets.games.belote2p.rules import KernelState, cards_of, mask_of, parse_card
+from infosets.search.belote_bots import (
+    GreedyBot,
+    PIMCBot,
+    RandomBot,
+    determinize,
+    greedy_card,
+    openspiel_ismcts_bot,
+    solve,
+)
+from infosets.search.belote_ismcts import BeloteISMCTSBot, opponent_hand_exclusions
+
+C = parse_card
+
+
+def _random_position(rng, plies):
+    kernel = KernelState.from_deal(deal_lib.fair_deal(rng), int(rng.integers(2)))
+    for _ in range(plies):
+        kernel.play(int(rng.choice(kernel.legal_moves())))
+    return kernel
+
+
+def _open_cards(kernel):
+    """The same position with every card visible to the mover (nothing left to sample)."""
+    k = kernel.clone()
+    opp = 1 - k.to_move
+    k.up[opp] |= k.hand[opp] | k.down[opp]
+    k.hand[opp] = 0
+    k.up[k.to_move] |= k.down[k.to_move]
+    k.down = [0, 0]
+    k.under = [-1] * 32
+    return k
+
+
+def _minimax_difference(kernel):
+    me = kernel.to_move
+
+    def rec(s):
+        if s.is_terminal():
+            return s.score(me) - s.score(1 - me)
+        vals = []
+        for c in s.legal_moves():
+            t = s.clone()
+            t.play(c)
+            vals.append(rec(t))
+        return max(vals) if s.to_move == me else min(vals)
+
+    out = {}
+    for c in kernel.legal_moves():
+        t = kernel.clone()
+        t.play(c)
+        out[c] = rec(t)
+    return out
+
+
+def test_solver_matches_brute_force_minimax():
+    rng = np.random.default_rng(0)
+    for plies in [31, 30, 29, 28, 27, 26, 25, 24, 23, 22] * 3:
+        k = _random_position(rng, plies)
+        me = k.to_move
+        known = k.points[me] - k.points[1 - me]
+        values = {c: v + known for c, v in solve(k).items()}
+        assert values == _minimax_difference(k)
+
+
+def test_solver_horizon_is_a_prefix_of_the_game():
+    rng = np.random.default_rng(1)
+    k = _random_position(rng, 26)  # 3 tricks left
+    assert solve(k, horizon_tricks=3) == solve(k)
+    with pytest.raises(ValueError, match="horizon_tricks"):
+        solve(k, horizon_tricks=0)
+
+
+def test_ismcts_root_availability_and_visits():
+    k = _random_position(np.random.default_rng(2), 0)
+    bot = BeloteISMCTSBot(iterations=300, exploration=82.0, seed=0)
+    bot.choose(k)
+    stats_ = bot.root_statistics()
+    n = len(k.legal_moves())
+    assert sorted(stats_) == k.legal_moves()
+    assert sum(v for v, _, _ in stats_.values()) == 300
+    # Every root card is always legal: availability = iterations since its creation.
+    assert sorted(a for _, _, a in stats_.values()) == [300 - i for i in range(n)][::-1]
+
+
+def test_ismcts_is_seeded_and_sees_only_the_information_state():
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(3)
+    for plies in (0, 5, 12):
+        state = game.new_state_from_deal(deal_lib.fair_deal(rng), 0)
+        for _ in range(plies):
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        player = state.current_player()
+        world = state.resample_from_infostate(player, rng)
+        assert world.deal != state.deal
+        a = BeloteISMCTSBot(200, 82.0, seed=7).step(state)
+        b = BeloteISMCTSBot(200, 82.0, seed=7).step(world)
+        assert a == b
+
+
+def test_ismcts_plays_solver_optimal_moves_with_open_cards():
+    rng = np.random.default_rng(4)
+    hits = total = 0
+    for _ in range(20):
+        k = _open_cards(_random_position(rng, 24))
+        values = solve(k, last_trick_bonus=False)  # the ISMCTS reward: card points only
+        if len(set(values.values())) == 1:
+            continue
+        total += 1
+        card = BeloteISMCTSBot(3000, 20.0, seed=total).choose(k)
+        hits += values[card] == max(values.values())
+    assert total >= 8 and hits == total
+
+
+def test_pimc_open_cards_equals_solver():
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        k = _open_cards(_random_position(rng, 20))
+        values = solve(k)
+        card = PIMCBot(worlds=2, seed=0, exact_tricks=16).choose(k)
+        assert values[card] == max(values.values())
+
+
+def test_void_inference_from_replies():
+    plays = [(0, C("AH"), -1, -1), (1, C("7S"), -1, 0),   # no heart, no trump playable
+             (0, C("7C"), -1, -1), (1, C("8C"), -1, 1),   # 8C beats 7C: no inference
+             (1, C("JC"), -1, -1), (0, C("9C"), -1, 1)]   # player 0 could not overtrump J
+    assert opponent_hand_exclusions(plays, 0) == 0xFF << 16 | 0xFF
+    assert opponent_hand_exclusions(plays, 1) == 0  # 9C does not beat JC: nothing for p0?
+    plays2 = [(1, C("AC"), -1, -1), (0, C("7C"), -1, 1)]  # 7C under AC: no 9C or JC in hand
+    assert opponent_hand_exclusions(plays2, 1) == mask_of([C("9C"), C("JC")])
+
+
+def test_determinize_respects_exclusions_and_is_uniform():
+    rng = np.random.default_rng(6)
+    k = _random_position(rng, 6)
+    me, opp = k.to_move, 1 - k.to_move
+    unknown = cards_of(k.hidden_from(me))
+    excluded = mask_of(unknown[:3])
+    rand = random.Random(0)
+    counts = dict.fromkeys(unknown, 0)
+    n = 4000
+    for _ in range(n):
+        w = determinize(k, rand, excluded)
+        assert w.hand[me] == k.hand[me] and w.up == k.up
+        assert w.hand[opp] & excluded == 0
+        assert w.hand[opp].bit_count() == k.hand[opp].bit_count()
+        assert sorted(cards_of(w.hand[opp] | w.down[0] | w.down[1])) == unknown
+        for c in cards_of(w.hand[opp]):
+            counts[c] += 1
+    allowed = [c for c in unknown if not excluded >> c & 1]
+    obs = [counts[c] for c in allowed]
+    assert stats.chisquare(obs).pvalue > 1e-3
+
+
+def test_greedy_wins_cheaply_or_discards_cheapest():
+    k = KernelState([mask_of([C("AH")]), mask_of([C("10H"), C("KH"), C("7H")])], [0, 0],
+                    [0, 0], [-1] * 32, 0)
+    k.play(C("AH"))
+    assert greedy_card(k) == C("7H")  # cannot beat the ace: cheapest heart
+    k = KernelState([mask_of([C("QH")]), mask_of([C("10H"), C("KH"), C("7H")])], [0, 0],
+                    [0, 0], [-1] * 32, 0)
+    k.play(C("QH"))
+    assert greedy_card(k) == C("KH")  # K wins with 4 points, 10 would give 10
+
+
+def test_bots_finish_games_and_openspiel_ismcts_is_seeded():
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(8)
+    state = game.new_state_from_deal(deal_lib.fair_deal(rng), 0)
+    bots = [RandomBot(seed=1), GreedyBot()]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    assert sum(state.returns()) == 162
+    state = game.new_state_from_deal(deal_lib.fair_deal(rng), 1)
+    a = openspiel_ismcts_bot(game, 50, 82.0, seed=3).step(state)
+    b = openspiel_ismcts_bot(game, 50, 82.0, seed=3).step(state)
+    assert a == b and a in state.legal_actions()
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    ({"iterations": 0, "seed": 1}, "iterations"), ({"exploration": -1.0, "seed": 1},
+                                                   "exploration"),
+    ({"seed": None}, "seed"), ({"seed": "x"}, "seed"),
+])
+def test_bad_bot_arguments(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        BeloteISMCTSBot(**kwargs)
