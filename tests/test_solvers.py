@@ -137,6 +137,19 @@ def test_known_trick_position():
     assert solvers.action_values(state, 0) == {0: -1.0, 1: -1.0, 8: -1.0}
 
 
+def test_bare_kernel_state_gives_the_same_values():
+    game = pyspiel.load_game("trick_game(num_cards=20)")
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        state = random_world(game, rng, int(rng.integers(0, 3)))
+        mover = state.current_player()
+        assert solvers.action_values(state.kernel, mover) == \
+            solvers.action_values(state, mover)
+        assert solvers.solve(state.kernel, 1) == solvers.solve(state, 1)
+    with pytest.raises(ValueError, match="state"):
+        solvers.solve(game.new_initial_state().kernel, 0)
+
+
 def test_reused_table_gives_fresh_values():
     game = pyspiel.load_game("trick_game(num_cards=16,hand_size=5)")
     rng = np.random.default_rng(4)

@@ -276,7 +276,8 @@ def random_playout(state: TrickState, rng) -> list[float]:
 
     Args:
       state: the state to advance (modified).
-      rng: a ``numpy.random.Generator``.
+      rng: anything with ``random()`` uniform in [0, 1): a ``numpy.random.Generator``, or a
+        seeded ``random.Random`` (several times faster per draw).
     Returns:
       The returns at the end.
     """
@@ -285,6 +286,5 @@ def random_playout(state: TrickState, rng) -> list[float]:
             options = cards_of(state.undealt_mask())
         else:
             options = cards_of(state.legal_mask())
-        state.apply(options[int(rng.integers(len(options)))] if len(options) > 1
-                    else options[0])
+        state.apply(options[int(rng.random() * len(options))])
     return state.returns()

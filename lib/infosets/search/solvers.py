@@ -11,7 +11,8 @@ left in it, e.g. leduc's public card, is taken in expectation). OpenSpiel's
 Two search paths give the same values:
 - generic: fail-soft alpha-beta on pyspiel states, full-window expectation at chance
   nodes, a transposition table of (lower, upper) bounds keyed by ``key``;
-- trick-game kernel (``trick_game`` states once the deal is complete): the same search on
+- trick-game kernel (``trick_game`` states once the deal is complete, or bare kernel
+  ``TrickState`` objects, which skips building pyspiel states): the same search on
   the integer kernel, with a compact integer key, an early stop once the match result is
   decided, and (``card_equivalence``) only one card searched among touching cards of one
   hand, since swapping them changes no trick.
@@ -79,14 +80,15 @@ class PerfectInfoSolver:
 
         Args:
           state: a pyspiel state of a 2-player zero-sum sequential game whose hidden
-            information is fixed by its history (a world).
+            information is fixed by its history (a world), or a dealt trick-game kernel
+            ``TrickState``.
           player: 0 or 1.
         Returns:
           The value for ``player``.
         """
         _check(state, player)
         if self._kernel_applies(state):
-            value = self._kernel_solve(state.kernel)
+            value = self._kernel_solve(_kernel_of(state))
         else:
             value = self._value(state, -math.inf, math.inf)
         return value if player == 0 else -value
@@ -101,14 +103,23 @@ class PerfectInfoSolver:
           {action: value for ``player`` after the action, both sides then playing optimally}.
         """
         _check(state, player)
+        if isinstance(state, K.TrickState):
+            if state.player < 0:
+                raise ValueError("state must be a decision node (not chance or terminal) "
+                                 "for action_values")
+            return self._signed(self._kernel_action_values(state), player)
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("state must be a decision node (not chance or terminal) for "
                              "action_values")
         sign = 1.0 if player == 0 else -1.0
         if self._kernel_applies(state):
-            return {a: sign * v for a, v in self._kernel_action_values(state.kernel).items()}
+            return self._signed(self._kernel_action_values(state.kernel), player)
         return {a: sign * self._value(state.child(a), -math.inf, math.inf)
                 for a in state.legal_actions()}
+
+    @staticmethod
+    def _signed(values: dict[int, float], player: int) -> dict[int, float]:
+        return values if player == 0 else {a: -v for a, v in values.items()}
 
     # --- generic search (values for player 0) --------------------------------------------
     def _value(self, state, alpha: float, beta: float) -> float:
@@ -148,6 +159,10 @@ class PerfectInfoSolver:
 
     # --- trick-game kernel search ----------------------------------------------------------
     def _kernel_applies(self, state) -> bool:
+        if isinstance(state, K.TrickState):  # a bare kernel state: no pyspiel wrapper
+            if state.player == K.CHANCE:
+                raise ValueError("state: a bare trick-game kernel state must be dealt")
+            return True
         if not self.use_trick_kernel:
             return False
         kernel = getattr(state, "kernel", None)
@@ -281,9 +296,15 @@ class _KernelSearch:
         return best
 
 
+def _kernel_of(state) -> K.TrickState:
+    return state if isinstance(state, K.TrickState) else state.kernel
+
+
 def _check(state, player) -> None:
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player}")
+    if isinstance(state, K.TrickState):
+        return
     game_type = state.get_game().get_type()
     if state.num_players() != 2 or game_type.utility != pyspiel.GameType.Utility.ZERO_SUM \
             or game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
