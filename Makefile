@@ -1,0 +1,55 @@
+# infosets: every target creates .venv from pyproject.toml if it is missing.
+# The two commands a newcomer types:  make figures   and   make test
+
+PYTHON_BOOT ?= python3
+VENV        := .venv
+PY          := $(VENV)/bin/python
+STAMP       := $(VENV)/.installed
+PRESET      ?= default
+PAPER       ?=
+KERNEL      ?= infosets
+PYTEST_ARGS ?=
+export MPLBACKEND ?= Agg
+
+.DEFAULT_GOAL := help
+.PHONY: help venv figures smoke test lint bench lab play-belote clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@echo "  variables: PRESET=smoke|default|paper  PAPER=<slug>  (e.g. make figures PAPER=belief_mixtures)"
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP)
+
+venv: $(STAMP) ## create .venv and install the package (editable) with dev tools
+
+figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug>
+	$(PY) -m infosets.experiments.notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER))
+
+smoke: $(STAMP) ## run every notebook at the smoke preset into a temporary folder
+	@tmp=$$(mktemp -d); echo "smoke outputs in $$tmp"; \
+	INFOSETS_FIGURES_DIR=$$tmp/figures INFOSETS_DATA_DIR=$$tmp/data \
+	$(PY) -m infosets.experiments.notebooks --preset smoke --out $$tmp/notebooks $(if $(PAPER),--paper $(PAPER))
+
+test: $(STAMP) ## the whole pytest suite, notebook smoke runs included
+	$(PY) -m pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
+
+lint: $(STAMP) ## ruff
+	$(PY) -m ruff check lib tests benchmarks
+
+bench: $(STAMP) ## run every benchmark (ratios against OpenSpiel / peers, JSON in benchmarks/results)
+	@set -e; for b in benchmarks/bench_*.py; do echo "==> $$b"; $(PY) $$b; done
+
+lab: $(STAMP) ## install the 'infosets' kernel and start JupyterLab in notebooks/
+	$(PY) -m ipykernel install --user --name $(KERNEL) --display-name "Python (infosets)"
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+
+play-belote: $(STAMP) ## play two-player Belote against the IS-MCTS AI in this terminal
+	$(PY) -m infosets.games.belote2p play
+
+clean: ## remove build outputs and caches (keeps .venv, data/ and figures/)
+	rm -rf build .pytest_cache .ruff_cache dask-worker-space
+	find . -name __pycache__ -type d -prune -not -path './.venv/*' -exec rm -rf {} +

@@ -1,0 +1,219 @@
+"""Validated experiment configs: presets from notebooks/params plus overrides (all papers).
+
+``load(slug, preset, seed=..., overrides=...)`` reads ``notebooks/params/<slug>.<preset>.yaml``,
+checks every key against the paper module's ``SCHEMA`` (names, types, ranges), applies and
+checks the overrides, and only then computes derived values. Every error is a one-line
+``ConfigError`` naming the offending parameter, raised before any compute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+PRESETS = ("smoke", "default", "paper")
+_KINDS = {int: "int", float: "float", str: "str", bool: "bool", list: "list", dict: "dict"}
+
+
+class ConfigError(ValueError):
+    """A bad parameter. The message is one line and names the parameter."""
+
+
+def repo_root() -> Path:
+    """The checkout root (``$INFOSETS_ROOT`` or the folder above ``lib/``)."""
+    env = os.environ.get("INFOSETS_ROOT")
+    return Path(env) if env else Path(__file__).resolve().parents[3]
+
+
+def params_dir() -> Path:
+    return repo_root() / "notebooks" / "params"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: its kind, allowed values and a one-line doc."""
+
+    kind: type
+    doc: str = ""
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple | list | None = None
+    item: type | None = None
+    min_len: int | None = None
+    game: bool = False
+    optional: bool = False
+
+    def _range(self) -> str:
+        if self.choices is not None:
+            return f"one of {list(self.choices)}"
+        lo = "-inf" if self.lo is None else self.lo
+        hi = "inf" if self.hi is None else self.hi
+        return f"in [{lo}, {hi}]"
+
+    def _scalar(self, name: str, kind: type, value: Any) -> Any:
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if kind is int and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise ConfigError(
+                f"{name}: expected {_KINDS.get(kind, kind.__name__)}, "
+                f"got {type(value).__name__} {value!r}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise ConfigError(f"{name}: {value!r} is not allowed; expected {self._range()}")
+        if kind in (int, float):
+            if (self.lo is not None and value < self.lo) or (
+                self.hi is not None and value > self.hi
+            ):
+                raise ConfigError(f"{name}: {value!r} is out of range; expected {self._range()}")
+        if self.game:
+            _check_game(name, value)
+        return value
+
+    def check(self, name: str, value: Any) -> Any:
+        """Return the normalised value, or raise a one-line ConfigError."""
+        if value is None:
+            if self.optional:
+                return None
+            raise ConfigError(f"{name}: a value is required ({self.doc or self._range()})")
+        if self.kind is list:
+            if not isinstance(value, (list, tuple)):
+                raise ConfigError(f"{name}: expected a list, got {type(value).__name__} {value!r}")
+            if self.min_len is not None and len(value) < self.min_len:
+                raise ConfigError(f"{name}: needs at least {self.min_len} item(s), got {len(value)}")
+            if self.item is None:
+                return list(value)
+            return [self._scalar(f"{name}[{i}]", self.item, v) for i, v in enumerate(value)]
+        if self.kind is dict:
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"{name}: expected a mapping, got {type(value).__name__}")
+            return dict(value)
+        return self._scalar(name, self.kind, value)
+
+
+def _check_game(name: str, game_string: str) -> None:
+    import pyspiel
+
+    import infosets.games  # noqa: F401  (registers our games)
+
+    try:
+        pyspiel.load_game(game_string)
+    except Exception as exc:  # pyspiel raises SpielError (a RuntimeError subclass)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ConfigError(f"{name}: unknown or invalid game {game_string!r} ({first})") from None
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A paper's parameters; ``derive(values)`` returns values computed after overrides."""
+
+    params: dict[str, Param]
+    derive: Callable[[dict], dict] | None = None
+
+
+class Config(Mapping):
+    """A validated config: item and attribute access; ``values`` is a plain dict."""
+
+    def __init__(self, slug: str, preset: str, seed: int, values: dict, derived: tuple = ()):
+        self.slug, self.preset, self.seed = slug, preset, seed
+        self.values = dict(values)
+        self.derived_keys = tuple(derived)
+
+    def __getitem__(self, key):
+        return self.values[key]
+
+    def __iter__(self):
+        return iter(self.values)
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getattr__(self, key):
+        try:
+            return self.__dict__["values"][key]
+        except KeyError:
+            raise AttributeError(f"config of {self.__dict__.get('slug')!r} has no {key!r}") from None
+
+    def to_json(self) -> dict:
+        return {"slug": self.slug, "preset": self.preset, "seed": self.seed, "values": self.values}
+
+    def digest(self) -> str:
+        """Hash of what determines the results: slug, seed and values (not the preset name)."""
+        payload = json.dumps(
+            {"slug": self.slug, "seed": self.seed, "values": self.values},
+            sort_keys=True, default=str,
+        )
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+    def __repr__(self):
+        return f"Config({self.slug!r}, preset={self.preset!r}, seed={self.seed}, {self.values})"
+
+
+def schema_for(slug: str) -> Schema:
+    """The ``SCHEMA`` of ``infosets.papers.<slug>``."""
+    if not isinstance(slug, str) or not slug.isidentifier():
+        raise ConfigError(f"slug: {slug!r} is not a paper slug")
+    try:
+        module = importlib.import_module(f"infosets.papers.{slug}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"infosets.papers.{slug}":
+            raise ConfigError(f"slug: unknown paper {slug!r}; see lib/infosets/papers/") from None
+        raise
+    schema = getattr(module, "SCHEMA", None)
+    if not isinstance(schema, Schema):
+        raise ConfigError(f"slug: infosets.papers.{slug} defines no SCHEMA")
+    return schema
+
+
+def read_preset(slug: str, preset: str) -> dict:
+    if preset not in PRESETS:
+        raise ConfigError(f"preset: unknown preset {preset!r}; expected one of {list(PRESETS)}")
+    path = params_dir() / f"{slug}.{preset}.yaml"
+    if not path.exists():
+        raise ConfigError(f"preset: no file {path.name} in {path.parent}")
+    with open(path) as fh:
+        data = yaml.safe_load(fh) or {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"preset: {path.name} must hold a mapping of parameters")
+    return data
+
+
+def validate(schema: Schema, values: Mapping, source: str) -> dict:
+    out = {}
+    for key, value in values.items():
+        if key not in schema.params:
+            known = ", ".join(sorted(schema.params))
+            raise ConfigError(f"{key}: unknown parameter in {source} (known: {known})")
+        out[key] = schema.params[key].check(key, value)
+    return out
+
+
+def load(slug: str, preset: str = "default", *, seed: int = 0,
+         overrides: Mapping | None = None) -> Config:
+    """Load, validate and derive a paper's config. Raises ConfigError (one line)."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ConfigError(f"seed: expected an int >= 0, got {seed!r}")
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ConfigError(f"overrides: expected a mapping, got {type(overrides).__name__}")
+    schema = schema_for(slug)
+    values = validate(schema, read_preset(slug, preset), f"{slug}.{preset}.yaml")
+    missing = sorted(set(schema.params) - set(values))
+    if missing:
+        raise ConfigError(f"{missing[0]}: missing from {slug}.{preset}.yaml")
+    values.update(validate(schema, dict(overrides or {}), "overrides"))
+    derived = schema.derive(dict(values)) if schema.derive else {}
+    clash = sorted(set(derived) & set(schema.params))
+    if clash:
+        raise ConfigError(f"{clash[0]}: derived value clashes with a parameter")
+    values.update(derived)
+    return Config(slug, preset, seed, values, tuple(derived))
+

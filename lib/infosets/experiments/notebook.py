@@ -1,0 +1,49 @@
+"""Notebook glue: snapshot the namespace, then validate the parameters papermill injected.
+
+papermill only warns about parameters a notebook does not declare. ``snapshot(globals())``
+runs before the parameters cell; ``start(slug, globals())`` then rejects any new name other
+than the five declared ones (``preset, seed, workers, scheduler, overrides``) with a one-line
+error, and builds the Session.
+"""
+
+from __future__ import annotations
+
+from infosets.experiments.config import ConfigError
+from infosets.experiments.session import Session
+
+NOTEBOOK_PARAMETERS = ("preset", "seed", "workers", "scheduler", "overrides")
+_SNAPSHOT_KEY = "__infosets_snapshot__"
+
+
+def snapshot(namespace: dict) -> None:
+    """Remember which names exist before the parameters cell runs."""
+    namespace[_SNAPSHOT_KEY] = frozenset(namespace) | {_SNAPSHOT_KEY}
+
+
+def injected_names(namespace: dict) -> set[str]:
+    before = namespace.get(_SNAPSHOT_KEY)
+    if before is None:
+        raise ConfigError("notebook: call nb.snapshot(globals()) before the parameters cell")
+    return {n for n in set(namespace) - before if not n.startswith("_")
+            and n not in ("In", "Out", "get_ipython", "exit", "quit", "open")}
+
+
+def start(slug: str, namespace: dict) -> Session:
+    """Validate the notebook's parameters and return the Session (prints the config)."""
+    unknown = sorted(injected_names(namespace) - set(NOTEBOOK_PARAMETERS))
+    if unknown:
+        raise ConfigError(f"{unknown[0]}: unknown notebook parameter; expected only "
+                          f"{', '.join(NOTEBOOK_PARAMETERS)} (put paper parameters in overrides)")
+    missing = [n for n in NOTEBOOK_PARAMETERS if n not in namespace]
+    if missing:
+        raise ConfigError(f"{missing[0]}: missing from the parameters cell")
+    session = Session.create(
+        slug, namespace["preset"], seed=namespace["seed"], workers=namespace["workers"],
+        scheduler=namespace["scheduler"], overrides=namespace["overrides"],
+    )
+    cfg = session.cfg
+    print(f"{slug} · preset={cfg.preset} · seed={cfg.seed} · run_id={session.store.run_id}")
+    for key, value in cfg.values.items():
+        tag = " (derived)" if key in cfg.derived_keys else ""
+        print(f"  {key} = {value!r}{tag}")
+    return session

@@ -1,0 +1,128 @@
+"""Run the paper notebooks headless with papermill (``make figures``, ``make smoke``, tests).
+
+``python -m infosets.experiments.notebooks --preset default [--paper SLUG]`` executes
+``notebooks/<slug>.ipynb`` into ``build/notebooks/<preset>/`` and exits non-zero if any
+notebook fails. ``run_notebook(slug, out_dir)`` is the smoke helper used by the tests: it
+runs one notebook at the smoke preset with every output redirected under ``out_dir`` and
+returns what it wrote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from infosets.experiments.config import PRESETS, repo_root
+
+
+def notebook_dir() -> Path:
+    return repo_root() / "notebooks"
+
+
+def available() -> list[str]:
+    """Slugs of every notebook in notebooks/ (sorted)."""
+    return sorted(p.stem for p in notebook_dir().glob("*.ipynb"))
+
+
+@contextmanager
+def _env(**values):
+    old = {k: os.environ.get(k) for k in values}
+    os.environ.update({k: str(v) for k, v in values.items() if v is not None})
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def execute(slug: str, preset: str, output: Path, *, seed: int = 0, workers: int | None = None,
+            scheduler: str | None = None, overrides: dict | None = None,
+            timeout: int | None = None) -> Path:
+    """Execute ``notebooks/<slug>.ipynb`` with papermill; raise on any failing cell."""
+    import papermill as pm
+
+    source = notebook_dir() / f"{slug}.ipynb"
+    if not source.exists():
+        raise FileNotFoundError(f"paper: no notebook {source.name}; available: {available()}")
+    if preset not in PRESETS:
+        raise ValueError(f"preset: {preset!r} is not one of {list(PRESETS)}")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    params = {"preset": preset, "seed": seed, "workers": workers, "scheduler": scheduler,
+              "overrides": overrides or {}}
+    with _env(MPLBACKEND="module://matplotlib_inline.backend_inline"):
+        pm.execute_notebook(str(source), str(output), parameters=params, cwd=str(notebook_dir()),
+                            progress_bar=False, kernel_name="python3", execution_timeout=timeout)
+    return output
+
+
+@dataclass
+class NotebookRun:
+    """What a smoke run wrote."""
+
+    notebook: Path
+    figures_dir: Path
+    data_dir: Path
+    files: list[Path]
+
+    def table(self, name: str) -> pd.DataFrame:
+        return pd.read_csv(self.figures_dir / f"{name}.csv")
+
+
+def run_notebook(slug: str, out_dir: Path, preset: str = "smoke", **kwargs) -> NotebookRun:
+    """Run one notebook (smoke preset by default) with outputs under ``out_dir``."""
+    out_dir = Path(out_dir)
+    figures, data = out_dir / "figures", out_dir / "data"
+    with _env(INFOSETS_FIGURES_DIR=figures, INFOSETS_DATA_DIR=data):
+        nb = execute(slug, preset, out_dir / f"{slug}.{preset}.ipynb", **kwargs)
+    slug_dir = figures / slug
+    files = sorted(p for p in slug_dir.rglob("*") if p.is_file()) if slug_dir.exists() else []
+    return NotebookRun(nb, slug_dir, data / slug, files)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", default="default", choices=PRESETS)
+    parser.add_argument("--paper", default=None, help="one slug (default: every notebook)")
+    parser.add_argument("--out", default=str(repo_root() / "build" / "notebooks"))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--scheduler", default=None)
+    args = parser.parse_args(argv)
+    slugs = [args.paper] if args.paper else available()
+    if args.paper and args.paper not in available():
+        print(f"error: PAPER={args.paper!r} has no notebook; available: {', '.join(available())}",
+              file=sys.stderr)
+        return 2
+    failed = []
+    for slug in slugs:
+        out = Path(args.out) / args.preset / f"{slug}.ipynb"
+        t0 = time.perf_counter()
+        print(f"==> {slug} (preset={args.preset}) -> {out}", flush=True)
+        try:
+            execute(slug, args.preset, out, seed=args.seed, workers=args.workers,
+                    scheduler=args.scheduler)
+            print(f"    ok in {time.perf_counter() - t0:.0f} s", flush=True)
+        except Exception as exc:  # report every failing notebook, then exit non-zero
+            first = str(exc).strip().splitlines()
+            print(f"    FAILED in {time.perf_counter() - t0:.0f} s: {type(exc).__name__}: "
+                  f"{first[-1] if first else ''}", flush=True)
+            failed.append(slug)
+    if failed:
+        print(f"failed notebooks: {', '.join(failed)} (executed copies in {args.out})")
+        return 1
+    print(f"all {len(slugs)} notebook(s) ran at preset={args.preset}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

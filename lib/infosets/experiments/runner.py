@@ -1,0 +1,135 @@
+"""The seeded task runner: grid of pure tasks -> cached, resumable, tidy table (all papers).
+
+A ``Task`` is a module-level function and its parameters (JSON primitives, the task key).
+Its seed is ``SeedSequence(entropy=notebook seed, spawn_key=hash(key))``, so a task's result
+depends on nothing but the config, its own key and the code. Finished tasks are stored one
+by one as they finish; a rerun skips them; a failing task stops the sweep with its key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from infosets.experiments.config import Config
+from infosets.experiments.executors import TaskFailed, make_executor
+from infosets.experiments.store import Store
+
+
+class SweepError(RuntimeError):
+    """A task raised: the message names the task key and the error."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """``fn(cfg_values, params, seed) -> rows``; ``params`` is the task's key."""
+
+    fn: Callable
+    params: dict = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        name = f"{self.fn.__module__}.{self.fn.__qualname__}"
+        try:
+            return json.dumps({"fn": name, "params": self.params}, sort_keys=True)
+        except TypeError as exc:
+            raise ValueError(f"task params: must be JSON primitives ({exc}): {self.params!r}") \
+                from None
+
+    @property
+    def task_id(self) -> str:
+        return hashlib.sha256(self.key.encode()).hexdigest()[:24]
+
+
+def task_seed(root_seed: int, key: str) -> np.random.SeedSequence:
+    """The task's SeedSequence: a function of the notebook seed and the task key only."""
+    words = np.frombuffer(hashlib.sha256(key.encode()).digest()[:16], dtype="<u4")
+    return np.random.SeedSequence(entropy=root_seed, spawn_key=tuple(int(w) for w in words))
+
+
+def execute(fn: Callable, values: dict, params: dict, seed: np.random.SeedSequence) -> list[dict]:
+    """Run one task and normalise its output to tidy rows that carry the task params."""
+    out = fn(values, dict(params), seed)
+    if isinstance(out, pd.DataFrame):
+        rows = out.to_dict("records")
+    elif isinstance(out, dict):
+        rows = [out]
+    elif isinstance(out, (list, tuple)):
+        rows = list(out)
+    else:
+        raise TypeError(f"task {fn.__qualname__} returned {type(out).__name__}; "
+                        "expected rows (list of dicts), a dict or a DataFrame")
+    return [{**params, **row} for row in rows]
+
+
+@dataclass
+class RunStats:
+    total: int = 0
+    cached: int = 0
+    computed: int = 0
+    seconds: float = 0.0
+
+
+def run(tasks: Sequence[Task], cfg: Config, *, name: str = "results", store: Store | None = None,
+        executor=None, workers: int | None = None, scheduler: str | None = None,
+        progress: bool = True, stats: RunStats | None = None) -> pd.DataFrame:
+    """Run (or resume) a sweep and return its tidy table in task order.
+
+    Args:
+        tasks: the grid; keys must be unique.
+        cfg: the validated config (its seed is the root of every task's seed).
+        name: the table's name inside the run folder.
+        store: defaults to ``Store(cfg)`` (``data/<slug>/<run_id>``).
+        executor: an executor from ``make_executor``; else one is made from workers/scheduler
+            and closed afterwards.
+    Returns:
+        The concatenated rows of every task, in the order of ``tasks``.
+    """
+    if not name.isidentifier():
+        raise ValueError(f"name: {name!r} must be an identifier")
+    store = store or Store(cfg)
+    ids = [t.task_id for t in tasks]
+    if len(set(ids)) != len(ids):
+        dup = next(t.key for t, i in zip(tasks, ids) if ids.count(i) > 1)
+        raise ValueError(f"tasks: duplicate task key {dup}")
+    start = time.perf_counter()
+    results: dict[int, list[dict]] = {}
+    for i, task_id in enumerate(ids):
+        rows = store.load_task(name, task_id)
+        if rows is not None:
+            results[i] = rows
+    todo = [i for i in range(len(tasks)) if i not in results]
+    if todo:
+        own = executor is None
+        executor = executor or make_executor(workers, scheduler)
+        calls = [(execute, (tasks[i].fn, cfg.values, tasks[i].params,
+                            task_seed(cfg.seed, tasks[i].key))) for i in todo]
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc=f"{cfg.slug}:{name}",
+                   disable=not progress, unit="task", dynamic_ncols=True)
+        try:
+            for j, rows in executor.submit_all(calls):
+                i = todo[j]
+                store.save_task(name, ids[i], rows)
+                results[i] = rows
+                bar.update(1)
+        except TaskFailed as failure:
+            key = tasks[todo[failure.index]].key
+            raise SweepError(f"task {key} failed: {failure}") from failure.error
+        finally:
+            bar.close()
+            if own:
+                executor.close()
+    if stats is not None:
+        stats.total, stats.computed = len(tasks), len(todo)
+        stats.cached, stats.seconds = len(tasks) - len(todo), time.perf_counter() - start
+    frame = pd.DataFrame([row for i in range(len(tasks)) for row in results[i]])
+    store.save_table(name, frame)
+    return frame

@@ -1,0 +1,63 @@
+"""Honest statistics shared by every paper: Wilson intervals, win rates, mean CIs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as _st
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with a 95% interval and its sample size."""
+
+    value: float
+    lo: float
+    hi: float
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.value:.3f} [{self.lo:.3f}, {self.hi:.3f}] (n={self.n})"
+
+    def contains(self, x: float) -> bool:
+        return self.lo <= x <= self.hi
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> Estimate:
+    """Wilson score interval for a proportion (successes may be fractional: ties as halves)."""
+    if n <= 0:
+        raise ValueError(f"n: expected a sample size >= 1, got {n}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes: expected in [0, {n}], got {successes}")
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def win_rate(scores: Sequence[float]) -> Estimate:
+    """Win rate of per-game scores in {0, 0.5, 1} (ties count half), Wilson 95% interval."""
+    arr = np.asarray(scores, dtype=float)
+    if arr.size == 0:
+        raise ValueError("scores: need at least one game")
+    if np.any((arr < 0) | (arr > 1)):
+        raise ValueError("scores: each game's score must be in [0, 1] (win 1, tie 0.5, loss 0)")
+    return wilson_interval(float(arr.sum()), int(arr.size))
+
+
+def mean_ci(values: Sequence[float], confidence: float = 0.95) -> Estimate:
+    """Mean with a Student-t interval (degenerate interval for n = 1)."""
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0:
+        raise ValueError("values: need at least one value")
+    m = float(arr.mean())
+    if arr.size == 1:
+        return Estimate(m, m, m, 1)
+    sem = float(arr.std(ddof=1) / np.sqrt(arr.size))
+    half = float(_st.t.ppf(0.5 + confidence / 2, arr.size - 1) * sem)
+    return Estimate(m, m - half, m + half, int(arr.size))
