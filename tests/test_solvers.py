@@ -150,13 +150,15 @@ def test_bare_kernel_state_gives_the_same_values():
         solvers.solve(game.new_initial_state().kernel, 0)
 
 
-def test_reused_table_gives_fresh_values():
+@pytest.mark.parametrize("max_table_size", [1_000_000, 50])
+def test_reused_table_gives_fresh_values(max_table_size):
     game = pyspiel.load_game("trick_game(num_cards=16,hand_size=5)")
     rng = np.random.default_rng(4)
-    shared = solvers.PerfectInfoSolver()
+    shared = solvers.PerfectInfoSolver(max_table_size=max_table_size)
     for _ in range(30):
         state = random_world(game, rng, int(rng.integers(0, 6)))
         assert shared.action_values(state, 0) == solvers.action_values(state, 0)
+        assert shared.solve(state, 1) == solvers.solve(state, 1)
 
 
 def test_bad_input_raises_one_line():
@@ -169,6 +171,7 @@ def test_bad_input_raises_one_line():
         (lambda: solvers.solve(pyspiel.load_game("matrix_rps").new_initial_state(), 0),
          "state"),
         (lambda: solvers.PerfectInfoSolver(key="tostring"), "key"),
+        (lambda: solvers.PerfectInfoSolver(max_table_size=0), "max_table_size"),
     ]
     for call, name in cases:
         with pytest.raises(ValueError, match=name) as info:

@@ -228,6 +228,29 @@ def test_infostate_hides_opponent_hand_and_undealt_cards():
     assert s3.information_state_string(1) == s1.information_state_string(1)
 
 
+def test_kernel_speaks_the_pyspiel_protocol():
+    game = pyspiel.load_game("trick_game(num_cards=20)")
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        state = game.new_initial_state()
+        kernel = K.TrickState(20, 6)
+        while True:
+            for player in (0, 1):
+                assert kernel.information_state_string(player) == \
+                    state.information_state_string(player)
+            assert kernel.current_player() == state.current_player()
+            assert kernel.is_chance_node() == state.is_chance_node()
+            if kernel.is_terminal():
+                break
+            assert kernel.legal_actions() == state.legal_actions()
+            action = int(rng.choice(state.legal_actions()))
+            child = kernel.child(action)
+            assert child.plays != kernel.plays or child.dealt != kernel.dealt
+            kernel = child.clone()
+            state.apply_action(action)
+        assert kernel.returns() == state.returns()
+
+
 def test_public_observer_is_player_independent():
     game = pyspiel.load_game("trick_game")
     observer = game.make_py_observer(pyspiel.IIGObservationType(

@@ -199,6 +199,28 @@ class TrickState:
             return [-1.0, 1.0]
         return [0.0, 0.0]
 
+    def plays_string(self) -> str:
+        """Plays as ``player:card`` grouped by trick, e.g. ``0:CA 1:C9 | 0:DK``."""
+        names, suit_of = self.deck.names, self.deck.suit_of
+        out, player, lead = [], 0, -1
+        for i, card in enumerate(self.plays):
+            if i and i % 2 == 0:
+                out.append("|")
+            out.append(f"{player}:{names[card]}")
+            if lead < 0:
+                lead, player = card, 1 - player
+            else:
+                follows = suit_of[card] == suit_of[lead]
+                player = player if follows and card > lead else 1 - player
+                lead = -1
+        return " ".join(out)
+
+    def information_state_string(self, player: int) -> str:
+        """The player's dealt hand and every play (what the pyspiel adapter returns)."""
+        dealing = f" dealt:{self.num_dealt()}" if self.player == CHANCE else ""
+        return (f"p{player} hand:{self.deck.card_string(self.dealt[player])}{dealing} "
+                f"plays:{self.plays_string()}")
+
     def trick_leader(self) -> int:
         """Player who led (or will lead) the current trick."""
         if self.lead < 0:
@@ -234,6 +256,24 @@ class TrickState:
         self.tricks[winner] += 1
         self.lead = -1
         self.player = TERMINAL if len(self.plays) == 2 * self.hand_size else winner
+
+    # --- the SearchState protocol of infosets.search.state_protocol (pyspiel names) -------
+    def current_player(self) -> int:
+        return self.player
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    def apply_action(self, action: int) -> None:
+        self.apply(action)
+
+    def clone(self) -> TrickState:
+        return self.copy()
+
+    def child(self, action: int) -> TrickState:
+        new = self.copy()
+        new.apply(action)
+        return new
 
     def check_legal(self, action: int) -> None:
         """Raises ValueError if ``action`` is not legal here."""

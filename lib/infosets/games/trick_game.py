@@ -146,7 +146,7 @@ class TrickGameState(pyspiel.State):
         k = self._k
         deck = k.deck
         return (f"hand0:{deck.card_string(k.hands[0])} hand1:{deck.card_string(k.hands[1])} "
-                f"plays:{_plays_string(k)} tricks:{k.tricks[0]}-{k.tricks[1]}")
+                f"plays:{k.plays_string()} tricks:{k.tricks[0]}-{k.tricks[1]}")
 
     # --- our additions -------------------------------------------------------------------
     @property
@@ -334,24 +334,6 @@ def count_public_worlds(state: TrickGameState) -> int:
     return total
 
 
-def _plays_string(k: K.TrickState) -> str:
-    """Plays as ``p:card`` grouped by trick, e.g. ``0:CA 1:C9 | 0:DK``."""
-    names = k.deck.names
-    suit_of = k.deck.suit_of
-    out, player, lead = [], 0, -1
-    for i, card in enumerate(k.plays):
-        if i and i % 2 == 0:
-            out.append("|")
-        out.append(f"{player}:{names[card]}")
-        if lead < 0:
-            lead, player = card, 1 - player
-        else:
-            follows = suit_of[card] == suit_of[lead]
-            player = player if follows and card > lead else 1 - player
-            lead = -1
-    return " ".join(out)
-
-
 class TrickGameObserver:
     """Observer conforming to OpenSpiel's PyObserver interface.
 
@@ -414,6 +396,9 @@ class TrickGameObserver:
 
     def string_from(self, state, player):
         k = state.kernel
+        if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER and self.perfect_recall \
+                and self.public:
+            return k.information_state_string(player)
         deck = k.deck
         pieces = []
         if self.private != pyspiel.PrivateInfoType.NONE:
@@ -427,7 +412,7 @@ class TrickGameObserver:
             if k.player == K.CHANCE:
                 pieces.append(f"dealt:{k.num_dealt()}")
             if self.perfect_recall:
-                pieces.append(f"plays:{_plays_string(k)}")
+                pieces.append(f"plays:{k.plays_string()}")
             else:
                 lead = f"{k.trick_leader()}:{deck.names[k.lead]}" if k.lead >= 0 else "-"
                 pieces.append(f"trick:{lead} tricks:{k.tricks[0]}-{k.tricks[1]} "

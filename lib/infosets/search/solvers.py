@@ -49,14 +49,18 @@ class PerfectInfoSolver:
         ``string_key``) or a callable state -> hashable for the generic search.
       use_trick_kernel: search ``trick_game`` states on the integer kernel.
       card_equivalence: in the kernel search, search one card per run of touching cards.
+      max_table_size: the transposition tables persist across calls (worlds often share
+        endgames) and are emptied when a call starts with more entries than this (>= 1).
 
     Attributes:
       nodes: number of nodes visited since construction (for benchmarks).
-    The transposition tables persist across calls; call ``clear()`` to free them.
     """
 
     def __init__(self, key: str | Callable = "history", use_trick_kernel: bool = True,
-                 card_equivalence: bool = True):
+                 card_equivalence: bool = True, max_table_size: int = 1_000_000):
+        if max_table_size < 1:
+            raise ValueError(f"max_table_size must be >= 1, got {max_table_size}")
+        self.max_table_size = max_table_size
         if callable(key):
             self._key = key
         elif key in KEYS:
@@ -74,6 +78,11 @@ class PerfectInfoSolver:
         self._table.clear()
         self._kernel_tables.clear()
 
+    def _bound_tables(self) -> None:
+        size = len(self._table) + sum(len(t) for t in self._kernel_tables.values())
+        if size > self.max_table_size:
+            self.clear()
+
     # --- public API ----------------------------------------------------------------------
     def solve(self, state, player: int) -> float:
         """The exact expected return of ``player`` at ``state`` under optimal play by both.
@@ -87,6 +96,7 @@ class PerfectInfoSolver:
           The value for ``player``.
         """
         _check(state, player)
+        self._bound_tables()
         if self._kernel_applies(state):
             value = self._kernel_solve(_kernel_of(state))
         else:
@@ -103,6 +113,7 @@ class PerfectInfoSolver:
           {action: value for ``player`` after the action, both sides then playing optimally}.
         """
         _check(state, player)
+        self._bound_tables()
         if isinstance(state, K.TrickState):
             if state.player < 0:
                 raise ValueError("state must be a decision node (not chance or terminal) "
