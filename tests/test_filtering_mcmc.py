@@ -1,0 +1,197 @@
+"""RingSwap, the Metropolis-Hastings chain, baselines and policies (infosets.filtering)."""
+
+import collections
+import math
+import random
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+from infosets.filtering.baselines import importance_estimates, mcmc_estimates, true_estimates
+from infosets.filtering.deals import assignment_of, iter_assignments
+from infosets.filtering.enumerate import ExplicitRange, exact_value, iter_histories
+from infosets.filtering.mcmc import AssignmentTable, RingSwapChain, ring_swap_neighbours
+from infosets.filtering.policies import (
+    OhHellRange,
+    OhHellSpec,
+    SoftmaxQPolicy,
+    cached_policy,
+    decision_keys,
+    train_q_tables,
+)
+from infosets.filtering.public_state import OhHellPublicState
+from infosets.filtering.scenarios import current_hand, sample_public_state, true_hands
+from infosets.filtering.value import OhHellValue
+
+SPEC = OhHellSpec(3, 3, 4, 3)
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return SoftmaxQPolicy(train_q_tables(SPEC, 2000, 0), 0.1)
+
+
+@pytest.fixture(scope="module")
+def small(policy):
+    """A public state with 1,350 histories (3 players, 3 suits x 4, after one trick)."""
+    ps, state = sample_public_state(SPEC, policy, 3, 0)
+    c = ps.constraints()
+    return ps, state, c, OhHellRange(ps, policy)
+
+
+def exact_probs(c, log_reach):
+    hs = list(iter_histories(c))
+    lw = np.array([log_reach(h) for h in hs])
+    p = np.exp(lw - lw.max())
+    return hs, p / p.sum()
+
+
+def test_ring_swap_is_symmetric_and_valid(small):
+    _, _, c, _ = small
+    every = set(iter_assignments(c))
+    for a in every:
+        for b in ring_swap_neighbours(c, a):
+            assert b in every
+            assert a in ring_swap_neighbours(c, b)
+
+
+def test_chain_matches_exact_joint_range_chi_square(small):
+    _, _, c, rng_range = small
+    hs, p = exact_probs(c, rng_range.log_reach)
+    chain = RingSwapChain(c, rng_range.log_reach, seed=3)
+    n = 6000
+    counts = collections.Counter(chain.sample(n, burn_in=50, thin=25))
+    # pool rare histories so expected counts are >= 5
+    order = np.argsort(p)
+    obs, exp, acc_o, acc_e = [], [], 0, 0.0
+    for i in order:
+        acc_o += counts[hs[i]]
+        acc_e += p[i] * n
+        if acc_e >= 5:
+            obs.append(acc_o)
+            exp.append(acc_e)
+            acc_o, acc_e = 0, 0.0
+    exp[-1] += acc_e
+    obs[-1] += acc_o
+    assert chisquare(obs, np.array(exp) * n / sum(exp)).pvalue > 1e-3
+    assert sum(counts.values()) == n
+
+
+def test_chain_on_a_tilted_range_is_not_uniform(small):
+    """The chain follows the policy's range, not the uniform one (test can fail)."""
+    _, _, c, rng_range = small
+    hs, p = exact_probs(c, rng_range.log_reach)
+    top = hs[int(np.argmax(p))]
+    chain = RingSwapChain(c, rng_range.log_reach, seed=4)
+    freq = sum(h == top for h in chain.sample(3000, 20, 5)) / 3000
+    assert abs(freq - p.max()) < 4 * math.sqrt(p.max() / 3000) + 0.005
+    assert p.max() > 3 / len(hs)
+
+
+def test_every_sample_reproduces_the_public_state(small):
+    ps, _, c, rng_range = small
+    chain = RingSwapChain(c, rng_range.log_reach, seed=5)
+    for hands in chain.sample(200, 10, 3):
+        assert ps.reproduced_by(hands)
+
+
+def test_uniform_sampling_from_h_s_chi_square(small):
+    _, _, c, _ = small
+    table = AssignmentTable(c)
+    hs = list(iter_histories(c))
+    rand = random.Random(1)
+    n = 20 * len(hs)
+    counts = collections.Counter(table.sample(rand) for _ in range(n))
+    assert set(counts) <= set(hs)
+    assert chisquare([counts[h] for h in hs]).pvalue > 1e-3
+
+
+def test_bad_chain_inputs(small, policy):
+    ps, state, c, rng_range = small
+    chain = RingSwapChain(c, rng_range.log_reach, seed=0)
+    with pytest.raises(ValueError, match="burn_in: -1 must be >= 0"):
+        chain.sample(10, -1)
+    with pytest.raises(ValueError, match="thin"):
+        chain.sample(10, 1, 0)
+    with pytest.raises(ValueError, match="temperature"):
+        SoftmaxQPolicy(policy.tables, 0.0)
+
+    def no_support(hands):  # a policy that never plays some consistent history
+        return -math.inf if hands == true_hands(state) else 0.0
+
+    with pytest.raises(ValueError, match="policy: .*full support"):
+        RingSwapChain(c, no_support, seed=0, initial=true_hands(state))
+
+
+def test_range_matches_policy_probabilities_along_pyspiel_replay(small, policy):
+    ps, state, c, rng_range = small
+    for hands in list(iter_histories(c))[::97]:
+        replay = ps.to_state(hands)
+        game_state = replay.get_game().new_initial_state()
+        total = 0.0
+        for action in replay.history():
+            if not game_state.is_chance_node():
+                player = game_state.current_player()
+                actions, keys = decision_keys(OhHellPublicState.from_state(game_state), player,
+                                              current_hand(game_state, player))
+                assert sorted(actions) == sorted(game_state.legal_actions())
+                total += math.log(policy.probs(player, keys)[actions.index(action)])
+            game_state.apply_action(action)
+        assert rng_range.log_reach(hands) == pytest.approx(total, abs=1e-9)
+
+
+def test_policy_cache_round_trip(tmp_path):
+    a = cached_policy(SPEC, 300, 0.2, 1, tmp_path)
+    b = cached_policy(SPEC, 300, 0.2, 1, tmp_path)
+    assert a.tables == b.tables and len(list(tmp_path.iterdir())) == 1
+    assert train_q_tables(SPEC, 300, 1) == a.tables
+
+
+def test_exact_value_streaming_matches_explicit_and_baselines_converge(small, policy):
+    ps, state, c, rng_range = small
+    value = OhHellValue(ps, policy, value_player=0)
+    assert value.exact
+    streamed = exact_value(c, rng_range.log_reach, value.value)
+    explicit = ExplicitRange(c, rng_range.log_reach, value.value)
+    assert streamed.value == pytest.approx(explicit.value, rel=1e-9)
+    assert streamed.num_histories == explicit.num_histories == AssignmentTable(c).size
+    seq = np.random.SeedSequence(0)
+    n = 4000
+    t = true_estimates(explicit, n, seq.spawn(1)[0])[-1]
+    i = importance_estimates(AssignmentTable(c), rng_range.log_reach, value.value, n,
+                             seq.spawn(1)[0])[-1]
+    chain = RingSwapChain(c, rng_range.log_reach, seq.spawn(1)[0])
+    m = mcmc_estimates(chain, value.value, n, burn_in=5)[-1]
+    sd = float(np.sqrt(explicit.probs @ (explicit.values - explicit.value) ** 2))
+    for est, slack in ((t, 4), (i, 8), (m, 10)):
+        assert abs(est - explicit.value) < slack * sd / math.sqrt(n) + 1e-9
+
+
+def test_exact_history_value_matches_pyspiel_playouts(small, policy):
+    """V(h) exact equals the mean return of pyspiel games continued under the policy."""
+    from infosets.filtering.scenarios import policy_action
+
+    ps, state, c, _ = small
+    value = OhHellValue(ps, policy, value_player=1)
+    hands = true_hands(state)
+    rng = np.random.default_rng(0)
+    returns = []
+    for _ in range(400):
+        s = state.clone()
+        while not s.is_terminal():
+            s.apply_action(policy_action(s, policy, rng))
+        returns.append(s.returns()[1])
+    r = np.asarray(returns)
+    assert abs(r.mean() - value.value(hands)) < 4 * r.std() / 20 + 1e-9
+    rollout = OhHellValue(ps, policy, value_player=1, exact_max_cards=0, rollouts=400)
+    est = rollout.value(hands, random.Random(0))
+    assert abs(est - value.value(hands)) < 4 * r.std() / 20 + 1e-9
+    with pytest.raises(ValueError, match="rand"):
+        rollout.value(hands)
+
+
+def test_assignment_of_true_deal_round_trips(small):
+    _, state, c, _ = small
+    a = assignment_of(c, true_hands(state))
+    assert sum(a) == sum(c.need)
