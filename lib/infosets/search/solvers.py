@@ -265,22 +265,26 @@ class _KernelSearch:
         alpha, beta = max(alpha, lo), min(beta, hi)
         alpha0, beta0 = alpha, beta
         hand = h0 if mover == 0 else h1
+        suit_of = self.suit_of
+        # Move ordering: a follower tries its cards that win the trick first (lowest
+        # first), a leader its highest cards first.
         if lead >= 0:
-            legal = hand & self.suit_mask[self.suit_of[lead]] or hand
             live = h0 | h1 | 1 << lead
+            follow = hand & self.suit_mask[suit_of[lead]]
+            if follow:
+                above = follow & ~((2 << lead) - 1)
+                order = K.cards_of(above) + K.cards_of(follow ^ above)
+            else:
+                order = K.cards_of(hand)
         else:
-            legal = hand
             live = h0 | h1
+            order = K.cards_of(hand)[::-1]
         maximizing = mover == 0
         best = -2 if maximizing else 2
-        suit_of = self.suit_of
-        moves = legal
-        while moves:
-            low = moves & -moves
-            moves ^= low
-            card = low.bit_length() - 1
+        for card in order:
             if self.equivalence and self.lower_twin(card, hand, live) >= 0:
                 continue
+            low = 1 << card
             n0, n1 = (h0 ^ low, h1) if mover == 0 else (h0, h1 ^ low)
             if lead < 0:
                 value = self.value(n0, n1, card, 1 - mover, t0, t1, alpha, beta)
