@@ -9,6 +9,11 @@ information state, with the same ``infostate_key`` for ``player``. Strategies, p
 
 * ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, hearts, oh_hell, euchre,
   gin_rummy, bridge, universal_poker), fed a seeded ``UniformProbabilitySampler``. Exact.
+* ``resample_checked`` (hearts, euchre): OpenSpiel's resampler returns histories the game
+  itself rejects in some phases (measured: 108 of 272 hearts samples, 10 of 84 euchre, an
+  illegal action on replay, e.g. during the passing phase). Each resampled world is replayed
+  with legality checks and redrawn when refused; after ``max_resample_tries`` refusals the
+  ``chain`` strategy below takes over for that call.
 * ``redraw`` (liars_dice): history replay; every chance outcome hidden from ``player`` is
   redrawn independently from its chance distribution. Exact (hidden dice are independent).
 * ``chain`` (spades, skat, crazy_eights, go_fish): history replay inside a Metropolis chain
@@ -38,8 +43,9 @@ import pyspiel
 
 Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
 
-RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "hearts", "oh_hell", "euchre",
-                            "gin_rummy", "bridge", "universal_poker"})
+RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "oh_hell", "gin_rummy", "bridge",
+                            "universal_poker"})
+RESAMPLE_CHECKED_GAMES = frozenset({"hearts", "euchre"})
 REDRAW_GAMES = frozenset({"liars_dice"})
 CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish"})
 ROLLOUT_GAMES = frozenset({"phantom_ttt"})
@@ -56,7 +62,8 @@ def register_determinizer(game_name: str, factory: Callable[[pyspiel.Game], Samp
 
 def determinizable_games() -> list[str]:
     """Names of games for which ``sampler_for`` works (besides perfect-information games)."""
-    return sorted(set(_REGISTRY) | RESAMPLE_GAMES | REDRAW_GAMES | CHAIN_GAMES | ROLLOUT_GAMES)
+    return sorted(set(_REGISTRY) | RESAMPLE_GAMES | RESAMPLE_CHECKED_GAMES | REDRAW_GAMES
+                  | CHAIN_GAMES | ROLLOUT_GAMES)
 
 
 def uses_aoh_key(game: pyspiel.Game) -> bool:
@@ -108,6 +115,8 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         return _perfect_information_sampler
     if name in RESAMPLE_GAMES:
         return _resample_sampler
+    if name in RESAMPLE_CHECKED_GAMES:
+        return CheckedResampler(game)
     if name in REDRAW_GAMES:
         return ReplayDeterminizer(game, mode="redraw")
     if name in CHAIN_GAMES:
@@ -128,6 +137,39 @@ def _perfect_information_sampler(state, player, rng):
 def _resample_sampler(state, player, rng):
     return state.resample_from_infostate(
         player, pyspiel.UniformProbabilitySampler(_seed_from(rng), 0.0, 1.0))
+
+
+def replays_legally(game: pyspiel.Game, history) -> bool:
+    """True when every action of ``history`` is legal (chance: has positive probability)."""
+    state = game.new_initial_state()
+    for action in history:
+        if state.is_terminal():
+            return False
+        if state.is_chance_node():
+            if dict(state.chance_outcomes()).get(action, 0.0) <= 0.0:
+                return False
+        elif action not in state.legal_actions():
+            return False
+        state.apply_action(action)
+    return True
+
+
+class CheckedResampler:
+    """OpenSpiel's resampler, with every world replayed and refused ones redrawn."""
+
+    def __init__(self, game: pyspiel.Game, max_resample_tries: int = 20):
+        self.game = game
+        self.max_resample_tries = max_resample_tries
+        self.fallback = ReplayDeterminizer(game, mode="chain")
+        self.refused = 0
+
+    def __call__(self, state, player, rng):
+        for _ in range(self.max_resample_tries):
+            world = _resample_sampler(state, player, rng)
+            if replays_legally(self.game, world.history()):
+                return world
+            self.refused += 1
+        return self.fallback(state, player, rng)
 
 
 class ReplayDeterminizer:

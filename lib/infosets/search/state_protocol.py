@@ -83,7 +83,8 @@ class RewardScale:
 
 def is_python_game(game: pyspiel.Game) -> bool:
     """True for games registered from Python (OpenSpiel 2.0.2's C++ bots crash on them)."""
-    return type(game).__module__ != "pyspiel"
+    module = type(game).__module__
+    return not (module == "pyspiel" or module.startswith("pyspiel."))
 
 
 def argmax_random(values: dict, rnd: random.Random):
