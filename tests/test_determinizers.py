@@ -101,7 +101,7 @@ def test_chain_hidden_card_is_uniform_over_unseen_cards(name, decisions, deck):
     game = pyspiel.load_game(name)
     state = _play(game, np.random.default_rng(6), decisions)
     player = state.current_player()
-    sampler = ReplayDeterminizer(game, mode="chain", burn_in_sweeps=10, thin=60)
+    sampler = ReplayDeterminizer(game, mode="chain", burn_in_sweeps=10, thin=25)
     rng = np.random.default_rng(8)
     worlds = [sampler(state, player, rng).history() for _ in range(500)]
     real = state.history()

@@ -27,7 +27,7 @@ def _decision_state(name, seed, skip):
     return game, state
 
 
-@pytest.mark.parametrize("name,skip", [("leduc_poker", 0), ("hearts", 6), ("liars_dice", 1)])
+@pytest.mark.parametrize("name,skip", [("leduc_poker", 0), ("oh_hell(players=3)", 3), ("liars_dice", 1)])
 def test_one_determinization_is_ol_mcts(name, skip):
     game, state = _decision_state(name, 4, skip)
     player = state.current_player()

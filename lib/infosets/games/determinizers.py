@@ -194,6 +194,7 @@ class ReplayDeterminizer:
         self._aoh = uses_aoh_key(game)
         self._cache_key = None
         self._hidden: list[int] = []
+        self._classes: list[list[int]] = []
         self._chain: list[int] | None = None
         self._chain_logp = 0.0
 
@@ -265,6 +266,8 @@ class ReplayDeterminizer:
             self._cache_key = key
             self._hidden = self._hidden_positions(actions, player)
             self._chain = None
+            if self.mode == "chain":
+                self._classes = self._swap_classes(actions, player, target)
         if not self._hidden:
             return state.clone()
         if self.mode == "redraw":
@@ -275,6 +278,38 @@ class ReplayDeterminizer:
                     return result[0]
             raise RuntimeError(f"redraw determinizer: no consistent world in {self.max_tries} tries")
         return self._chain_sample(actions, player, target, rng)
+
+    def _swap_classes(self, actions, player, target):
+        """Group hidden positions whose outcomes can be swapped in the real history.
+
+        Swaps inside a class are the chain's main proposal (most global swaps would be
+        refused); global swaps and single-site redraws keep the chain irreducible.
+        """
+        classes: list[list[int]] = []
+        for pos in self._hidden:
+            for members in classes:
+                rep = members[0]
+                swapped = list(actions)
+                swapped[pos], swapped[rep] = swapped[rep], swapped[pos]
+                if swapped == actions or self._replay(swapped, player, target) is not None:
+                    members.append(pos)
+                    break
+            else:
+                classes.append([pos])
+        return [c for c in classes if len(c) >= 2]
+
+    def _propose_swap(self, rng):
+        u = rng.random()
+        classes = self._classes
+        if u < 0.8 and classes:
+            pairs = np.array([len(c) * (len(c) - 1) for c in classes], dtype=float)
+            members = classes[rng.choice(len(classes), p=pairs / pairs.sum())]
+            i, j = rng.choice(len(members), size=2, replace=False)
+            return members[i], members[j]
+        if u < 0.9 and len(self._hidden) >= 2:
+            i, j = rng.choice(len(self._hidden), size=2, replace=False)
+            return self._hidden[i], self._hidden[j]
+        return None
 
     def _chain_sample(self, actions, player, target, rng):
         steps = self.thin
@@ -288,9 +323,9 @@ class ReplayDeterminizer:
         current_state = None
         for _ in range(steps):
             proposal = list(self._chain)
-            if len(hidden) >= 2 and rng.random() < 0.5:
-                i, j = rng.choice(len(hidden), size=2, replace=False)
-                a, b = hidden[i], hidden[j]
+            pair = self._propose_swap(rng)
+            if pair is not None:
+                a, b = pair
                 if proposal[a] == proposal[b]:
                     continue
                 proposal[a], proposal[b] = proposal[b], proposal[a]
