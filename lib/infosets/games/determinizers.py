@@ -7,8 +7,10 @@ Lucas, "PIMCTS evaluation in tabletop games", NOTES.md slug ``pimcts_aggregation
 from the chance-weighted distribution over histories consistent with ``player``'s
 information state, with the same ``infostate_key`` for ``player``. Strategies, per game:
 
-* ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, hearts, oh_hell, euchre,
-  gin_rummy, bridge, universal_poker), fed a seeded ``UniformProbabilitySampler``. Exact.
+* ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, oh_hell, gin_rummy,
+  bridge, universal_poker, and Python-registered games whose state implements it, e.g.
+  trick_game, belote2p), fed a seeded ``UniformProbabilitySampler``. Exact.
+* registered: games that call ``register_determinizer`` (the tabletop ports).
 * ``resample_checked`` (hearts, euchre): OpenSpiel's resampler returns histories the game
   itself rejects in some phases (measured: 108 of 272 hearts samples, 10 of 84 euchre, an
   illegal action on replay, e.g. during the passing phase). Each resampled world is replayed
@@ -113,7 +115,7 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         return _REGISTRY[name](game)
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return _perfect_information_sampler
-    if name in RESAMPLE_GAMES:
+    if name in RESAMPLE_GAMES or _python_state_resamples(game):
         return _resample_sampler
     if name in RESAMPLE_CHECKED_GAMES:
         return CheckedResampler(game)
@@ -124,6 +126,12 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
     if name in ROLLOUT_GAMES:
         return OpponentRolloutDeterminizer(game)
     raise ValueError(f"game: no determinizer for '{name}'; known: {', '.join(determinizable_games())}")
+
+
+def _python_state_resamples(game: pyspiel.Game) -> bool:
+    """A Python-registered game whose state class implements resample_from_infostate."""
+    method = getattr(type(game.new_initial_state()), "resample_from_infostate", None)
+    return method is not None and method is not pyspiel.State.resample_from_infostate
 
 
 def _seed_from(rng: np.random.Generator) -> int:
