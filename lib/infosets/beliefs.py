@@ -181,6 +181,7 @@ class WorldModel:
             tuple(p_ for p_ in self.slot_positions if self.slots[p_] == p)
             for p in range(game.num_players()))
         self._cache: dict[tuple, WorldSet] = {}
+        self._sample_cache: dict[tuple, tuple] = {}
 
     # -- keys
     def public_key(self, history: Sequence[int]) -> tuple:
@@ -269,10 +270,25 @@ class WorldModel:
 
     def sample(self, state: pyspiel.State, player: int, lam: float,
                rng: np.random.Generator) -> pyspiel.State:
-        """Draw one world from the mixture belief, as a pyspiel.State."""
-        ws, p = self.mixture_belief(state, player, lam)
-        k = rng.choice(len(p), p=p)
-        return self.state_of(ws.histories[k])
+        """Draw one world from the mixture belief, as a new pyspiel.State.
+
+        The distribution's CDF and the world states are cached per (public state, own
+        infostate, λ), so a draw costs one uniform number, a binary search and a clone.
+        """
+        history = state.history()
+        key = (self.public_key(history), player, self.own_key(history, player), float(lam))
+        entry = self._sample_cache.get(key)
+        if entry is None:
+            ws, p = self.mixture_belief(state, player, lam)
+            cdf = np.cumsum(p)
+            cdf[-1] = 1.0
+            entry = self._sample_cache[key] = (cdf, ws.histories, [None] * len(p))
+        cdf, histories, states = entry
+        k = int(np.searchsorted(cdf, rng.random(), side="right"))
+        world = states[k]
+        if world is None:
+            world = states[k] = self.state_of(histories[k])
+        return world.clone()
 
 
 class SampledWorldModel:

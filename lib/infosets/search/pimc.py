@@ -92,11 +92,13 @@ class PIMCBot(pyspiel.Bot):
       tol, batch, max_runs: the protocol's stopping rule for `policy`.
       tie_break: "uniform" (default) or "first" among equal best scores.
       evaluator: action_values(state, player) for sampled games (default: the exact
-        solver of infosets.search.solvers).
+        alpha-beta solver of infosets.search.solvers, tables kept across calls).
+      values: a `PerfectInfoValues` to share between bots of enumerable games.
     """
 
     def __init__(self, game, player, schedule=0.0, *, rng, mode="protocol", num_worlds=1000,
-                 tol=0.01, batch=100, max_runs=20000, tie_break="uniform", evaluator=None):
+                 tol=0.01, batch=100, max_runs=20000, tie_break="uniform", evaluator=None,
+                 values=None):
         pyspiel.Bot.__init__(self)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
@@ -125,8 +127,11 @@ class PIMCBot(pyspiel.Bot):
         self.tie_break = tie_break
         self.rng = rng
         self._evaluator = evaluator
-        self.values = PerfectInfoValues(game) if self.enumerable else None
+        if values is not None and values.game.get_type().short_name != game.get_type().short_name:
+            raise ValueError("values must be a PerfectInfoValues of the same game")
+        self.values = (values or PerfectInfoValues(game)) if self.enumerable else None
         self._matrices: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self.last_runs = 0  # runs used by the last protocol_policy call
 
     # ------------------------------------------------------------------ world values
     def value_matrix(self, state) -> tuple[np.ndarray, np.ndarray]:
@@ -198,6 +203,7 @@ class PIMCBot(pyspiel.Bot):
             if runs >= self.max_runs:
                 break
             prev = pol
+        self.last_runs = runs
         return {a: float(pol[a]) for a in state.legal_actions()}
 
     def policy(self, state) -> dict[int, float]:
