@@ -143,8 +143,10 @@ class BeloteISMCTSBot(pyspiel.Bot):
         rnd = self._rand.random
         shuffle = self._rand.shuffle
         sample = self._rand.sample
-        log, sqrt = math.log, math.sqrt
+        sqrt = math.sqrt
+        log_of = [0.0] + [math.log(a) for a in range(1, self.iterations + 2)]  # avail <= it + 1
         c_explore = self.exploration
+        follow, beats, points, trumps, n_tricks = FOLLOW, BEATS, POINTS, TRUMP_MASK, NUM_TRICKS
         me = root_state.to_move
         opp = 1 - me
         opp_hand_mask = root_state.hand[opp]
@@ -158,13 +160,20 @@ class BeloteISMCTSBot(pyspiel.Bot):
             infer = False
         root_under = root_state.under
         my_hand = root_state.hand[me]
-        root_up0, root_up1 = root_state.up
+        root_up = root_state.up
         r_leader, r_lead, r_to_move, r_trick = (
             root_state.leader, root_state.lead, root_state.to_move, root_state.trick)
         r_pts0, r_pts1 = root_state.points
         root = _new_node()
+        # Plain determinizations: all permutations of the unseen cards drawn in one batch.
+        if not infer and unknown:
+            np_rng = np.random.default_rng(self._rand.getrandbits(64))
+            perms = np_rng.permuted(np.tile(np.array(unknown), (self.iterations, 1)),
+                                    axis=1).tolist()
+        else:
+            perms = [unknown] * self.iterations
 
-        for _ in range(self.iterations):
+        for it in range(self.iterations):
             # -- determinization
             under = root_under[:]
             if infer:
@@ -176,17 +185,17 @@ class BeloteISMCTSBot(pyspiel.Bot):
                 shuffle(rest)
                 opp_hand = chosen
             else:
-                shuffle(unknown)
+                perm = perms[it]
                 opp_hand = 0
-                for c in unknown[:n_opp_hand]:
+                for c in perm[:n_opp_hand]:
                     opp_hand |= 1 << c
-                rest = unknown[n_opp_hand:]
+                rest = perm[n_opp_hand:]
             for top, c in zip(covered_tops, rest):
                 under[top] = c
-            hand = [0, 0]
-            hand[me] = my_hand
-            hand[opp] = opp_hand
-            up = [root_up0, root_up1]
+            # Playable cards per player: hand + face-up tops (a played top reveals its bottom).
+            pl = [0, 0]
+            pl[me] = my_hand | root_up[me]
+            pl[opp] = opp_hand | root_up[opp]
             leader, lead, to_move, trick = r_leader, r_lead, r_to_move, r_trick
             pts = [r_pts0, r_pts1]
 
@@ -194,7 +203,7 @@ class BeloteISMCTSBot(pyspiel.Bot):
             node = root
             path = []
             while trick < NUM_TRICKS:
-                playable = hand[to_move] | up[to_move]
+                playable = pl[to_move]
                 if lead < 0:
                     legal = playable
                 else:
@@ -226,23 +235,19 @@ class BeloteISMCTSBot(pyspiel.Bot):
                         low = m & -m
                         c = low.bit_length() - 1
                         ch = children[c]
-                        v = ch[_REWARD] / ch[_VISITS] + c_explore * sqrt(
-                            log(ch[_AVAIL]) / ch[_VISITS])
+                        visits = ch[_VISITS]
+                        v = ch[_REWARD] / visits + c_explore * sqrt(log_of[ch[_AVAIL]] / visits)
                         if v > best_value:
                             best_value, card = v, c
                         m ^= low
                     child = children[card]
                     expanded = False
                 path.append((child, to_move))
-                # play the card (inline kernel rules)
-                bit = 1 << card
-                if hand[to_move] & bit:
-                    hand[to_move] ^= bit
-                else:
-                    below = under[card]
-                    up[to_move] ^= bit
-                    if below >= 0:
-                        up[to_move] |= 1 << below
+                # play the card (inline kernel rules; only pile tops have under >= 0)
+                below = under[card]
+                pl[to_move] ^= 1 << card
+                if below >= 0:
+                    pl[to_move] |= 1 << below
                 if lead < 0:
                     lead = card
                     to_move = 1 - to_move
@@ -256,35 +261,55 @@ class BeloteISMCTSBot(pyspiel.Bot):
                 if expanded:
                     break
 
-            # -- uniform random rollout
-            while trick < NUM_TRICKS:
-                playable = hand[to_move] | up[to_move]
-                if lead < 0:
-                    legal = playable
-                else:
-                    legal = (playable & FOLLOW[lead]) or (playable & TRUMP_MASK) or playable
+            # -- uniform random rollout, a whole trick per loop
+            if lead >= 0 and trick < n_tricks:  # finish the trick in progress
+                playable = pl[to_move]
+                legal = (playable & follow[lead]) or (playable & trumps) or playable
                 k = int(rnd() * legal.bit_count())
                 while k:
                     legal &= legal - 1
                     k -= 1
                 bit = legal & -legal
                 card = bit.bit_length() - 1
-                if hand[to_move] & bit:
-                    hand[to_move] ^= bit
-                else:
-                    below = under[card]
-                    up[to_move] ^= bit
-                    if below >= 0:
-                        up[to_move] |= 1 << below
-                if lead < 0:
-                    lead = card
-                    to_move = 1 - to_move
-                else:
-                    winner = to_move if BEATS[lead] >> card & 1 else leader
-                    pts[winner] += POINTS[lead] + POINTS[card]
-                    trick += 1
-                    lead = -1
-                    leader = to_move = winner
+                below = under[card]
+                pl[to_move] ^= bit
+                if below >= 0:
+                    pl[to_move] |= 1 << below
+                winner = to_move if beats[lead] >> card & 1 else leader
+                pts[winner] += points[lead] + points[card]
+                trick += 1
+                to_move = winner
+            while trick < n_tricks:
+                # the leader plays any playable card
+                legal = pl[to_move]
+                k = int(rnd() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                bit = legal & -legal
+                lead = bit.bit_length() - 1
+                below = under[lead]
+                pl[to_move] ^= bit
+                if below >= 0:
+                    pl[to_move] |= 1 << below
+                # the follower obeys the duties
+                follower = 1 - to_move
+                playable = pl[follower]
+                legal = (playable & follow[lead]) or (playable & trumps) or playable
+                k = int(rnd() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                bit = legal & -legal
+                card = bit.bit_length() - 1
+                below = under[card]
+                pl[follower] ^= bit
+                if below >= 0:
+                    pl[follower] |= 1 << below
+                if beats[lead] >> card & 1:
+                    to_move = follower
+                pts[to_move] += points[lead] + points[card]
+                trick += 1
 
             # -- backpropagation: each node scores its mover's card points
             for nd, mover in path:

@@ -1,0 +1,90 @@
+"""Play two-player Belote against the ISMCTS in JupyterLab (companion of ``belote_ismcts``).
+
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
+``belote_ismcts``): the paper's testers played the ISMCTS through a text board and a
+history aid. ``board(session)`` builds the ipywidgets board (``human: true``) or, with no
+human attached (``human: false``, as under papermill), a finished AI-vs-AI game;
+``selfplay`` plays extra AI-vs-AI games; ``claims`` compares the human log with the
+paper's 63 games. Finished human games are appended to ``log``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from infosets.experiments.config import Param, Schema, repo_root
+from infosets.games.belote2p import log as game_log
+from infosets.games.belote2p.deal import DealConstraint
+from infosets.games.belote2p.play import Match
+from infosets.games.belote2p.widget import BeloteBoard
+from infosets.papers.belote_ismcts import HALF, HUMAN_ABOVE_81, HUMAN_GAMES, HUMAN_MEAN
+from infosets.stats import mean_ci, wilson_interval
+
+SCHEMA = Schema(
+    params={
+        "human": Param(bool, doc="attach a human board (false: the AI plays both seats)"),
+        "human_seat": Param(str, choices=["0", "1", "random"], doc="the human's seat"),
+        "iterations": Param(int, lo=1, hi=100_000, doc="the AI's ISMCTS iterations (paper 500)"),
+        "exploration": Param(float, lo=0.0, hi=10_000.0, doc="the AI's UCB constant (paper 82)"),
+        "min_trumps": Param(int, lo=0, hi=4, doc="fair deal: trumps per side"),
+        "selfplay_games": Param(int, lo=0, hi=10_000, doc="extra AI-vs-AI games to show"),
+        "log": Param(str, doc="human-game log, relative to the repository root"),
+    },
+)
+
+
+def _seed(session, salt: int) -> int:
+    return int(np.random.SeedSequence([session.cfg.seed, salt]).generate_state(1)[0])
+
+
+def new_match(session, game_index: int = 0) -> Match:
+    """A seeded match from the session's config (AI vs AI when ``human`` is false)."""
+    cfg = session.cfg
+    seat = cfg["human_seat"] if cfg["human"] else None
+    return Match(_seed(session, game_index), seat, cfg["iterations"], cfg["exploration"],
+                 repo_root() / cfg["log"] if cfg["human"] else None,
+                 DealConstraint(min_trumps=cfg["min_trumps"]))
+
+
+def board(session) -> BeloteBoard:
+    """The board of game 0 (already played out when no human is attached)."""
+    return BeloteBoard(new_match(session, 0))
+
+
+def selfplay(session) -> pd.DataFrame:
+    """``selfplay_games`` AI-vs-AI games: first leader, scores, tricks won by seat 0."""
+    rows = []
+    for i in range(1, session.cfg["selfplay_games"] + 1):
+        match = Match(_seed(session, 1000 + i), None, session.cfg["iterations"],
+                      session.cfg["exploration"], None,
+                      DealConstraint(min_trumps=session.cfg["min_trumps"]))
+        match.run_ai()
+        winners = [w for _, _, _, w in match.state.plays if w >= 0]
+        s = match.score()
+        rows.append({"game": i, "first_leader": match.state.first_leader, "score_0": s[0],
+                     "score_1": s[1], "tricks_won_0": winners.count(0)})
+    return pd.DataFrame(rows, columns=["game", "first_leader", "score_0", "score_1",
+                                       "tricks_won_0"])
+
+
+def claims(session) -> pd.DataFrame:
+    """The human log against the paper's 63 games."""
+    games = game_log.read_games(repo_root() / session.cfg["log"])
+    rate = HUMAN_ABOVE_81 / HUMAN_GAMES
+    if games.empty:
+        rows = [{"claim": "AI scores > 81 against humans", "paper": f"{rate:.3f} (43/63)",
+                 "ours": "", "ci95": "", "verdict": "no human games logged yet"}]
+    else:
+        w = wilson_interval(float((games["ai_score"] > HALF).sum()), len(games))
+        m = mean_ci(games["ai_score"])
+        rows = [
+            {"claim": f"AI scores > 81 against humans (n={len(games)})",
+             "paper": f"{rate:.3f} (43/63)", "ours": round(w.value, 3),
+             "ci95": f"[{w.lo:.3f}, {w.hi:.3f}]",
+             "verdict": "consistent" if w.contains(rate) else "differs"},
+            {"claim": "AI mean score against humans", "paper": f"{HUMAN_MEAN}",
+             "ours": round(m.value, 1), "ci95": f"[{m.lo:.1f}, {m.hi:.1f}]",
+             "verdict": "consistent" if m.contains(HUMAN_MEAN) else "differs"},
+        ]
+    return pd.DataFrame(rows, columns=["claim", "paper", "ours", "ci95", "verdict"])

@@ -1,0 +1,16 @@
+"""Smoke run of the play_belote notebook: headless (the AI plays both seats), nothing logged."""
+
+import pytest
+
+from infosets.experiments.notebooks import run_notebook
+
+pytestmark = pytest.mark.notebook
+
+
+def test_play_belote_smoke(tmp_path):
+    run = run_notebook("play_belote", tmp_path)
+    games = run.table("selfplay")
+    assert len(games) == 1
+    assert (games["score_0"] + games["score_1"] == 162).all()
+    claims = run.table("claims")
+    assert set(claims.columns) == {"claim", "paper", "ours", "ci95", "verdict"}
