@@ -1,6 +1,7 @@
 """Config validation: every bad parameter gives a one-line error naming it, before compute."""
 
 import pytest
+
 from infosets.experiments import config
 from infosets.experiments.config import ConfigError, Param
 from infosets.experiments.session import Session

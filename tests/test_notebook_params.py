@@ -1,7 +1,8 @@
 """Notebook parameters: papermill's injected names are checked, not just warned about."""
 
-import infosets.experiments.notebook as nb
 import pytest
+
+import infosets.experiments.notebook as nb
 from infosets.experiments.config import ConfigError
 
 

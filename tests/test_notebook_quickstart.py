@@ -1,6 +1,7 @@
 """Smoke run of the quickstart notebook through papermill; checks the numbers it wrote."""
 
 import pytest
+
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook

@@ -9,6 +9,7 @@ import time
 
 import pandas as pd
 import pytest
+
 from infosets.experiments import config, runner
 from infosets.experiments.executors import make_executor
 from infosets.experiments.runner import RunStats, SweepError, Task
