@@ -15,9 +15,10 @@ def play_to_decision(game, rng, min_moves: int):
     state = game.new_initial_state()
     moves = 0
     while True:
-        if state.is_terminal():
+        if state.is_terminal():  # the game was shorter: aim earlier
             state = game.new_initial_state()
             moves = 0
+            min_moves //= 2
             continue
         if state.is_chance_node():
             state.apply_action(tt.sample_chance(state.kernel, rng))

@@ -1,0 +1,343 @@
+"""Love Letter (Seiji Kanai, 2012) as an OpenSpiel game, short name ``love_letter``.
+
+One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
+Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
+``pimcts_aggregation``), who ran TAG's Java version.
+
+Rules (the classic 16-card game, 2-4 players): Guard x5 (1), Priest x2 (2), Baron x2 (3),
+Handmaid x2 (4), Prince x2 (5), King (6), Countess (7), Princess (8). One card is removed
+face down; with 2 players three more are removed face up. Each player holds one card; on
+their turn a player draws a card and plays one of the two:
+* Guard: name a non-Guard card; the target is out if they hold it.
+* Priest: look at the target's hand.          * Baron: compare hands; the lower is out.
+* Handmaid: immune until your next turn.      * Prince: a player (maybe yourself) discards
+  their hand and draws again (the removed card when the deck is empty); a discarded
+  Princess puts them out.
+* King: trade hands with the target.          * Countess: must be played when held with the
+  King or a Prince.                           * Princess: playing it puts you out.
+Targets are other players still in and not immune; with none, a targeting card is played
+without effect (a Prince then targets yourself). The round ends when one player is left or
+the deck is empty; the highest card wins, ties go to the higher sum of discards, remaining
+ties share the win.
+
+Modelling choices (documented simplifications):
+* One round (the paper's framework also scores single rounds; no affection tokens).
+* The face-down removed card is not a separate slot: the deck is a count vector and
+  "deck size" is one less than it, so the removed card is simply the last card left.
+* A move is one action: (card, target, guess) = ((card * 4) + target) * 8 + guess; an
+  untargeted or no-effect play uses target = mover, guess = 0.
+* Returns are win shares (see ``_tabletop``).
+
+Hidden information and the determinizer: every card in a hand carries the set of players
+who have seen it (Priest, Baron, King, the owner). A card is known to an observer until its
+owner plays a card of the same type (the observer cannot then tell which was kept).
+``resample`` keeps all cards the player has seen and deals the others (unseen hands, the
+deck and the removed card) uniformly; like TAG, it does not use the negative information of
+a missed Guard guess. The information-state string is the player's current knowledge plus
+the public log of plays.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from infosets.games import _tabletop as tt
+
+GAME_NAME = "love_letter"
+
+GUARD, PRIEST, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = range(8)
+NUM_TYPES = 8
+CARD_NAMES = ("Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess")
+DECK_COUNTS = (5, 2, 2, 2, 2, 1, 1, 1)
+MAX_PLAYERS = 4
+NUM_ACTIONS = NUM_TYPES * MAX_PLAYERS * 8
+FACE_UP = -2          # draw-queue marker: a face-up removed card (2 players)
+TARGETED = (GUARD, PRIEST, BARON, KING)
+
+
+def encode(card: int, target: int, guess: int = 0) -> int:
+    """Action id of playing ``card`` at ``target`` (naming ``guess`` for a Guard)."""
+    return (card * MAX_PLAYERS + target) * 8 + guess
+
+
+def decode(action: int) -> tuple[int, int, int]:
+    rest, guess = divmod(action, 8)
+    card, target = divmod(rest, MAX_PLAYERS)
+    return card, target, guess
+
+
+class LoveLetterKernel(tt.Kernel):
+    """Whole Love Letter state: hands with visibility bitmasks, deck as counts."""
+
+    __slots__ = ("n", "pool", "hands", "seen", "alive", "immune", "discards", "face_up",
+                 "queue", "cur", "after_draw", "done", "log")
+
+    def __init__(self, n: int):
+        self.n = n
+        self.pool = list(DECK_COUNTS)
+        self.hands = [[] for _ in range(n)]
+        self.seen = [[] for _ in range(n)]      # bitmask of observers, parallel to hands
+        self.alive = [True] * n
+        self.immune = [False] * n
+        self.discards = [[] for _ in range(n)]
+        self.face_up = []
+        self.queue = ([FACE_UP] * 3 if n == 2 else []) + list(range(n)) + [0]
+        self.cur = 0
+        self.after_draw = None                  # player whose turn ends after a Prince draw
+        self.done = False
+        self.log = []
+
+    def copy(self):
+        k = LoveLetterKernel.__new__(LoveLetterKernel)
+        k.n, k.cur, k.after_draw, k.done = self.n, self.cur, self.after_draw, self.done
+        k.pool = self.pool[:]
+        k.hands = [h[:] for h in self.hands]
+        k.seen = [s[:] for s in self.seen]
+        k.alive = self.alive[:]
+        k.immune = self.immune[:]
+        k.discards = [d[:] for d in self.discards]
+        k.face_up = self.face_up[:]
+        k.queue = self.queue[:]
+        k.log = self.log[:]
+        return k
+
+    # -- flow ---------------------------------------------------------------------------
+    def deck_size(self) -> int:
+        return sum(self.pool) - 1
+
+    def is_terminal(self):
+        return self.done
+
+    def current_player(self):
+        if self.done:
+            return tt.TERMINAL
+        if self.queue:
+            return tt.CHANCE
+        return self.cur
+
+    def chance_outcomes(self):
+        total = sum(self.pool)
+        return [(t, c / total) for t, c in enumerate(self.pool) if c]
+
+    def _targets(self, p: int) -> list[int]:
+        return [q for q in range(self.n) if q != p and self.alive[q] and not self.immune[q]]
+
+    def legal_actions(self):
+        if self.done or self.queue:
+            return []
+        p = self.cur
+        hand = self.hands[p]
+        cards = sorted(set(hand))
+        if COUNTESS in hand and (KING in hand or PRINCE in hand):
+            cards = [COUNTESS]
+        targets = self._targets(p)
+        actions = []
+        for c in cards:
+            if c == GUARD:
+                if targets:
+                    actions.extend(encode(c, t, g) for t in targets for g in range(1, NUM_TYPES))
+                else:
+                    actions.append(encode(c, p))
+            elif c in TARGETED:
+                actions.extend(encode(c, t) for t in targets) if targets else actions.append(encode(c, p))
+            elif c == PRINCE:
+                actions.extend(encode(c, t) for t in sorted(targets + [p]))
+            else:
+                actions.append(encode(c, p))
+        actions.sort()
+        return actions
+
+    def _draw(self, player: int, card: int):
+        self.pool[card] -= 1
+        self.hands[player].append(card)
+        self.seen[player].append(1 << player)
+
+    def apply(self, action):
+        if self.queue:
+            who = self.queue.pop(0)
+            if who == FACE_UP:
+                self.pool[action] -= 1
+                self.face_up.append(action)
+            else:
+                self._draw(who, action)
+            if not self.queue and self.after_draw is not None:
+                self.after_draw = None
+                self._end_turn()
+            return
+        self._play(*decode(action))
+
+    def _play(self, card: int, target: int, guess: int):
+        p = self.cur
+        hand, seen = self.hands[p], self.seen[p]
+        i = len(hand) - 1 if hand[-1] == card else hand.index(card)
+        hand.pop(i)
+        seen.pop(i)
+        if hand[0] == card:      # observers cannot tell which copy was kept
+            seen[0] = 1 << p
+        self.discards[p].append(card)
+        self.immune[p] = False
+        outcome = ""
+        if target == p and card in TARGETED:
+            pass  # no valid target: played without effect
+        elif card == GUARD:
+            if self.hands[target][0] == guess:
+                self._eliminate(target)
+                outcome = "hit"
+            else:
+                outcome = "miss"
+        elif card == PRIEST:
+            self.seen[target][0] |= 1 << p
+        elif card == BARON:
+            mine, theirs = hand[0], self.hands[target][0]
+            if mine == theirs:
+                seen[0] |= 1 << target
+                self.seen[target][0] |= 1 << p
+                outcome = "tie"
+            else:
+                loser = p if mine < theirs else target
+                self._eliminate(loser)
+                outcome = f"out{loser}"
+        elif card == KING:
+            both = (1 << p) | (1 << target)
+            self.hands[p], self.hands[target] = self.hands[target], self.hands[p]
+            self.seen[p], self.seen[target] = self.seen[target], self.seen[p]
+            self.seen[p][0] |= both
+            self.seen[target][0] |= both
+        elif card == PRINCE:
+            dropped = self.hands[target].pop()
+            self.seen[target].pop()
+            self.discards[target].append(dropped)
+            if dropped == PRINCESS:
+                self.alive[target] = False
+                outcome = "out"
+            else:
+                self.log.append((p, card, target, guess, "redraw"))
+                self.queue.append(target)
+                self.after_draw = p
+                return
+        elif card == HANDMAID:
+            self.immune[p] = True
+        elif card == PRINCESS:
+            self._eliminate(p)
+        self.log.append((p, card, target, guess, outcome))
+        self._end_turn()
+
+    def _eliminate(self, q: int):
+        self.alive[q] = False
+        self.discards[q].extend(self.hands[q])
+        self.hands[q] = []
+        self.seen[q] = []
+
+    def _end_turn(self):
+        if sum(self.alive) == 1 or self.deck_size() <= 0:
+            self.done = True
+            return
+        q = (self.cur + 1) % self.n
+        while not self.alive[q]:
+            q = (q + 1) % self.n
+        self.cur = q
+        self.immune[q] = False
+        self.queue.append(q)
+
+    def returns(self):
+        if not self.done:
+            return [0.0] * self.n
+        keys = [(self.hands[p][0], sum(v + 1 for v in self.discards[p])) if self.alive[p]
+                else (-1, -1) for p in range(self.n)]
+        return tt.win_shares(keys, self.alive)
+
+    # -- information ---------------------------------------------------------------------
+    def _view(self, player: int) -> list[str]:
+        bit = 1 << player
+        parts = [f"p{player} mover {self.current_player()} deck {self.deck_size()}",
+                 "hand: " + ",".join(CARD_NAMES[c] for c in sorted(self.hands[player])),
+                 "face-up removed: " + ",".join(CARD_NAMES[c] for c in self.face_up)]
+        for q in range(self.n):
+            if q == player:
+                continue
+            known = [CARD_NAMES[c] for c, s in zip(self.hands[q], self.seen[q]) if s & bit]
+            hidden = len(self.hands[q]) - len(known)
+            parts.append(f"p{q} {'in' if self.alive[q] else 'out'}"
+                         f"{' immune' if self.immune[q] else ''} holds {sorted(known)} +{hidden}?")
+        parts.append("discards: " + " | ".join(",".join(CARD_NAMES[c] for c in d)
+                                               for d in self.discards))
+        return parts
+
+    def observation_string(self, player):
+        return "\n".join(self._view(player))
+
+    def information_state_string(self, player):
+        log = ";".join(f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}" for p, c, t, g, o in self.log)
+        return "\n".join(self._view(player) + [f"log: {log}"])
+
+    def resample(self, player, rng):
+        """Keep the cards ``player`` has seen; deal the unseen ones uniformly."""
+        k = self.copy()
+        bit = 1 << player
+        pool = k.pool[:]
+        slots = []
+        for q in range(k.n):
+            for i, s in enumerate(k.seen[q]):
+                if not s & bit:
+                    pool[k.hands[q][i]] += 1
+                    slots.append((q, i))
+        cards = tt.counts_to_list(pool)
+        tt.shuffle_in_place(cards, rng)
+        for (q, i), c in zip(slots, cards):
+            k.hands[q][i] = c
+        k.pool = [0] * NUM_TYPES
+        for c in cards[len(slots):]:
+            k.pool[c] += 1
+        return k
+
+    def action_to_string(self, player, action):
+        if player == tt.CHANCE:
+            return f"draw {CARD_NAMES[action]}"
+        card, target, guess = decode(action)
+        if card == GUARD and guess:
+            return f"Guard p{target} guess {CARD_NAMES[guess]}"
+        if card in TARGETED + (PRINCE,):
+            return f"{CARD_NAMES[card]} p{target}"
+        return CARD_NAMES[card]
+
+    def __str__(self):
+        lines = [f"mover {self.current_player()} deck {self.deck_size()} pool {self.pool} "
+                 f"face-up {self.face_up}"]
+        for p in range(self.n):
+            lines.append(f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
+                         f"seen {self.seen[p]} immune {self.immune[p]} discards {self.discards[p]}")
+        return "\n".join(lines)
+
+
+_DEFAULT_PLAYERS = 3
+GAME_TYPE = tt.make_game_type(GAME_NAME, "Love Letter", 2, MAX_PLAYERS,
+                              {"players": _DEFAULT_PLAYERS})
+
+
+class LoveLetterGame(tt.TabletopGame):
+    """Love Letter with 2-4 players (parameter ``players``, default 3)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=3 * sum(DECK_COUNTS))
+        super().__init__(GAME_TYPE, info, params)
+        self.players = n
+
+    def new_kernel(self):
+        return LoveLetterKernel(self.players)
+
+
+def sample_world(state, player, rng):
+    """A Love Letter world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
+    return tt.sample_world(state, player, rng)
+
+
+tt.register(GAME_TYPE, LoveLetterGame)

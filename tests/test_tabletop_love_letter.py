@@ -1,0 +1,124 @@
+"""Tests of the Love Letter port (lib/infosets/games/love_letter.py)."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import infosets.games  # noqa: F401
+from infosets.games import love_letter as ll
+from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
+                             check_resample_keeps_infostate, chi_square_pvalue, play_to_decision)
+
+G, PR, B, H, P, K, C, X = range(8)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim(players):
+    game = pyspiel.load_game(f"love_letter(players={players})")
+    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+
+
+def test_adapter_agrees_with_kernel():
+    check_adapter_agrees_with_kernel(pyspiel.load_game("love_letter"), seed=1, games=40)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_resample_keeps_infostate(players):
+    check_resample_keeps_infostate(pyspiel.load_game(f"love_letter(players={players})"),
+                                   seed=2, states=40)
+
+
+def test_errors():
+    check_errors("love_letter", bad_players=[1, 5])
+
+
+def _kernel(hands, pool=None, n=3, cur=0):
+    """A kernel at ``cur``'s decision with the given hands (each owner sees their cards)."""
+    k = ll.LoveLetterKernel(n)
+    k.queue = []
+    k.hands = [list(h) for h in hands]
+    k.seen = [[1 << p] * len(h) for p, h in enumerate(hands)]
+    k.cur = cur
+    if pool is None:
+        pool = list(ll.DECK_COUNTS)
+        for h in hands:
+            for c in h:
+                pool[c] -= 1
+    k.pool = pool
+    return k
+
+
+def test_countess_must_be_played_with_king_or_prince():
+    k = _kernel([[C, K], [G], [G]])
+    assert {ll.decode(a)[0] for a in k.legal_actions()} == {C}
+    k = _kernel([[C, G], [G], [G]])
+    assert {ll.decode(a)[0] for a in k.legal_actions()} == {C, G}
+
+
+def test_guard_baron_prince_king_effects():
+    k = _kernel([[G, B], [PR], [H]])
+    k.apply(ll.encode(G, 1, PR))
+    assert not k.alive[1] and k.discards[1] == [PR]
+    assert k.queue == [2]                          # player 2 draws next
+    k = _kernel([[B, K], [P], [H]])
+    k.apply(ll.encode(B, 1))
+    assert not k.alive[1] and k.alive[0]           # King 6 beats Prince 5
+    k = _kernel([[P, G], [X], [H]])
+    k.apply(ll.encode(P, 1))
+    assert not k.alive[1]                          # a discarded Princess is out
+    k = _kernel([[K, G], [H], [PR]])
+    k.apply(ll.encode(K, 2))
+    assert k.hands[0] == [PR] and k.hands[2] == [G]
+    assert k.seen[0][0] == k.seen[2][0] == 0b101   # both traders know both cards
+
+
+def test_handmaid_protects_until_next_turn():
+    k = _kernel([[H, G], [G], [G]])
+    k.apply(ll.encode(H, 0))
+    assert k.immune[0]
+    k.apply(G)                                     # player 1 draws a Guard
+    assert all(ll.decode(a)[1] != 0 for a in k.legal_actions())
+
+
+def test_deck_out_highest_card_wins():
+    pool = [0] * 8
+    pool[G] = 2                                    # one deck card plus the removed card
+    k = _kernel([[H, B], [PR], [K]], pool=pool)
+    k.apply(ll.encode(B, 1))                       # Baron 3 vs Priest 2: player 1 out
+    k.apply(G)                                     # player 2 draws the last deck card
+    k.apply(ll.encode(G, 0, PR))                   # misses; the deck is empty
+    assert k.is_terminal() and k.alive == [True, False, True]
+    assert k.returns() == [0.0, 0.0, 1.0]          # King 6 beats Handmaid 4
+
+
+def test_known_card_forgotten_when_owner_plays_same_type():
+    k = _kernel([[PR, H], [G], [B]])
+    k.apply(ll.encode(PR, 1))
+    assert k.seen[1][0] & 1                        # player 0 saw player 1's Guard
+    k.apply(G)                                     # player 1 draws a second Guard
+    k.apply(ll.encode(G, 2, K))                    # plays a Guard: which one is unknown
+    assert not k.seen[1][0] & 1
+
+
+def test_priest_knowledge_kept_by_resample_and_hidden_cards_uniform():
+    game = pyspiel.load_game("love_letter")
+    rng = np.random.default_rng(3)
+    state = play_to_decision(game, rng, 0)
+    player = state.current_player()
+    mine = state.kernel.hands[player]
+    unseen = np.array(ll.DECK_COUNTS, dtype=float)
+    for c in mine:
+        unseen[c] -= 1
+    other = (player + 1) % 3
+    counts = np.zeros(8, dtype=int)
+    for _ in range(3000):
+        counts[ll.sample_world(state, player, rng).kernel.hands[other][0]] += 1
+    assert chi_square_pvalue(counts, unseen / unseen.sum()) > 1e-3
+    # After a Priest look the target's card is fixed in every world of the looker.
+    k = _kernel([[PR, G], [K], [B]])
+    k.apply(ll.encode(PR, 1))
+    state.kernel = k
+    for _ in range(50):
+        world = ll.sample_world(state, 0, rng).kernel
+        assert world.hands[1] == [K]
+        assert world.hands[0] == [G]
