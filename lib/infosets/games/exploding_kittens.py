@@ -1,0 +1,452 @@
+"""Exploding Kittens (Lee, Inman, Small, 2015) as an OpenSpiel game, short name ``exploding_kittens``.
+
+One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
+Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
+``pimcts_aggregation``), who ran TAG's Java version (deck sizes follow its parameters).
+
+Rules (2-5 players): the base deck without kittens and defuses (Attack x4, Skip x4,
+Favor x4, Shuffle x4, See the Future x5, five cat kinds x4) is shuffled and each player is
+dealt 7 cards plus one Defuse; then players - 1 Exploding Kittens and the other
+6 - players Defuses are shuffled into the deck. On a turn a player plays any number of
+cards, then ends the turn by drawing. Attack: end the turn without drawing; the next
+player takes two turns. Skip: end one turn without drawing. Favor: a player of your choice
+gives you a card of their choice. Shuffle: shuffle the deck. See the Future: look at the top
+three cards. Two cats of a kind: steal a random card from a player. Drawing a kitten
+without a Defuse puts you out; with one, you discard the Defuse and put the kitten back in
+the deck at a position of your choice, in secret. The last player left wins.
+
+Modelling choices (documented simplifications):
+* No Nope cards (the 5 Nopes are left out of the deck): reaction windows would add a
+  decision for every player after every action card.
+* Only pairs of cats (no three-of-a-kind or five-different combos); Attack does not stack
+  (the attacked player always owes two turns).
+* The deck is a list of cards with fixed positions on top (cards someone has seen, or that
+  a kitten was placed beneath) above an unordered remainder kept as a count vector; drawing
+  from the remainder, stealing, and fixing positions are chance nodes. Shuffle returns
+  every fixed card to the remainder, which is exactly a uniform shuffle.
+* Returns are win shares (see ``_tabletop``).
+
+Hidden information and the determinizer: every card in a hand or on the deck top carries
+the set of players who know it. Knowledge is dropped where an observer could no longer tell
+the cards apart (a public play of a type the observer knew, a favor or steal seen by
+others, a kitten placed by someone else). ``resample`` keeps all cards the player knows and
+deals the rest uniformly among the slots the player does not know, except that kittens only
+go to the deck (no hand ever holds one). Each player's starting Defuse is public knowledge.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from infosets.games import _tabletop as tt
+
+GAME_NAME = "exploding_kittens"
+
+KITTEN, DEFUSE, ATTACK, SKIP, FAVOR, SHUFFLE, FUTURE = range(7)
+CATS = tuple(range(7, 12))
+NUM_TYPES = 12
+CARD_NAMES = ("Kitten", "Defuse", "Attack", "Skip", "Favor", "Shuffle", "Future",
+              "Tacocat", "Melon", "Beard", "Rainbow", "Furry")
+BASE_COUNTS = (0, 0, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4)
+HAND_SIZE = 7
+TOTAL_DEFUSES = 6
+FUTURE_DEPTH = 3
+MAX_PLAYERS = 5
+MAX_DECK = sum(BASE_COUNTS) + TOTAL_DEFUSES + MAX_PLAYERS
+
+# Actions.
+DRAW, PLAY_ATTACK, PLAY_SKIP, PLAY_SHUFFLE, PLAY_FUTURE = range(5)
+FAVOR_BASE = 5                                   # + target
+CAT_BASE = FAVOR_BASE + MAX_PLAYERS              # + kind * MAX_PLAYERS + target
+GIVE_BASE = CAT_BASE + len(CATS) * MAX_PLAYERS   # + card type
+PLACE_BASE = GIVE_BASE + NUM_TYPES               # + position from the top
+NUM_ACTIONS = PLACE_BASE + MAX_DECK + 1
+
+# Phases.
+DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER = range(8)
+
+
+class ExplodingKittensKernel(tt.Kernel):
+    """Whole Exploding Kittens state: hands and deck top with visibility masks, rest as counts."""
+
+    __slots__ = ("n", "phase", "cur", "turns", "to_deal", "pool", "top", "top_seen", "hands",
+                 "seen", "alive", "discards", "actor", "victim", "fill_to", "fill_then", "log")
+
+    def __init__(self, n: int):
+        self.n = n
+        self.phase = DEAL
+        self.cur = 0
+        self.turns = 1
+        self.to_deal = n * HAND_SIZE
+        self.pool = list(BASE_COUNTS)
+        self.top = []
+        self.top_seen = []
+        self.hands = [[DEFUSE] for _ in range(n)]
+        self.seen = [[(1 << n) - 1] for _ in range(n)]  # everyone knows each starts with one
+        self.alive = [True] * n
+        self.discards = [0] * NUM_TYPES
+        self.actor = -1      # favor asker / stealer
+        self.victim = -1     # favor giver / steal victim
+        self.fill_to = 0     # deck-top length to fix by chance
+        self.fill_then = -1  # -1: see the future, else the kitten position
+        self.log = []
+
+    def copy(self):
+        k = ExplodingKittensKernel.__new__(ExplodingKittensKernel)
+        for name in ("n", "phase", "cur", "turns", "to_deal", "actor", "victim", "fill_to",
+                     "fill_then"):
+            setattr(k, name, getattr(self, name))
+        k.pool = self.pool[:]
+        k.top = self.top[:]
+        k.top_seen = self.top_seen[:]
+        k.hands = [h[:] for h in self.hands]
+        k.seen = [s[:] for s in self.seen]
+        k.alive = self.alive[:]
+        k.discards = self.discards[:]
+        k.log = self.log[:]
+        return k
+
+    # -- flow ---------------------------------------------------------------------------
+    def deck_size(self) -> int:
+        return len(self.top) + sum(self.pool)
+
+    def is_terminal(self):
+        return self.phase == OVER
+
+    def current_player(self):
+        phase = self.phase
+        if phase == OVER:
+            return tt.TERMINAL
+        if phase in (DEAL, DRAW_CHANCE, STEAL, FILL):
+            return tt.CHANCE
+        if phase == GIVE:
+            return self.victim
+        return self.cur
+
+    def chance_outcomes(self):
+        if self.phase == STEAL:
+            hand = self.hands[self.victim]
+            counts = [0] * NUM_TYPES
+            for c in hand:
+                counts[c] += 1
+            return [(t, c / len(hand)) for t, c in enumerate(counts) if c]
+        total = sum(self.pool)
+        return [(t, c / total) for t, c in enumerate(self.pool) if c]
+
+    def _targets(self) -> list[int]:
+        return [q for q in range(self.n) if q != self.cur and self.alive[q] and self.hands[q]]
+
+    def legal_actions(self):
+        phase = self.phase
+        if phase == MAIN:
+            hand = self.hands[self.cur]
+            actions = [DRAW]
+            if ATTACK in hand:
+                actions.append(PLAY_ATTACK)
+            if SKIP in hand:
+                actions.append(PLAY_SKIP)
+            if SHUFFLE in hand:
+                actions.append(PLAY_SHUFFLE)
+            if FUTURE in hand:
+                actions.append(PLAY_FUTURE)
+            targets = self._targets()
+            if FAVOR in hand:
+                actions.extend(FAVOR_BASE + t for t in targets)
+            for i, cat in enumerate(CATS):
+                if hand.count(cat) >= 2:
+                    actions.extend(CAT_BASE + i * MAX_PLAYERS + t for t in targets)
+            return actions
+        if phase == GIVE:
+            return [GIVE_BASE + c for c in sorted(set(self.hands[self.victim]))]
+        if phase == PLACE:
+            return [PLACE_BASE + i for i in range(self.deck_size() + 1)]
+        return []
+
+    def apply(self, action):
+        phase = self.phase
+        if phase == DEAL:
+            self.pool[action] -= 1
+            p = (self.n * HAND_SIZE - self.to_deal) // HAND_SIZE
+            self.hands[p].append(action)
+            self.seen[p].append(1 << p)
+            self.to_deal -= 1
+            if not self.to_deal:
+                self.pool[KITTEN] += self.n - 1
+                self.pool[DEFUSE] += TOTAL_DEFUSES - self.n
+                self.phase = MAIN
+        elif phase == MAIN:
+            self._main(action)
+        elif phase == DRAW_CHANCE:
+            self.pool[action] -= 1
+            self._drawn(action, 1 << self.cur)
+        elif phase == GIVE:
+            self._move_card(self.victim, self.actor, action - GIVE_BASE)
+            self.phase = MAIN
+        elif phase == STEAL:
+            self._move_card(self.victim, self.actor, action)
+            self.phase = MAIN
+        elif phase == FILL:
+            self.pool[action] -= 1
+            self.top.append(action)
+            self.top_seen.append(0)
+            if len(self.top) == self.fill_to:
+                self._after_fill()
+        elif phase == PLACE:
+            self._place(action - PLACE_BASE)
+
+    def _main(self, action: int):
+        p = self.cur
+        if action == DRAW:
+            if self.top:
+                card, mask = self.top.pop(0), self.top_seen.pop(0)
+                self._drawn(card, mask | (1 << p))
+            else:
+                self.phase = DRAW_CHANCE
+            return
+        if action == PLAY_ATTACK:
+            self._play(p, ATTACK)
+            self.log.append((p, "attack"))
+            self._next_player(turns=2)
+        elif action == PLAY_SKIP:
+            self._play(p, SKIP)
+            self.log.append((p, "skip"))
+            self._end_one_turn()
+        elif action == PLAY_SHUFFLE:
+            self._play(p, SHUFFLE)
+            self.log.append((p, "shuffle"))
+            for c in self.top:
+                self.pool[c] += 1
+            self.top, self.top_seen = [], []
+        elif action == PLAY_FUTURE:
+            self._play(p, FUTURE)
+            self.log.append((p, "future"))
+            depth = min(FUTURE_DEPTH, self.deck_size())
+            self._fill(depth, -1)
+        elif action < CAT_BASE:
+            self._play(p, FAVOR)
+            self.actor, self.victim = p, action - FAVOR_BASE
+            self.log.append((p, f"favor{self.victim}"))
+            self.phase = GIVE
+        else:
+            kind, target = divmod(action - CAT_BASE, MAX_PLAYERS)
+            self._play(p, CATS[kind])
+            self._play(p, CATS[kind])
+            self.actor, self.victim = p, target
+            self.log.append((p, f"steal{target}"))
+            self.phase = STEAL
+
+    def _fill(self, length: int, then: int):
+        self.fill_to, self.fill_then = length, then
+        if len(self.top) >= length:
+            self._after_fill()
+        else:
+            self.phase = FILL
+
+    def _after_fill(self):
+        p = self.cur
+        if self.fill_then < 0:
+            for i in range(self.fill_to):
+                self.top_seen[i] |= 1 << p
+            self.phase = MAIN
+            return
+        keep = 1 << p                      # only the placer can follow the deck now
+        self.top_seen = [m & keep for m in self.top_seen]
+        self.top.insert(self.fill_then, KITTEN)
+        self.top_seen.insert(self.fill_then, keep)
+        self._end_one_turn()
+
+    def _place(self, position: int):
+        self.log.append((self.cur, "placed"))
+        self._fill(position, position)
+
+    def _drawn(self, card: int, mask: int):
+        p = self.cur
+        if card == KITTEN:
+            if DEFUSE in self.hands[p]:
+                self._play(p, DEFUSE)
+                self.log.append((p, "defused"))
+                self.phase = PLACE
+                return
+            self.discards[KITTEN] += 1
+            for c in self.hands[p]:
+                self.discards[c] += 1
+            self.hands[p], self.seen[p] = [], []
+            self.alive[p] = False
+            self.log.append((p, "exploded"))
+            if sum(self.alive) == 1:
+                self.phase = OVER
+                return
+            self._next_player(turns=1)
+            return
+        self.hands[p].append(card)
+        self.seen[p].append(mask)
+        self.phase = MAIN
+        self._end_one_turn()
+
+    def _end_one_turn(self):
+        self.phase = MAIN
+        self.turns -= 1
+        if self.turns <= 0:
+            self._next_player(turns=1)
+
+    def _next_player(self, turns: int):
+        q = (self.cur + 1) % self.n
+        while not self.alive[q]:
+            q = (q + 1) % self.n
+        self.cur, self.turns, self.phase = q, turns, MAIN
+
+    def _remove(self, q: int, card: int, watchers: int) -> int:
+        """Take one ``card`` from q's hand; return its mask. ``watchers`` see which type went.
+
+        A watcher who knew a copy of ``card`` now knows one copy fewer; anyone else forgets
+        q's hand (they cannot tell which card left).
+        """
+        hand, seen = self.hands[q], self.seen[q]
+        i = hand.index(card)
+        mask = seen[i]
+        hand.pop(i)
+        seen.pop(i)
+        everyone_else = ((1 << self.n) - 1) & ~(1 << q)
+        for r in range(self.n):
+            bit = 1 << r
+            if not everyone_else & bit:
+                continue
+            if watchers & bit:
+                if mask & bit:
+                    continue
+                for j, c in enumerate(hand):       # forget one known copy instead
+                    if c == card and seen[j] & bit:
+                        seen[j] &= ~bit
+                        break
+            else:
+                for j in range(len(seen)):
+                    seen[j] &= ~bit
+        return mask
+
+    def _play(self, q: int, card: int):
+        self._remove(q, card, (1 << self.n) - 1)
+        self.discards[card] += 1
+
+    def _move_card(self, giver: int, taker: int, card: int):
+        both = (1 << giver) | (1 << taker)
+        self._remove(giver, card, both)
+        self.hands[taker].append(card)
+        self.seen[taker].append(both)
+
+    def returns(self):
+        if self.phase != OVER:
+            return [0.0] * self.n
+        return [1.0 if a else 0.0 for a in self.alive]
+
+    # -- information ---------------------------------------------------------------------
+    def _view(self, player: int) -> list[str]:
+        bit = 1 << player
+        parts = [f"p{player} mover {self.current_player()} phase {self.phase} turns {self.turns}",
+                 "hand: " + ",".join(CARD_NAMES[c] for c in sorted(self.hands[player]))]
+        for q in range(self.n):
+            if q == player:
+                continue
+            known = sorted(CARD_NAMES[c] for c, s in zip(self.hands[q], self.seen[q]) if s & bit)
+            parts.append(f"p{q} {'in' if self.alive[q] else 'out'} {len(self.hands[q])} cards, "
+                         f"known {known}")
+        top = [CARD_NAMES[c] if s & bit else "?" for c, s in zip(self.top, self.top_seen)]
+        while top and top[-1] == "?":
+            top.pop()
+        parts.append(f"deck {self.deck_size()} top {top}")
+        parts.append("discards " + ",".join(map(str, self.discards)))
+        return parts
+
+    def observation_string(self, player):
+        return "\n".join(self._view(player))
+
+    def information_state_string(self, player):
+        log = ";".join(f"{p}{e}" for p, e in self.log)
+        return "\n".join(self._view(player) + [f"log: {log}"])
+
+    def resample(self, player, rng):
+        """Keep the cards ``player`` knows; deal the others uniformly into unknown slots."""
+        k = self.copy()
+        bit = 1 << player
+        pool = k.pool[:]
+        hand_slots, top_slots = [], []
+        for q in range(k.n):
+            for i, s in enumerate(k.seen[q]):
+                if not s & bit:
+                    pool[k.hands[q][i]] += 1
+                    hand_slots.append((q, i))
+        for i, s in enumerate(k.top_seen):
+            if not s & bit:
+                pool[k.top[i]] += 1
+                top_slots.append(i)
+        # Kittens are never held (a drawn kitten explodes or goes back): hands get the
+        # others, uniformly; the rest of the unknown cards go to the deck uniformly.
+        kittens = pool[KITTEN]
+        pool[KITTEN] = 0
+        cards = tt.counts_to_list(pool)
+        tt.shuffle_in_place(cards, rng)
+        for (q, i), c in zip(hand_slots, cards):
+            k.hands[q][i] = c
+        rest = cards[len(hand_slots):] + [KITTEN] * kittens
+        tt.shuffle_in_place(rest, rng)
+        for i, c in zip(top_slots, rest):
+            k.top[i] = c
+        k.pool = [0] * NUM_TYPES
+        for c in rest[len(top_slots):]:
+            k.pool[c] += 1
+        return k
+
+    def action_to_string(self, player, action):
+        if player == tt.CHANCE:
+            return f"chance {CARD_NAMES[action]}"
+        if action < FAVOR_BASE:
+            return ("Draw", "Attack", "Skip", "Shuffle", "See the Future")[action]
+        if action < CAT_BASE:
+            return f"Favor p{action - FAVOR_BASE}"
+        if action < GIVE_BASE:
+            kind, target = divmod(action - CAT_BASE, MAX_PLAYERS)
+            return f"Pair {CARD_NAMES[CATS[kind]]} steal p{target}"
+        if action < PLACE_BASE:
+            return f"Give {CARD_NAMES[action - GIVE_BASE]}"
+        return f"Place kitten at {action - PLACE_BASE}"
+
+    def __str__(self):
+        lines = [f"phase {self.phase} cur {self.cur} turns {self.turns} top {self.top} "
+                 f"seen {self.top_seen} pool {self.pool}"]
+        for p in range(self.n):
+            lines.append(f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
+                         f"seen {self.seen[p]}")
+        return "\n".join(lines)
+
+
+_DEFAULT_PLAYERS = 3
+GAME_TYPE = tt.make_game_type(GAME_NAME, "Exploding Kittens", 2, MAX_PLAYERS,
+                              {"players": _DEFAULT_PLAYERS})
+
+
+class ExplodingKittensGame(tt.TabletopGame):
+    """Exploding Kittens with 2-5 players (parameter ``players``, default 3)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=4000)
+        super().__init__(GAME_TYPE, info, params)
+        self.players = n
+
+    def new_kernel(self):
+        return ExplodingKittensKernel(self.players)
+
+
+def sample_world(state, player, rng):
+    """An Exploding Kittens world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
+    return tt.sample_world(state, player, rng)
+
+
+tt.register(GAME_TYPE, ExplodingKittensGame)

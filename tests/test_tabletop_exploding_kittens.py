@@ -1,0 +1,135 @@
+"""Tests of the Exploding Kittens port (lib/infosets/games/exploding_kittens.py)."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import infosets.games  # noqa: F401
+from infosets.games import exploding_kittens as ek
+from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
+                             check_resample_keeps_infostate, chi_square_pvalue, play_to_decision)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_random_sim(players):
+    game = pyspiel.load_game(f"exploding_kittens(players={players})")
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+def test_adapter_agrees_with_kernel():
+    check_adapter_agrees_with_kernel(pyspiel.load_game("exploding_kittens"), seed=1, games=8)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_resample_keeps_infostate(players):
+    check_resample_keeps_infostate(pyspiel.load_game(f"exploding_kittens(players={players})"),
+                                   seed=2, states=20)
+
+
+def test_errors():
+    check_errors("exploding_kittens", bad_players=[1, 6])
+
+
+def _main_kernel(hands, pool, n=3):
+    k = ek.ExplodingKittensKernel(n)
+    k.phase = ek.MAIN
+    k.to_deal = 0
+    k.hands = [list(h) for h in hands]
+    k.seen = [[1 << p] * len(h) for p, h in enumerate(hands)]
+    k.pool = list(pool)
+    return k
+
+
+def _pool(**counts):
+    pool = [0] * ek.NUM_TYPES
+    for name, c in counts.items():
+        pool[getattr(ek, name.upper())] = c
+    return pool
+
+
+def test_attack_gives_two_turns_and_skip_ends_one():
+    k = _main_kernel([[ek.ATTACK], [ek.SKIP], [ek.SKIP]], _pool(kitten=1, favor=5))
+    k.apply(ek.PLAY_ATTACK)
+    assert k.cur == 1 and k.turns == 2
+    k.apply(ek.PLAY_SKIP)
+    assert k.cur == 1 and k.turns == 1
+    k.apply(ek.DRAW)
+    k.apply(ek.FAVOR)                      # chance: the draw is a Favor
+    assert k.cur == 2 and k.hands[1] == [ek.FAVOR]
+
+
+def test_kitten_defused_and_placed_in_secret():
+    k = _main_kernel([[ek.DEFUSE], [ek.SKIP], [ek.SKIP]], _pool(kitten=2, favor=6))
+    k.apply(ek.DRAW)
+    k.apply(ek.KITTEN)                     # chance: player 0 draws a kitten
+    assert k.phase == ek.PLACE and k.hands[0] == []
+    assert k.legal_actions() == [ek.PLACE_BASE + i for i in range(k.deck_size() + 1)]
+    k.apply(ek.PLACE_BASE + 2)             # two cards above it get fixed by chance
+    k.apply(ek.FAVOR)
+    k.apply(ek.FAVOR)
+    assert k.top == [ek.FAVOR, ek.FAVOR, ek.KITTEN] and k.top_seen == [0, 0, 1]
+    assert k.cur == 1 and k.alive == [True, True, True]
+    # Player 1 knows a kitten went back but not where: it may be anywhere in their worlds.
+    rng = np.random.default_rng(0)
+    positions = set()
+    for _ in range(200):
+        world = k.resample(1, rng)
+        deck = world.top + ["rest"] * sum(world.pool)
+        positions.add(deck.index(ek.KITTEN) if ek.KITTEN in world.top else -1)
+        assert all(ek.KITTEN not in h for h in world.hands)
+        assert k.resample(0, rng).top[2] == ek.KITTEN
+    assert len(positions) > 2
+
+
+def test_kitten_without_defuse_explodes_and_last_player_wins():
+    k = _main_kernel([[ek.SKIP], [], []], _pool(kitten=2, favor=1), n=3)
+    k.alive = [True, True, False]
+    k.apply(ek.DRAW)
+    k.apply(ek.KITTEN)
+    assert k.is_terminal() and k.returns() == [0.0, 1.0, 0.0]
+
+
+def test_see_the_future_is_kept_by_resample():
+    k = _main_kernel([[ek.FUTURE, ek.SKIP], [ek.SKIP], [ek.SKIP]],
+                     _pool(kitten=2, favor=3, attack=3))
+    k.apply(ek.PLAY_FUTURE)
+    for card in (ek.ATTACK, ek.KITTEN, ek.FAVOR):
+        k.apply(card)
+    assert k.phase == ek.MAIN and k.top_seen == [1, 1, 1]
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        assert k.resample(0, rng).top == [ek.ATTACK, ek.KITTEN, ek.FAVOR]
+    assert {tuple(k.resample(1, rng).top) for _ in range(50)} != {(ek.ATTACK, ek.KITTEN, ek.FAVOR)}
+
+
+def test_steal_is_seen_only_by_the_two_players():
+    k = _main_kernel([[ek.CATS[0], ek.CATS[0]], [ek.ATTACK, ek.SKIP], [ek.SKIP]],
+                     _pool(kitten=2, favor=3))
+    k.seen[1] = [0b111, 0b111]             # everyone knows player 1's hand
+    k.apply(ek.CAT_BASE + 0 * ek.MAX_PLAYERS + 1)
+    assert k.phase == ek.STEAL
+    assert dict(k.chance_outcomes()) == {ek.ATTACK: 0.5, ek.SKIP: 0.5}
+    k.apply(ek.ATTACK)
+    assert k.hands[0] == [ek.ATTACK] and k.seen[0] == [0b011]
+    assert k.seen[1] == [0b011]            # player 2 can no longer tell what is left
+
+
+def test_unknown_hands_uniform_over_unseen_non_kittens():
+    game = pyspiel.load_game("exploding_kittens")
+    state = play_to_decision(game, np.random.default_rng(3), 0)
+    player = state.current_player()
+    kernel = state.kernel
+    unseen = np.array(ek.BASE_COUNTS, dtype=float)
+    unseen[ek.DEFUSE] = ek.TOTAL_DEFUSES - 3       # the deck's defuses; hands' are known
+    for c, s in zip(kernel.hands[player], kernel.seen[player]):
+        if c != ek.DEFUSE:
+            unseen[c] -= 1
+    other = (player + 1) % 3
+    rng = np.random.default_rng(4)
+    counts = np.zeros(ek.NUM_TYPES, dtype=int)
+    for _ in range(3000):
+        world = ek.sample_world(state, player, rng).kernel
+        hidden = [c for c, s in zip(world.hands[other], world.seen[other]) if not s & (1 << player)]
+        counts[hidden[rng.integers(len(hidden))]] += 1
+    assert counts[ek.KITTEN] == 0
+    assert chi_square_pvalue(counts, unseen / unseen.sum()) > 1e-3
