@@ -67,9 +67,10 @@ class PenaltySchedule:
 
     Args:
       kind: "constant" (rho_t = rho), "increasing" (rho_t = rho * (1 + t) ** growth), or
-        "adaptive" (rho_{t+1} = rho_t * exp(gain * (V'_t - target_t)), clipped to
-        [rho_min, rho_max]; V'_t the relaxed policy's payoff; target_t = target in mode
-        "absolute", or projected payoff + target in mode "gap").
+        "adaptive" (rho_{t+1} = rho_t * exp(gain * (V'_t - target_t) / scale), the exponent
+        clipped to [-1, 1] and rho to [rho_min, rho_max]; V'_t the relaxed policy's payoff;
+        target_t = target in mode "absolute", or projected payoff + target in mode "gap";
+        scale = the game's utility range, set by the learner).
       rho: initial (or constant) penalty, >= 0.
       growth: exponent of the increasing schedule, >= 0.
       target, gain, mode, rho_min, rho_max: adaptive schedule settings.
@@ -96,6 +97,7 @@ class PenaltySchedule:
         self.kind, self.rho0, self.growth = kind, float(rho), float(growth)
         self.target, self.gain, self.mode = float(target), float(gain), mode
         self.rho_min, self.rho_max = rho_min, rho_max
+        self.scale = 1.0
         self._adaptive = None
 
     def value(self, t: int, num_runs: int) -> np.ndarray:
@@ -113,7 +115,7 @@ class PenaltySchedule:
         if self.kind != "adaptive" or self._adaptive is None:
             return
         target = self.target if self.mode == "absolute" else projected_payoff + self.target
-        step = np.exp(np.clip(self.gain * (relaxed_payoff - target), -5, 5))
+        step = np.exp(np.clip(self.gain * (relaxed_payoff - target) / self.scale, -1, 1))
         self._adaptive = np.clip(np.maximum(self._adaptive, self.rho_min) * step,
                                  self.rho_min, self.rho_max)
 
@@ -165,6 +167,8 @@ class ProgressiveHiding:
         self.original_kernel = TreeKernel(self.original)
         self.relaxed_kernel = TreeKernel(self.relaxed)
         self.schedule = schedule if schedule is not None else PenaltySchedule("constant", 0.0)
+        game = self.tree.game
+        self.schedule.scale = max(game.max_utility() - game.min_utility(), 1e-12)
         mask = np.broadcast_to(self.relaxed.mask, (num_runs,) + self.relaxed.mask.shape)
         self.minimizer = make_minimizer(minimizer, mask,
                                         initial_policy_array(mask, initial_policy, rng),
