@@ -9,7 +9,8 @@ per run and scaled by the number of runs the protocol needed. Agreement: the lit
 with cached values (same per-sample sampling, 300 runs) against ours, total variation
 and a chi-square test of homogeneity.
 
-IS-MCTS: iterations/s on Leduc of our IS-MCTS with the PPBS sampler (λ = 0.5) and with
+IS-MCTS: head-to-head against OpenSpiel's C++ ISMCTSBot on Leduc at equal settings, and
+iterations/s on Leduc of our IS-MCTS with the PPBS sampler (λ = 0.5) and with
 the default private sampler, and OpenSpiel's C++ ISMCTSBot, 1000 iterations per search.
 """
 from __future__ import annotations
@@ -118,13 +119,41 @@ def bench_ismcts(rows):
                     "it/s", goal="sampler overhead"))
 
 
+def check_ismcts_vs_cpp(rows, games_per_seat=300):
+    """Head-to-head on Leduc at equal settings (c = 0.7, 1000 iterations, raw returns, no
+    availability counts, most-visited move): our IS-MCTS should win 50% within the 95% CI."""
+    from infosets import metrics, stats  # noqa: PLC0415
+    game = pyspiel.load_game("leduc_poker")
+    scores = []
+    for seat in (0, 1):
+        def make_bots(seed, seat=seat):
+            ours_seed, cpp_seed = seed.spawn(2)
+            ours = ISMCTSBot(game, seat, iterations=1000, uct_c=0.7,
+                             rng=np.random.default_rng(ours_seed), availability=False,
+                             normalize_rewards=False, final="visits")
+            cpp = make_cpp_ismcts_bot(game, iterations=1000, uct_c=0.7, final="visits",
+                                      seed=int(cpp_seed.generate_state(1)[0] % 2**31))
+            return [ours, cpp] if seat == 0 else [cpp, ours]
+        res = metrics.win_rate(game, make_bots, seat, games_per_seat,
+                               np.random.SeedSequence([7, seat]))
+        scores.append(res["win_rate"] * res["n"])
+    est = stats.wilson_interval(sum(scores), 2 * games_per_seat)
+    rows.append(row("ismcts_leduc_head_to_head_vs_cpp_win_rate", est.value, 0.5, "win rate",
+                    goal="0.5 inside the 95% interval", ci_low=est.lo, ci_high=est.hi,
+                    n=est.n, inside=bool(est.contains(0.5))))
+
+
 def main():
     rows = []
     bench_pimc("leduc_poker", "LP", rows)
     bench_pimc("liars_dice(numdice=1,dice_sides=3)", "LD3D", rows)
     bench_ismcts(rows)
+    check_ismcts_vs_cpp(rows)
     report("belief_mixtures", rows)
     for r in rows:
+        if "inside" in r:
+            print(f"{r['name']}: {r['ours']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}] "
+                  f"(n={r['n']}), 0.5 inside: {r['inside']}")
         if "total_variation" in r:
             print(f"{r['name']}: policy agreement with the literal loop over 300 runs: total "
                   f"variation {r['total_variation']:.3f}, chi-square p {r['chi2_p']:.2f} "
