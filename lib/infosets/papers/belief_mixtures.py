@@ -391,8 +391,11 @@ def plot_tssr(util: pd.DataFrame, session):
     for ax, seat in zip(axes[0], seats):
         part = util[util.seat == seat].copy()
         part["series"] = part.algo + " " + part.label
-        avg = part.groupby(["algo", "lam"], as_index=False).tssr.mean()
-        avg["series"] = avg.algo + " average"
+        # Average over the games every algorithm was run on, so the averages compare.
+        common = set.intersection(*(set(g.label) for _, g in part.groupby("algo")))
+        shared = part[part.label.isin(common)]
+        avg = shared.groupby(["algo", "lam"], as_index=False).tssr.mean()
+        avg["series"] = avg.algo + " average (" + ", ".join(sorted(common)) + ")"
         plots.lines_ci(ax, pd.concat([part, avg]), "lam", "tssr", hue="series")
         ax.set_title(f"our seat {seat} (TSSR from the tabulated policy: exact)")
         ax.set_xlabel("λ")
