@@ -148,15 +148,10 @@ def _resample_sampler(state, player, rng):
 
 
 def replays_legally(game: pyspiel.Game, history) -> bool:
-    """True when every action of ``history`` is legal (chance: has positive probability)."""
+    """True when every action of ``history`` is legal (for chance: a listed outcome)."""
     state = game.new_initial_state()
     for action in history:
-        if state.is_terminal():
-            return False
-        if state.is_chance_node():
-            if dict(state.chance_outcomes()).get(action, 0.0) <= 0.0:
-                return False
-        elif action not in state.legal_actions():
+        if state.is_terminal() or action not in state.legal_actions():
             return False
         state.apply_action(action)
     return True
