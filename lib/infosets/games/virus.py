@@ -1,0 +1,461 @@
+"""Virus! (Tranjis Games, 2015) as an OpenSpiel game, short name ``virus``.
+
+One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
+Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
+``pimcts_aggregation``), who ran TAG's Java version (2-6 players; the paper used 3).
+
+Rules (68 cards): organs in four colours x5 plus a wild organ; viruses x4 per colour plus a
+wild virus; medicines x4 per colour plus 4 wild medicines; treatments: Transplant x3, Organ
+Thief x3, Contagion x2, Latex Glove x1, Medical Error x1. Each player holds 3 cards. On a
+turn a player either plays one card or discards 1-3 cards, then draws back to 3 (the
+discard pile is reshuffled into the deck when it runs out).
+* Organ: add it to your body (no two organs of one colour; the wild organ is a fifth kind).
+* Virus: on another player's organ of its colour (wild virus or wild organ: any): a
+  vaccinated organ loses its medicine, an infected organ is destroyed, a healthy one is
+  infected. Immunised organs (two medicines) cannot be targeted.
+* Medicine: on your own organ of its colour (wild: any): cures an infection, vaccinates a
+  healthy organ, immunises a vaccinated one.
+* Transplant: swap one of your organs with another player's (neither immunised, no
+  duplicate colour may result). Organ Thief: take another player's organ (not immunised) of
+  a colour you lack. Medical Error: swap bodies with another player. Latex Glove: every
+  other player discards their hand and, on their next turn, only draws a new one.
+* Contagion: move a virus from one of your infected organs onto another player's healthy,
+  unvaccinated organ it can infect (one virus per card, as in TAG).
+The first player with four healthy organs (vaccinated and immunised count as healthy) wins.
+After 100 rounds the game is a draw (as in TAG).
+
+Modelling choices: drawing is a chance node per card from the deck's count vector (the deck
+order is never seen by anyone); a discard is one action naming a subset of the sorted hand;
+returns are win shares (a draw gives 1/n each; see ``_tabletop``).
+
+Hidden information: only the hands. Everything on the table is public and no card in a
+hand is ever shown, so ``resample`` deals the other players' hands and the deck uniformly
+from the cards the player has not seen, which is the exact posterior under uniform play.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from infosets.games import _tabletop as tt
+
+GAME_NAME = "virus"
+
+RED, GREEN, BLUE, YELLOW, WILD = range(5)
+COLOURS = ("red", "green", "blue", "yellow", "wild")
+ORGAN, VIRUS, MEDICINE = 0, 5, 10          # card type = base + colour
+THIEF, CONTAGION, TRANSPLANT, GLOVE, ERROR = range(15, 20)
+NUM_TYPES = 20
+DECK_COUNTS = (5, 5, 5, 5, 1, 4, 4, 4, 4, 1, 4, 4, 4, 4, 4, 3, 2, 3, 1, 1)
+HAND = 3
+MAX_PLAYERS = 6
+MAX_ROUNDS = 100
+ORGANS_TO_WIN = 4
+NUM_SLOTS = 5
+
+
+def _type_name(t: int) -> str:
+    if t < VIRUS:
+        return f"organ-{COLOURS[t]}"
+    if t < MEDICINE:
+        return f"virus-{COLOURS[t - VIRUS]}"
+    if t < THIEF:
+        return f"medicine-{COLOURS[t - MEDICINE]}"
+    return ("organ-thief", "contagion", "transplant", "latex-glove", "medical-error")[t - THIEF]
+
+
+# Action layout.
+A_ORGAN = 0                                              # + colour
+A_VIRUS = A_ORGAN + NUM_SLOTS                            # + (colour * MAXP + target) * 5 + slot
+A_MEDICINE = A_VIRUS + NUM_SLOTS * MAX_PLAYERS * NUM_SLOTS   # + colour * 5 + slot
+A_THIEF = A_MEDICINE + NUM_SLOTS * NUM_SLOTS             # + target * 5 + slot
+A_TRANSPLANT = A_THIEF + MAX_PLAYERS * NUM_SLOTS         # + (mine * MAXP + target) * 5 + theirs
+A_CONTAGION = A_TRANSPLANT + NUM_SLOTS * MAX_PLAYERS * NUM_SLOTS
+A_GLOVE = A_CONTAGION + NUM_SLOTS * MAX_PLAYERS * NUM_SLOTS
+A_ERROR = A_GLOVE + 1                                    # + target
+A_DISCARD = A_ERROR + MAX_PLAYERS                        # + subset mask - 1 (1..7)
+A_NEW_HAND = A_DISCARD + 7
+NUM_ACTIONS = A_NEW_HAND + 1
+
+
+def _triple(base: int, a: int, t: int, b: int) -> int:
+    return base + (a * MAX_PLAYERS + t) * NUM_SLOTS + b
+
+
+def _fits(colour: int, slot: int) -> bool:
+    return colour == WILD or slot == WILD or colour == slot
+
+
+def _viruses(organ: tuple) -> int:
+    return sum(1 for c in organ if VIRUS <= c < MEDICINE)
+
+
+def _immunised(organ: tuple) -> bool:
+    return len(organ) == 2 and all(MEDICINE <= c < THIEF for c in organ)
+
+
+class VirusKernel(tt.Kernel):
+    """Whole Virus! state: bodies (public), hands as sorted lists, deck as counts."""
+
+    __slots__ = ("n", "pool", "discard", "hands", "bodies", "cur", "to_draw", "turn", "done",
+                 "needs_hand", "log")
+
+    def __init__(self, n: int):
+        self.n = n
+        self.pool = list(DECK_COUNTS)
+        self.discard = [0] * NUM_TYPES
+        self.hands = [[] for _ in range(n)]
+        # bodies[p][slot]: None (no organ) or a tuple of the cards attached to the organ.
+        self.bodies = [[None] * NUM_SLOTS for _ in range(n)]
+        self.cur = 0
+        self.to_draw = [HAND] * n       # cards still owed, dealt player by player
+        self.turn = 0
+        self.done = False
+        self.needs_hand = [False] * n   # hit by a Latex Glove
+        self.log = []
+
+    def copy(self):
+        k = VirusKernel.__new__(VirusKernel)
+        k.n, k.cur, k.turn, k.done = self.n, self.cur, self.turn, self.done
+        k.pool = self.pool[:]
+        k.discard = self.discard[:]
+        k.hands = [h[:] for h in self.hands]
+        k.bodies = [b[:] for b in self.bodies]
+        k.to_draw = self.to_draw[:]
+        k.needs_hand = self.needs_hand[:]
+        k.log = self.log[:]
+        return k
+
+    # -- flow ---------------------------------------------------------------------------
+    def is_terminal(self):
+        return self.done
+
+    def _drawer(self) -> int:
+        for p in range(self.n):
+            if self.to_draw[p]:
+                return p
+        return -1
+
+    def current_player(self):
+        if self.done:
+            return tt.TERMINAL
+        if self._drawer() >= 0:
+            return tt.CHANCE
+        return self.cur
+
+    def chance_outcomes(self):
+        total = sum(self.pool)
+        return [(t, c / total) for t, c in enumerate(self.pool) if c]
+
+    def legal_actions(self):
+        if self.done or self._drawer() >= 0:
+            return []
+        p = self.cur
+        if self.needs_hand[p]:
+            return [A_NEW_HAND]
+        hand = self.hands[p]
+        mine = self.bodies[p]
+        others = [q for q in range(self.n) if q != p]
+        actions = []
+        for t in sorted(set(hand)):
+            if t < VIRUS:
+                if mine[t] is None:
+                    actions.append(A_ORGAN + t)
+            elif t < MEDICINE:
+                colour = t - VIRUS
+                for q in others:
+                    for s, organ in enumerate(self.bodies[q]):
+                        if organ is not None and _fits(colour, s) and not _immunised(organ):
+                            actions.append(A_VIRUS + (colour * MAX_PLAYERS + q) * NUM_SLOTS + s)
+            elif t < THIEF:
+                colour = t - MEDICINE
+                for s, organ in enumerate(mine):
+                    if organ is not None and _fits(colour, s) and not _immunised(organ):
+                        actions.append(A_MEDICINE + colour * NUM_SLOTS + s)
+            elif t == THIEF:
+                for q in others:
+                    for s, organ in enumerate(self.bodies[q]):
+                        if organ is not None and mine[s] is None and not _immunised(organ):
+                            actions.append(A_THIEF + q * NUM_SLOTS + s)
+            elif t == TRANSPLANT:
+                for a, organ_a in enumerate(mine):
+                    if organ_a is None or _immunised(organ_a):
+                        continue
+                    for q in others:
+                        theirs = self.bodies[q]
+                        for b, organ_b in enumerate(theirs):
+                            if organ_b is None or _immunised(organ_b):
+                                continue
+                            if a == b or (mine[b] is None and theirs[a] is None):
+                                actions.append(_triple(A_TRANSPLANT, a, q, b))
+            elif t == CONTAGION:
+                for a, organ_a in enumerate(mine):
+                    if organ_a is None or not _viruses(organ_a):
+                        continue
+                    colour = next(c for c in organ_a if VIRUS <= c < MEDICINE) - VIRUS
+                    for q in others:
+                        for b, organ_b in enumerate(self.bodies[q]):
+                            if organ_b == () and _fits(colour, b):
+                                actions.append(_triple(A_CONTAGION, a, q, b))
+            elif t == GLOVE:
+                actions.append(A_GLOVE)
+            else:
+                actions.extend(A_ERROR + q for q in others)
+        seen = set()
+        for mask in range(1, 1 << len(hand)):
+            key = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
+            if key not in seen:
+                seen.add(key)
+                actions.append(A_DISCARD + mask - 1)
+        actions.sort()
+        return actions
+
+    def apply(self, action):
+        drawer = self._drawer()
+        if drawer >= 0:
+            self.pool[action] -= 1
+            hand = self.hands[drawer]
+            hand.append(action)
+            hand.sort()
+            self.to_draw[drawer] -= 1
+            self._settle()
+            return
+        p = self.cur
+        if action == A_NEW_HAND:
+            self.needs_hand[p] = False
+            self.log.append((p, action))
+            self.to_draw[p] = HAND
+        elif action >= A_DISCARD:
+            hand = self.hands[p]
+            mask = action - A_DISCARD + 1
+            dropped = [hand[i] for i in range(len(hand)) if mask >> i & 1]
+            self.hands[p] = [hand[i] for i in range(len(hand)) if not mask >> i & 1]
+            for c in dropped:
+                self.discard[c] += 1
+            self.log.append((p, "d" + ",".join(map(str, dropped))))
+            self.to_draw[p] = len(dropped)
+        else:
+            self._play(p, action)
+            self.log.append((p, action))
+            self.to_draw[p] = HAND - len(self.hands[p])
+        self._check_end()
+        if not self.done:
+            self.turn += 1
+            self.cur = (p + 1) % self.n
+            if self.turn >= MAX_ROUNDS * self.n:
+                self.done = True
+        self._settle()
+
+    def _settle(self):
+        """Reshuffle the discard pile into an empty deck; with no card anywhere, stop drawing."""
+        if self.done or self._drawer() < 0 or sum(self.pool):
+            return
+        self.pool, self.discard = self.discard, [0] * NUM_TYPES
+        if not sum(self.pool):
+            self.to_draw = [0] * self.n
+
+    def _take(self, p: int, card: int):
+        self.hands[p].remove(card)
+
+    def _play(self, p: int, action: int):
+        bodies = self.bodies
+        if action < A_VIRUS:
+            self._take(p, ORGAN + action)
+            bodies[p][action] = ()
+        elif action < A_MEDICINE:
+            rest, s = divmod(action - A_VIRUS, NUM_SLOTS)
+            colour, q = divmod(rest, MAX_PLAYERS)
+            card = VIRUS + colour
+            self._take(p, card)
+            organ = bodies[q][s]
+            if organ and not _viruses(organ):            # vaccinated: both cards go
+                self.discard[organ[0]] += 1
+                self.discard[card] += 1
+                bodies[q][s] = ()
+            elif organ:                                  # infected: the organ is destroyed
+                for c in organ:
+                    self.discard[c] += 1
+                self.discard[card] += 1
+                self.discard[ORGAN + s] += 1
+                bodies[q][s] = None
+            else:
+                bodies[q][s] = (card,)
+        elif action < A_THIEF:
+            colour, s = divmod(action - A_MEDICINE, NUM_SLOTS)
+            card = MEDICINE + colour
+            self._take(p, card)
+            organ = bodies[p][s]
+            if organ and _viruses(organ):                # cure
+                self.discard[organ[0]] += 1
+                self.discard[card] += 1
+                bodies[p][s] = ()
+            else:
+                bodies[p][s] = organ + (card,)
+        elif action < A_TRANSPLANT:
+            q, s = divmod(action - A_THIEF, NUM_SLOTS)
+            self._take(p, THIEF)
+            self.discard[THIEF] += 1
+            bodies[p][s], bodies[q][s] = bodies[q][s], None
+        elif action < A_CONTAGION:
+            rest, b = divmod(action - A_TRANSPLANT, NUM_SLOTS)
+            a, q = divmod(rest, MAX_PLAYERS)
+            self._take(p, TRANSPLANT)
+            self.discard[TRANSPLANT] += 1
+            organ_a, organ_b = bodies[p][a], bodies[q][b]
+            bodies[p][a] = None
+            bodies[q][b] = None
+            bodies[p][b] = organ_b
+            bodies[q][a] = organ_a
+        elif action < A_GLOVE:
+            rest, b = divmod(action - A_CONTAGION, NUM_SLOTS)
+            a, q = divmod(rest, MAX_PLAYERS)
+            self._take(p, CONTAGION)
+            self.discard[CONTAGION] += 1
+            organ = bodies[p][a]
+            virus = next(c for c in organ if VIRUS <= c < MEDICINE)
+            bodies[p][a] = ()
+            bodies[q][b] = (virus,)
+        elif action == A_GLOVE:
+            self._take(p, GLOVE)
+            self.discard[GLOVE] += 1
+            for q in range(self.n):
+                if q != p:
+                    for c in self.hands[q]:
+                        self.discard[c] += 1
+                    self.hands[q] = []
+                    self.needs_hand[q] = True
+        else:
+            q = action - A_ERROR
+            self._take(p, ERROR)
+            self.discard[ERROR] += 1
+            bodies[p], bodies[q] = bodies[q], bodies[p]
+
+    def healthy_organs(self, p: int) -> int:
+        return sum(1 for organ in self.bodies[p] if organ is not None and not _viruses(organ))
+
+    def _check_end(self):
+        if any(self.healthy_organs(p) >= ORGANS_TO_WIN for p in range(self.n)):
+            self.done = True
+
+    def returns(self):
+        if not self.done:
+            return [0.0] * self.n
+        won = [self.healthy_organs(p) >= ORGANS_TO_WIN for p in range(self.n)]
+        if not any(won):
+            return [1.0 / self.n] * self.n
+        return tt.win_shares([1 if w else 0 for w in won])
+
+    # -- information ---------------------------------------------------------------------
+    def _body_str(self, p: int) -> str:
+        parts = []
+        for s, organ in enumerate(self.bodies[p]):
+            if organ is not None:
+                parts.append(COLOURS[s] + "".join("+" + _type_name(c) for c in organ))
+        return " ".join(parts) or "-"
+
+    def _view(self, player: int) -> list[str]:
+        parts = [f"p{player} mover {self.current_player()} turn {self.turn} "
+                 f"deck {sum(self.pool)}",
+                 "hand: " + ",".join(_type_name(c) for c in self.hands[player])]
+        for q in range(self.n):
+            parts.append(f"p{q} cards {len(self.hands[q])}{' glove' if self.needs_hand[q] else ''}"
+                         f" body {self._body_str(q)}")
+        parts.append("discard " + ",".join(map(str, self.discard)))
+        return parts
+
+    def observation_string(self, player):
+        return "\n".join(self._view(player))
+
+    def information_state_string(self, player):
+        log = ";".join(f"{p}:{a}" for p, a in self.log)
+        return "\n".join(self._view(player) + [f"log: {log}"])
+
+    def resample(self, player, rng):
+        """Deal the other players' hands and the deck uniformly from the unseen cards."""
+        k = self.copy()
+        pool = k.pool[:]
+        for q in range(k.n):
+            if q != player:
+                for c in k.hands[q]:
+                    pool[c] += 1
+        cards = tt.counts_to_list(pool)
+        tt.shuffle_in_place(cards, rng)
+        pos = 0
+        for q in range(k.n):
+            if q != player:
+                size = len(k.hands[q])
+                k.hands[q] = sorted(cards[pos:pos + size])
+                pos += size
+        k.pool = [0] * NUM_TYPES
+        for c in cards[pos:]:
+            k.pool[c] += 1
+        return k
+
+    def action_to_string(self, player, action):
+        if player == tt.CHANCE:
+            return f"draw {_type_name(action)}"
+        if action < A_VIRUS:
+            return f"organ {COLOURS[action]}"
+        if action < A_MEDICINE:
+            rest, s = divmod(action - A_VIRUS, NUM_SLOTS)
+            colour, q = divmod(rest, MAX_PLAYERS)
+            return f"virus {COLOURS[colour]} on p{q} {COLOURS[s]}"
+        if action < A_THIEF:
+            colour, s = divmod(action - A_MEDICINE, NUM_SLOTS)
+            return f"medicine {COLOURS[colour]} on {COLOURS[s]}"
+        if action < A_TRANSPLANT:
+            q, s = divmod(action - A_THIEF, NUM_SLOTS)
+            return f"organ thief p{q} {COLOURS[s]}"
+        if action < A_GLOVE:
+            name = "transplant" if action < A_CONTAGION else "contagion"
+            base = A_TRANSPLANT if action < A_CONTAGION else A_CONTAGION
+            rest, b = divmod(action - base, NUM_SLOTS)
+            a, q = divmod(rest, MAX_PLAYERS)
+            return f"{name} my {COLOURS[a]} with p{q} {COLOURS[b]}"
+        if action == A_GLOVE:
+            return "latex glove"
+        if action < A_DISCARD:
+            return f"medical error with p{action - A_ERROR}"
+        if action < A_NEW_HAND:
+            return f"discard mask {action - A_DISCARD + 1}"
+        return "draw a new hand"
+
+    def __str__(self):
+        lines = [f"mover {self.current_player()} turn {self.turn} pool {self.pool} "
+                 f"discard {self.discard}"]
+        for p in range(self.n):
+            lines.append(f"p{p} hand {self.hands[p]} body {self._body_str(p)}")
+        return "\n".join(lines)
+
+
+_DEFAULT_PLAYERS = 3
+GAME_TYPE = tt.make_game_type(GAME_NAME, "Virus!", 2, MAX_PLAYERS, {"players": _DEFAULT_PLAYERS})
+
+
+class VirusGame(tt.TabletopGame):
+    """Virus! with 2-6 players (parameter ``players``, default 3)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=MAX_ROUNDS * n * (1 + HAND) + n * HAND)
+        super().__init__(GAME_TYPE, info, params)
+        self.players = n
+
+    def new_kernel(self):
+        return VirusKernel(self.players)
+
+
+def sample_world(state, player, rng):
+    """A Virus! world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
+    return tt.sample_world(state, player, rng)
+
+
+tt.register(GAME_TYPE, VirusGame)
