@@ -147,11 +147,16 @@ def _resample_sampler(state, player, rng):
         player, pyspiel.UniformProbabilitySampler(_seed_from(rng), 0.0, 1.0))
 
 
-def replays_legally(game: pyspiel.Game, history) -> bool:
-    """True when every action of ``history`` is legal (for chance: a listed outcome)."""
+def replays_legally(game: pyspiel.Game, history, check_chance: bool = True) -> bool:
+    """True when every action of ``history`` is legal (for chance: a listed outcome).
+
+    ``check_chance=False`` checks player actions only (chance outcomes are applied as given).
+    """
     state = game.new_initial_state()
     for action in history:
-        if state.is_terminal() or action not in state.legal_actions():
+        if state.is_terminal():
+            return False
+        if (check_chance or not state.is_chance_node()) and action not in state.legal_actions():
             return False
         state.apply_action(action)
     return True
@@ -169,7 +174,9 @@ class CheckedResampler:
     def __call__(self, state, player, rng):
         for _ in range(self.max_resample_tries):
             world = _resample_sampler(state, player, rng)
-            if replays_legally(self.game, world.history()):
+            # Every refusal measured was a player action (a passed or played card the
+            # resampled hand does not hold), so chance outcomes are not re-checked.
+            if replays_legally(self.game, world.history(), check_chance=False):
                 return world
             self.refused += 1
         return self.fallback(state, player, rng)

@@ -54,15 +54,17 @@ def random_rollout(state: SearchState, rnd: random.Random,
                    rollout_policy: RolloutPolicy | None = None) -> None:
     """Play ``state`` to the end in place: chance by its probabilities, players uniformly
     (or by ``rollout_policy``)."""
-    randrange = rnd.randrange
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rnd))
+    rand = rnd.random
+    is_terminal, is_chance_node = state.is_terminal, state.is_chance_node
+    legal_actions, apply_action = state.legal_actions, state.apply_action
+    while not is_terminal():
+        if is_chance_node():
+            apply_action(sample_chance(state, rnd))
         elif rollout_policy is None:
-            legal = state.legal_actions()
-            state.apply_action(legal[randrange(len(legal))])
+            legal = legal_actions()
+            apply_action(legal[int(rand() * len(legal))])
         else:
-            state.apply_action(rollout_policy(state, rnd))
+            apply_action(rollout_policy(state, rnd))
 
 
 class RewardScale:
