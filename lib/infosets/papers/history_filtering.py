@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from infosets import plots
-from infosets.experiments.config import ConfigError, Param, Schema, repo_root
+from infosets.experiments.config import ConfigError, Param, Schema
+from infosets.experiments.store import data_root
 from infosets.experiments.runner import Task
 from infosets.filtering import sat_demo
 from infosets.filtering.baselines import importance_estimates, mcmc_estimates, true_estimates
@@ -116,7 +117,8 @@ SCHEMA = Schema(
 
 
 def policy_cache_dir():
-    return repo_root() / "data" / SLUG / "policies"
+    """``<data root>/history_filtering/policies`` (honours ``$INFOSETS_DATA_DIR``)."""
+    return data_root() / SLUG / "policies"
 
 
 def load_policy(cfg: dict, spec: OhHellSpec):
@@ -482,6 +484,30 @@ def ismcts_summary(results: pd.DataFrame) -> dict:
     return {"diff": mean_ci(diff), "win": win_rate(paired),
             "seconds_ratio": float(results["seconds_mcmc"].sum() / results["seconds_uniform"].sum()),
             "games": len(results)}
+
+
+def ismcts_table(results: pd.DataFrame, session) -> pd.DataFrame:
+    """Seat-0 score of IS-MCTS with MCMC vs uniform resampling (paired games, 95% CIs)."""
+    summary = ismcts_summary(results)
+    if not summary:
+        frame = pd.DataFrame(columns=["measure", "value", "lo95", "hi95", "n"])
+    else:
+        d, w = summary["diff"], summary["win"]
+        mc, un = mean_ci(results["score_mcmc"]), mean_ci(results["score_uniform"])
+        frame = pd.DataFrame([
+            {"measure": "score, MCMC resampler", "value": mc.value, "lo95": mc.lo,
+             "hi95": mc.hi, "n": mc.n},
+            {"measure": "score, uniform resampler", "value": un.value, "lo95": un.lo,
+             "hi95": un.hi, "n": un.n},
+            {"measure": "score difference (paired)", "value": d.value, "lo95": d.lo,
+             "hi95": d.hi, "n": d.n},
+            {"measure": "paired win rate of MCMC (ties 1/2)", "value": w.value, "lo95": w.lo,
+             "hi95": w.hi, "n": w.n},
+            {"measure": "think time ratio MCMC / uniform", "value": summary["seconds_ratio"],
+             "lo95": math.nan, "hi95": math.nan, "n": summary["games"]},
+        ])
+    session.save_table(frame, "ismcts_resampling", paper_ref="not in the paper (Section 6)")
+    return frame
 
 
 # --------------------------------------------------------------------------- claims
