@@ -13,7 +13,7 @@ from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_random_sim(players):
     game = pyspiel.load_game(f"exploding_kittens(players={players})")
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
 def test_adapter_agrees_with_kernel():

@@ -15,7 +15,7 @@ G, PR, B, H, P, K, C, X = range(8)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_sim(players):
     game = pyspiel.load_game(f"love_letter(players={players})")
-    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
 
 
 def test_adapter_agrees_with_kernel():

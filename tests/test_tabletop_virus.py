@@ -15,7 +15,7 @@ R, G, B, Y, W = range(5)
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_random_sim(players):
     game = pyspiel.load_game(f"virus(players={players})")
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_adapter_agrees_with_kernel():

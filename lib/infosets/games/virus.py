@@ -94,6 +94,23 @@ def _immunised(organ: tuple) -> bool:
     return len(organ) == 2 and all(MEDICINE <= c < THIEF for c in organ)
 
 
+_DISCARDS: dict[tuple, list[int]] = {}
+
+
+def _discard_actions(hand: tuple) -> list[int]:
+    """Discard actions of a sorted hand: one per distinct sub-multiset (cached)."""
+    actions = _DISCARDS.get(hand)
+    if actions is None:
+        seen, actions = set(), []
+        for mask in range(1, 1 << len(hand)):
+            key = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
+            if key not in seen:
+                seen.add(key)
+                actions.append(A_DISCARD + mask - 1)
+        _DISCARDS[hand] = actions
+    return actions
+
+
 class VirusKernel(tt.Kernel):
     """Whole Virus! state: bodies (public), hands as sorted lists, deck as counts."""
 
@@ -201,12 +218,7 @@ class VirusKernel(tt.Kernel):
                 actions.append(A_GLOVE)
             else:
                 actions.extend(A_ERROR + q for q in others)
-        seen = set()
-        for mask in range(1, 1 << len(hand)):
-            key = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
-            if key not in seen:
-                seen.add(key)
-                actions.append(A_DISCARD + mask - 1)
+        actions.extend(_discard_actions(tuple(hand)))
         actions.sort()
         return actions
 

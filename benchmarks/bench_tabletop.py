@@ -1,0 +1,157 @@
+"""Random-playout speed of the tabletop ports against OpenSpiel's C++ hearts, in one run.
+
+The ports are the TAG games of Ravichandran, Goodman and Lucas (NOTES.md slug
+``pimcts_aggregation``): sushi_go, love_letter, exploding_kittens, virus. For each port:
+- random playouts (deal included) per second through the pyspiel interface, next to
+  OpenSpiel's hearts driven by the very same loop (reference);
+- the same playouts on the bare kernel (``state.kernel``; what a search can use);
+- ``sample_world`` calls per second next to hearts' ``resample_from_infostate``.
+Games differ in length, so decision moves per game are printed too.
+Run: ``nice -n 10 .venv/bin/python benchmarks/bench_tabletop.py [--seconds S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+import pyspiel
+
+import infosets.games  # noqa: F401  (registers the ports)
+from infosets.games import _tabletop as tt
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _harness import report  # noqa: E402
+from _harness import row  # noqa: E402
+
+TOPIC = "tabletop"
+PORTS = ("sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus")
+
+
+def timed(loop, seconds: float) -> tuple[int, int, float]:
+    """Calls loop() until ``seconds`` pass; returns (calls, total count returned, elapsed)."""
+    calls, count = 0, 0
+    start = time.perf_counter()
+    while True:
+        count += loop()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls, count, elapsed
+
+
+def pyspiel_playout(game, rng):
+    def loop():
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r, acc = rng.random(), 0.0
+                for action, p in outcomes:
+                    acc += p
+                    if r < acc:
+                        break
+                state.apply_action(action)
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+                moves += 1
+        return moves
+    return loop
+
+
+def kernel_playout(game, rng):
+    def loop():
+        kernel = game.new_kernel()
+        moves = 0
+        while not kernel.is_terminal():
+            if kernel.current_player() == tt.CHANCE:
+                kernel.apply(tt.sample_chance(kernel, rng))
+            else:
+                legal = kernel.legal_actions()
+                kernel.apply(legal[int(rng.random() * len(legal))])
+                moves += 1
+        return moves
+    return loop
+
+
+def decision_states(game, rng, count: int) -> list:
+    """Decision states from random games (every fifth decision), for resampling."""
+    states = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal() and len(states) < count:
+            if state.is_chance_node():
+                state.apply_action(tt.sample_chance(state.kernel, rng) if hasattr(state, "kernel")
+                                   else pyspiel_chance(state, rng))
+                continue
+            if moves % 5 == 0:
+                states.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            moves += 1
+    return states
+
+
+def pyspiel_chance(state, rng):
+    outcomes = state.chance_outcomes()
+    return outcomes[int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))][0]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    args = parser.parse_args(argv)
+    if not 0.1 <= args.seconds <= 60:
+        raise ValueError(f"seconds: must be in [0.1, 60], got {args.seconds}")
+    rng = np.random.default_rng(0)
+    hearts = pyspiel.load_game("hearts")
+    calls, moves, elapsed = timed(pyspiel_playout(hearts, rng), args.seconds)
+    hearts_rate = calls / elapsed
+    print(f"hearts: {hearts_rate:.1f} games/s, {moves / calls:.1f} decision moves/game")
+    hearts_states = decision_states(hearts, rng, 50)
+    sampler = pyspiel.UniformProbabilitySampler(1, 0.0, 1.0)
+    i = [0]
+
+    def hearts_resample():
+        state = hearts_states[i[0] % len(hearts_states)]
+        i[0] += 1
+        state.resample_from_infostate(state.current_player(), sampler)
+        return 1
+
+    n, _, elapsed = timed(hearts_resample, args.seconds)
+    hearts_resample_rate = n / elapsed
+    rows = []
+    for name in PORTS:
+        game = pyspiel.load_game(name)
+        calls, moves, elapsed = timed(pyspiel_playout(game, rng), args.seconds)
+        rate = calls / elapsed
+        rows.append(row(f"{name} random playouts via pyspiel", rate, hearts_rate, "games/s",
+                        goal="reference = hearts (C++) through the same loop",
+                        moves_per_game=moves / calls))
+        calls, moves, elapsed = timed(kernel_playout(game, rng), args.seconds)
+        rows.append(row(f"{name} random playouts on the kernel", calls / elapsed, hearts_rate,
+                        "games/s", goal="reference = hearts (C++) through pyspiel",
+                        moves_per_game=moves / calls))
+        states = decision_states(game, rng, 50)
+        j = [0]
+
+        def resample():
+            state = states[j[0] % len(states)]
+            j[0] += 1
+            tt.sample_world(state, state.current_player(), rng)
+            return 1
+
+        n, _, elapsed = timed(resample, args.seconds)
+        rows.append(row(f"{name} sample_world", n / elapsed, hearts_resample_rate, "calls/s",
+                        goal="reference = hearts resample_from_infostate (C++)"))
+    report(TOPIC, rows)
+
+
+if __name__ == "__main__":
+    main()
