@@ -18,7 +18,7 @@ from open_spiel.python.algorithms import mcts as os_mcts
 from _harness import report, row, timeit
 from infosets.games.determinizers import sampler_for
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
-from infosets.search.mcts import cpp_uct_search, uct_search
+from infosets.search.mcts import OLMCTSBot, cpp_uct_search, uct_search
 from infosets.search.pimcts import PIMCTSBot
 from infosets.search.state_protocol import RewardScale
 
@@ -54,7 +54,7 @@ def bench_one_world(label, rows):
     scale = RewardScale(game, True)
     rnd = random.Random(0)
     ours = per_second(timeit(lambda: uct_search(world, ITERATIONS, 1.0, rnd, scale), repeat=3))
-    cpp = per_second(timeit(lambda: cpp_uct_search(world, ITERATIONS, 1.0, 1, scale), repeat=3))
+    cpp = per_second(timeit(lambda: cpp_uct_search(world, ITERATIONS, 1.0, 1, scale), repeat=5, number=5))
     evaluator = os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     os_bot = os_mcts.MCTSBot(game, 1.0, ITERATIONS, evaluator, random_state=np.random.RandomState(0))
     os_py = per_second(timeit(lambda: os_bot.mcts_search(world), repeat=3))
@@ -62,6 +62,10 @@ def bench_one_world(label, rows):
                     goal=">= 0.8x"))
     rows.append(row(f"{label} OL-MCTS python engine vs OpenSpiel Python mcts.MCTSBot", ours, os_py,
                     "it/s", goal=">= 3x"))
+    ol = OLMCTSBot(game, player, iterations=ITERATIONS, rng=0, engine="cpp")
+    ol_cpp = per_second(timeit(lambda: ol.step(state), repeat=3))
+    rows.append(row(f"{label} OL-MCTS(engine=cpp, incl. sampling) vs C++ MCTSBot", ol_cpp, cpp, "it/s",
+                    goal=">= 0.8x"))
     for engine in ("cpp", "python"):
         bot = PIMCTSBot(game, player, iterations=ITERATIONS, determinizations=10, rng=0, engine=engine)
         pi = per_second(timeit(lambda: bot.step(state), repeat=3))
@@ -76,7 +80,7 @@ def bench_ismcts(label, rows):
     ours_bot = ISMCTSBot(game, player, iterations=ITERATIONS, rng=0)
     ours = per_second(timeit(lambda: ours_bot.search(state), repeat=3))
     cpp_bot = make_cpp_ismcts_bot(game, iterations=ITERATIONS, seed=0)
-    cpp = per_second(timeit(lambda: cpp_bot.step(state), repeat=3))
+    cpp = per_second(timeit(lambda: cpp_bot.step(state), repeat=5, number=5))
     evaluator = os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     os_bot = os_ismcts.ISMCTSBot(game, evaluator, 1.0, ITERATIONS,
                                  random_state=np.random.RandomState(0))

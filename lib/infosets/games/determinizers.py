@@ -135,7 +135,8 @@ def _python_state_resamples(game: pyspiel.Game) -> bool:
 
 
 def _seed_from(rng: np.random.Generator) -> int:
-    return int(rng.integers(0, 2**31 - 1))
+    # random_raw is ~10x cheaper than rng.integers and draws from the same seeded stream.
+    return int(rng.bit_generator.random_raw() & 0x7FFFFFFF)
 
 
 def _perfect_information_sampler(state, player, rng):

@@ -79,20 +79,29 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     return {a: (ch[0], ch[1]) for a, ch in root[2].items()}
 
 
+class CppTreeRunner:
+    """OpenSpiel's C++ MCTSBot kept across searches of one budget (its RNG is seeded once)."""
+
+    def __init__(self, game, iterations: int, uct_c: float, seed: int, scale: RewardScale):
+        self.scale = scale
+        self.evaluator = pyspiel.RandomRolloutEvaluator(1, seed)  # the bot keeps a reference
+        c_raw = uct_c * scale.span if scale.normalize else uct_c
+        self.bot = pyspiel.MCTSBot(game, self.evaluator, c_raw, iterations, 1000, False, seed, False)
+
+    def search(self, world) -> RootStats:
+        root = self.bot.mcts_search(world)
+        scale, stats = self.scale, {}
+        for child in root.children:
+            n, total = child.explore_count, child.total_reward
+            if scale.normalize:
+                total = (total - scale.low * n) / scale.span
+            stats[child.action] = (n, total)
+        return stats
+
+
 def cpp_uct_search(world, iterations: int, uct_c: float, seed: int, scale: RewardScale) -> RootStats:
     """The same search in OpenSpiel's C++ MCTSBot; rewards mapped to the ``scale`` range."""
-    game = world.get_game()
-    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    c_raw = uct_c * scale.span if scale.normalize else uct_c
-    bot = pyspiel.MCTSBot(game, evaluator, c_raw, iterations, 1000, False, seed, False)
-    root = bot.mcts_search(world)
-    stats = {}
-    for child in root.children:
-        n, total = child.explore_count, child.total_reward
-        if scale.normalize:
-            total = (total - scale.low * n) / scale.span
-        stats[child.action] = (n, total)
-    return stats
+    return CppTreeRunner(world.get_game(), iterations, uct_c, seed, scale).search(world)
 
 
 def check_engine(game, engine: str) -> None:
@@ -104,11 +113,21 @@ def check_engine(game, engine: str) -> None:
                          "(OpenSpiel 2.0.2's C++ bots crash on it), use engine='python'")
 
 
-def search_world(world, iterations, uct_c, rng, scale, rollout_policy, engine) -> RootStats:
-    """One per-world tree with either engine; consumes ``rng`` identically for both."""
+def search_world(world, iterations, uct_c, rng, scale, rollout_policy, engine,
+                 runners: dict | None = None) -> RootStats:
+    """One per-world tree with either engine; consumes ``rng`` identically for both.
+
+    ``runners`` caches one C++ runner per budget (seeded from the first call's stream).
+    """
     rnd = python_random(rng)
     if engine == "cpp":
-        return cpp_uct_search(world, iterations, uct_c, rnd.randrange(2**31 - 1), scale)
+        seed = rnd.randrange(2**31 - 1)
+        if runners is None:
+            return cpp_uct_search(world, iterations, uct_c, seed, scale)
+        runner = runners.get(iterations)
+        if runner is None:
+            runner = runners[iterations] = CppTreeRunner(world.get_game(), iterations, uct_c, seed, scale)
+        return runner.search(world)
     return uct_search(world, iterations, uct_c, rnd, scale, rollout_policy)
 
 
@@ -161,12 +180,13 @@ class OLMCTSBot(pyspiel.Bot):
         self.sampler = sampler if sampler is not None else sampler_for(game)
         self.scale = RewardScale(game, normalize_rewards)
         self.rollout_policy = rollout_policy
+        self._runners: dict = {}
 
     def search(self, state) -> RootStats:
         """{action: (visits, summed reward)} of the root of one tree on one sampled world."""
         world = self.sampler(state, self.player, self._rng)
         return search_world(world, self.iterations, self.uct_c, self._rng, self.scale,
-                            self.rollout_policy, self.engine)
+                            self.rollout_policy, self.engine, self._runners)
 
     def step_with_policy(self, state):
         stats = self.search(state)

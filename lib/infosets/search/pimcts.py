@@ -93,6 +93,7 @@ class PIMCTSBot(pyspiel.Bot):
         self.sampler = sampler if sampler is not None else sampler_for(game)
         self.scale = RewardScale(game, normalize_rewards)
         self.rollout_policy = rollout_policy
+        self._runners: dict = {}
 
     def search(self, state) -> list[dict]:
         """Per-world root statistics, one dict per determinization."""
@@ -101,7 +102,7 @@ class PIMCTSBot(pyspiel.Bot):
         for _ in range(self.determinizations):
             world = self.sampler(state, self.player, self._rng)
             trees.append(search_world(world, budget, self.uct_c, self._rng, self.scale,
-                                      self.rollout_policy, self.engine))
+                                      self.rollout_policy, self.engine, self._runners))
         return trees
 
     def step_with_policy(self, state):
