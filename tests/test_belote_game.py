@@ -1,14 +1,13 @@
 """The pyspiel adapter ``belote2p``: OpenSpiel conformance, kernel agreement, resampling."""
 
+import infosets.games  # noqa: F401  (registers belote2p)
 import numpy as np
 import pyspiel
 import pytest
-from scipy import stats
-
-import infosets.games  # noqa: F401  (registers belote2p)
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.game import hidden_slots, sample_world
-from infosets.games.belote2p.rules import KernelState
+from infosets.games.belote2p.rules import KernelState, hand_exclusions
+from scipy import stats
 
 
 def _dealt_state(game, rng):
@@ -87,20 +86,48 @@ def test_resample_keeps_information_state_and_is_seeded():
 
 
 def test_hidden_part_is_uniform_chi_square():
-    """Without a deal constraint, each hidden card is uniform over the hidden slots."""
+    """Without a deal constraint, a hidden card is uniform over the slots the history allows:
+    each opponent hand slot with probability 1 / |allowed cards|, the piles sharing the rest."""
     game = pyspiel.load_game("belote2p(min_trumps=0,points_lo=0,points_hi=152)")
     rng = np.random.default_rng(4)
-    state = _midgame(game, rng, 7)
+    state = _midgame(game, rng, 9)
     player = state.current_player()
+    opp = 1 - player
     slots = hidden_slots(state, player)
-    card = state.deal[slots[0]]
+    n_hand = sum(16 * opp <= s < 16 * opp + 6 for s in slots)
+    cards = [state.deal[s] for s in slots]
+    excluded = hand_exclusions(state.plays, opp)
+    n_allowed = sum(not excluded >> c & 1 for c in cards)
+    card = state.deal[slots[0]]  # a card really in the opponent's hand: allowed
+    p_hand = 1 / n_allowed
+    expected = np.array([p_hand] * n_hand
+                        + [(1 - n_hand * p_hand) / (len(slots) - n_hand)] * (len(slots) - n_hand))
     counts = np.zeros(len(slots))
     n = 3000
     for _ in range(n):
         world = sample_world(state, player, rng)
         assert world.information_state_string(player) == state.information_state_string(player)
         counts[[world.deal[s] for s in slots].index(card)] += 1
-    assert stats.chisquare(counts).pvalue > 1e-3
+    assert stats.chisquare(counts, expected * n).pvalue > 1e-3
+
+
+def test_resample_respects_revealed_voids():
+    """Worlds must keep every past reply legal: a player who did not follow suit holds no
+    card of that suit (the replay of the history raises otherwise)."""
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(12)
+    checked = 0
+    for _ in range(60):
+        state = _midgame(game, rng, int(rng.integers(4, 28)))
+        player = state.current_player()
+        excluded = hand_exclusions(state.plays, 1 - player)
+        for _ in range(5):
+            world = sample_world(state, player, rng)
+            assert world.kernel.hand[1 - player] & excluded == 0
+            assert world.information_state_string(player) == state.information_state_string(
+                player)
+        checked += excluded != 0
+    assert checked >= 10
 
 
 def test_clone_is_independent():

@@ -3,7 +3,6 @@
 import io
 
 import pytest
-
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.__main__ import main, play
 from infosets.games.belote2p.play import Match, parse_seat
@@ -48,7 +47,7 @@ def test_terminal_reprompts_on_bad_input_and_finishes(tmp_path):
     assert len(games) == 1
     assert games.loc[0, "ai_score"] == match.score()[1]
     assert games.loc[0, "ai_led_first"] == (match.state.first_leader == 1)
-    assert games.loc[0, ["trick_%d" % i for i in range(1, 17)]].sum() == sum(
+    assert games.loc[0, [f"trick_{i}" for i in range(1, 17)]].sum() == sum(
         1 for _, _, _, w in match.state.plays if w == 1)
 
 

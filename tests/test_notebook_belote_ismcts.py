@@ -1,7 +1,6 @@
 """Smoke run of the belote_ismcts notebook through papermill; checks the numbers it wrote."""
 
 import pytest
-
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook

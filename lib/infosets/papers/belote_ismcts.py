@@ -390,7 +390,7 @@ def claims(results: pd.DataFrame, heat: pd.DataFrame, inference: pd.DataFrame,
         frame = heatmap_frame(heat)
         best_c, best_n = frame.stack().idxmax()
         rows.append({"claim": "best C x iterations cell vs the paper's ISMCTS",
-                     "paper": f"C = 82, 500 iterations", "ours": f"C = {best_c:g}, {best_n} it",
+                     "paper": "C = 82, 500 iterations", "ours": f"C = {best_c:g}, {best_n} it",
                      "ci95": f"{frame.loc[best_c, best_n]:.1f} mean points "
                              f"({heat.groupby(['exploration', 'iterations']).size().min()} games)",
                      "verdict": "see heatmap"})

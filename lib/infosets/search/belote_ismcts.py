@@ -34,6 +34,7 @@ from infosets.games.belote2p.rules import (
     TRUMP_MASK,
     KernelState,
     cards_of,
+    hand_exclusions,
 )
 
 # A tree node is a list [visits, reward_sum, avail, tried_mask, children{card: node}].
@@ -56,33 +57,9 @@ def _rng_from(seed) -> random.Random:
 
 
 def opponent_hand_exclusions(plays, player: int) -> int:
-    """Cards the opponent of ``player`` provably no longer holds in hand, from its replies.
-
-    A reply off the led suit shows no playable card of that suit at that moment (so none in
-    hand for the rest of the game); a non-trump reply when trump was possible shows no trump;
-    a trump reply on a trump lead that does not beat it shows no higher trump.
-
-    Args:
-      plays: the state's play history, ``(player, card, revealed, winner)`` per card.
-      player: the searching player.
-    Returns:
-      A mask of cards that cannot be in the opponent's hand.
-    """
-    opp = 1 - player
-    excluded = 0
-    lead = -1
-    for who, card, _, _ in plays:
-        if lead < 0:
-            lead = card
-            continue
-        if who == opp:
-            follow = FOLLOW[lead]
-            if not (follow >> card & 1):
-                excluded |= follow
-                if not (TRUMP_MASK >> card & 1):
-                    excluded |= TRUMP_MASK
-        lead = -1
-    return excluded
+    """Cards the opponent of ``player`` provably no longer holds in hand (its revealed voids:
+    off-suit, no trump when trumping was due, no overtrump); see ``rules.hand_exclusions``."""
+    return hand_exclusions(plays, 1 - player)
 
 
 class BeloteISMCTSBot(pyspiel.Bot):

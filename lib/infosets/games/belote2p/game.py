@@ -25,6 +25,7 @@ from .rules import (
     KernelState,
     card_name,
     cards_of,
+    hand_exclusions,
 )
 
 GAME_NAME = "belote2p"
@@ -204,7 +205,13 @@ def hidden_slots(state: BeloteState, player: int) -> list[int]:
 
 def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
                  respect_constraint: bool = True) -> BeloteState:
-    """Reshuffle the cards ``player`` cannot see and replay the history on the new deal.
+    """A world consistent with ``player``'s information state, uniformly at random.
+
+    The cards ``player`` cannot see are redealt to their slots: the opponent's unplayed hand
+    slots get a uniform subset of the cards its past replies allow (a player that did not
+    follow suit holds none of that suit, and so on: ``rules.hand_exclusions``), the covered
+    pile slots get the rest in a uniform order; worlds breaking the deal constraint are
+    rejected. The history is replayed on the new deal.
 
     Args:
       state: a state after the deal.
@@ -217,10 +224,20 @@ def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
     slots = hidden_slots(state, player)
+    opp = 1 - player
+    hand_slots = [s for s in slots if 16 * opp <= s < 16 * opp + HAND_SIZE]
+    pile_slots = slots[len(hand_slots):]
     cards = [state.deal[s] for s in slots]
+    excluded = hand_exclusions(state.plays, opp)
+    allowed = [c for c in cards if not excluded >> c & 1]
     new_deal = list(state.deal)
     while True:
-        for s, c in zip(slots, rng.permutation(cards)):
+        chosen = [int(c) for c in rng.choice(allowed, size=len(hand_slots), replace=False)]
+        taken = set(chosen)
+        rest = [c for c in cards if c not in taken]
+        for s, c in zip(hand_slots, chosen):
+            new_deal[s] = c
+        for s, c in zip(pile_slots, rng.permutation(rest)):
             new_deal[s] = int(c)
         if not respect_constraint or state.constraint.is_fair(new_deal):
             break

@@ -120,6 +120,36 @@ def reply_wins(lead: int, reply: int) -> bool:
     return bool(BEATS[lead] >> reply & 1)
 
 
+def hand_exclusions(plays, player: int) -> int:
+    """Cards ``player`` can no longer hold in hand, proved by its own past replies.
+
+    A reply outside the first duty (the led suit; a higher trump on a trump lead) shows that
+    no such card was playable, so none is in hand for the rest of the game (a hand only
+    shrinks); a reply that is not a trump when trumping was the next duty shows no trump.
+    Face-down cards were not playable then, so they are not constrained.
+
+    Args:
+      plays: the play history, ``(player, card, revealed, winner)`` per card, in order.
+      player: whose hand is constrained.
+    Returns:
+      A card mask; every world consistent with the history keeps these out of that hand.
+    """
+    excluded = 0
+    lead = -1
+    for who, card, _, _ in plays:
+        if lead < 0:
+            lead = card
+            continue
+        if who == player:
+            follow = FOLLOW[lead]
+            if not (follow >> card & 1):
+                excluded |= follow
+                if not (TRUMP_MASK >> card & 1):
+                    excluded |= TRUMP_MASK
+        lead = -1
+    return excluded
+
+
 class KernelState:
     """A full Belote position.
 
