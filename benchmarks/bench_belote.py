@@ -19,9 +19,10 @@ import statistics
 import sys
 import time
 
-import infosets.games  # noqa: F401  (registers belote2p)
 import numpy as np
 import pyspiel
+
+import infosets.games  # noqa: F401  (registers belote2p)
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.rules import KernelState
 from infosets.search.belote_bots import openspiel_ismcts_bot

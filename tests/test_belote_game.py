@@ -1,13 +1,14 @@
 """The pyspiel adapter ``belote2p``: OpenSpiel conformance, kernel agreement, resampling."""
 
-import infosets.games  # noqa: F401  (registers belote2p)
 import numpy as np
 import pyspiel
 import pytest
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers belote2p)
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.game import hidden_slots, sample_world
 from infosets.games.belote2p.rules import KernelState, hand_exclusions
-from scipy import stats
 
 
 def _dealt_state(game, rng):
@@ -42,7 +43,7 @@ def test_chance_deal_is_fair_and_normalised():
 def test_adapter_matches_kernel_on_random_games():
     game = pyspiel.load_game("belote2p")
     rng = np.random.default_rng(5)
-    for _ in range(1000):
+    for _ in range(2000):
         deal = deal_lib.fair_deal(rng)
         leader = int(rng.integers(2))
         state = game.new_state_from_deal(deal, leader)

@@ -3,6 +3,7 @@
 import io
 
 import pytest
+
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.__main__ import main, play
 from infosets.games.belote2p.play import Match, parse_seat

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from scipy import stats
+
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.rules import (
     POINTS,
@@ -12,7 +14,6 @@ from infosets.games.belote2p.rules import (
     mask_of,
     parse_card,
 )
-from scipy import stats
 
 C = parse_card
 

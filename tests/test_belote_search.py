@@ -2,10 +2,12 @@
 
 import random
 
-import infosets.games  # noqa: F401
 import numpy as np
 import pyspiel
 import pytest
+from scipy import stats
+
+import infosets.games  # noqa: F401
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.rules import KernelState, cards_of, mask_of, parse_card
 from infosets.search.belote_bots import (
@@ -18,7 +20,6 @@ from infosets.search.belote_bots import (
     solve,
 )
 from infosets.search.belote_ismcts import BeloteISMCTSBot, opponent_hand_exclusions
-from scipy import stats
 
 C = parse_card
 

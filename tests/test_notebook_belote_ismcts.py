@@ -1,6 +1,7 @@
 """Smoke run of the belote_ismcts notebook through papermill; checks the numbers it wrote."""
 
 import pytest
+
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
@@ -26,3 +27,36 @@ def test_belote_ismcts_smoke(tmp_path):
     human = tricks[tricks["opponent"] == "human (paper)"]
     assert list(human["win_pct"]) == [40, 41, 49, 46, 57, 56, 54, 59, 49, 56, 48, 57, 60, 73, 78, 71]
     assert list(run.data_dir.glob("*/vs_opponents.parquet"))
+
+
+def test_impossible_deal_constraint_is_a_config_error():
+    from infosets.experiments.config import ConfigError, load
+
+    with pytest.raises(ConfigError, match="admits no deal"):
+        load("belote_ismcts", "smoke", overrides={"points_lo": 90, "points_hi": 100})
+    with pytest.raises(ConfigError, match="min_trumps"):
+        load("belote_ismcts", "smoke", overrides={"min_trumps": 9})
+
+
+def test_analysis_on_known_results():
+    import pandas as pd
+
+    from infosets.papers import belote_ismcts as paper
+
+    rows = []
+    for deal, (a, b) in enumerate([(100, 90), (70, 60)]):
+        for seat, score in enumerate((a, b)):
+            row = {"opponent": "x", "deal": deal, "ai_seat": seat, "ai_led_first": seat == 0,
+                   "ai_score": score}
+            row.update({f"trick_{t}": int(t > 8) for t in range(1, 17)})
+            rows.append(row)
+    results = pd.DataFrame(rows)
+    summary = paper.score_summary(results).set_index("opponent")
+    assert summary.loc["x", "above_81"] == 0.5 and summary.loc["x", "mean_score"] == 80
+    first = paper.by_first_leader(results).set_index(["opponent", "first"])
+    assert first.loc[("x", "AI"), "mean_score"] == 85
+    assert first.loc[("x", "opponent"), "mean_score"] == 75
+    tricks = paper.trick_win_rates(results)
+    ours = tricks[tricks["opponent"] == "x"].set_index("trick")["win_pct"]
+    assert ours[1] == 0 and ours[16] == 100
+    assert paper.duplicate_mean(results)["mean"] == 80

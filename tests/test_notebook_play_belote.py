@@ -1,6 +1,7 @@
 """Smoke run of the play_belote notebook: headless (the AI plays both seats), nothing logged."""
 
 import pytest
+
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook

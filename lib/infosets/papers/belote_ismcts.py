@@ -16,7 +16,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers belote2p)
 from infosets import plots
-from infosets.experiments.config import Param, Schema, repo_root
+from infosets.experiments.config import ConfigError, Param, Schema, repo_root
 from infosets.experiments.runner import Task
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p import log as human_log
@@ -39,6 +39,10 @@ TRICK_COLUMNS = [f"trick_{i}" for i in range(1, NUM_TRICKS + 1)]
 
 
 def _derive(values: dict) -> dict:
+    try:  # an impossible fair-deal constraint is a config error, before any compute
+        deal_lib.DealConstraint(values["min_trumps"], values["points_lo"], values["points_hi"])
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     return {"game_string": (f"belote2p(min_trumps={values['min_trumps']},"
                             f"points_lo={values['points_lo']},points_hi={values['points_hi']})")}
 
@@ -300,9 +304,13 @@ def plot_first_leader(results: pd.DataFrame, session):
     for j, first in enumerate(["AI", "opponent"]):
         sub = table[table["first"] == first].set_index("opponent").reindex(opponents)
         x = np.arange(len(opponents)) + (j - 0.5) * width
-        err = np.array([sub["mean_score"] - sub["lo"], sub["hi"] - sub["mean_score"]])
-        ax.bar(x, sub["mean_score"], width, yerr=np.nan_to_num(err), capsize=3,
-               label=f"{first} leads trick 1")
+        means = sub["mean_score"].to_numpy(dtype=float)
+        err = np.array([means - sub["lo"].to_numpy(dtype=float),
+                        sub["hi"].to_numpy(dtype=float) - means])
+        ax.bar(x, means, width, label=f"{first} leads trick 1")
+        ok = np.isfinite(err).all(axis=0)
+        ax.errorbar(x[ok], means[ok], yerr=err[:, ok], fmt="none", ecolor="k", capsize=3)
+    ax.set_ylim(0, TOTAL_POINTS)
     ax.axhline(HALF, color="red", lw=1)
     ax.set_xticks(np.arange(len(opponents)), opponents, fontsize=8)
     ax.set_ylabel("mean ISMCTS score")
