@@ -22,7 +22,7 @@ Modelling choices (documented simplifications):
 * Dealing is a chance node per card whose outcome is the card type, drawn from the count
   vector of the undealt deck (the deck order is not state).
 * A chopsticks move is one action naming the two card types in play order (type1 <= type2,
-  plus wasabi before a nigiri).
+  plus wasabi before a nigiri). Using chopsticks is announced (public); the cards are not.
 * Returns are win shares (see ``_tabletop``); ``kernel.scores()`` gives the points.
 
 Hidden information: other players' hands that have not yet passed through the player's
@@ -268,14 +268,18 @@ class SushiGoKernel(tt.Kernel):
                 if self.pending[q] >= 0:  # q's hidden pick is still somewhere in this hand
                     for c in self._action_cards(self.pending[q]):
                         hand[c] += 1
-                parts.append(f"p{q} hand{'+pick' if self.pending[q] >= 0 else ''}: "
-                             f"{self._hand_str(hand)}")
+                parts.append(f"p{q} hand{self._pick_mark(q)}: {self._hand_str(hand)}")
             else:
-                parts.append(f"p{q} hand: {sum(self.hands[q])} unknown"
-                             f"{' +pick' if self.pending[q] >= 0 else ''}")
+                parts.append(f"p{q} hand: {sum(self.hands[q])} unknown{self._pick_mark(q)}")
         parts.append("tables: " + " | ".join(",".join(map(str, t)) for t in self.table))
         parts.append(f"puddings: {self.puddings} score: {self.score}")
         return parts
+
+    def _pick_mark(self, q: int) -> str:
+        # Taking two cards with chopsticks is announced, so the pick's size is public.
+        if self.pending[q] < 0:
+            return ""
+        return " +pick" if self.pending[q] < NUM_TYPES else " +chopsticks pick"
 
     @staticmethod
     def _action_cards(action: int) -> tuple:
@@ -316,7 +320,8 @@ class SushiGoKernel(tt.Kernel):
         k.deck = [0] * NUM_TYPES
         for c in cards[pos:]:
             k.deck[c] += 1
-        # Hidden picks already made this turn: uniform over the picker's legal moves.
+        # Hidden picks already made this turn: uniform over the picker's legal moves of the
+        # same size (a chopsticks move is announced).
         for q in range(n):
             if q == player or k.pending[q] < 0:
                 continue
@@ -325,7 +330,8 @@ class SushiGoKernel(tt.Kernel):
                     k.hands[q][c] += 1
             saved_cur = k.cur
             k.cur = q
-            legal = k.legal_actions()
+            pair = k.pending[q] >= NUM_TYPES
+            legal = [a for a in k.legal_actions() if (a >= NUM_TYPES) == pair]
             k.cur = saved_cur
             action = legal[min(int(rng.random() * len(legal)), len(legal) - 1)]
             for c in self._action_cards(action):
