@@ -97,3 +97,18 @@ def test_bad_input_one_line_errors():
         PIMCTSBot(game, 0, aggregation="Majority", rng=0)
     with pytest.raises(ValueError, match="^game: no determinizer"):
         PIMCTSBot(pyspiel.load_game("dark_hex"), 0, rng=0)
+
+
+def test_auto_engine_uses_python_trees_at_small_tree_budgets():
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+
+    def child_visits(engine):
+        trees = PIMCTSBot(game, 0, iterations=200, determinizations=100, rng=0, engine=engine).search(state)
+        return [sum(n for n, _ in t.values()) for t in trees]
+
+    # C++ MCTSBot spends a tree's first iteration expanding the root: with 2 iterations per
+    # tree only one child visit is left. The auto engine switches to our Python trees there.
+    assert child_visits("cpp") == [1] * 100
+    assert child_visits("auto") == [2] * 100
+    assert child_visits("python") == [2] * 100

@@ -61,7 +61,8 @@ SCHEMA = Schema(
         "final": Param(str, choices=["mean", "visits"],
                        doc="final move of OL-MCTS and IS-MCTS (PI-MCTS uses its aggregation)"),
         "engine": Param(str, choices=["auto", "python", "cpp"],
-                        doc="per-world tree engine; auto = C++ MCTSBot on C++ games"),
+                        doc="per-world tree engine; auto = C++ MCTSBot when the tree's budget "
+                            ">= 10 x legal actions on C++ games, else Python"),
         "ismcts_engine": Param(str, choices=["python", "cpp"],
                                doc="python = ours (availability counts); cpp = OpenSpiel's"),
         "disambiguation_trajectories": Param(int, lo=0, hi=10_000,
@@ -76,8 +77,9 @@ SCHEMA = Schema(
 # -- agents ---------------------------------------------------------------------------------
 
 def engine_for(game, engine: str) -> str:
-    if engine == "auto":
-        return "python" if is_python_game(game) else "cpp"
+    """The tree engine passed to the bots ("auto" decides per tree, see search.mcts)."""
+    if engine == "cpp" and is_python_game(game):
+        return "python"
     return engine
 
 

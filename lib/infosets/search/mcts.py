@@ -10,9 +10,12 @@ Two engines run the per-world tree:
 * ``"python"``: ``uct_search`` below (any game, including Python-registered ones).
 * ``"cpp"``: OpenSpiel's C++ ``MCTSBot.mcts_search`` (C++ games only). Where it differs:
   it uses raw returns, so c is scaled by the utility span (which leaves every UCB argmax
-  unchanged); it tries unvisited children in legal-action order, not at random; it expands
-  all children of a leaf at once. The final choice and the aggregation stay ours (we read
-  the root children's ``explore_count`` and ``total_reward``).
+  unchanged); it spends the first iteration expanding the root (no child visit); it expands
+  all children of a leaf at once (shuffled) and evaluates the leaf, not a new child.
+  The final choice and the aggregation stay ours (we read the root children's
+  ``explore_count`` and ``total_reward``).
+* ``"auto"``: C++ when the tree's budget is >= AUTO_CPP_MIN_RATIO x the legal actions (the
+  lost iteration is then negligible), Python otherwise and on Python-registered games.
 """
 
 from __future__ import annotations
@@ -26,7 +29,12 @@ from infosets.games.determinizers import sampler_for
 from infosets.search.state_protocol import (
     RewardScale, argmax_random, is_python_game, python_random, random_rollout, sample_chance)
 
-ENGINES = ("python", "cpp")
+ENGINES = ("python", "cpp", "auto")
+# engine="auto" runs a per-world tree in C++ only when its budget is at least this many times
+# the number of legal actions. C++ MCTSBot spends a tree's first iteration expanding the root
+# (no child visit), which at a few iterations per tree (large D) removes a large share of the
+# budget (D = 100 at B = 200: half). Our Python UCT gives every iteration to a child.
+AUTO_CPP_MIN_RATIO = 10
 FINALS = ("mean", "visits")
 
 # Root statistics of one tree: {action: (visits, summed reward of the root player in [0,1])}.
@@ -120,6 +128,9 @@ def search_world(world, iterations, uct_c, rng, scale, rollout_policy, engine,
     ``runners`` caches one C++ runner per budget (seeded from the first call's stream).
     """
     rnd = python_random(rng)
+    if engine == "auto":
+        engine = "cpp" if (not is_python_game(world.get_game()) and
+                           iterations >= AUTO_CPP_MIN_RATIO * len(world.legal_actions())) else "python"
     if engine == "cpp":
         seed = rnd.randrange(2**31 - 1)
         if runners is None:
