@@ -24,8 +24,10 @@ import infosets.games  # noqa: F401  (registers the ports)
 from infosets.games import _tabletop as tt
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import report  # noqa: E402
-from _harness import row  # noqa: E402
+from _harness import (
+    report,  # noqa: E402
+    row,  # noqa: E402
+)
 
 TOPIC = "tabletop"
 PORTS = ("sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus", "stratego")
@@ -43,19 +45,23 @@ def timed(loop, seconds: float) -> tuple[int, int, float]:
             return calls, count, elapsed
 
 
+def pick_chance(outcomes, rng) -> int:
+    """An outcome drawn from a pyspiel chance distribution."""
+    r, acc = rng.random(), 0.0
+    for outcome, p in outcomes:
+        acc += p
+        if r < acc:
+            return outcome
+    return outcomes[-1][0]
+
+
 def pyspiel_playout(game, rng):
     def loop():
         state = game.new_initial_state()
         moves = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r, acc = rng.random(), 0.0
-                for action, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        break
-                state.apply_action(action)
+                state.apply_action(pick_chance(state.chance_outcomes(), rng))
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[int(rng.random() * len(legal))])
@@ -87,8 +93,7 @@ def decision_states(game, rng, count: int) -> list:
         moves = 0
         while not state.is_terminal() and len(states) < count:
             if state.is_chance_node():
-                state.apply_action(tt.sample_chance(state.kernel, rng) if hasattr(state, "kernel")
-                                   else pyspiel_chance(state, rng))
+                state.apply_action(pick_chance(state.chance_outcomes(), rng))
                 continue
             if moves % 5 == 0:
                 states.append(state.clone())
@@ -98,9 +103,16 @@ def decision_states(game, rng, count: int) -> list:
     return states
 
 
-def pyspiel_chance(state, rng):
-    outcomes = state.chance_outcomes()
-    return outcomes[int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))][0]
+def resampler(states: list, rng):
+    """A loop calling ``sample_world`` on the given decision states in turn."""
+    calls = [0]
+
+    def loop():
+        state = states[calls[0] % len(states)]
+        calls[0] += 1
+        tt.sample_world(state, state.current_player(), rng)
+        return 1
+    return loop
 
 
 def main(argv=None) -> None:
@@ -131,6 +143,7 @@ def main(argv=None) -> None:
         game = pyspiel.load_game(name)
         calls, moves, elapsed = timed(pyspiel_playout(game, rng), args.seconds)
         rate = calls / elapsed
+        print(f"{name}: {moves / calls:.1f} decision moves/game", flush=True)
         rows.append(row(f"{name} random playouts via pyspiel", rate, hearts_rate, "games/s",
                         goal="reference = hearts (C++) through the same loop",
                         moves_per_game=moves / calls))
@@ -138,16 +151,7 @@ def main(argv=None) -> None:
         rows.append(row(f"{name} random playouts on the kernel", calls / elapsed, hearts_rate,
                         "games/s", goal="reference = hearts (C++) through pyspiel",
                         moves_per_game=moves / calls))
-        states = decision_states(game, rng, 50)
-        j = [0]
-
-        def resample():
-            state = states[j[0] % len(states)]
-            j[0] += 1
-            tt.sample_world(state, state.current_player(), rng)
-            return 1
-
-        n, _, elapsed = timed(resample, args.seconds)
+        n, _, elapsed = timed(resampler(decision_states(game, rng, 50), rng), args.seconds)
         rows.append(row(f"{name} sample_world", n / elapsed, hearts_resample_rate, "calls/s",
                         goal="reference = hearts resample_from_infostate (C++)"))
     report(TOPIC, rows)

@@ -101,3 +101,22 @@ def check_errors(game_name: str, bad_players: list[int]):
         tt.sample_world(state, game.num_players(), np.random.default_rng(0))
     with pytest.raises(ValueError, match="rng"):
         tt.sample_world(state, 0, 42)
+
+
+def check_resample_along_games(game, seed: int, games: int):
+    """At every decision of a few random games, every player's world keeps their view."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(tt.sample_chance(state.kernel, rng))
+                continue
+            mover = state.current_player()
+            for who in range(game.num_players()):
+                world = tt.sample_world(state, who, rng)
+                assert world.information_state_string(who) == state.information_state_string(who)
+                if who == mover:
+                    assert world.legal_actions() == state.legal_actions()
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])

@@ -6,8 +6,14 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import exploding_kittens as ek
-from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
-                             check_resample_keeps_infostate, chi_square_pvalue, play_to_decision)
+from tabletop_checks import (
+    check_adapter_agrees_with_kernel,
+    check_errors,
+    check_resample_along_games,
+    check_resample_keeps_infostate,
+    chi_square_pvalue,
+    play_to_decision,
+)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -121,7 +127,7 @@ def test_unknown_hands_uniform_over_unseen_non_kittens():
     kernel = state.kernel
     unseen = np.array(ek.BASE_COUNTS, dtype=float)
     unseen[ek.DEFUSE] = ek.TOTAL_DEFUSES - 3       # the deck's defuses; hands' are known
-    for c, s in zip(kernel.hands[player], kernel.seen[player]):
+    for c in kernel.hands[player]:
         if c != ek.DEFUSE:
             unseen[c] -= 1
     other = (player + 1) % 3
@@ -133,3 +139,7 @@ def test_unknown_hands_uniform_over_unseen_non_kittens():
         counts[hidden[rng.integers(len(hidden))]] += 1
     assert counts[ek.KITTEN] == 0
     assert chi_square_pvalue(counts, unseen / unseen.sum()) > 1e-3
+
+
+def test_resample_at_every_decision():
+    check_resample_along_games(pyspiel.load_game("exploding_kittens(players=4)"), seed=7, games=4)

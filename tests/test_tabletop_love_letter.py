@@ -6,8 +6,14 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import love_letter as ll
-from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
-                             check_resample_keeps_infostate, chi_square_pvalue, play_to_decision)
+from tabletop_checks import (
+    check_adapter_agrees_with_kernel,
+    check_errors,
+    check_resample_along_games,
+    check_resample_keeps_infostate,
+    chi_square_pvalue,
+    play_to_decision,
+)
 
 G, PR, B, H, P, K, C, X = range(8)
 
@@ -122,3 +128,7 @@ def test_priest_knowledge_kept_by_resample_and_hidden_cards_uniform():
         world = ll.sample_world(state, 0, rng).kernel
         assert world.hands[1] == [K]
         assert world.hands[0] == [G]
+
+
+def test_resample_at_every_decision():
+    check_resample_along_games(pyspiel.load_game("love_letter(players=4)"), seed=7, games=30)

@@ -6,8 +6,14 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import stratego as st
-from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
-                             check_resample_keeps_infostate, chi_square_pvalue, play_to_decision)
+from tabletop_checks import (
+    check_adapter_agrees_with_kernel,
+    check_errors,
+    check_resample_along_games,
+    check_resample_keeps_infostate,
+    chi_square_pvalue,
+    play_to_decision,
+)
 
 SHORT = "stratego(max_moves=150)"
 
@@ -139,3 +145,7 @@ def test_resample_puts_bombs_only_on_unmoved_pieces_uniformly():
         else:
             probs[r] += (1 - p_fixed) / (len(ranks) - fixed)
     assert chi_square_pvalue(counts, probs) > 1e-3
+
+
+def test_resample_at_every_decision():
+    check_resample_along_games(pyspiel.load_game(SHORT), seed=7, games=1)

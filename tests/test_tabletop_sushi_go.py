@@ -5,10 +5,15 @@ import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
-from infosets.games import sushi_go as sg
 from infosets.games import _tabletop as tt
-from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
-                             check_resample_keeps_infostate, chi_square_pvalue)
+from infosets.games import sushi_go as sg
+from tabletop_checks import (
+    check_adapter_agrees_with_kernel,
+    check_errors,
+    check_resample_along_games,
+    check_resample_keeps_infostate,
+    chi_square_pvalue,
+)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -153,3 +158,7 @@ def test_chopsticks_pair_returns_chopsticks_to_hand():
     assert k.table[0][sg.T_NIGIRI] == 9 and k.table[0][sg.T_CHOP] == 0
     # Hands passed: player 1 now holds player 0's egg plus the returned chopsticks.
     assert k.hands[1][sg.CHOPSTICKS] == 1 and k.hands[1][sg.EGG] == 1
+
+
+def test_resample_at_every_decision():
+    check_resample_along_games(pyspiel.load_game("sushi_go(players=4)"), seed=7, games=3)

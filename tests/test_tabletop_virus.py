@@ -6,8 +6,14 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import virus as vi
-from tabletop_checks import (check_adapter_agrees_with_kernel, check_errors,
-                             check_resample_keeps_infostate, chi_square_pvalue, play_to_decision)
+from tabletop_checks import (
+    check_adapter_agrees_with_kernel,
+    check_errors,
+    check_resample_along_games,
+    check_resample_keeps_infostate,
+    chi_square_pvalue,
+    play_to_decision,
+)
 
 R, G, B, Y, W = range(5)
 
@@ -116,3 +122,7 @@ def test_hidden_hands_uniform():
         hand = vi.sample_world(state, player, rng).kernel.hands[(player + 1) % 3]
         counts[hand[rng.integers(len(hand))]] += 1
     assert chi_square_pvalue(counts, unseen / unseen.sum()) > 1e-3
+
+
+def test_resample_at_every_decision():
+    check_resample_along_games(pyspiel.load_game("virus(players=4)"), seed=7, games=1)

@@ -24,7 +24,7 @@ at random into the slots the player cannot see. The pyspiel state exposes it as
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -38,7 +38,7 @@ class Kernel:
 
     __slots__ = ()
 
-    def copy(self) -> "Kernel":
+    def copy(self) -> Kernel:
         raise NotImplementedError
 
     def __deepcopy__(self, memo):
@@ -69,7 +69,7 @@ class Kernel:
     def observation_string(self, player: int) -> str:
         raise NotImplementedError
 
-    def resample(self, player: int, rng) -> "Kernel":
+    def resample(self, player: int, rng) -> Kernel:
         raise NotImplementedError
 
     def action_to_string(self, player: int, action: int) -> str:

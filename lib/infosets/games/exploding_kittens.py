@@ -445,7 +445,7 @@ class ExplodingKittensGame(tt.TabletopGame):
 
 
 def sample_world(state, player, rng):
-    """An Exploding Kittens world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
+    """An Exploding Kittens world keeping ``player``'s information state (``_tabletop.sample_world``)."""
     return tt.sample_world(state, player, rng)
 
 

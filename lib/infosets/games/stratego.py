@@ -170,8 +170,7 @@ class StrategoKernel(tt.Kernel):
         src, direction, distance = decode(action)
         dst = _target(src, direction, distance)
         p = self.cur
-        owner, rank = self.owner, self.rank
-        if owner[dst] == EMPTY:
+        if self.owner[dst] == EMPTY:
             self._move(src, dst)
             if distance > 1:
                 self.revealed[dst] = 1
