@@ -338,7 +338,7 @@ class MonteCarloCFR:
             w = tail * other
             q[k, slot] += w * 1.0  # child value estimate times cf reach
             visited[k] = True
-            self.cumulative_policy[k] += own * pi
+            self.cumulative_policy[k] += own * pi / sample  # stochastically weighted
             return tail * p
         tail = self._outcome(start + slot, learner, policy, q, visited, own, other * p,
                              sample * sampling[slot])
@@ -361,6 +361,14 @@ class MonteCarloCFR:
 
     def current_policy(self) -> np.ndarray:
         return self.minimizer.decide()
+
+    def average_policy(self) -> np.ndarray:
+        """[I, A] average policy (external: simple averaging at the other learners' nodes,
+        as OpenSpiel's external sampling; outcome: stochastically weighted)."""
+        total = self.cumulative_policy.sum(axis=-1, keepdims=True)
+        fallback = self.infosets.mask / self.infosets.mask.sum(axis=-1, keepdims=True)
+        return np.where(total > 0, self.cumulative_policy / np.where(total > 0, total, 1),
+                        fallback)
 
     def expected_returns(self, policy: np.ndarray | None = None) -> np.ndarray:
         """[players] exact expected returns of ``policy`` (default: current)."""

@@ -14,6 +14,8 @@ The formulas are a reconstruction (see `infosets.learning.hiding` and the notebo
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 import pyspiel
@@ -75,6 +77,12 @@ SCHEMA = Schema(
 )
 
 
+@functools.lru_cache(maxsize=8)
+def cached_tree(game_string: str):
+    """The flattened tree of ``game_string``, built once per worker process."""
+    return build_tree(game_string)
+
+
 # -- Trade Comm ------------------------------------------------------------------------------
 
 def checkpoints(iterations: int, count: int) -> np.ndarray:
@@ -89,7 +97,7 @@ def trade_task(cfg: dict, params: dict, seed) -> list[dict]:
     relaxed = params["map"]
     rho = 0.0 if relaxed == "team" else cfg["trade_rho"]
     learner = hiding.ProgressiveHiding(
-        params["game"], original="team", relaxed=relaxed, minimizer="ftrl",
+        cached_tree(params["game"]), original="team", relaxed=relaxed, minimizer="ftrl",
         step_size=cfg["trade_step_size"], schedule=hiding.PenaltySchedule("constant", rho),
         num_runs=params["runs"], initial_policy="random", rng=rng,
         penalty_weighting=cfg["penalty_weighting"])
@@ -156,7 +164,7 @@ def plot_trade(results: pd.DataFrame, session):
 
 def cmp_run(method: str, pass_payoff: float, rho: float, cfg: dict, rng) -> float:
     """Projected expected payoff after ``cfg['cmp_episodes']`` episodes of one method."""
-    tree = build_tree(f"coop_matching_pennies(pass_payoff={pass_payoff})")
+    tree = cached_tree(f"coop_matching_pennies(pass_payoff={pass_payoff})")
     common = dict(sampling=cfg["cmp_sampling"], initial_policy=cfg["cmp_initial_policy"], rng=rng)
     if method == "hiding":
         learner = hiding.MonteCarloHiding(
@@ -246,7 +254,7 @@ def plot_cmp(results: pd.DataFrame, sweep: pd.DataFrame, session):
 
 def bridge_task(cfg: dict, params: dict, seed) -> list[dict]:
     """Expected team payoff per episode of one method (deterministic from uniform policies)."""
-    tree = build_tree(cfg["bridge_game"])
+    tree = cached_tree(cfg["bridge_game"])
     method, episodes = params["method"], cfg["bridge_episodes"]
     rows = []
     if method == "hiding":

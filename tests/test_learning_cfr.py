@@ -1,0 +1,80 @@
+"""Array CFR and Monte Carlo CFR on information maps (infosets.learning.cfr) vs OpenSpiel."""
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import cfr as os_cfr
+from open_spiel.python.algorithms import expected_game_score
+
+from infosets.learning import cfr
+from infosets.learning.tree import build_tree
+
+
+@pytest.mark.parametrize("game_name,iterations,variant", [
+    ("kuhn_poker", 40, "cfr"), ("kuhn_poker", 40, "cfr+"), ("kuhn_poker", 40, "simultaneous"),
+    ("leduc_poker", 3, "cfr"), ("leduc_poker", 3, "cfr+")])
+def test_matches_openspiel_cfr_solver(game_name, iterations, variant):
+    game = pyspiel.load_game(game_name)
+    if variant == "cfr":
+        ref = os_cfr.CFRSolver(game)
+        ours = cfr.CFRSolver(game)
+    elif variant == "cfr+":
+        ref = os_cfr.CFRPlusSolver(game)
+        ours = cfr.CFRSolver(game, minimizer="rm+", linear_averaging=True)
+    else:
+        ref = os_cfr._CFRSolver(game, alternating_updates=False, linear_averaging=False,
+                                regret_matching_plus=False)
+        ours = cfr.CFRSolver(game, alternating=False)
+    for _ in range(iterations):
+        ref.evaluate_and_update_policy()
+    ours.run(iterations)
+    expected = _exploitability(game, ref.average_policy())
+    got = _exploitability(game, ours.tabular_policy("average"))
+    assert abs(expected - got) < 1e-9
+    np.testing.assert_allclose(ours.tabular_policy("current").action_probability_array,
+                               ref.current_policy().action_probability_array, atol=1e-9)
+
+
+def _exploitability(game, tabular):
+    return pyspiel.exploitability(game, policy_lib.python_policy_to_pyspiel_policy(tabular))
+
+
+def test_kuhn_value_and_batch_consistency():
+    tree = build_tree("kuhn_poker")
+    solver = cfr.CFRSolver(tree, num_runs=3)
+    solver.run(300)
+    values = solver.kernel.expected_returns(solver.average_policy())
+    np.testing.assert_allclose(values[:, 0], -1 / 18, atol=3e-3)  # Kuhn's game value
+    np.testing.assert_allclose(values[0], values[2])  # identical runs from uniform starts
+
+
+def test_expected_returns_match_openspiel():
+    game = pyspiel.load_game("leduc_poker")
+    rng = np.random.default_rng(3)
+    solver = cfr.CFRSolver(game, num_runs=1, initial_policy="random", rng=rng)
+    policy = solver.tabular_policy("current")
+    ref = expected_game_score.policy_value(game.new_initial_state(), [policy, policy])
+    np.testing.assert_allclose(solver.expected_returns()[0], ref, atol=1e-10)
+
+
+@pytest.mark.parametrize("sampling,iterations,bound", [("external", 3000, 0.03),
+                                                        ("outcome", 6000, 0.08)])
+def test_mccfr_converges_on_kuhn(sampling, iterations, bound):
+    game = pyspiel.load_game("kuhn_poker")
+    solver = cfr.MonteCarloCFR(game, sampling=sampling, rng=np.random.default_rng(0))
+    for _ in range(iterations):
+        solver.step()
+    policy = cfr.to_tabular_policy(solver.infosets, solver.average_policy())
+    assert _exploitability(game, policy) < bound
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match=r"^step_size: must be > 0"):
+        cfr.CFRSolver("kuhn_poker", minimizer="ftrl", step_size=-1.0)
+    with pytest.raises(ValueError, match=r"^rng:"):
+        cfr.CFRSolver("kuhn_poker", initial_policy="random")
+    with pytest.raises(ValueError, match=r"^sampling:"):
+        cfr.MonteCarloCFR("kuhn_poker", sampling="chance", rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"^game: unknown"):
+        cfr.CFRSolver("leduc_pokerr")
