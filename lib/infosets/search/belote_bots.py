@@ -111,7 +111,7 @@ class _Solver:
         return out
 
     def reply_values(self, remaining: int, leader: int, lead: int, trick: int,
-                     alpha: int, beta: int, first_only: bool = True):
+                     alpha: int, beta: int) -> int:
         """Min over the follower's replies of the leader's difference; fail-soft."""
         follower = 1 - leader
         rem1 = remaining & ~(1 << lead)
