@@ -1,7 +1,8 @@
 """Random-playout speed of the tabletop ports against OpenSpiel's C++ hearts, in one run.
 
 The ports are the TAG games of Ravichandran, Goodman and Lucas (NOTES.md slug
-``pimcts_aggregation``): sushi_go, love_letter, exploding_kittens, virus, stratego. For each port:
+``pimcts_aggregation``): sushi_go, love_letter, exploding_kittens, virus, stratego and
+dominion. For each port:
 - random playouts (deal included) per second through the pyspiel interface, next to
   OpenSpiel's hearts driven by the very same loop (reference);
 - the same playouts on the bare kernel (``state.kernel``; what a search can use);
@@ -30,7 +31,8 @@ from _harness import (
 )
 
 TOPIC = "tabletop"
-PORTS = ("sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus", "stratego")
+PORTS = ("sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus", "stratego",
+         "dominion")
 
 
 def timed(loop, seconds: float) -> tuple[int, int, float]:

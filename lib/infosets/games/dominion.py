@@ -1,0 +1,462 @@
+"""Dominion (Donald X. Vaccarino, 2008), base set, as an OpenSpiel game, short name ``dominion``.
+
+One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
+Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
+``pimcts_aggregation``), who ran TAG's Java version; PI-MCTS did worse than its baseline
+there.
+
+Rules (2-4 players): each player starts with 7 Coppers and 3 Estates, shuffled, and draws
+5. A turn: an Action phase (1 action; play Action cards), a Buy phase (1 buy; treasures give
+coins; buy one card per buy), then Clean-up (discard hand and play area, draw 5; an empty
+deck is refilled by shuffling the discard pile). Supply: Copper, Silver, Gold, Estate,
+Duchy, Province (8 Victory cards each with 2 players, 12 with more), Curse
+(10 x (players - 1)), and the recommended "First Game" kingdom, 10 each: Cellar, Market,
+Merchant, Militia, Mine, Moat, Remodel, Smithy, Village, Workshop. The game ends after a
+turn in which the Provinces or any three supply piles ran out. Most victory points wins;
+ties go to the player who took fewer turns; remaining ties share the win.
+
+Modelling choices (documented simplifications):
+* Treasures are played automatically at the start of the Buy phase (all of them).
+* Moat is revealed automatically against Militia (always the better choice).
+* Discard piles are public (as TAG shows them); hands and draw piles are not, and a draw
+  pile's order is unknown to everyone: drawing is a chance node on its count vector, and an
+  empty draw pile takes the discard pile as is (that is the shuffle).
+* The game is also over after ``max_turns`` turns in total (parameter, default 200).
+* Returns are win shares (see ``_tabletop``).
+* Action ids: 0 = end (the Action phase, the Buy phase, a Cellar discard or an optional
+  Mine trash); 1 + c = play card c; 18 + c = buy c; 35 + c = discard or trash c from hand;
+  52 + c = gain c.
+
+Hidden information and the determinizer: another player's hand and draw pile, except
+cards publicly known to be in the hand (a treasure gained to hand by Mine, a revealed
+Moat) until a card of that type leaves the hand. ``resample`` re-deals, for every other
+player, their unknown hand cards uniformly from their hand plus draw pile.
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from infosets.games import _tabletop as tt
+
+GAME_NAME = "dominion"
+
+(COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE, CELLAR, MARKET, MERCHANT, MILITIA,
+ MINE, MOAT, REMODEL, SMITHY, VILLAGE, WORKSHOP) = range(17)
+NUM_TYPES = 17
+CARD_NAMES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse", "Cellar",
+              "Market", "Merchant", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village",
+              "Workshop")
+COST = (0, 3, 6, 2, 5, 8, 0, 2, 5, 3, 4, 5, 2, 4, 4, 3, 3)
+COINS = (1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+VP = (0, 0, 0, 1, 3, 6, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+TREASURES = (COPPER, SILVER, GOLD)
+ACTIONS = tuple(range(CELLAR, NUM_TYPES))
+END, PLAY, BUY, DROP, GAIN = 0, 1, 1 + NUM_TYPES, 1 + 2 * NUM_TYPES, 1 + 3 * NUM_TYPES
+NUM_ACTIONS = 1 + 4 * NUM_TYPES
+HAND_SIZE = 5
+
+# Phases.
+ACTION, BUYING, CELLAR_DROP, MILITIA_DROP, MINE_TRASH, MINE_GAIN, REMODEL_TRASH, \
+    REMODEL_GAIN, WORKSHOP_GAIN, DRAWING, OVER = range(11)
+
+
+def _supply(n: int) -> list[int]:
+    victory = 8 if n == 2 else 12
+    supply = [60 - 7 * n, 40, 30, victory, victory, victory, 10 * (n - 1)]
+    return supply + [10] * len(ACTIONS)
+
+
+class DominionKernel(tt.Kernel):
+    """Whole Dominion state: every zone a count vector."""
+
+    __slots__ = ("n", "supply", "trash", "draw", "hand", "discard", "play", "known", "cur",
+                 "phase", "actions", "buys", "coins", "merchants", "to_draw", "drawer",
+                 "after", "victim", "mark", "dropped", "turns", "max_turns", "log")
+
+    def __init__(self, n: int, max_turns: int):
+        self.n = n
+        self.supply = _supply(n)
+        self.trash = [0] * NUM_TYPES
+        start = [0] * NUM_TYPES
+        start[COPPER], start[ESTATE] = 7, 3
+        self.draw = [start[:] for _ in range(n)]
+        self.hand = [[0] * NUM_TYPES for _ in range(n)]
+        self.discard = [[0] * NUM_TYPES for _ in range(n)]
+        self.play = [0] * NUM_TYPES          # the current player's play area
+        self.known = [[0] * NUM_TYPES for _ in range(n)]   # publicly known hand cards
+        self.cur = 0
+        self.actions, self.buys, self.coins, self.merchants = 1, 1, 0, 0
+        self.victim = -1
+        self.mark = 0                         # cost of the trashed card (Mine, Remodel)
+        self.dropped = 0                      # cards discarded to Cellar
+        self.turns = 0
+        self.max_turns = max_turns
+        self.log = []
+        # Opening hands: player 0 first, then the others; then player 0's turn.
+        self.phase = DRAWING
+        self.drawer, self.to_draw = 0, HAND_SIZE
+        self.after = ("deal", 1)
+
+    def copy(self):
+        k = DominionKernel.__new__(DominionKernel)
+        for name in ("n", "cur", "phase", "actions", "buys", "coins", "merchants", "to_draw",
+                     "drawer", "after", "victim", "mark", "dropped", "turns", "max_turns"):
+            setattr(k, name, getattr(self, name))
+        k.supply, k.trash, k.play = self.supply[:], self.trash[:], self.play[:]
+        k.draw = [z[:] for z in self.draw]
+        k.hand = [z[:] for z in self.hand]
+        k.discard = [z[:] for z in self.discard]
+        k.known = [z[:] for z in self.known]
+        k.log = self.log[:]
+        return k
+
+    # -- flow ---------------------------------------------------------------------------
+    def is_terminal(self):
+        return self.phase == OVER
+
+    def current_player(self):
+        if self.phase == OVER:
+            return tt.TERMINAL
+        if self.phase == DRAWING:
+            return tt.CHANCE
+        if self.phase == MILITIA_DROP:
+            return self.victim
+        return self.cur
+
+    def chance_outcomes(self):
+        pile = self.draw[self.drawer]
+        total = sum(pile)
+        return [(c, k / total) for c, k in enumerate(pile) if k]
+
+    def _gains_up_to(self, cost: int, treasure_only: bool = False) -> list[int]:
+        kinds = TREASURES if treasure_only else range(NUM_TYPES)
+        return [GAIN + c for c in kinds if self.supply[c] and COST[c] <= cost]
+
+    def legal_actions(self):
+        phase = self.phase
+        if phase == ACTION:
+            hand = self.hand[self.cur]
+            return [END] + [PLAY + c for c in ACTIONS if hand[c]]
+        if phase == BUYING:
+            return [END] + [BUY + c for c in range(NUM_TYPES)
+                            if self.supply[c] and COST[c] <= self.coins]
+        if phase == CELLAR_DROP:
+            hand = self.hand[self.cur]
+            return [END] + [DROP + c for c in range(NUM_TYPES) if hand[c]]
+        if phase == MILITIA_DROP:
+            hand = self.hand[self.victim]
+            return [DROP + c for c in range(NUM_TYPES) if hand[c]]
+        if phase == MINE_TRASH:
+            hand = self.hand[self.cur]
+            return [END] + [DROP + c for c in TREASURES if hand[c]]
+        if phase == REMODEL_TRASH:
+            hand = self.hand[self.cur]
+            return [DROP + c for c in range(NUM_TYPES) if hand[c]]
+        if phase == MINE_GAIN:
+            return self._gains_up_to(self.mark + 3, treasure_only=True)
+        if phase == REMODEL_GAIN:
+            return self._gains_up_to(self.mark + 2)
+        if phase == WORKSHOP_GAIN:
+            return self._gains_up_to(4)
+        return []
+
+    def apply(self, action):
+        phase = self.phase
+        if phase == DRAWING:
+            self.draw[self.drawer][action] -= 1
+            self.hand[self.drawer][action] += 1
+            self.to_draw -= 1
+            self._continue_drawing()
+            return
+        p = self.cur
+        if phase == ACTION:
+            if action == END:
+                self._start_buying()
+            else:
+                self._play_action(action - PLAY)
+        elif phase == BUYING:
+            if action == END:
+                self._cleanup()
+            else:
+                c = action - BUY
+                self.supply[c] -= 1
+                self.discard[p][c] += 1
+                self.coins -= COST[c]
+                self.buys -= 1
+                self.log.append((p, action))
+                if not self.buys:
+                    self._cleanup()
+        elif phase == CELLAR_DROP:
+            if action == END:
+                self.log.append((p, f"cellar{self.dropped}"))
+                self._draw_then(p, self.dropped, ("action",))
+            else:
+                self._leave_hand(p, action - DROP, self.discard[p])
+                self.dropped += 1
+        elif phase == MILITIA_DROP:
+            q = self.victim
+            self._leave_hand(q, action - DROP, self.discard[q])
+            self.log.append((q, action))
+            if sum(self.hand[q]) <= 3:
+                self._next_militia_victim(q + 1)
+        elif phase in (MINE_TRASH, REMODEL_TRASH):
+            if action == END:
+                self._resume_actions()
+            else:
+                c = action - DROP
+                self._leave_hand(p, c, self.trash)
+                self.log.append((p, action))
+                self.mark = COST[c]
+                gain_phase = MINE_GAIN if phase == MINE_TRASH else REMODEL_GAIN
+                self.phase = gain_phase
+                if not self.legal_actions():
+                    self._resume_actions()
+        else:                                    # a gain
+            c = action - GAIN
+            self.supply[c] -= 1
+            self.log.append((p, action))
+            if phase == MINE_GAIN:
+                self.hand[p][c] += 1
+                self.known[p][c] += 1
+            else:
+                self.discard[p][c] += 1
+            self._resume_actions()
+
+    def _leave_hand(self, q: int, c: int, destination: list[int]):
+        self.hand[q][c] -= 1
+        destination[c] += 1
+        if self.known[q][c]:
+            self.known[q][c] -= 1
+
+    def _play_action(self, c: int):
+        p = self.cur
+        self._leave_hand(p, c, self.play)
+        self.actions -= 1
+        self.log.append((p, PLAY + c))
+        draws = 0
+        if c == CELLAR:
+            self.actions += 1
+            self.dropped = 0
+            self.phase = CELLAR_DROP
+            return
+        if c == MARKET:
+            draws, self.actions, self.buys, self.coins = 1, self.actions + 1, self.buys + 1, self.coins + 1
+        elif c == MERCHANT:
+            draws, self.actions = 1, self.actions + 1
+            self.merchants += 1
+        elif c == MILITIA:
+            self.coins += 2
+            self._next_militia_victim(0)
+            return
+        elif c == MINE:
+            self.phase = MINE_TRASH
+            if not any(self.hand[p][t] for t in TREASURES):
+                self._resume_actions()
+            return
+        elif c == REMODEL:
+            self.phase = REMODEL_TRASH
+            if not sum(self.hand[p]):
+                self._resume_actions()
+            return
+        elif c == WORKSHOP:
+            self.phase = WORKSHOP_GAIN
+            if not self.legal_actions():
+                self._resume_actions()
+            return
+        elif c == MOAT:
+            draws = 2
+        elif c == SMITHY:
+            draws = 3
+        elif c == VILLAGE:
+            draws, self.actions = 1, self.actions + 2
+        self._draw_then(p, draws, ("action",))
+
+    def _next_militia_victim(self, start: int):
+        for q in range(start, self.n):
+            if q == self.cur or sum(self.hand[q]) <= 3:
+                continue
+            if self.hand[q][MOAT]:
+                self.known[q][MOAT] = max(self.known[q][MOAT], 1)
+                self.log.append((q, "moat"))
+                continue
+            self.victim = q
+            self.phase = MILITIA_DROP
+            return
+        self.victim = -1
+        self._resume_actions()
+
+    def _resume_actions(self):
+        p = self.cur
+        if self.actions and any(self.hand[p][c] for c in ACTIONS):
+            self.phase = ACTION
+        else:
+            self._start_buying()
+
+    def _start_buying(self):
+        p = self.cur
+        hand = self.hand[p]
+        for c in TREASURES:
+            if hand[c]:
+                self.coins += COINS[c] * hand[c]
+                self.play[c] += hand[c]
+                hand[c] = 0
+                self.known[p][c] = 0
+        if self.play[SILVER]:
+            self.coins += self.merchants
+        self.phase = BUYING
+
+    def _draw_then(self, player: int, count: int, after: tuple):
+        self.drawer, self.to_draw, self.after = player, count, after
+        self.phase = DRAWING
+        self._continue_drawing()
+
+    def _continue_drawing(self):
+        q = self.drawer
+        if self.to_draw and not sum(self.draw[q]):
+            self.draw[q], self.discard[q] = self.discard[q], [0] * NUM_TYPES  # shuffle
+        if self.to_draw and sum(self.draw[q]):
+            self.phase = DRAWING
+            return
+        self.to_draw = 0
+        after = self.after
+        if after[0] == "deal":
+            nxt = after[1]
+            if nxt < self.n:
+                self._draw_then(nxt, HAND_SIZE, ("deal", nxt + 1))
+            else:
+                self._begin_turn()
+        elif after[0] == "turn":
+            self._begin_turn()
+        else:
+            self._resume_actions()
+
+    def _cleanup(self):
+        p = self.cur
+        for c in range(NUM_TYPES):
+            self.discard[p][c] += self.hand[p][c] + self.play[c]
+        self.hand[p] = [0] * NUM_TYPES
+        self.known[p] = [0] * NUM_TYPES
+        self.play = [0] * NUM_TYPES
+        self.turns += 1
+        empty = sum(1 for s in self.supply if s == 0)
+        if not self.supply[PROVINCE] or empty >= 3 or self.turns >= self.max_turns:
+            self.phase = OVER
+            return
+        self.cur = (p + 1) % self.n
+        self._draw_then(p, HAND_SIZE, ("turn",))
+
+    def _begin_turn(self):
+        self.actions, self.buys, self.coins, self.merchants = 1, 1, 0, 0
+        self._resume_actions()
+
+    def victory_points(self, p: int) -> int:
+        total = 0
+        for zone in (self.draw[p], self.hand[p], self.discard[p]):
+            total += sum(VP[c] * zone[c] for c in (ESTATE, DUCHY, PROVINCE, CURSE))
+        if p == self.cur:
+            total += sum(VP[c] * self.play[c] for c in (ESTATE, DUCHY, PROVINCE, CURSE))
+        return total
+
+    def returns(self):
+        if self.phase != OVER:
+            return [0.0] * self.n
+        # Fewer turns taken breaks ties: players after the last mover took one turn fewer.
+        last = (self.turns - 1) % self.n
+        keys = [(self.victory_points(p), 1 if p > last else 0) for p in range(self.n)]
+        return tt.win_shares(keys)
+
+    # -- information ---------------------------------------------------------------------
+    @staticmethod
+    def _zone(zone) -> str:
+        return ",".join(f"{CARD_NAMES[c]}x{k}" for c, k in enumerate(zone) if k) or "-"
+
+    def _view(self, player: int) -> list[str]:
+        parts = [f"p{player} mover {self.current_player()} phase {self.phase} turn {self.turns} "
+                 f"actions {self.actions} buys {self.buys} coins {self.coins}",
+                 f"hand: {self._zone(self.hand[player])}",
+                 f"play: {self._zone(self.play)}",
+                 "supply " + ",".join(map(str, self.supply)),
+                 "trash " + ",".join(map(str, self.trash))]
+        for q in range(self.n):
+            parts.append(f"p{q} hand {sum(self.hand[q])} known {self._zone(self.known[q])} "
+                         f"draw {sum(self.draw[q])} discard {self._zone(self.discard[q])}")
+        return parts
+
+    def observation_string(self, player):
+        return "\n".join(self._view(player))
+
+    def information_state_string(self, player):
+        log = ";".join(f"{p}:{a}" for p, a in self.log)
+        return "\n".join(self._view(player) + [f"log: {log}"])
+
+    def resample(self, player, rng):
+        """Re-deal every other player's unknown hand cards from their hand plus draw pile."""
+        k = self.copy()
+        for q in range(k.n):
+            if q == player:
+                continue
+            pool = [k.draw[q][c] + k.hand[q][c] - k.known[q][c] for c in range(NUM_TYPES)]
+            size = sum(k.hand[q]) - sum(k.known[q])
+            cards = tt.counts_to_list(pool)
+            tt.shuffle_in_place(cards, rng)
+            k.hand[q] = k.known[q][:]
+            k.draw[q] = [0] * NUM_TYPES
+            for c in cards[:size]:
+                k.hand[q][c] += 1
+            for c in cards[size:]:
+                k.draw[q][c] += 1
+        return k
+
+    def action_to_string(self, player, action):
+        if player == tt.CHANCE:
+            return f"draw {CARD_NAMES[action]}"
+        if action == END:
+            return "end"
+        kind, c = divmod(action - 1, NUM_TYPES)
+        return f"{('play', 'buy', 'discard/trash', 'gain')[kind]} {CARD_NAMES[c]}"
+
+    def __str__(self):
+        lines = [f"mover {self.current_player()} phase {self.phase} turn {self.turns} "
+                 f"coins {self.coins} supply {self.supply}"]
+        for q in range(self.n):
+            lines.append(f"p{q} hand {self._zone(self.hand[q])} draw {self._zone(self.draw[q])} "
+                         f"discard {self._zone(self.discard[q])}")
+        return "\n".join(lines)
+
+
+_DEFAULT_PLAYERS = 3
+_DEFAULT_MAX_TURNS = 200
+GAME_TYPE = tt.make_game_type(GAME_NAME, "Dominion (base, First Game kingdom)", 2, 4,
+                              {"players": _DEFAULT_PLAYERS, "max_turns": _DEFAULT_MAX_TURNS})
+
+
+class DominionGame(tt.TabletopGame):
+    """Dominion with 2-4 players (``players``, default 3) and a ``max_turns`` cap (default 200)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, 4)
+        max_turns = tt.int_param(params, "max_turns", _DEFAULT_MAX_TURNS, 1, 10_000)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=max_turns * 200 + 5 * n)
+        super().__init__(GAME_TYPE, info, params)
+        self.players = n
+        self.max_turns = max_turns
+
+    def new_kernel(self):
+        return DominionKernel(self.players, self.max_turns)
+
+
+def sample_world(state, player, rng):
+    """A Dominion world keeping ``player``'s information state (``_tabletop.sample_world``)."""
+    return tt.sample_world(state, player, rng)
+
+
+tt.register(GAME_TYPE, DominionGame)

@@ -1,0 +1,129 @@
+"""Tests of the Dominion port (lib/infosets/games/dominion.py)."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import infosets.games  # noqa: F401
+from infosets.games import dominion as dm
+from tabletop_checks import (
+    check_adapter_agrees_with_kernel,
+    check_errors,
+    check_resample_along_games,
+    check_resample_keeps_infostate,
+    chi_square_pvalue,
+    play_to_decision,
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim(players):
+    game = pyspiel.load_game(f"dominion(players={players},max_turns=30)")
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_adapter_agrees_with_kernel():
+    check_adapter_agrees_with_kernel(pyspiel.load_game("dominion(max_turns=40)"), seed=1, games=3)
+
+
+def test_resample_keeps_infostate():
+    check_resample_keeps_infostate(pyspiel.load_game("dominion(players=4)"), seed=2, states=15)
+
+
+def test_resample_at_every_decision():
+    check_resample_along_games(pyspiel.load_game("dominion(max_turns=45)"), seed=7, games=1)
+
+
+def test_errors():
+    check_errors("dominion", bad_players=[1, 5])
+    with pytest.raises(ValueError, match="max_turns"):
+        pyspiel.load_game("dominion(max_turns=0)")
+
+
+def _turn_kernel(hands, n=3):
+    """Player 0 to act with the given hands (card -> count); the rest of the decks drawn."""
+    k = dm.DominionKernel(n, 100)
+    for p in range(n):
+        k.draw[p] = [0] * dm.NUM_TYPES
+        k.draw[p][dm.COPPER], k.draw[p][dm.ESTATE] = 7, 3
+        k.hand[p] = [0] * dm.NUM_TYPES
+        for c, count in hands[p].items():
+            k.hand[p][c] = count
+    k.to_draw = 0
+    k.cur = 0
+    k._begin_turn()
+    return k
+
+
+def test_militia_discards_to_three_and_moat_blocks():
+    k = _turn_kernel([{dm.MILITIA: 1, dm.COPPER: 4},
+                      {dm.COPPER: 3, dm.ESTATE: 2},
+                      {dm.MOAT: 1, dm.COPPER: 4}])
+    k.apply(dm.PLAY + dm.MILITIA)
+    assert k.current_player() == 1 and k.phase == dm.MILITIA_DROP
+    k.apply(dm.DROP + dm.ESTATE)
+    k.apply(dm.DROP + dm.ESTATE)
+    assert sum(k.hand[1]) == 3 and k.discard[1][dm.ESTATE] == 2
+    assert sum(k.hand[2]) == 5 and k.known[2][dm.MOAT] == 1     # Moat revealed, no discard
+    assert k.phase == dm.BUYING and k.coins == 6                # 4 Coppers + 2
+
+
+def test_merchant_silver_and_market():
+    k = _turn_kernel([{dm.MERCHANT: 1, dm.SILVER: 1, dm.COPPER: 3}, {}, {}])
+    k.apply(dm.PLAY + dm.MERCHANT)
+    k.apply(dm.COPPER)                          # chance: Merchant draws a Copper
+    assert k.phase == dm.BUYING                 # no action card left: straight to buying
+    assert k.coins == 1 + 2 + 4                 # Merchant bonus, Silver, 4 Coppers
+    k.apply(dm.BUY + dm.GOLD)
+    assert k.discard[0][dm.GOLD] == 1 and k.supply[dm.GOLD] == 29
+    assert k.current_player() == pyspiel.PlayerId.CHANCE      # clean-up draws
+
+
+def test_mine_gains_a_public_treasure_to_hand():
+    k = _turn_kernel([{dm.MINE: 1, dm.MOAT: 1, dm.SILVER: 1, dm.ESTATE: 2}, {}, {}])
+    k.actions = 2                                # so the turn stays in the Action phase
+    k.apply(dm.PLAY + dm.MINE)
+    assert k.legal_actions() == [dm.END, dm.DROP + dm.SILVER]
+    k.apply(dm.DROP + dm.SILVER)
+    assert k.legal_actions() == [dm.GAIN + t for t in dm.TREASURES]
+    k.apply(dm.GAIN + dm.GOLD)
+    assert k.hand[0][dm.GOLD] == 1 and k.known[0][dm.GOLD] == 1 and k.trash[dm.SILVER] == 1
+    assert "known Gold" in k.information_state_string(1).splitlines()[5]
+    k.apply(dm.END)
+    assert k.phase == dm.BUYING and k.coins == 3 and k.known[0][dm.GOLD] == 0
+
+
+def test_cellar_redraws_as_many_as_discarded():
+    k = _turn_kernel([{dm.CELLAR: 1, dm.ESTATE: 3, dm.COPPER: 1}, {}, {}])
+    k.apply(dm.PLAY + dm.CELLAR)
+    k.apply(dm.DROP + dm.ESTATE)
+    k.apply(dm.DROP + dm.ESTATE)
+    k.apply(dm.END)
+    assert k.phase == dm.DRAWING and k.to_draw == 2
+
+
+def test_game_ends_when_provinces_run_out_and_ties_favour_fewer_turns():
+    k = _turn_kernel([{dm.GOLD: 3}, {}, {}], n=2)
+    k.supply[dm.PROVINCE] = 1
+    for p in range(2):                          # equal starting decks: 3 VP each
+        k.draw[p] = [0] * dm.NUM_TYPES
+        k.draw[p][dm.ESTATE] = 3
+    k.discard[1][dm.DUCHY] = 2                  # player 1: 3 + 6 = 9 VP
+    k.apply(dm.BUY + dm.PROVINCE)               # player 0: 3 + 6 = 9 VP, took one more turn
+    assert k.is_terminal()
+    assert k.victory_points(0) == k.victory_points(1) == 9
+    assert k.returns() == [0.0, 1.0]
+
+
+def test_hidden_hand_uniform_over_hand_and_draw_pile():
+    game = pyspiel.load_game("dominion")
+    state = play_to_decision(game, np.random.default_rng(3), 0)
+    player = state.current_player()
+    other = (player + 1) % 3
+    rng = np.random.default_rng(4)
+    counts = np.zeros(2, dtype=int)             # Copper or Estate
+    for _ in range(3000):
+        hand = dm.sample_world(state, player, rng).kernel.hand[other]
+        pick = rng.integers(5)
+        counts[0 if pick < hand[dm.COPPER] else 1] += 1
+    assert chi_square_pvalue(counts, [0.7, 0.3]) > 1e-3
