@@ -67,10 +67,8 @@ def main(argv=None) -> int:
     # 2. time to True sampling's error at 400 samples vs time to enumerate (~1e5-1e6)
     big = args.state or "3-4-6-4-6-0"
     ps, c, rng_range, value, _ = hf.build_state(cfg, big)
-    vfun = value.value
-    def enumerate_range():
-        value.cache.clear()
-        return ExplicitRange(c, OhHellRange(ps, rng_range.policy).log_reach, value.value)
+    def enumerate_range():  # cold reach and value caches
+        return ExplicitRange(c, OhHellRange(ps, rng_range.policy).log_reach, value.fresh().value)
 
     t0 = time.perf_counter()
     explicit = enumerate_range()
@@ -79,7 +77,6 @@ def main(argv=None) -> int:
     enumerate_range()
     _, enum_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    value.cache.clear()
     sd = float(np.sqrt(explicit.probs @ (explicit.values - explicit.value) ** 2))
     n_true, burn_in = 400, 20
     target = sd / math.sqrt(n_true)  # RMS error of True sampling with 400 samples
@@ -90,12 +87,11 @@ def main(argv=None) -> int:
         errs, secs = [], []
         for s in seeds:
             s_start, s_chain = s.spawn(2)
-            fresh = OhHellRange(ps, rng_range.policy)
-            value.cache.clear()
             t0 = time.perf_counter()
+            fresh = OhHellRange(ps, rng_range.policy)
             ch = RingSwapChain(c, fresh.log_reach, s_chain,
                                initial=table.sample(seeded_random(s_start)))
-            est = mcmc_estimates(ch, vfun, n, burn_in)[-1]
+            est = mcmc_estimates(ch, value.fresh().value, n, burn_in)[-1]
             secs.append(time.perf_counter() - t0)
             errs.append(est - explicit.value)
         rms = float(np.sqrt(np.mean(np.square(errs))))
@@ -105,9 +101,8 @@ def main(argv=None) -> int:
     mcmc_seconds = float(np.median(secs))
     tracemalloc.start()
     fresh = OhHellRange(ps, rng_range.policy)
-    value.cache.clear()
     ch = RingSwapChain(c, fresh.log_reach, seeds[0], initial=table.sample(seeded_random(0)))
-    mcmc_estimates(ch, vfun, n, burn_in)
+    mcmc_estimates(ch, value.fresh().value, n, burn_in)
     _, mcmc_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rows.append(row(f"time to True's error at {n_true} samples ({big}, "

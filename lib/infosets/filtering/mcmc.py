@@ -39,34 +39,46 @@ from infosets.filtering.deals import (
 from infosets.filtering.public_state import DealConstraints
 
 
-def ring_swap_neighbours(c: DealConstraints, assignment, max_ring: int | None = None):
-    """The set of suit-length assignments one ring swap away (Algorithm 1), sorted."""
+def ring_moves(c: DealConstraints, max_ring: int | None = None) -> np.ndarray:
+    """Every distinct ring move (a rows x suits delta, flattened) allowed by the voids.
+
+    A move depends on the voids only, not on the current assignment, so it is computed once
+    per public state; ``ring_swap_neighbours`` adds the moves that keep cells non-negative.
+    """
     n_rows, n_suits = c.num_rows, c.num_suits
     max_ring = n_rows if max_ring is None else max_ring
-    if not 2 <= max_ring <= n_rows:
+    if not 2 <= max_ring <= max(2, n_rows):
         raise ValueError(f"max_ring: {max_ring} must be in [2, {n_rows}]")
-    base = list(assignment)
-    out = set()
-    for m in range(2, max_ring + 1):
+    moves = set()
+    for m in range(2, min(max_ring, n_rows) + 1):
         for rows in itertools.permutations(range(n_rows), m):
             if rows[0] != min(rows):  # rotations of a ring give the same move
                 continue
             for cols in itertools.product(range(n_suits), repeat=m):
                 if any(cols[t] == cols[(t + 1) % m] for t in range(m)):
                     continue
-                cells = base[:]
-                ok = True
+                if any(c.void[rows[t]][cols[t]] for t in range(m)):
+                    continue
+                delta = [0] * (n_rows * n_suits)
                 for t in range(m):
-                    r, gain, lose = rows[t], cols[t], cols[(t + 1) % m]
-                    if c.void[r][gain]:
-                        ok = False
-                        break
-                    cells[r * n_suits + gain] += 1
-                    cells[r * n_suits + lose] -= 1
-                if ok and min(cells) >= 0:
-                    out.add(tuple(cells))
-    out.discard(tuple(assignment))
-    return sorted(out)
+                    delta[rows[t] * n_suits + cols[t]] += 1
+                    delta[rows[t] * n_suits + cols[(t + 1) % m]] -= 1
+                if any(delta):
+                    moves.add(tuple(delta))
+    if not moves:
+        return np.zeros((0, n_rows * n_suits), dtype=np.int64)
+    return np.array(sorted(moves), dtype=np.int64)
+
+
+def ring_swap_neighbours(c: DealConstraints, assignment, max_ring: int | None = None,
+                         moves: np.ndarray | None = None):
+    """The suit-length assignments one ring swap away (Algorithm 1), sorted."""
+    moves = ring_moves(c, max_ring) if moves is None else moves
+    if len(moves) == 0:
+        return []
+    cand = np.asarray(assignment, dtype=np.int64)[None, :] + moves
+    ok = cand.min(axis=1) >= 0
+    return sorted(set(map(tuple, cand[ok].tolist())))
 
 
 class RingSwapChain:
@@ -91,6 +103,8 @@ class RingSwapChain:
         self.max_ring = max_ring
         self.include_current = include_current
         self._hood = {}
+        self._logcount = {}
+        self._moves = ring_moves(constraints, max_ring)
         if initial is None:
             initial = uniform_deal(constraints, self.rand)
         elif not constraints.hands_consistent(initial):
@@ -113,10 +127,10 @@ class RingSwapChain:
         """(neighbour assignments, cumulative deal counts, log |Omega|), cached."""
         hood = self._hood.get(assignment)
         if hood is None:
-            nbrs = ring_swap_neighbours(self.c, assignment, self.max_ring)
+            nbrs = ring_swap_neighbours(self.c, assignment, moves=self._moves)
             if self.include_current:
                 nbrs.append(tuple(assignment))
-            logs = [log_deals_in_assignment(self.c, a) for a in nbrs]
+            logs = [self._log_count(a) for a in nbrs]
             top = max(logs)
             cum, acc = [], 0.0
             for lg in logs:
@@ -125,6 +139,12 @@ class RingSwapChain:
             hood = (nbrs, cum, top + math.log(acc))
             self._hood[assignment] = hood
         return hood
+
+    def _log_count(self, assignment) -> float:
+        value = self._logcount.get(assignment)
+        if value is None:
+            value = self._logcount[assignment] = log_deals_in_assignment(self.c, assignment)
+        return value
 
     def step(self) -> bool:
         """One Metropolis-Hastings transition; returns True when the proposal is accepted."""

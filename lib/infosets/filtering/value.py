@@ -70,9 +70,18 @@ class OhHellValue:
         self.leader0 = leader
         self.win0 = (win_card, win_player) if trick else (None, None)
         self.cards_left = ps.num_tricks - len(ps.plays) // n
+        self._exact_max_cards = exact_max_cards
         self.exact = self.cards_left <= exact_max_cards
         self.max_cache = max_cache
         self.cache = {}
+        self._decisions = {}  # (player, hand, trick, tricks won) -> (player, cards, probs)
+        self._subgames = {}  # (hands, tricks won, leader) at a trick boundary -> value
+        self._suits, self._trump, self._n = ps.num_suits, ps.trump_suit, n
+
+    def fresh(self) -> OhHellValue:
+        """The same value function with empty caches (for fair timing)."""
+        return OhHellValue(self.ps, self.policy, self.player, self._exact_max_cards,
+                           self.rollouts, self.max_cache)
 
     def _start(self, hands):
         remaining = [h & ~pl for h, pl in zip(hands, self.played)]
@@ -114,27 +123,50 @@ class OhHellValue:
         n = ps.num_players
         pos = len(trick)
         p = (leader + pos) % n
+        key = (p, remaining[p], tuple(trick), won[p])
+        hit = self._decisions.get(key)
+        if hit is not None:
+            return hit
+        if len(self._decisions) >= self.max_cache:
+            self._decisions.clear()
         led = trick[0] % ps.num_suits if trick else None
         cards = legal_cards(remaining[p], led, ps.num_suits)
         status = _status(won[p], self.bid_of[p])
         keys = [card_key(pos, status, c, win_card, ps.trump_suit, ps.num_suits,
                          ps.num_cards_per_suit) for c in cards]
-        return p, cards, self.policy.probs(p, keys)
+        out = self._decisions[key] = (p, cards, self.policy.probs(p, keys))
+        return out
 
     def _after(self, p, card, won, trick, leader, win_card, win_player):
-        ps = self.ps
+        suits = self._suits
         if not trick:
             win_card, win_player = card, p
-        elif beats(card, win_card, ps.trump_suit, ps.num_suits):
-            win_card, win_player = card, p
+        else:
+            suit, ws = card % suits, win_card % suits
+            if (suit == ws and card > win_card) or (suit == self._trump and ws != suit):
+                win_card, win_player = card, p
         trick = trick + [card]
-        if len(trick) == ps.num_players:
+        if len(trick) == self._n:
             won = won[:]
             won[win_player] += 1
             return won, [], win_player, None, None
         return won, trick, leader, win_card, win_player
 
     def _expect(self, remaining, won, trick, leader, win_card, win_player) -> float:
+        if not trick:
+            # Trick boundary: the rest depends only on (hands, tricks won, leader); memoise.
+            key = (tuple(remaining), tuple(won), leader)
+            hit = self._subgames.get(key)
+            if hit is not None:
+                return hit
+            if len(self._subgames) >= self.max_cache:
+                self._subgames.clear()
+            value = self._subgames[key] = self._expand(remaining, won, trick, leader, win_card,
+                                                       win_player)
+            return value
+        return self._expand(remaining, won, trick, leader, win_card, win_player)
+
+    def _expand(self, remaining, won, trick, leader, win_card, win_player) -> float:
         if not any(remaining):
             return self._utility(won)
         p, cards, probs = self._decision(remaining, won, trick, leader, win_card)
