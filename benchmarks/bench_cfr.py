@@ -16,7 +16,6 @@ from open_spiel.python.algorithms import cfr as os_cfr
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import report, row, timeit  # noqa: E402
-
 from infosets.learning.cfr import CFRSolver  # noqa: E402
 from infosets.learning.tree import build_tree  # noqa: E402
 

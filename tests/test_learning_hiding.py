@@ -1,7 +1,6 @@
 """Progressive hiding (infosets.learning.hiding): projector, penalty, schedules, bad input."""
 
 import numpy as np
-import pyspiel
 import pytest
 from open_spiel.python.algorithms import expected_game_score
 

@@ -15,7 +15,7 @@ from scipy import sparse
 
 from infosets.learning import infomaps
 from infosets.learning.regret import make_minimizer, random_policy
-from infosets.learning.tree import CHANCE, DECISION, GameTree, build_tree
+from infosets.learning.tree import CHANCE, DECISION, TERMINAL, GameTree, build_tree
 
 
 class TreeKernel:
@@ -46,9 +46,7 @@ class TreeKernel:
             child = tree.level(d + 1)
             offsets = tree.child_start[parents] - child.start
             self.levels.append((parents, child, offsets))
-        self.node_learner = np.full(n, -1, dtype=np.int64)
-        decision = tree.decision_nodes
-        self.node_learner[decision] = infosets.learner[infosets.node_infoset[decision]]
+        self.safe_parent = par  # parent id, 0 for the root (its edge is never used)
 
     def edge_probs(self, policy: np.ndarray) -> np.ndarray:
         """[B, N] probability of the edge into each node under ``policy`` [B, I, A]."""
@@ -86,14 +84,15 @@ class TreeKernel:
         """[B, I]: ``x`` [B, N] (a value per node) summed over each infoset's nodes."""
         return np.asarray(self.infosets.membership @ x.T).T
 
-    def counterfactual_reach(self, probs: np.ndarray) -> list:
-        """Per learner, [B, N]: chance times every other learner's reach."""
-        per_learner = [self.reach(probs, learner=l) for l in range(self.infosets.num_learners)]
+    def counterfactual_reach(self, probs: np.ndarray) -> tuple[list, list]:
+        """Per learner, [B, N]: (chance times every other learner's reach, own reach)."""
+        per_learner = [self.reach(probs, learner=learner_id)
+                       for learner_id in range(self.infosets.num_learners)]
         out = []
-        for l in range(self.infosets.num_learners):
+        for learner_id in range(self.infosets.num_learners):
             cf = np.broadcast_to(self.tree.chance_reach, probs.shape).copy()
             for other in range(self.infosets.num_learners):
-                if other != l:
+                if other != learner_id:
                     cf *= per_learner[other]
             out.append(cf)
         return out, per_learner
@@ -112,11 +111,10 @@ class TreeKernel:
         cf_reach, own_reach = self.counterfactual_reach(probs)
         q = np.zeros((probs.shape[0], self.infosets.num_infosets, self.tree.max_actions))
         values = {}
-        for l in learners:
-            values[l] = self.values(probs, self.utility(l))
-            parent = np.where(self.tree.parent >= 0, self.tree.parent, 0)
-            edge_value = cf_reach[l][:, parent] * values[l]
-            edge_value[:, self.edge_learner != l] = 0.0
+        for learner_id in learners:
+            values[learner_id] = self.values(probs, self.utility(learner_id))
+            edge_value = cf_reach[learner_id][:, self.safe_parent] * values[learner_id]
+            edge_value[:, self.edge_learner != learner_id] = 0.0
             q += self.sum_edges(edge_value)
         return q, values, own_reach
 
@@ -181,9 +179,9 @@ class CFRSolver:
         probs = self.kernel.edge_probs(policy)
         q, _, own_reach = self.kernel.counterfactual_values(probs, learners)
         weight = self.iteration if self.linear_averaging else 1.0
-        for l in learners:
-            own = self.kernel.sum_nodes(own_reach[l])
-            rows = self.infosets.learner == l
+        for learner_id in learners:
+            own = self.kernel.sum_nodes(own_reach[learner_id])
+            rows = self.infosets.learner == learner_id
             self.cumulative_policy[:, rows] += weight * own[:, rows, None] * policy[:, rows]
         self.minimizer.observe(q)
 
@@ -191,8 +189,8 @@ class CFRSolver:
         """One CFR iteration (every learner updated once)."""
         self.iteration += 1
         if self.alternating:
-            for l in range(self.infosets.num_learners):
-                self._update([l])
+            for learner_id in range(self.infosets.num_learners):
+                self._update([learner_id])
         else:
             self._update(list(range(self.infosets.num_learners)))
 
@@ -298,7 +296,7 @@ class MonteCarloCFR:
 
     def _external(self, node, learner, policy, q, visited):
         kind = self._kind[node]
-        if kind == 2:
+        if kind == TERMINAL:
             return self._utility(node, learner)
         if kind == CHANCE:
             return self._external(self._sample_chance(node), learner, policy, q, visited)
@@ -318,7 +316,7 @@ class MonteCarloCFR:
     def _outcome(self, node, learner, policy, q, visited, own, other, sample):
         """Returns the sampled tail utility over the sampling probability of the tail."""
         kind = self._kind[node]
-        if kind == 2:
+        if kind == TERMINAL:
             return self._utility(node, learner) / sample
         if kind == CHANCE:
             return self._outcome(self._sample_chance(node), learner, policy, q, visited,
@@ -335,8 +333,7 @@ class MonteCarloCFR:
             tail = self._outcome(start + slot, learner, policy, q, visited,
                                  own * p, other, sample * sampling[slot])
             # tail is u(z)/q(z) times the tail reach below the child (already divided)
-            w = tail * other
-            q[k, slot] += w * 1.0  # child value estimate times cf reach
+            q[k, slot] += tail * other  # importance-weighted cf value of the sampled action
             visited[k] = True
             self.cumulative_policy[k] += own * pi / sample  # stochastically weighted
             return tail * p

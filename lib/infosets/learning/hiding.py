@@ -20,8 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from infosets.learning import infomaps
-from infosets.learning.cfr import TreeKernel, _resolve_tree, initial_policy_array, \
-    to_tabular_policy
+from infosets.learning.cfr import TreeKernel, _resolve_tree, initial_policy_array, to_tabular_policy
 from infosets.learning.regret import make_minimizer
 
 
@@ -207,14 +206,14 @@ class ProgressiveHiding:
         if self.penalty_weighting == "counterfactual":
             cf_reach, _ = kernel.counterfactual_reach(probs)
             scale = np.zeros((self.num_runs, self.relaxed.num_infosets))
-            for l in range(self.relaxed.num_learners):
-                rows = self.relaxed.learner == l
-                scale[:, rows] = kernel.sum_nodes(cf_reach[l])[:, rows]
+            for learner_id in range(self.relaxed.num_learners):
+                rows = self.relaxed.learner == learner_id
+                scale[:, rows] = kernel.sum_nodes(cf_reach[learner_id])[:, rows]
             scale = scale[:, :, None]
         rewards = q - rho[:, None, None] * scale * gap
-        for l in range(self.relaxed.num_learners):
-            rows = self.relaxed.learner == l
-            own = kernel.sum_nodes(own_reach[l])
+        for learner_id in range(self.relaxed.num_learners):
+            rows = self.relaxed.learner == learner_id
+            own = kernel.sum_nodes(own_reach[learner_id])
             self.cumulative_policy[:, rows] += own[:, rows, None] * policy[:, rows]
         self.minimizer.observe(rewards)
         relaxed_payoff = values[0][:, 0]

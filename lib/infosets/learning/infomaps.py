@@ -18,7 +18,7 @@ Maps (all functions of a `tree.NodeView`):
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Hashable
+from collections.abc import Callable, Hashable
 
 import numpy as np
 from scipy import sparse
