@@ -184,3 +184,28 @@ def test_phantom_ttt_matches_the_exact_posterior():
     observed = [counts.get(k, 0) for k in keys]
     expected = [2000 * posterior[k] for k in keys]
     assert scipy_stats.chisquare(observed, expected).pvalue > P_MIN
+
+
+def test_hearts_checked_resampler_agrees_with_the_replay_chain():
+    """Where OpenSpiel's hearts resampler fails most (end of the passing), the refused-and-
+    redrawn worlds must place an unseen card like the engine-checked chain does."""
+    game = pyspiel.load_game("hearts")
+    state = _play(game, np.random.default_rng(12), 10)
+    player = state.current_player()
+    checked = sampler_for(game)
+    chain = ReplayDeterminizer(game, mode="chain", burn_in_sweeps=10, thin=20)
+    rng = np.random.default_rng(13)
+    a = [checked(state, player, rng).history() for _ in range(300)]
+    b = [chain(state, player, rng).history() for _ in range(300)]
+    real = state.history()
+    card = next(real[p] for p in range(1, 53) if any(w[p] != real[p] for w in b))
+
+    def cell(world):  # the seat the card was dealt to (hearts deals round-robin)
+        return (world.index(card, 1, 53) - 1) % 4
+
+    ca, cb = collections.Counter(map(cell, a)), collections.Counter(map(cell, b))
+    cells = sorted(set(ca) | set(cb))
+    assert len(cells) == 3  # the three opponents
+    table = [[ca.get(c, 0) for c in cells], [cb.get(c, 0) for c in cells]]
+    assert scipy_stats.chi2_contingency(table).pvalue > P_MIN
+    assert checked.refused > 0  # the state does exercise the refusal path

@@ -38,6 +38,7 @@ from ``observation_string`` (``infostate_key``).
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -206,6 +207,7 @@ class ReplayDeterminizer:
         self._cache_key = None
         self._hidden: list[int] = []
         self._classes: list[list[int]] = []
+        self._hidden_actions: set[int] = set()
         self._chain: list[int] | None = None
         self._chain_logp = 0.0
 
@@ -219,18 +221,28 @@ class ReplayDeterminizer:
             return _observation(state, player)
 
     def _hidden_positions(self, actions, player):
-        """Chance positions whose outcome could differ without changing the player's view."""
+        """Positions whose value could differ without changing the player's view at that step:
+        chance outcomes, and (chain mode) other players' actions the player does not see
+        (e.g. the cards opponents pass in hearts, or the skat discard)."""
         state = self.game.new_initial_state()
-        hidden = []
+        hidden, hidden_actions = [], set()
         for pos, action in enumerate(actions):
             if state.is_chance_node():
-                real = state.child(action)
-                view = self._view(real, player)
-                for alt, _ in state.chance_outcomes():
+                alternatives = [a for a, _ in state.chance_outcomes()]
+            elif self.mode == "chain" and state.current_player() != player:
+                alternatives = state.legal_actions()
+            else:
+                alternatives = []
+            if len(alternatives) > 1:
+                view = self._view(state.child(action), player)
+                for alt in alternatives:
                     if alt != action and self._view(state.child(alt), player) == view:
                         hidden.append(pos)
+                        if not state.is_chance_node():
+                            hidden_actions.add(pos)
                         break
             state.apply_action(action)
+        self._hidden_actions = hidden_actions
         return hidden
 
     # -- replay ------------------------------------------------------------------------------
@@ -256,8 +268,14 @@ class ReplayDeterminizer:
                 if prob <= 0.0:
                     return None
                 logp += np.log(prob)
-            elif state.is_terminal() or action not in state.legal_actions():
-                return None
+            else:
+                if state.is_terminal():
+                    return None
+                legal = state.legal_actions()
+                if action not in legal:
+                    return None
+                if pos in self._hidden_actions:  # uniform model of the unseen opponent move
+                    logp -= math.log(len(legal))
             own = (not state.is_chance_node()) and state.current_player() == player
             state.apply_action(action)
             if self._aoh:
@@ -290,29 +308,47 @@ class ReplayDeterminizer:
             raise RuntimeError(f"redraw determinizer: no consistent world in {self.max_tries} tries")
         return self._chain_sample(actions, player, target, rng)
 
-    def _swap_classes(self, actions, player, target):
+    def _swap_classes(self, actions, player, target, tries_per_class: int = 3):
         """Group hidden positions whose outcomes can be swapped in the real history.
 
-        Swaps inside a class are the chain's main proposal (most global swaps would be
-        refused); global swaps and single-site redraws keep the chain irreducible.
+        A position joins the first class holding one of ``tries_per_class`` members it can
+        swap with (a single representative can be a constrained card, e.g. one its owner
+        already passed or played, which would split classes by owner). Swaps inside a class
+        are the chain's main proposal; global swaps and single-site redraws keep the chain
+        irreducible.
         """
         classes: list[list[int]] = []
         for pos in self._hidden:
+            placed = False
             for members in classes:
-                rep = members[0]
-                swapped = list(actions)
-                swapped[pos], swapped[rep] = swapped[rep], swapped[pos]
-                if swapped == actions or self._replay(swapped, player, target) is not None:
-                    members.append(pos)
+                step = max(1, len(members) // tries_per_class)
+                for rep in members[::step][:tries_per_class]:
+                    swapped = self._transpose(actions, actions[pos], actions[rep])
+                    if swapped == actions or self._replay(swapped, player, target) is not None:
+                        members.append(pos)
+                        placed = True
+                        break
+                if placed:
                     break
-            else:
+            if not placed:
                 classes.append([pos])
         return [c for c in classes if len(c) >= 2]
+
+    def _transpose(self, actions, a, b):
+        """Exchange values ``a`` and ``b`` at every hidden position (a card dealt and then
+        passed unseen moves with its pass). An involution, so the proposal is symmetric."""
+        out = list(actions)
+        for pos in self._hidden:
+            if out[pos] == a:
+                out[pos] = b
+            elif out[pos] == b:
+                out[pos] = a
+        return out
 
     def _propose_swap(self, rng):
         u = rng.random()
         classes = self._classes
-        if u < 0.8 and classes:
+        if u < 0.6 and classes:
             pairs = np.array([len(c) * (len(c) - 1) for c in classes], dtype=float)
             members = classes[rng.choice(len(classes), p=pairs / pairs.sum())]
             i, j = rng.choice(len(members), size=2, replace=False)
@@ -336,20 +372,25 @@ class ReplayDeterminizer:
             proposal = list(self._chain)
             pair = self._propose_swap(rng)
             if pair is not None:
-                a, b = pair
-                if proposal[a] == proposal[b]:
+                a, b = proposal[pair[0]], proposal[pair[1]]
+                if a == b:
                     continue
-                proposal[a], proposal[b] = proposal[b], proposal[a]
+                proposal = self._transpose(proposal, a, b)
                 result = self._replay(proposal, player, target)
                 log_q_ratio = 0.0
             else:
-                # Redraw one hidden outcome from its chance distribution (independence
-                # proposal at one site): acceptance uses the other sites' probabilities.
+                # Redraw one hidden value from its chance distribution, or uniformly among
+                # the legal actions for an unseen opponent move (independence proposal at one
+                # site): acceptance uses the other sites' probabilities.
                 pos = hidden[int(rng.integers(len(hidden)))]
                 prefix = self.game.new_initial_state()
                 for action in proposal[:pos]:
                     prefix.apply_action(action)
-                outcomes = dict(prefix.chance_outcomes())
+                if prefix.is_chance_node():
+                    outcomes = dict(prefix.chance_outcomes())
+                else:
+                    legal = prefix.legal_actions()
+                    outcomes = {a: 1.0 / len(legal) for a in legal}
                 keys = list(outcomes)
                 probs = np.array([outcomes[k] for k in keys])
                 new = keys[rng.choice(len(keys), p=probs / probs.sum())]
