@@ -120,3 +120,16 @@ def check_resample_along_games(game, seed: int, games: int):
                     assert world.legal_actions() == state.legal_actions()
             legal = state.legal_actions()
             state.apply_action(legal[rng.integers(len(legal))])
+
+
+def check_kernel_is_a_search_state(game, seed: int):
+    """The kernel's pyspiel-style aliases drive the same game as the pyspiel state."""
+    rng = np.random.default_rng(seed)
+    state = play_to_decision(game, rng, 3)
+    kernel = state.kernel.clone()
+    assert kernel is not state.kernel and not kernel.is_chance_node()
+    action = state.legal_actions()[0]
+    kernel.apply_action(action)
+    state.apply_action(action)
+    assert kernel.information_state_string(0) == state.information_state_string(0)
+    assert kernel.is_chance_node() == state.is_chance_node()

@@ -9,6 +9,7 @@ from infosets.games import dominion as dm
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
+    check_kernel_is_a_search_state,
     check_resample_along_games,
     check_resample_keeps_infostate,
     chi_square_pvalue,
@@ -127,3 +128,7 @@ def test_hidden_hand_uniform_over_hand_and_draw_pile():
         pick = rng.integers(5)
         counts[0 if pick < hand[dm.COPPER] else 1] += 1
     assert chi_square_pvalue(counts, [0.7, 0.3]) > 1e-3
+
+
+def test_kernel_is_a_search_state():
+    check_kernel_is_a_search_state(pyspiel.load_game("dominion"), seed=8)

@@ -9,6 +9,7 @@ from infosets.games import exploding_kittens as ek
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
+    check_kernel_is_a_search_state,
     check_resample_along_games,
     check_resample_keeps_infostate,
     chi_square_pvalue,
@@ -143,3 +144,7 @@ def test_unknown_hands_uniform_over_unseen_non_kittens():
 
 def test_resample_at_every_decision():
     check_resample_along_games(pyspiel.load_game("exploding_kittens(players=4)"), seed=7, games=4)
+
+
+def test_kernel_is_a_search_state():
+    check_kernel_is_a_search_state(pyspiel.load_game("exploding_kittens"), seed=8)

@@ -9,6 +9,7 @@ from infosets.games import love_letter as ll
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
+    check_kernel_is_a_search_state,
     check_resample_along_games,
     check_resample_keeps_infostate,
     chi_square_pvalue,
@@ -132,3 +133,7 @@ def test_priest_knowledge_kept_by_resample_and_hidden_cards_uniform():
 
 def test_resample_at_every_decision():
     check_resample_along_games(pyspiel.load_game("love_letter(players=4)"), seed=7, games=30)
+
+
+def test_kernel_is_a_search_state():
+    check_kernel_is_a_search_state(pyspiel.load_game("love_letter"), seed=8)

@@ -9,6 +9,7 @@ from infosets.games import stratego as st
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
+    check_kernel_is_a_search_state,
     check_resample_along_games,
     check_resample_keeps_infostate,
     chi_square_pvalue,
@@ -149,3 +150,7 @@ def test_resample_puts_bombs_only_on_unmoved_pieces_uniformly():
 
 def test_resample_at_every_decision():
     check_resample_along_games(pyspiel.load_game(SHORT), seed=7, games=1)
+
+
+def test_kernel_is_a_search_state():
+    check_kernel_is_a_search_state(pyspiel.load_game(SHORT), seed=8)

@@ -10,6 +10,7 @@ from infosets.games import sushi_go as sg
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
+    check_kernel_is_a_search_state,
     check_resample_along_games,
     check_resample_keeps_infostate,
     chi_square_pvalue,
@@ -162,3 +163,7 @@ def test_chopsticks_pair_returns_chopsticks_to_hand():
 
 def test_resample_at_every_decision():
     check_resample_along_games(pyspiel.load_game("sushi_go(players=4)"), seed=7, games=3)
+
+
+def test_kernel_is_a_search_state():
+    check_kernel_is_a_search_state(pyspiel.load_game("sushi_go"), seed=8)

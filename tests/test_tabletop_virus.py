@@ -9,6 +9,7 @@ from infosets.games import virus as vi
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
+    check_kernel_is_a_search_state,
     check_resample_along_games,
     check_resample_keeps_infostate,
     chi_square_pvalue,
@@ -126,3 +127,7 @@ def test_hidden_hands_uniform():
 
 def test_resample_at_every_decision():
     check_resample_along_games(pyspiel.load_game("virus(players=4)"), seed=7, games=1)
+
+
+def test_kernel_is_a_search_state():
+    check_kernel_is_a_search_state(pyspiel.load_game("virus"), seed=8)

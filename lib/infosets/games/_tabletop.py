@@ -34,9 +34,22 @@ TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 class Kernel:
-    """Interface of a game kernel (see the module docstring). Subclasses use __slots__."""
+    """Interface of a game kernel (see the module docstring). Subclasses use __slots__.
+
+    A kernel also satisfies ``infosets.search.state_protocol.SearchState`` through the
+    pyspiel-style aliases ``apply_action``, ``clone`` and ``is_chance_node`` (its actions are
+    not checked for legality there, unlike the pyspiel adapter).
+    """
 
     __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.apply_action = cls.apply
+        cls.clone = cls.copy
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
 
     def copy(self) -> Kernel:
         raise NotImplementedError
