@@ -84,14 +84,21 @@ class TreeKernel:
         """[B, I]: ``x`` [B, N] (a value per node) summed over each infoset's nodes."""
         return np.asarray(self.infosets.membership @ x.T).T
 
-    def counterfactual_reach(self, probs: np.ndarray) -> tuple[list, list]:
-        """Per learner, [B, N]: (chance times every other learner's reach, own reach)."""
-        per_learner = [self.reach(probs, learner=learner_id)
-                       for learner_id in range(self.infosets.num_learners)]
+    def counterfactual_reach(self, probs: np.ndarray, need_own: bool = True):
+        """Per learner, [B, N]: (chance times every other learner's reach, own reach).
+
+        With one learner the counterfactual reach is the chance reach; own reach is only
+        computed when ``need_own`` (else the second list holds None).
+        """
+        count = self.infosets.num_learners
+        if count == 1:
+            chance = np.broadcast_to(self.tree.chance_reach, probs.shape)
+            return [chance], [self.reach(probs, learner=0) if need_own else None]
+        per_learner = [self.reach(probs, learner=learner_id) for learner_id in range(count)]
         out = []
-        for learner_id in range(self.infosets.num_learners):
+        for learner_id in range(count):
             cf = np.broadcast_to(self.tree.chance_reach, probs.shape).copy()
-            for other in range(self.infosets.num_learners):
+            for other in range(count):
                 if other != learner_id:
                     cf *= per_learner[other]
             out.append(cf)
@@ -102,13 +109,14 @@ class TreeKernel:
         player = 0 if self.infosets.infomap.team else learner
         return self.tree.returns[:, player]
 
-    def counterfactual_values(self, probs: np.ndarray, learners=None):
+    def counterfactual_values(self, probs: np.ndarray, learners=None, need_own: bool = True):
         """Counterfactual action values q[B, I, A] for the infosets of ``learners``.
 
-        Returns (q, values, own_reach): values per learner [B, N] and own reach per learner.
+        Returns (q, values, own_reach): values per learner [B, N] and own reach per learner
+        (see `counterfactual_reach` for ``need_own``).
         """
         learners = range(self.infosets.num_learners) if learners is None else learners
-        cf_reach, own_reach = self.counterfactual_reach(probs)
+        cf_reach, own_reach = self.counterfactual_reach(probs, need_own)
         q = np.zeros((probs.shape[0], self.infosets.num_infosets, self.tree.max_actions))
         values = {}
         for learner_id in learners:

@@ -199,19 +199,20 @@ class ProgressiveHiding:
         probs = kernel.edge_probs(policy)
         weights = kernel.sum_nodes(kernel.reach(probs))
         projected = self.projector(policy, weights)
-        q, values, own_reach = kernel.counterfactual_values(probs)
+        average = self.output == "average"
+        q, values, own_reach = kernel.counterfactual_values(probs, need_own=average)
         gap = policy - lift(projected, self.parent)
         rho = self.schedule.value(self.iteration, self.num_runs)
         scale = 1.0
         if self.penalty_weighting == "counterfactual":
-            cf_reach, _ = kernel.counterfactual_reach(probs)
+            cf_reach, _ = kernel.counterfactual_reach(probs, need_own=False)
             scale = np.zeros((self.num_runs, self.relaxed.num_infosets))
             for learner_id in range(self.relaxed.num_learners):
                 rows = self.relaxed.learner == learner_id
                 scale[:, rows] = kernel.sum_nodes(cf_reach[learner_id])[:, rows]
             scale = scale[:, :, None]
         rewards = q - rho[:, None, None] * scale * gap
-        for learner_id in range(self.relaxed.num_learners):
+        for learner_id in range(self.relaxed.num_learners if average else 0):
             rows = self.relaxed.learner == learner_id
             own = kernel.sum_nodes(own_reach[learner_id])
             self.cumulative_policy[:, rows] += own[:, rows, None] * policy[:, rows]
