@@ -22,7 +22,7 @@ G, PR, B, H, P, K, C, X = range(8)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_sim(players):
     game = pyspiel.load_game(f"love_letter(players={players})")
-    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
 def test_adapter_agrees_with_kernel():
@@ -39,9 +39,9 @@ def test_errors():
     check_errors("love_letter", bad_players=[1, 5])
 
 
-def _kernel(hands, pool=None, n=3, cur=0):
+def _kernel(hands, pool=None, n=3, cur=0, tokens_to_win=1):
     """A kernel at ``cur``'s decision with the given hands (each owner sees their cards)."""
-    k = ll.LoveLetterKernel(n)
+    k = ll.LoveLetterKernel(n, tokens_to_win)
     k.queue = []
     k.hands = [list(h) for h in hands]
     k.seen = [[1 << p] * len(h) for p, h in enumerate(hands)]
@@ -132,8 +132,38 @@ def test_priest_knowledge_kept_by_resample_and_hidden_cards_uniform():
 
 
 def test_resample_at_every_decision():
-    check_resample_along_games(pyspiel.load_game("love_letter(players=4)"), seed=7, games=30)
+    check_resample_along_games(pyspiel.load_game("love_letter(players=4)"), seed=7, games=4)
 
 
 def test_kernel_is_a_search_state():
     check_kernel_is_a_search_state(pyspiel.load_game("love_letter"), seed=8)
+
+
+def test_rounds_until_affection_tokens():
+    assert pyspiel.load_game("love_letter").tokens_to_win == 5
+    assert pyspiel.load_game("love_letter(players=2)").tokens_to_win == 7
+    assert pyspiel.load_game("love_letter(tokens_to_win=1)").tokens_to_win == 1
+    with pytest.raises(ValueError, match="tokens_to_win"):
+        pyspiel.load_game("love_letter(tokens_to_win=11)")
+    pool = [0] * 8
+    pool[G] = 2
+    k = _kernel([[H, B], [PR], [K]], pool=pool, tokens_to_win=2)
+    k.apply(ll.encode(B, 1))
+    k.apply(G)
+    k.apply(ll.encode(G, 0, PR))                   # deck out: player 2 (King) wins the round
+    assert not k.is_terminal() and k.tokens == [0, 0, 1]
+    assert k.cur == 2 and k.alive == [True] * 3 and sum(k.pool) == 16
+    assert k.current_player() == pyspiel.PlayerId.CHANCE      # a fresh deal
+    k.tokens = [1, 0, 1]
+    k.queue = []
+    k.hands = [[G], [PR], [H, X]]
+    k.seen = [[1], [2], [4, 4]]
+    k.pool = [3, 1, 2, 1, 2, 1, 1, 0]
+    k.apply(ll.encode(X, 2))                       # playing the Princess: player 2 is out
+    k.queue = []
+    k.cur = 0
+    k.hands[0].append(G)
+    k.seen[0].append(1)
+    k.apply(ll.encode(G, 1, PR))                   # hit: player 0 is the last one in
+    assert k.is_terminal() and k.tokens == [2, 0, 1]
+    assert k.returns() == [1.0, 0.0, 0.0]

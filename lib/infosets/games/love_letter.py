@@ -20,8 +20,12 @@ without effect (a Prince then targets yourself). The round ends when one player 
 the deck is empty; the highest card wins, ties go to the higher sum of discards, remaining
 ties share the win.
 
+A game is a series of rounds: each round's winners (all tied winners) gain an affection
+token and the first winner starts the next round; the game ends when someone holds
+``tokens_to_win`` tokens (rule book and TAG: 7, 5, 4 for 2, 3, 4 players), and the players
+with the most tokens share the win.
+
 Modelling choices (documented simplifications):
-* One round (the paper's framework also scores single rounds; no affection tokens).
 * The face-down removed card is not a separate slot: the deck is a count vector and
   "deck size" is one less than it, so the removed card is simply the last card left.
 * A move is one action: (card, target, guess) = ((card * 4) + target) * 8 + guess; an
@@ -70,10 +74,18 @@ class LoveLetterKernel(tt.Kernel):
     """Whole Love Letter state: hands with visibility bitmasks, deck as counts."""
 
     __slots__ = ("n", "pool", "hands", "seen", "alive", "immune", "discards", "face_up",
-                 "queue", "cur", "after_draw", "done", "log")
+                 "queue", "cur", "after_draw", "done", "log", "tokens", "tokens_to_win")
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, tokens_to_win: int = 1):
         self.n = n
+        self.tokens = [0] * n
+        self.tokens_to_win = tokens_to_win
+        self.done = False
+        self.log = []
+        self._start_round(0)
+
+    def _start_round(self, first: int):
+        n = self.n
         self.pool = list(DECK_COUNTS)
         self.hands = [[] for _ in range(n)]
         self.seen = [[] for _ in range(n)]      # bitmask of observers, parallel to hands
@@ -81,15 +93,14 @@ class LoveLetterKernel(tt.Kernel):
         self.immune = [False] * n
         self.discards = [[] for _ in range(n)]
         self.face_up = []
-        self.queue = ([FACE_UP] * 3 if n == 2 else []) + list(range(n)) + [0]
-        self.cur = 0
+        self.queue = ([FACE_UP] * 3 if n == 2 else []) + list(range(n)) + [first]
+        self.cur = first
         self.after_draw = None                  # player whose turn ends after a Prince draw
-        self.done = False
-        self.log = []
 
     def copy(self):
         k = LoveLetterKernel.__new__(LoveLetterKernel)
         k.n, k.cur, k.after_draw, k.done = self.n, self.cur, self.after_draw, self.done
+        k.tokens, k.tokens_to_win = self.tokens[:], self.tokens_to_win
         k.pool = self.pool[:]
         k.hands = [h[:] for h in self.hands]
         k.seen = [s[:] for s in self.seen]
@@ -230,7 +241,7 @@ class LoveLetterKernel(tt.Kernel):
 
     def _end_turn(self):
         if sum(self.alive) == 1 or self.deck_size() <= 0:
-            self.done = True
+            self._end_round()
             return
         q = (self.cur + 1) % self.n
         while not self.alive[q]:
@@ -239,17 +250,34 @@ class LoveLetterKernel(tt.Kernel):
         self.immune[q] = False
         self.queue.append(q)
 
+    def round_winners(self) -> list[int]:
+        """Players winning the round now: the last one in, else the highest card (ties:
+        the higher sum of discards; remaining ties all win)."""
+        keys = [(self.hands[p][0], sum(v + 1 for v in self.discards[p])) if self.alive[p]
+                else (-1, -1) for p in range(self.n)]
+        shares = tt.win_shares(keys, self.alive)
+        return [p for p in range(self.n) if shares[p] > 0]
+
+    def _end_round(self):
+        winners = self.round_winners()
+        for p in winners:
+            self.tokens[p] += 1
+        self.log.append((-1, 0, 0, 0, "round:" + ",".join(map(str, winners))))
+        if max(self.tokens) >= self.tokens_to_win:
+            self.done = True
+            return
+        self._start_round(winners[0])
+
     def returns(self):
         if not self.done:
             return [0.0] * self.n
-        keys = [(self.hands[p][0], sum(v + 1 for v in self.discards[p])) if self.alive[p]
-                else (-1, -1) for p in range(self.n)]
-        return tt.win_shares(keys, self.alive)
+        return tt.win_shares(self.tokens)
 
     # -- information ---------------------------------------------------------------------
     def _view(self, player: int) -> list[str]:
         bit = 1 << player
-        parts = [f"p{player} mover {self.current_player()} deck {self.deck_size()}",
+        parts = [f"p{player} mover {self.current_player()} deck {self.deck_size()} "
+                 f"tokens {self.tokens}",
                  "hand: " + ",".join(CARD_NAMES[c] for c in sorted(self.hands[player])),
                  "face-up removed: " + ",".join(CARD_NAMES[c] for c in self.face_up)]
         for q in range(self.n):
@@ -267,7 +295,8 @@ class LoveLetterKernel(tt.Kernel):
         return "\n".join(self._view(player))
 
     def information_state_string(self, player):
-        log = ";".join(f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}" for p, c, t, g, o in self.log)
+        log = ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
+                       for p, c, t, g, o in self.log)
         return "\n".join(self._view(player) + [f"log: {log}"])
 
     def resample(self, player, rng):
@@ -302,7 +331,7 @@ class LoveLetterKernel(tt.Kernel):
 
     def __str__(self):
         lines = [f"mover {self.current_player()} deck {self.deck_size()} pool {self.pool} "
-                 f"face-up {self.face_up}"]
+                 f"face-up {self.face_up} tokens {self.tokens}"]
         for p in range(self.n):
             lines.append(f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
                          f"seen {self.seen[p]} immune {self.immune[p]} discards {self.discards[p]}")
@@ -310,16 +339,22 @@ class LoveLetterKernel(tt.Kernel):
 
 
 _DEFAULT_PLAYERS = 3
+TOKENS_BY_PLAYERS = {2: 7, 3: 5, 4: 4}   # affection tokens to win, from the rule book
 GAME_TYPE = tt.make_game_type(GAME_NAME, "Love Letter", 2, MAX_PLAYERS,
-                              {"players": _DEFAULT_PLAYERS})
+                              {"players": _DEFAULT_PLAYERS, "tokens_to_win": 0})
 
 
 class LoveLetterGame(tt.TabletopGame):
-    """Love Letter with 2-4 players (parameter ``players``, default 3)."""
+    """Love Letter with 2-4 players (``players``, default 3).
+
+    ``tokens_to_win`` (0-10): rounds are played until someone holds that many affection
+    tokens; 0 (default) takes the rule book's 7/5/4 for 2/3/4 players; 1 is a single round.
+    """
 
     def __init__(self, params=None):
         params = dict(params or {})
         n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
+        tokens = tt.int_param(params, "tokens_to_win", 0, 0, 10) or TOKENS_BY_PLAYERS[n]
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_TYPES,
@@ -327,12 +362,13 @@ class LoveLetterGame(tt.TabletopGame):
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=3 * sum(DECK_COUNTS))
+            max_game_length=3 * sum(DECK_COUNTS) * (n * (tokens - 1) + 1))
         super().__init__(GAME_TYPE, info, params)
         self.players = n
+        self.tokens_to_win = tokens
 
     def new_kernel(self):
-        return LoveLetterKernel(self.players)
+        return LoveLetterKernel(self.players, self.tokens_to_win)
 
 
 def sample_world(state, player, rng):
