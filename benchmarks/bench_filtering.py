@@ -31,8 +31,10 @@ from infosets.filtering.value import seeded_random
 from infosets.papers import history_filtering as hf
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _harness import report  # noqa: E402
-from _harness import row  # noqa: E402
+from _harness import (
+    report,  # noqa: E402
+    row,  # noqa: E402
+)
 
 TOPIC = "filtering"
 

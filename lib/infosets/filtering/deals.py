@@ -107,7 +107,7 @@ def sample_deal(c: DealConstraints, assignment, rand) -> tuple[int, ...]:
     Args:
       rand: a seeded ``random.Random`` (its ``shuffle`` is the hot path).
     """
-    n_rows, n_suits, n_players = c.num_rows, c.num_suits, c.num_players
+    n_suits, n_players = c.num_suits, c.num_players
     hands = list(c.known)
     for s in range(n_suits):
         cards = list(c.unknown_by_suit[s])

@@ -318,7 +318,3 @@ class OhHellPublicState(TrickTakingPublicState):
             return False
         return OhHellPublicState.from_state(state) == self
 
-
-def count_assignment_deals(constraints: DealConstraints, assignments) -> int:
-    """Total deals over an iterable of suit-length assignments."""
-    return sum(constraints.deals_in_assignment(a) for a in assignments)

@@ -13,7 +13,7 @@ import numpy as np
 import pyspiel
 
 from infosets.filtering.policies import OhHellSpec, SoftmaxQPolicy, decision_keys
-from infosets.filtering.public_state import OhHellPublicState, bits
+from infosets.filtering.public_state import OhHellPublicState
 
 
 def game_for(spec: OhHellSpec):
@@ -78,6 +78,3 @@ def true_hands(state) -> tuple[int, ...]:
         hands[i % n] |= 1 << card
     return tuple(hands)
 
-
-__all__ = ["bits", "current_hand", "game_for", "policy_action", "sample_public_state",
-           "true_hands"]

@@ -10,8 +10,9 @@ phase (all bids made).
 
 from __future__ import annotations
 
-import math
 import random
+
+import numpy as np
 
 from infosets.filtering.policies import (
     MADE_BID_BONUS,
@@ -98,7 +99,6 @@ class OhHellValue:
         if hit is not None:
             return hit
         remaining = self._start(hands)
-        n = self.ps.num_players
         win_card, win_player = self.win0
         if self.exact:
             v = self._expect(remaining, list(self.won0), list(self.trick0), self.leader0,
@@ -111,7 +111,6 @@ class OhHellValue:
                               win_card, win_player, rand)
                 for _ in range(self.rollouts)
             ) / self.rollouts
-        del n
         if self.exact:
             if len(self.cache) >= self.max_cache:
                 self.cache.clear()
@@ -194,20 +193,7 @@ class OhHellValue:
         return self._utility(won)
 
 
-def mean_and_se(values) -> tuple[float, float]:
-    n = len(values)
-    if n == 0:
-        return math.nan, math.nan
-    m = sum(values) / n
-    if n == 1:
-        return m, math.nan
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
-    return m, math.sqrt(var / n)
-
-
 def seeded_random(seed) -> random.Random:
     """A ``random.Random`` from a SeedSequence or int (the fast stream for hot loops)."""
-    import numpy as np
-
     seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     return random.Random(int(seq.generate_state(1)[0]))

@@ -22,8 +22,8 @@ import pandas as pd
 
 from infosets import plots
 from infosets.experiments.config import ConfigError, Param, Schema
-from infosets.experiments.store import data_root
 from infosets.experiments.runner import Task
+from infosets.experiments.store import data_root
 from infosets.filtering import sat_demo
 from infosets.filtering.baselines import importance_estimates, mcmc_estimates, true_estimates
 from infosets.filtering.enumerate import ExplicitRange
