@@ -54,11 +54,18 @@ def _pool(**counts):
     return pool
 
 
+def _pass_window(k):
+    while k.phase == ek.NOPE_WINDOW:
+        k.apply(ek.PASS)
+
+
 def test_attack_gives_two_turns_and_skip_ends_one():
     k = _main_kernel([[ek.ATTACK], [ek.SKIP], [ek.SKIP]], _pool(kitten=1, favor=5))
     k.apply(ek.PLAY_ATTACK)
+    _pass_window(k)
     assert k.cur == 1 and k.turns == 2
     k.apply(ek.PLAY_SKIP)
+    _pass_window(k)
     assert k.cur == 1 and k.turns == 1
     k.apply(ek.DRAW)
     k.apply(ek.FAVOR)                      # chance: the draw is a Favor
@@ -100,6 +107,7 @@ def test_see_the_future_is_kept_by_resample():
     k = _main_kernel([[ek.FUTURE, ek.SKIP], [ek.SKIP], [ek.SKIP]],
                      _pool(kitten=2, favor=3, attack=3))
     k.apply(ek.PLAY_FUTURE)
+    _pass_window(k)
     for card in (ek.ATTACK, ek.KITTEN, ek.FAVOR):
         k.apply(card)
     assert k.phase == ek.MAIN and k.top_seen == [1, 1, 1]
@@ -114,6 +122,7 @@ def test_steal_is_seen_only_by_the_two_players():
                      _pool(kitten=2, favor=3))
     k.seen[1] = [0b111, 0b111]             # everyone knows player 1's hand
     k.apply(ek.CAT_BASE + 0 * ek.MAX_PLAYERS + 1)
+    _pass_window(k)
     assert k.phase == ek.STEAL
     assert dict(k.chance_outcomes()) == {ek.ATTACK: 0.5, ek.SKIP: 0.5}
     k.apply(ek.ATTACK)
@@ -148,3 +157,23 @@ def test_resample_at_every_decision():
 
 def test_kernel_is_a_search_state():
     check_kernel_is_a_search_state(pyspiel.load_game("exploding_kittens"), seed=8)
+
+
+def test_nope_window_cancels_and_a_second_nope_restores():
+    k = _main_kernel([[ek.SKIP, ek.NOPE], [ek.NOPE], [ek.FAVOR]], _pool(kitten=2, favor=3))
+    k.apply(ek.PLAY_SKIP)
+    assert k.phase == ek.NOPE_WINDOW and k.current_player() == 1
+    assert k.legal_actions() == [ek.PASS, ek.PLAY_NOPE]
+    k.apply(ek.PLAY_NOPE)                          # player 1 nopes the Skip
+    assert k.responders == [2, 0]                  # everyone but player 1 may answer
+    assert k.legal_actions() == [ek.PASS]          # player 2 holds no Nope
+    k.apply(ek.PASS)
+    k.apply(ek.PASS)                               # player 0 lets the Nope stand
+    assert k.phase == ek.MAIN and k.cur == 0 and k.turns == 1   # the Skip was cancelled
+    k2 = _main_kernel([[ek.SKIP, ek.NOPE], [ek.NOPE], [ek.FAVOR]], _pool(kitten=2, favor=3))
+    k2.apply(ek.PLAY_SKIP)
+    k2.apply(ek.PLAY_NOPE)
+    k2.apply(ek.PASS)
+    k2.apply(ek.PLAY_NOPE)                         # player 0 nopes the Nope
+    _pass_window(k2)
+    assert k2.cur == 1 and k2.discards[ek.NOPE] == 2   # the Skip stands

@@ -5,10 +5,11 @@ Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
 ``pimcts_aggregation``), who ran TAG's Java version (deck sizes follow its parameters).
 
 Rules (2-5 players): the base deck without kittens and defuses (Attack x4, Skip x4,
-Favor x4, Shuffle x4, See the Future x5, five cat kinds x4) is shuffled and each player is
+Favor x4, Shuffle x4, See the Future x5, Nope x5, five cat kinds x4) is shuffled and each player is
 dealt 7 cards plus one Defuse; then players - 1 Exploding Kittens and the other
 6 - players Defuses are shuffled into the deck. On a turn a player plays any number of
-cards, then ends the turn by drawing. Attack: end the turn without drawing; the next
+cards, then ends the turn by drawing. Any action card can be cancelled by a Nope, and a
+Nope by another Nope. Attack: end the turn without drawing; the next
 player takes two turns. Skip: end one turn without drawing. Favor: a player of your choice
 gives you a card of their choice. Shuffle: shuffle the deck. See the Future: look at the top
 three cards. Two cats of a kind: steal a random card from a player. Drawing a kitten
@@ -16,8 +17,10 @@ without a Defuse puts you out; with one, you discard the Defuse and put the kitt
 the deck at a position of your choice, in secret. The last player left wins.
 
 Modelling choices (documented simplifications):
-* No Nope cards (the 5 Nopes are left out of the deck): reaction windows would add a
-  decision for every player after every action card.
+* Nope windows are sequential: after an action card (or a Nope) every other player still
+  in, in turn order, answers Nope or Pass (a player without a Nope can only pass, so the
+  window reveals nothing); a Nope opens a new window for everyone but its player. An odd
+  number of Nopes cancels the card.
 * Only pairs of cats (no three-of-a-kind or five-different combos); Attack does not stack
   (the attacked player always owes two turns).
 * The deck is a list of cards with fixed positions on top (cards someone has seen, or that
@@ -44,10 +47,11 @@ GAME_NAME = "exploding_kittens"
 
 KITTEN, DEFUSE, ATTACK, SKIP, FAVOR, SHUFFLE, FUTURE = range(7)
 CATS = tuple(range(7, 12))
-NUM_TYPES = 12
+NOPE = 12
+NUM_TYPES = 13
 CARD_NAMES = ("Kitten", "Defuse", "Attack", "Skip", "Favor", "Shuffle", "Future",
-              "Tacocat", "Melon", "Beard", "Rainbow", "Furry")
-BASE_COUNTS = (0, 0, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4)
+              "Tacocat", "Melon", "Beard", "Rainbow", "Furry", "Nope")
+BASE_COUNTS = (0, 0, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4, 5)
 HAND_SIZE = 7
 TOTAL_DEFUSES = 6
 FUTURE_DEPTH = 3
@@ -60,17 +64,20 @@ FAVOR_BASE = 5                                   # + target
 CAT_BASE = FAVOR_BASE + MAX_PLAYERS              # + kind * MAX_PLAYERS + target
 GIVE_BASE = CAT_BASE + len(CATS) * MAX_PLAYERS   # + card type
 PLACE_BASE = GIVE_BASE + NUM_TYPES               # + position from the top
-NUM_ACTIONS = PLACE_BASE + MAX_DECK + 1
+PASS = PLACE_BASE + MAX_DECK + 1                 # let the pending card (or Nope) stand
+PLAY_NOPE = PASS + 1
+NUM_ACTIONS = PLAY_NOPE + 1
 
 # Phases.
-DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER = range(8)
+DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER, NOPE_WINDOW = range(9)
 
 
 class ExplodingKittensKernel(tt.Kernel):
     """Whole Exploding Kittens state: hands and deck top with visibility masks, rest as counts."""
 
     __slots__ = ("n", "phase", "cur", "turns", "to_deal", "pool", "top", "top_seen", "hands",
-                 "seen", "alive", "discards", "actor", "victim", "fill_to", "fill_then", "log")
+                 "seen", "alive", "discards", "actor", "victim", "fill_to", "fill_then", "log",
+                 "pending", "nopes", "responders")
 
     def __init__(self, n: int):
         self.n = n
@@ -90,11 +97,14 @@ class ExplodingKittensKernel(tt.Kernel):
         self.fill_to = 0     # deck-top length to fix by chance
         self.fill_then = -1  # -1: see the future, else the kitten position
         self.log = []
+        self.pending = -1    # action card waiting for its Nope window to close
+        self.nopes = 0       # Nopes played on it so far (odd: cancelled)
+        self.responders = []  # players still to answer in the window
 
     def copy(self):
         k = ExplodingKittensKernel.__new__(ExplodingKittensKernel)
         for name in ("n", "phase", "cur", "turns", "to_deal", "actor", "victim", "fill_to",
-                     "fill_then"):
+                     "fill_then", "pending", "nopes"):
             setattr(k, name, getattr(self, name))
         k.pool = self.pool[:]
         k.top = self.top[:]
@@ -104,6 +114,7 @@ class ExplodingKittensKernel(tt.Kernel):
         k.alive = self.alive[:]
         k.discards = self.discards[:]
         k.log = self.log[:]
+        k.responders = self.responders[:]
         return k
 
     # -- flow ---------------------------------------------------------------------------
@@ -121,6 +132,8 @@ class ExplodingKittensKernel(tt.Kernel):
             return tt.CHANCE
         if phase == GIVE:
             return self.victim
+        if phase == NOPE_WINDOW:
+            return self.responders[0]
         return self.cur
 
     def chance_outcomes(self):
@@ -160,6 +173,8 @@ class ExplodingKittensKernel(tt.Kernel):
             return [GIVE_BASE + c for c in sorted(set(self.hands[self.victim]))]
         if phase == PLACE:
             return [PLACE_BASE + i for i in range(self.deck_size() + 1)]
+        if phase == NOPE_WINDOW:
+            return [PASS, PLAY_NOPE] if NOPE in self.hands[self.responders[0]] else [PASS]
         return []
 
     def apply(self, action):
@@ -193,6 +208,8 @@ class ExplodingKittensKernel(tt.Kernel):
                 self._after_fill()
         elif phase == PLACE:
             self._place(action - PLACE_BASE)
+        elif phase == NOPE_WINDOW:
+            self._respond(action)
 
     def _main(self, action: int):
         p = self.cur
@@ -206,34 +223,69 @@ class ExplodingKittensKernel(tt.Kernel):
         if action == PLAY_ATTACK:
             self._play(p, ATTACK)
             self.log.append((p, "attack"))
-            self._next_player(turns=2)
         elif action == PLAY_SKIP:
             self._play(p, SKIP)
             self.log.append((p, "skip"))
-            self._end_one_turn()
         elif action == PLAY_SHUFFLE:
             self._play(p, SHUFFLE)
             self.log.append((p, "shuffle"))
-            for c in self.top:
-                self.pool[c] += 1
-            self.top, self.top_seen = [], []
         elif action == PLAY_FUTURE:
             self._play(p, FUTURE)
             self.log.append((p, "future"))
-            depth = min(FUTURE_DEPTH, self.deck_size())
-            self._fill(depth, -1)
         elif action < CAT_BASE:
             self._play(p, FAVOR)
-            self.actor, self.victim = p, action - FAVOR_BASE
-            self.log.append((p, f"favor{self.victim}"))
-            self.phase = GIVE
+            self.log.append((p, f"favor{action - FAVOR_BASE}"))
         else:
             kind, target = divmod(action - CAT_BASE, MAX_PLAYERS)
             self._play(p, CATS[kind])
             self._play(p, CATS[kind])
-            self.actor, self.victim = p, target
             self.log.append((p, f"steal{target}"))
-            self.phase = STEAL
+        self.pending, self.nopes = action, 0
+        self._open_window(p)
+
+    def _open_window(self, last: int):
+        """Every other player still in, in turn order after ``last``, may Nope."""
+        order = [(last + i) % self.n for i in range(1, self.n)]
+        self.responders = [q for q in order if self.alive[q]]
+        self.phase = NOPE_WINDOW
+
+    def _respond(self, action: int):
+        q = self.responders.pop(0)
+        if action == PLAY_NOPE:
+            self._play(q, NOPE)
+            self.log.append((q, "nope"))
+            self.nopes += 1
+            self._open_window(q)
+            return
+        if not self.responders:
+            self.phase = MAIN
+            if self.nopes % 2:
+                self.log.append((self.cur, "noped"))
+            else:
+                self._resolve(self.pending)
+            self.pending = -1
+
+    def _resolve(self, action: int):
+        """The effect of an action card whose Nope window closed without cancelling it."""
+        p = self.cur
+        if action == PLAY_ATTACK:
+            self._next_player(turns=2)
+        elif action == PLAY_SKIP:
+            self._end_one_turn()
+        elif action == PLAY_SHUFFLE:
+            for c in self.top:
+                self.pool[c] += 1
+            self.top, self.top_seen = [], []
+        elif action == PLAY_FUTURE:
+            self._fill(min(FUTURE_DEPTH, self.deck_size()), -1)
+        else:
+            if action < CAT_BASE:
+                target, phase = action - FAVOR_BASE, GIVE
+            else:
+                target, phase = (action - CAT_BASE) % MAX_PLAYERS, STEAL
+            if self.hands[target]:         # a Nope may have emptied the target's hand
+                self.actor, self.victim = p, target
+                self.phase = phase
 
     def _fill(self, length: int, then: int):
         self.fill_to, self.fill_then = length, then
@@ -341,7 +393,8 @@ class ExplodingKittensKernel(tt.Kernel):
     # -- information ---------------------------------------------------------------------
     def _view(self, player: int) -> list[str]:
         bit = 1 << player
-        parts = [f"p{player} mover {self.current_player()} phase {self.phase} turns {self.turns}",
+        parts = [f"p{player} mover {self.current_player()} phase {self.phase} turns {self.turns} "
+                 f"pending {self.pending} nopes {self.nopes}",
                  "hand: " + ",".join(CARD_NAMES[c] for c in sorted(self.hands[player]))]
         for q in range(self.n):
             if q == player:
@@ -407,6 +460,10 @@ class ExplodingKittensKernel(tt.Kernel):
             return f"Pair {CARD_NAMES[CATS[kind]]} steal p{target}"
         if action < PLACE_BASE:
             return f"Give {CARD_NAMES[action - GIVE_BASE]}"
+        if action == PASS:
+            return "Pass"
+        if action == PLAY_NOPE:
+            return "Nope"
         return f"Place kitten at {action - PLACE_BASE}"
 
     def __str__(self):
