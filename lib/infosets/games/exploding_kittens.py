@@ -5,16 +5,16 @@ Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
 ``pimcts_aggregation``), who ran TAG's Java version (deck sizes follow its parameters).
 
 Rules (2-5 players): the base deck without kittens and defuses (Attack x4, Skip x4,
-Favor x4, Shuffle x4, See the Future x5, Nope x5, five cat kinds x4) is shuffled and each player is
-dealt 7 cards plus one Defuse; then players - 1 Exploding Kittens and the other
+Favor x4, Shuffle x4, See the Future x5, Nope x5, five cat kinds x4) is shuffled and each
+player is dealt 7 cards plus one Defuse; then players - 1 Exploding Kittens and the other
 6 - players Defuses are shuffled into the deck. On a turn a player plays any number of
 cards, then ends the turn by drawing. Any action card can be cancelled by a Nope, and a
-Nope by another Nope. Attack: end the turn without drawing; the next
-player takes two turns. Skip: end one turn without drawing. Favor: a player of your choice
-gives you a card of their choice. Shuffle: shuffle the deck. See the Future: look at the top
-three cards. Two cats of a kind: steal a random card from a player. Drawing a kitten
-without a Defuse puts you out; with one, you discard the Defuse and put the kitten back in
-the deck at a position of your choice, in secret. The last player left wins.
+Nope by another Nope. Attack: end the turn without drawing; the next player takes two
+turns. Skip: end one turn without drawing. Favor: a player of your choice gives you a card
+of their choice. Shuffle: shuffle the deck. See the Future: look at the top three cards.
+Two cats of a kind: steal a random card from a player. Drawing a kitten without a Defuse
+puts you out; with one, you discard the Defuse and put the kitten back in the deck at a
+position of your choice, in secret. The last player left wins.
 
 Modelling choices (documented simplifications):
 * Nope windows are sequential: after an action card (or a Nope) every other player still
