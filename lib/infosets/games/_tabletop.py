@@ -3,7 +3,7 @@
 Follows Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree
 Search in Imperfect-Information Games" (NOTES.md slug ``pimcts_aggregation``), which ran on
 the TAG framework's Java games. Each port (``sushi_go``, ``love_letter``,
-``exploding_kittens``, ``virus``) is split in two:
+``exploding_kittens``, ``virus``, ``stratego``, ``dominion``) is split in two:
 
 * a *kernel*: a small pure-Python object on ints, count lists and tuples holding the whole
   game state, with ``current_player``, ``legal_actions``, ``chance_outcomes``, ``apply``,
