@@ -68,7 +68,7 @@ def bench_one_world(label, rows):
                     goal=">= 0.8x"))
     for engine in ("cpp", "python"):
         bot = PIMCTSBot(game, player, iterations=ITERATIONS, determinizations=10, rng=0, engine=engine)
-        pi = per_second(timeit(lambda: bot.step(state), repeat=3))
+        pi = per_second(timeit(lambda bot=bot: bot.step(state), repeat=3))
         rows.append(row(f"{label} PI-MCTS(D=10, engine={engine}, incl. sampling) vs C++ MCTSBot",
                         pi, cpp, "it/s", goal=">= 0.8x"))
 

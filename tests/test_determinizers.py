@@ -1,7 +1,6 @@
 """Determinizers keep the information state, and the hidden part is uniform (chi-square)."""
 
 import collections
-import itertools
 
 import numpy as np
 import pyspiel
@@ -10,7 +9,11 @@ from scipy import stats as scipy_stats
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.games.determinizers import (
-    OpponentRolloutDeterminizer, ReplayDeterminizer, infostate_key, sampler_for)
+    OpponentRolloutDeterminizer,
+    ReplayDeterminizer,
+    infostate_key,
+    sampler_for,
+)
 
 P_MIN = 1e-3  # fixed seeds: the tests are deterministic; this only guards against real bias
 

@@ -1,6 +1,5 @@
 """IS-MCTS: dominant actions, vector backup, availability flag, samplers, the C++ factory."""
 
-import numpy as np
 import pyspiel
 import pytest
 

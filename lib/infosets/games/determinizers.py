@@ -39,7 +39,7 @@ from ``observation_string`` (``infostate_key``).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -197,7 +197,8 @@ class ReplayDeterminizer:
         if mode not in ("redraw", "chain"):
             raise ValueError(f"mode: must be 'redraw' or 'chain', got {mode!r}")
         if burn_in_sweeps < 0 or thin < 1 or max_tries < 1:
-            raise ValueError("burn_in_sweeps/thin/max_tries: need burn_in_sweeps >= 0, thin >= 1, max_tries >= 1")
+            raise ValueError("burn_in_sweeps/thin/max_tries: need burn_in_sweeps >= 0, thin >= 1, "
+                             "max_tries >= 1")
         self.game = game
         self.mode = mode
         self.burn_in_sweeps = burn_in_sweeps
@@ -255,7 +256,6 @@ class ReplayDeterminizer:
         state = self.game.new_initial_state()
         used = list(actions)
         logp = 0.0
-        steps = [] if self._aoh else None
         for pos, action in enumerate(used):
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()

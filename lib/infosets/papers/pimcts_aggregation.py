@@ -24,8 +24,15 @@ from infosets import plots, stats
 from infosets.experiments.config import Param, Schema
 from infosets.experiments.runner import Task
 from infosets.games.determinizers import (
-    AOH_GAMES, CHAIN_GAMES, REDRAW_GAMES, RESAMPLE_CHECKED_GAMES, ROLLOUT_GAMES, _REGISTRY,
-    infostate_key, sampler_for)
+    _REGISTRY,
+    AOH_GAMES,
+    CHAIN_GAMES,
+    REDRAW_GAMES,
+    RESAMPLE_CHECKED_GAMES,
+    ROLLOUT_GAMES,
+    infostate_key,
+    sampler_for,
+)
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
@@ -475,7 +482,8 @@ def claims(rates: pd.DataFrame, dis: pd.DataFrame, session) -> pd.DataFrame:
                      "paper": "in every game (Fig. 1)",
                      "ours": f"matches/beats in {ok}/{len(sub)} games; clearly beats in {beats}",
                      "ci95": "per-game Wilson intervals",
-                     "verdict": "match" if ok == len(sub) else ("mismatch" if ok < len(sub) / 2 else "partial")})
+                     "verdict": ("match" if ok == len(sub) else
+                                 "mismatch" if ok < len(sub) / 2 else "partial")})
 
     # 3. aggregation matters little, D matters most
     pi = rates[(rates["agent"] == "pimcts") & (rates["budget"] == main)]
@@ -520,7 +528,8 @@ def claims(rates: pd.DataFrame, dis: pd.DataFrame, session) -> pd.DataFrame:
                    "inconclusive" if best["hi"] >= i["lo"] else "mismatch")
         rows.append({"claim": f"poker at high D ({game}, B={hi_budget}): PI-MCTS surpasses IS-MCTS",
                      "paper": "D 100-500 at 10k iterations, TotalVisits best; AverageValue worst",
-                     "ours": ours, "ci95": f"[{best['lo']:.3f}, {best['hi']:.3f}] vs [{i['lo']:.3f}, {i['hi']:.3f}]",
+                     "ours": ours,
+                     "ci95": f"[{best['lo']:.3f}, {best['hi']:.3f}] vs [{i['lo']:.3f}, {i['hi']:.3f}]",
                      "verdict": verdict})
 
     # 5. perfect-information control

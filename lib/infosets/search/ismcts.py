@@ -18,7 +18,13 @@ import pyspiel
 
 from infosets.games.determinizers import infostate_key, sampler_for, uses_aoh_key
 from infosets.search.state_protocol import (
-    RewardScale, argmax_random, is_python_game, python_random, random_rollout, sample_chance)
+    RewardScale,
+    argmax_random,
+    is_python_game,
+    python_random,
+    random_rollout,
+    sample_chance,
+)
 
 FINALS = ("mean", "visits")
 
@@ -95,7 +101,8 @@ class ISMCTSBot(pyspiel.Bot):
         self.nodes = nodes = {}
         rnd = python_random(self._rng)
         sampler, rng, player = self.sampler, self._rng, self.player
-        c, availability, scale, rollout_policy = self.uct_c, self.availability, self.scale, self.rollout_policy
+        c, availability, scale = self.uct_c, self.availability, self.scale
+        rollout_policy = self.rollout_policy
         key_of = self._key
         log, sqrt = math.log, math.sqrt
         for _ in range(self.iterations):

@@ -27,7 +27,13 @@ import pyspiel
 
 from infosets.games.determinizers import sampler_for
 from infosets.search.state_protocol import (
-    RewardScale, argmax_random, is_python_game, python_random, random_rollout, sample_chance)
+    RewardScale,
+    argmax_random,
+    is_python_game,
+    python_random,
+    random_rollout,
+    sample_chance,
+)
 
 ENGINES = ("python", "cpp", "auto")
 # engine="auto" runs a per-world tree in C++ only when its budget is at least this many times
@@ -117,8 +123,8 @@ def check_engine(game, engine: str) -> None:
     if engine not in ENGINES:
         raise ValueError(f"engine: must be one of {ENGINES}, got {engine!r}")
     if engine == "cpp" and is_python_game(game):
-        raise ValueError(f"engine: 'cpp' needs a C++ game; '{game.get_type().short_name}' is Python-registered "
-                         "(OpenSpiel 2.0.2's C++ bots crash on it), use engine='python'")
+        raise ValueError(f"engine: 'cpp' needs a C++ game; '{game.get_type().short_name}' is "
+                         "Python-registered (OpenSpiel 2.0.2's C++ bots crash on it), use engine='python'")
 
 
 def search_world(world, iterations, uct_c, rng, scale, rollout_policy, engine,

@@ -82,7 +82,8 @@ class PIMCTSBot(pyspiel.Bot):
         if not isinstance(determinizations, int) or determinizations < 1:
             raise ValueError(f"determinizations: must be an int >= 1, got {determinizations!r}")
         if determinizations > iterations:
-            raise ValueError(f"determinizations: must be <= iterations ({iterations}), got {determinizations}")
+            raise ValueError(
+                f"determinizations: must be <= iterations ({iterations}), got {determinizations}")
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
         self._rng = as_generator(rng)
