@@ -350,7 +350,7 @@ def claims(trade: pd.DataFrame, cmp_results: pd.DataFrame, bridge: pd.DataFrame,
     for _, row in table.iterrows():
         paper = {"mccfr_team": "0% (CFR never succeeded)", "hiding": "lost in extraction",
                  "mccfr_independent": "not in paper"}[row["method"]]
-        verdict = "n/a"
+        verdict = "no paper number"
         if row["method"] == "mccfr_team":
             verdict = "match" if row["lo"] <= 0.0 + 1e-12 or row["success_rate"] < 0.01 \
                 else "differs"
