@@ -432,9 +432,9 @@ def plot_heatmaps(hm: pd.DataFrame, session):
     """11x11 heatmaps: λ for the first action (y) × λ for later actions (x) (Figs 3, 6)."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
     groups = list(hm.groupby(["seat", "algo", "label"], sort=False))
-    ncol = min(4, len(groups))
+    ncol = min(2, len(groups))
     nrow = -(-len(groups) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.6 * ncol, 4.0 * nrow), squeeze=False)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(7.5 * ncol, 6.0 * nrow), squeeze=False)
     for ax, ((seat, algo, lb), sub) in zip(axes.flat, groups):
         grid = sub.pivot(index="lam_first", columns="lam_later", values="br")
         plots.heatmap(ax, grid, fmt=".2f", title=f"{algo} {lb}, seat {seat}",
@@ -458,7 +458,9 @@ def plot_winrates(wr: pd.DataFrame, session):
         plots.lines_ci(ax, part, "lam", "win_pct", "ci_low", "ci_high", hue="series")
         for (series, sub), line in zip(part.groupby("series", sort=False), ax.get_lines()):
             ax.plot(sub.lam, sub.paper_pct, "x", color=line.get_color(), ms=5)
-        ax.set_title(f"our seat {seat}, n = {int(part.n.min())}-{int(part.n.max())} games; x = paper")
+        n_lo, n_hi = int(part.n.min()), int(part.n.max())
+        ax.set_title(f"our seat {seat}, n = {n_lo if n_lo == n_hi else f'{n_lo}-{n_hi}'} games "
+                     "per point; x = paper")
         ax.set_xlabel("λ")
         ax.set_ylabel("win rate vs PIMC λ=0 (%)")
     fig.tight_layout()
@@ -469,6 +471,14 @@ def plot_winrates(wr: pd.DataFrame, session):
 # ------------------------------------------------------------------ claims
 def _verdict(ok) -> str:
     return "supported" if ok else "not supported"
+
+
+def _significantly_lower(row, base) -> bool:
+    """Two-proportion z-test (5%, one-sided) that row's win rate is below base's."""
+    p1, n1, p0, n0 = row.win_pct / 100, row.n, base.win_pct / 100, base.n
+    pooled = (p1 * n1 + p0 * n0) / (n1 + n0)
+    se = np.sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / n1 + 1 / n0))
+    return bool((p0 - p1) / se > 1.645)
 
 
 def claims(util: pd.DataFrame, hm: pd.DataFrame, wr: pd.DataFrame, read: pd.DataFrame,
@@ -515,12 +525,16 @@ def claims(util: pd.DataFrame, hm: pd.DataFrame, wr: pd.DataFrame, read: pd.Data
                      "ci95": "exact given the tabulated policy",
                      "verdict": _verdict(best.br < const - 1e-9)})
         if lb == "LP" and {0.0, 1.0} <= set(sub.lam_first):
-            v01 = sub[(sub.lam_first == 0.0) & (sub.lam_later == 1.0)].br.iloc[0]
-            v10 = sub[(sub.lam_first == 1.0) & (sub.lam_later == 0.0)].br.iloc[0]
-            rows.append({"claim": f"{a} LP seat {seat}: public later costs more than public first",
-                         "paper": "(0,1) 1.17 < (1,0) 1.88 (IS-MCTS, seat 0)",
-                         "ours": f"(0,1) {v01:.3f} vs (1,0) {v10:.3f}",
-                         "ci95": "exact given the tabulated policy", "verdict": _verdict(v10 > v01)})
+            # The text's pairs (0.0, 1.0) = 1.17 and (1.0, 0.0) = 1.88 read as (x, y) =
+            # (λ later, λ first), the only reading consistent with its sentence.
+            public_first = sub[(sub.lam_first == 1.0) & (sub.lam_later == 0.0)].br.iloc[0]
+            public_later = sub[(sub.lam_first == 0.0) & (sub.lam_later == 1.0)].br.iloc[0]
+            rows.append({"claim": f"{a} LP seat {seat}: public belief costs more in later actions "
+                                  "than in the first",
+                         "paper": "public first 1.17 < public later 1.88 (IS-MCTS, seat 0)",
+                         "ours": f"public first {public_first:.3f} vs public later {public_later:.3f}",
+                         "ci95": "exact given the tabulated policy",
+                         "verdict": _verdict(public_later > public_first)})
     for (a, lb, seat), sub in wr.groupby(["algo", "label", "seat"], sort=False):
         sub = sub.sort_values("lam")
         base = sub[sub.lam == 0.0]
@@ -530,12 +544,13 @@ def claims(util: pd.DataFrame, hm: pd.DataFrame, wr: pd.DataFrame, read: pd.Data
         low = sub[(sub.lam > 0) & (sub.lam <= 0.5)]
         if len(low):
             worst = low.loc[low.win_pct.idxmin()]
-            ok = worst.ci_high >= base.ci_low
+            ok = not _significantly_lower(worst, base)
             rows.append({"claim": f"{a} {lb} seat {seat}: λ in (0, 0.5] costs no win rate",
                          "paper": "equivalent results",
                          "ours": f"λ=0 {base.win_pct:.1f}%, worst λ={worst.lam:g} {worst.win_pct:.1f}%",
                          "ci95": f"[{base.ci_low:.1f}, {base.ci_high:.1f}] vs "
-                                 f"[{worst.ci_low:.1f}, {worst.ci_high:.1f}] (n={int(base.n)})",
+                                 f"[{worst.ci_low:.1f}, {worst.ci_high:.1f}] (n={int(base.n)}; "
+                                 "verdict: one-sided two-proportion test, 5%)",
                          "verdict": _verdict(ok)})
         top = sub[sub.lam == 1.0]
         if len(top):
@@ -545,7 +560,7 @@ def claims(util: pd.DataFrame, hm: pd.DataFrame, wr: pd.DataFrame, read: pd.Data
                          "paper": f"drop {paper_drop:.1f} points" if paper_drop == paper_drop else "yes",
                          "ours": f"drop {base.win_pct - top.win_pct:.1f} points",
                          "ci95": f"λ=1: [{top.ci_low:.1f}, {top.ci_high:.1f}] (n={int(top.n)})",
-                         "verdict": _verdict(top.ci_high < base.ci_low)})
+                         "verdict": _verdict(_significantly_lower(top, base))})
     if len(read):
         best = read.iloc[0]
         shape = read.loc[read.shape_corr.fillna(-2).idxmax()]
