@@ -111,6 +111,9 @@ def main(argv=None) -> None:
         harness_row("random_playouts_per_s_kernel_vs_adapter", kernel_rate, adapter_rate,
                     "games/s"),
     ]
+    load = os.getloadavg()[0]  # the machine is shared: record how busy it was
+    for r in rows:
+        r["load_average_1min"] = round(load, 2)
     report("belote", rows)
 
 
