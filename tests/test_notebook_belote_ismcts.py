@@ -60,3 +60,18 @@ def test_analysis_on_known_results():
     ours = tricks[tricks["opponent"] == "x"].set_index("trick")["win_pct"]
     assert ours[1] == 0 and ours[16] == 100
     assert paper.duplicate_mean(results)["mean"] == 80
+
+
+def test_duplicate_deal_swaps_seats_and_is_seeded():
+    import numpy as np
+
+    from infosets.experiments.config import load
+    from infosets.papers import belote_ismcts as paper
+
+    cfg = dict(load("belote_ismcts", "smoke", overrides={"iterations": 5}).values)
+    params = {"opponent": "greedy", "first_deal": 3, "n_deals": 1}
+    rows = paper.opponent_task(cfg, params, np.random.SeedSequence(0))
+    assert [r["ai_seat"] for r in rows] == [0, 1] and {r["deal"] for r in rows} == {3}
+    assert rows[0]["ai_led_first"] != rows[1]["ai_led_first"]  # same first seat, seats swapped
+    assert all(0 <= r["ai_score"] <= 162 for r in rows)
+    assert rows == paper.opponent_task(cfg, params, np.random.SeedSequence(0))
