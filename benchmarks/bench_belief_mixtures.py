@@ -25,7 +25,7 @@ from _harness import report, row
 from infosets import beliefs
 from infosets.search import solvers
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
-from infosets.search.pimc import PIMCBot, PerfectInfoValues, _argmax_random
+from infosets.search.pimc import PerfectInfoValues, PIMCBot, _argmax_random
 
 LAM = 0.5
 WORLDS = 1000

@@ -5,7 +5,7 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets import beliefs, metrics
-from infosets.search.pimc import PIMCBot, PerfectInfoValues, literal_protocol_policy
+from infosets.search.pimc import PerfectInfoValues, PIMCBot, literal_protocol_policy
 
 LD2 = "liars_dice(numdice=1,dice_sides=2)"
 LD3 = "liars_dice(numdice=1,dice_sides=3)"

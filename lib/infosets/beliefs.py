@@ -21,8 +21,8 @@ Neither belief models the opponent's policy (chance weights only), as in the pap
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 import pyspiel
@@ -48,17 +48,17 @@ class LambdaSchedule:
     """
 
     def __init__(self, per_decision: Sequence[float] = (), rest: float | None = None):
-        self.per_decision = tuple(check_lambda(l, "lambda_schedule") for l in per_decision)
+        self.per_decision = tuple(check_lambda(x, "lambda_schedule") for x in per_decision)
         self.rest = None if rest is None else check_lambda(rest, "lambda_schedule")
         if not self.per_decision and self.rest is None:
             raise ValueError("lambda_schedule must give at least one λ (per_decision or rest)")
 
     @classmethod
-    def constant(cls, lam: float) -> "LambdaSchedule":
+    def constant(cls, lam: float) -> LambdaSchedule:
         return cls((), rest=lam)
 
     @classmethod
-    def first_later(cls, lam_first: float, lam_later: float) -> "LambdaSchedule":
+    def first_later(cls, lam_first: float, lam_later: float) -> LambdaSchedule:
         """One λ for the player's first action, another for all its later actions."""
         return cls((lam_first,), rest=lam_later)
 

@@ -7,7 +7,7 @@ policy our bot plays at every infostate of its seat, and win rates against PIMC.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel

@@ -24,7 +24,7 @@ import infosets.games  # noqa: F401  (registers trick_game)
 from infosets import beliefs, metrics, plots, stats
 from infosets.experiments.config import Param, Schema
 from infosets.experiments.runner import Task
-from infosets.search.pimc import PIMCBot, PerfectInfoValues
+from infosets.search.pimc import PerfectInfoValues, PIMCBot
 
 ALGOS = ("PIMC", "IS-MCTS")
 LAMBDAS = [round(0.1 * k, 1) for k in range(11)]
@@ -116,15 +116,20 @@ SCHEMA = Schema(
         "lambdas": Param(list, item=float, lo=0.0, hi=1.0, min_len=1, doc="λ grid (paper: 0, 0.1, ..., 1)"),
         "table_games_pimc": Param(list, item=str, game=True, doc="games for PIMC TSSR / best responder"),
         "table_games_ismcts": Param(list, item=str, game=True, doc="games for IS-MCTS TSSR / best responder"),
-        "heatmap_games_pimc": Param(list, item=str, game=True, doc="subset of table_games_pimc with 11x11 heatmaps"),
-        "heatmap_games_ismcts": Param(list, item=str, game=True, doc="subset of table_games_ismcts with heatmaps"),
-        "readings": Param(list, item=str, doc="Table 1 'LD 2D' readings, 'sides:rule:mode:tie_break' (PIMC, seat 0)"),
-        "pimc_mode": Param(str, choices=["protocol", "exact"], doc="protocol (paper) or exact (infinite samples)"),
+        "heatmap_games_pimc": Param(list, item=str, game=True,
+              doc="subset of table_games_pimc with 11x11 heatmaps"),
+        "heatmap_games_ismcts": Param(list, item=str, game=True,
+              doc="subset of table_games_ismcts with heatmaps"),
+        "readings": Param(list, item=str,
+              doc="Table 1 'LD 2D' readings, 'sides:rule:mode:tie_break' (PIMC, seat 0)"),
+        "pimc_mode": Param(str, choices=["protocol", "exact"],
+              doc="protocol (paper) or exact (infinite samples)"),
         "pimc_worlds": Param(int, lo=1, doc="worlds per PIMC run (paper: 1000)"),
         "pimc_batch": Param(int, lo=1, doc="PIMC runs between stability checks"),
         "pimc_max_runs": Param(int, lo=1, doc="cap on PIMC runs per infostate"),
         "tie_break": Param(str, choices=["uniform", "first"], doc="PIMC ties between best actions"),
-        "stability_tol": Param(float, lo=1e-6, hi=0.5, doc="stop re-running when the policy moves less (paper: 0.01)"),
+        "stability_tol": Param(float, lo=1e-6, hi=0.5,
+              doc="stop re-running when the policy moves less (paper: 0.01)"),
         "ismcts_iterations": Param(int, lo=1, doc="IS-MCTS iterations per run (paper: 1000)"),
         "ismcts_uct_c": Param(float, lo=0.0, doc="UCT constant (paper: 0.7)"),
         "ismcts_availability": Param(bool, doc="availability counts in UCB (OpenSpiel's IS-MCTS: no)"),
@@ -378,10 +383,10 @@ def utility_tables(util: pd.DataFrame, session) -> dict[int, pd.DataFrame]:
         for (a, lb), sub in part.groupby(["algo", "label"], sort=False):
             sub = sub.sort_values("lam")
             rows.append({"algo": a, "game": lb, "source": "ours",
-                         **{f"{l:g}": v for l, v in zip(sub.lam, sub.br)}})
+                         **{f"{x:g}": v for x, v in zip(sub.lam, sub.br)}})
             if sub.paper_br.notna().any():
                 rows.append({"algo": a, "game": lb, "source": "paper",
-                             **{f"{l:g}": v for l, v in zip(sub.lam, sub.paper_br)}})
+                             **{f"{x:g}": v for x, v in zip(sub.lam, sub.paper_br)}})
         table = pd.DataFrame(rows)
         session.save_table(table, f"best_responder_seat{seat}", paper_ref=ref)
         out[seat] = table
@@ -418,7 +423,7 @@ def plot_best_responder(util: pd.DataFrame, session):
         part = util[util.seat == seat].copy()
         part["series"] = part.algo + " " + part.label
         plots.lines_ci(ax, part, "lam", "br", hue="series")
-        for (series, sub), line in zip(part.groupby("series", sort=False), ax.get_lines()):
+        for (_series, sub), line in zip(part.groupby("series", sort=False), ax.get_lines()):
             ax.plot(sub.lam, sub.paper_br, "x", color=line.get_color(), ms=5)
         ax.set_title(f"our seat {seat}; x = paper")
         ax.set_xlabel("λ")
@@ -456,7 +461,7 @@ def plot_winrates(wr: pd.DataFrame, session):
         part = wr[wr.seat == seat].copy()
         part["series"] = part.algo + " " + part.label
         plots.lines_ci(ax, part, "lam", "win_pct", "ci_low", "ci_high", hue="series")
-        for (series, sub), line in zip(part.groupby("series", sort=False), ax.get_lines()):
+        for (_series, sub), line in zip(part.groupby("series", sort=False), ax.get_lines()):
             ax.plot(sub.lam, sub.paper_pct, "x", color=line.get_color(), ms=5)
         n_lo, n_hi = int(part.n.min()), int(part.n.max())
         ax.set_title(f"our seat {seat}, n = {n_lo if n_lo == n_hi else f'{n_lo}-{n_hi}'} games "
