@@ -122,3 +122,26 @@ def test_unsupported_game():
         beliefs.world_model(pyspiel.load_game("kuhn_poker"))
     with pytest.raises(ValueError, match="numdice"):
         beliefs.WorldModel(pyspiel.load_game("liars_dice(numdice=2,dice_sides=2)"))
+
+
+def test_trick_game_counts_match_the_uniform_belief_chi_square():
+    game = pyspiel.load_game("trick_game(num_cards=10)")
+    model = beliefs.world_model(game)
+    rng = np.random.default_rng(9)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+    state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    from infosets.games import trick_game
+    worlds = [tuple(w.history()) for w, _ in trick_game.consistent_worlds(state, player)]
+    counts = dict.fromkeys(worlds, 0)
+    for w, c in model.sample_counts(state, player, 0.0, 3000, rng):
+        assert w.information_state_string(player) == state.information_state_string(player)
+        counts[tuple(w.history())] += c
+    assert sum(counts.values()) == 3000
+    assert stats.chisquare(list(counts.values())).pvalue > 1e-3
+    mixed = model.sample_counts(state, player, 0.5, 400, rng)
+    assert sum(c for _, c in mixed) == 400
+    assert any(w.information_state_string(player) != state.information_state_string(player)
+               for w, _ in mixed)

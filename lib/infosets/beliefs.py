@@ -306,10 +306,52 @@ class SampledWorldModel:
         from infosets.games import trick_game  # noqa: PLC0415 (registered on import)
         self._module = trick_game
 
+        num_cards, hand_size = trick_game.resolve_sizes(game.get_parameters())
+        self._deal_length = 2 * hand_size
+        self._lists: dict[tuple, list] = {}
+
     def sample(self, state, player, lam, rng) -> pyspiel.State:
         lam = check_lambda(lam)
         public = bool(rng.random() < lam)
         return self._module.sample_world(state, player, rng, public=public)
+
+    def sample_counts(self, state, player, lam, n, rng) -> list[tuple[pyspiel.State, int]]:
+        """`n` draws from the mixture as (world, count) pairs, with the law of `n` calls
+        to `sample`: the split between the private and the public belief is binomial,
+        and a belief whose worlds are few (at most n) is listed once, cached, and
+        drawn as multinomial counts (both beliefs are uniform over their worlds)."""
+        lam = check_lambda(lam)
+        n_public = int(rng.binomial(n, lam))
+        out = []
+        for public, m in ((False, n - n_public), (True, n_public)):
+            if m == 0:
+                continue
+            worlds = self._listed(state, player, public, n)
+            if worlds is None:
+                drawn: dict[tuple, list] = {}
+                for _ in range(m):
+                    w = self._module.sample_world(state, player, rng, public=public)
+                    entry = drawn.setdefault(tuple(w.history()), [w, 0])
+                    entry[1] += 1
+                out += [(w, c) for w, c in drawn.values()]
+            else:
+                counts = rng.multinomial(m, np.full(len(worlds), 1.0 / len(worlds)))
+                out += [(worlds[k], int(c)) for k in np.flatnonzero(counts) for c in [counts[k]]]
+        return out
+
+    def _listed(self, state, player, public, limit):
+        history = state.history()
+        plays = tuple(history[self._deal_length:])
+        key = (public, plays) if public else (public, player, state.dealt_hands()[player], plays)
+        if key not in self._lists:
+            if len(self._lists) >= 256:      # bound the memory held by listed worlds
+                self._lists.clear()
+            count = (self._module.count_public_worlds(state) if public
+                     else self._module.count_consistent_worlds(state, player))
+            self._lists[key] = None if count > limit else [
+                w for w, _ in (self._module.public_worlds(state) if public
+                               else self._module.consistent_worlds(state, player))]
+        return self._lists[key]
 
 
 def world_model(game: pyspiel.Game):

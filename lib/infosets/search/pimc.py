@@ -219,18 +219,11 @@ class PIMCBot(pyspiel.Bot):
         lam = self.schedule(state, self.player)
         scores: dict[int, float] = {}
         counts: dict[int, int] = {}
-        worlds: dict[tuple, list] = {}
-        for _ in range(self.num_worlds):
-            w = self.model.sample(state, self.player, lam, self.rng)
-            key = tuple(w.history())
-            if key in worlds:
-                worlds[key][1] += 1
-            else:
-                worlds[key] = [w, 1]
+        worlds = self.model.sample_counts(state, self.player, lam, self.num_worlds, self.rng)
         if self._evaluator is None:
             self._evaluator = _default_evaluator()
         evaluate = self._evaluator
-        for w, n in worlds.values():
+        for w, n in worlds:
             for a, v in evaluate(w, self.player).items():
                 scores[a] = scores.get(a, 0.0) + n * v
                 counts[a] = counts.get(a, 0) + n
