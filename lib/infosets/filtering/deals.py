@@ -104,20 +104,28 @@ def _splits(cards, counts, n_players):
 def sample_deal(c: DealConstraints, assignment, rand) -> tuple[int, ...]:
     """A deal drawn uniformly among those with this assignment.
 
+    Only the players' share of each suit is drawn (``rand.sample``); the pile takes the rest.
+
     Args:
-      rand: a seeded ``random.Random`` (its ``shuffle`` is the hot path).
+      rand: a seeded ``random.Random`` (the hot path of the chain).
     """
     n_suits, n_players = c.num_suits, c.num_players
     hands = list(c.known)
     for s in range(n_suits):
-        cards = list(c.unknown_by_suit[s])
-        rand.shuffle(cards)
+        counts = assignment[s:n_players * n_suits:n_suits]
+        k = sum(counts)
+        if not k:
+            continue
+        cards = c.unknown_by_suit[s]
+        if k == len(cards) and max(counts) == k:  # the whole suit goes to one player
+            hands[counts.index(k)] |= c.suit_masks[s]
+            continue
+        drawn = rand.sample(cards, k)
         i = 0
         for r in range(n_players):
-            k = assignment[r * n_suits + s]
-            for card in cards[i:i + k]:
+            for card in drawn[i:i + counts[r]]:
                 hands[r] |= 1 << card
-            i += k
+            i += counts[r]
     return tuple(hands)
 
 

@@ -329,7 +329,11 @@ class OhHellRange:
         return total
 
     def log_reach(self, hands) -> float:
-        return sum(self.player_log_reach(p, h) for p, h in enumerate(hands))
+        total = 0.0
+        for p, hand in enumerate(hands):
+            value = self.cache[p].get(hand)
+            total += self.player_log_reach(p, hand) if value is None else value
+        return total
 
 
 def decision_keys(ps: OhHellPublicState, player: int, hand_now: int):

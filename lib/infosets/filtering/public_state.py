@@ -65,9 +65,12 @@ class DealConstraints:
     void: tuple[tuple[bool, ...], ...]
     unknown_by_suit: tuple[tuple[int, ...], ...]
     suit_totals: tuple[int, ...] = field(init=False)
+    suit_masks: tuple[int, ...] = field(init=False)
 
     def __post_init__(self):
         object.__setattr__(self, "suit_totals", tuple(len(c) for c in self.unknown_by_suit))
+        object.__setattr__(self, "suit_masks", tuple(
+            sum(1 << card for card in cards) for cards in self.unknown_by_suit))
         if sum(self.need) != sum(self.suit_totals):
             raise ValueError(
                 f"public state: rows need {sum(self.need)} unknown cards but "
