@@ -36,6 +36,7 @@ from infosets.stats import mean_ci, win_rate
 
 SLUG = "history_filtering"
 PAPER_HEADLINE_HISTORIES = 544_320
+RESAMPLER_BURN_IN = 20  # chain transitions before the first world at a new information state
 
 
 def parse_state(name: str) -> tuple[OhHellSpec, int, int]:
@@ -344,7 +345,8 @@ def ismcts_task(cfg: dict, params: dict, seed) -> list[dict]:
         s_chance, s_opp, s_bot, s_sampler = gs.spawn(4)
         result = {"game": params["block"] * cfg["ismcts_block"] + g}
         for mode in ("mcmc", "uniform"):
-            sampler = InfostateSampler(policy, mode, cfg["ismcts_transitions"], 20, s_sampler)
+            sampler = InfostateSampler(policy, mode, cfg["ismcts_transitions"], RESAMPLER_BURN_IN,
+                                       s_sampler)
             bot = ISMCTSBot(game, 0, iterations=cfg["ismcts_iterations"], uct_c=1.0,
                             rng=np.random.default_rng(s_bot), sampler=sampler)
             chance = np.random.default_rng(s_chance)
