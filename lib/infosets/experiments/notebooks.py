@@ -47,7 +47,7 @@ def _env(**values):
 
 def execute(slug: str, preset: str, output: Path, *, seed: int = 0, workers: int | None = None,
             scheduler: str | None = None, overrides: dict | None = None,
-            timeout: int | None = None) -> Path:
+            timeout: int | None = None, progress: bool = False) -> Path:
     """Execute ``notebooks/<slug>.ipynb`` with papermill; raise on any failing cell."""
     import papermill as pm
 
@@ -61,7 +61,7 @@ def execute(slug: str, preset: str, output: Path, *, seed: int = 0, workers: int
               "overrides": overrides or {}}
     with _env(MPLBACKEND="module://matplotlib_inline.backend_inline"):
         pm.execute_notebook(str(source), str(output), parameters=params, cwd=str(notebook_dir()),
-                            progress_bar=False, kernel_name="python3", execution_timeout=timeout)
+                            progress_bar=progress, kernel_name="python3", execution_timeout=timeout)
     return output
 
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"==> {slug} (preset={args.preset}) -> {out}", flush=True)
         try:
             execute(slug, args.preset, out, seed=args.seed, workers=args.workers,
-                    scheduler=args.scheduler)
+                    scheduler=args.scheduler, progress=sys.stderr.isatty())
             print(f"    ok in {time.perf_counter() - t0:.0f} s", flush=True)
         except Exception as exc:  # report every failing notebook, then exit non-zero
             first = str(exc).strip().splitlines()
