@@ -76,11 +76,25 @@ class Kernel:
     def returns(self) -> list[float]:
         raise NotImplementedError
 
-    def information_state_string(self, player: int) -> str:
+    # The string views. A kernel either overrides both methods, or gives ``_view(player)``
+    # (the lines the player sees now) and a public ``log`` of moves, written one entry at a
+    # time by ``_log_entry`` after the label ``LOG_LABEL``; the observation is the view, the
+    # information state the view plus that log line.
+    LOG_LABEL = "log"
+
+    def _view(self, player: int) -> list[str]:
         raise NotImplementedError
 
+    def _log_entry(self, entry) -> str:
+        mover, move = entry
+        return f"{mover}:{move}"
+
+    def information_state_string(self, player: int) -> str:
+        log = ";".join(self._log_entry(entry) for entry in self.log)
+        return "\n".join(self._view(player) + [f"{self.LOG_LABEL}: {log}"])
+
     def observation_string(self, player: int) -> str:
-        raise NotImplementedError
+        return "\n".join(self._view(player))
 
     def resample(self, player: int, rng) -> Kernel:
         raise NotImplementedError
@@ -140,6 +154,43 @@ def counts_to_list(counts: list[int]) -> list[int]:
     for t, c in enumerate(counts):
         out.extend([t] * c)
     return out
+
+
+def list_to_counts(cards, num_types: int) -> list[int]:
+    """Count vector (length ``num_types``) of a list of card types."""
+    counts = [0] * num_types
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+def shuffled_cards(counts: list[int], rng) -> list[int]:
+    """The cards of a count vector in uniformly random order (``shuffle_in_place``)."""
+    cards = counts_to_list(counts)
+    shuffle_in_place(cards, rng)
+    return cards
+
+
+def count_outcomes(counts: list[int]) -> list[tuple[int, float]]:
+    """Chance outcomes drawing one card of a count vector: (type, count / total)."""
+    total = sum(counts)
+    return [(t, c / total) for t, c in enumerate(counts) if c]
+
+
+def pool_unseen_cards(hands: list[list[int]], seen: list[list[int]], player: int,
+                      pool: list[int]) -> list[tuple[int, int]]:
+    """Add to ``pool`` every hand card whose ``seen`` bitmask lacks ``player``'s bit.
+
+    Returns the (holder, index) slots of those cards, in order, for re-dealing.
+    """
+    bit = 1 << player
+    slots = []
+    for q, (hand, masks) in enumerate(zip(hands, seen)):
+        for i, mask in enumerate(masks):
+            if not mask & bit:
+                pool[hand[i]] += 1
+                slots.append((q, i))
+    return slots
 
 
 def win_shares(scores: list, alive: list[bool] | None = None) -> list[float]:
@@ -225,10 +276,23 @@ class TabletopObserver:
 
 
 class TabletopGame(pyspiel.Game):
-    """pyspiel game around a kernel factory. Subclasses set ``GAME_TYPE`` and build ``GameInfo``."""
+    """pyspiel game around a kernel factory (``new_kernel``), with win-share utilities in [0, 1].
 
-    def __init__(self, game_type: pyspiel.GameType, game_info: pyspiel.GameInfo, params: dict):
+    Sets ``self.players``; subclasses read their parameters, then call this constructor.
+    """
+
+    def __init__(self, game_type: pyspiel.GameType, params: dict, *, num_players: int,
+                 num_distinct_actions: int, max_chance_outcomes: int, max_game_length: int):
+        game_info = pyspiel.GameInfo(
+            num_distinct_actions=num_distinct_actions,
+            max_chance_outcomes=max_chance_outcomes,
+            num_players=num_players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=max_game_length)
         super().__init__(game_type, game_info, params)
+        self.players = num_players
 
     def new_kernel(self) -> Kernel:
         raise NotImplementedError

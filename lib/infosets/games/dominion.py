@@ -35,8 +35,6 @@ player, their unknown hand cards uniformly from their hand plus draw pile.
 
 from __future__ import annotations
 
-import pyspiel
-
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "dominion"
@@ -125,9 +123,7 @@ class DominionKernel(tt.Kernel):
         return self.cur
 
     def chance_outcomes(self):
-        pile = self.draw[self.drawer]
-        total = sum(pile)
-        return [(c, k / total) for c, k in enumerate(pile) if k]
+        return tt.count_outcomes(self.draw[self.drawer])
 
     def _gains_up_to(self, cost: int, treasure_only: bool = False) -> list[int]:
         kinds = TREASURES if treasure_only else range(NUM_TYPES)
@@ -383,13 +379,6 @@ class DominionKernel(tt.Kernel):
                          f"draw {sum(self.draw[q])} discard {self._zone(self.discard[q])}")
         return parts
 
-    def observation_string(self, player):
-        return "\n".join(self._view(player))
-
-    def information_state_string(self, player):
-        log = ";".join(f"{p}:{a}" for p, a in self.log)
-        return "\n".join(self._view(player) + [f"log: {log}"])
-
     def resample(self, player, rng):
         """Re-deal every other player's unknown hand cards from their hand plus draw pile."""
         k = self.copy()
@@ -398,14 +387,11 @@ class DominionKernel(tt.Kernel):
                 continue
             pool = [k.draw[q][c] + k.hand[q][c] - k.known[q][c] for c in range(NUM_TYPES)]
             size = sum(k.hand[q]) - sum(k.known[q])
-            cards = tt.counts_to_list(pool)
-            tt.shuffle_in_place(cards, rng)
+            cards = tt.shuffled_cards(pool, rng)
             k.hand[q] = k.known[q][:]
-            k.draw[q] = [0] * NUM_TYPES
             for c in cards[:size]:
                 k.hand[q][c] += 1
-            for c in cards[size:]:
-                k.draw[q][c] += 1
+            k.draw[q] = tt.list_to_counts(cards[size:], NUM_TYPES)
         return k
 
     def action_to_string(self, player, action):
@@ -438,25 +424,15 @@ class DominionGame(tt.TabletopGame):
         params = dict(params or {})
         n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, 4)
         max_turns = tt.int_param(params, "max_turns", _DEFAULT_MAX_TURNS, 1, 10_000)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_TYPES,
-            num_players=n,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=max_turns * 200 + 5 * n)
-        super().__init__(GAME_TYPE, info, params)
-        self.players = n
+        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
+                         max_chance_outcomes=NUM_TYPES, max_game_length=max_turns * 200 + 5 * n)
         self.max_turns = max_turns
 
     def new_kernel(self):
         return DominionKernel(self.players, self.max_turns)
 
 
-def sample_world(state, player, rng):
-    """A Dominion world keeping ``player``'s information state (``_tabletop.sample_world``)."""
-    return tt.sample_world(state, player, rng)
+sample_world = tt.sample_world  # a world keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, DominionGame)

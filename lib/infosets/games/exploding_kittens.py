@@ -39,8 +39,6 @@ go to the deck (no hand ever holds one). Each player's starting Defuse is public
 
 from __future__ import annotations
 
-import pyspiel
-
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "exploding_kittens"
@@ -138,13 +136,8 @@ class ExplodingKittensKernel(tt.Kernel):
 
     def chance_outcomes(self):
         if self.phase == STEAL:
-            hand = self.hands[self.victim]
-            counts = [0] * NUM_TYPES
-            for c in hand:
-                counts[c] += 1
-            return [(t, c / len(hand)) for t, c in enumerate(counts) if c]
-        total = sum(self.pool)
-        return [(t, c / total) for t, c in enumerate(self.pool) if c]
+            return tt.count_outcomes(tt.list_to_counts(self.hands[self.victim], NUM_TYPES))
+        return tt.count_outcomes(self.pool)
 
     def _targets(self) -> list[int]:
         return [q for q in range(self.n) if q != self.cur and self.alive[q] and self.hands[q]]
@@ -409,24 +402,17 @@ class ExplodingKittensKernel(tt.Kernel):
         parts.append("discards " + ",".join(map(str, self.discards)))
         return parts
 
-    def observation_string(self, player):
-        return "\n".join(self._view(player))
-
-    def information_state_string(self, player):
-        log = ";".join(f"{p}{e}" for p, e in self.log)
-        return "\n".join(self._view(player) + [f"log: {log}"])
+    def _log_entry(self, entry):
+        p, event = entry
+        return f"{p}{event}"
 
     def resample(self, player, rng):
         """Keep the cards ``player`` knows; deal the others uniformly into unknown slots."""
         k = self.copy()
         bit = 1 << player
         pool = k.pool[:]
-        hand_slots, top_slots = [], []
-        for q in range(k.n):
-            for i, s in enumerate(k.seen[q]):
-                if not s & bit:
-                    pool[k.hands[q][i]] += 1
-                    hand_slots.append((q, i))
+        hand_slots = tt.pool_unseen_cards(k.hands, k.seen, player, pool)
+        top_slots = []
         for i, s in enumerate(k.top_seen):
             if not s & bit:
                 pool[k.top[i]] += 1
@@ -435,17 +421,14 @@ class ExplodingKittensKernel(tt.Kernel):
         # others, uniformly; the rest of the unknown cards go to the deck uniformly.
         kittens = pool[KITTEN]
         pool[KITTEN] = 0
-        cards = tt.counts_to_list(pool)
-        tt.shuffle_in_place(cards, rng)
+        cards = tt.shuffled_cards(pool, rng)
         for (q, i), c in zip(hand_slots, cards):
             k.hands[q][i] = c
         rest = cards[len(hand_slots):] + [KITTEN] * kittens
         tt.shuffle_in_place(rest, rng)
         for i, c in zip(top_slots, rest):
             k.top[i] = c
-        k.pool = [0] * NUM_TYPES
-        for c in rest[len(top_slots):]:
-            k.pool[c] += 1
+        k.pool = tt.list_to_counts(rest[len(top_slots):], NUM_TYPES)
         return k
 
     def action_to_string(self, player, action):
@@ -486,24 +469,14 @@ class ExplodingKittensGame(tt.TabletopGame):
     def __init__(self, params=None):
         params = dict(params or {})
         n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_TYPES,
-            num_players=n,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=4000)
-        super().__init__(GAME_TYPE, info, params)
-        self.players = n
+        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
+                         max_chance_outcomes=NUM_TYPES, max_game_length=4000)
 
     def new_kernel(self):
         return ExplodingKittensKernel(self.players)
 
 
-def sample_world(state, player, rng):
-    """An Exploding Kittens world keeping ``player``'s information state (``_tabletop.sample_world``)."""
-    return tt.sample_world(state, player, rng)
+sample_world = tt.sample_world  # a world keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, ExplodingKittensGame)

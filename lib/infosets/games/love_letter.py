@@ -43,8 +43,6 @@ the public log of plays.
 
 from __future__ import annotations
 
-import pyspiel
-
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "love_letter"
@@ -127,8 +125,7 @@ class LoveLetterKernel(tt.Kernel):
         return self.cur
 
     def chance_outcomes(self):
-        total = sum(self.pool)
-        return [(t, c / total) for t, c in enumerate(self.pool) if c]
+        return tt.count_outcomes(self.pool)
 
     def _targets(self, p: int) -> list[int]:
         return [q for q in range(self.n) if q != p and self.alive[q] and not self.immune[q]]
@@ -291,32 +288,19 @@ class LoveLetterKernel(tt.Kernel):
                                                for d in self.discards))
         return parts
 
-    def observation_string(self, player):
-        return "\n".join(self._view(player))
-
-    def information_state_string(self, player):
-        log = ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
-                       for p, c, t, g, o in self.log)
-        return "\n".join(self._view(player) + [f"log: {log}"])
+    def _log_entry(self, entry):
+        p, c, t, g, o = entry
+        return o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
 
     def resample(self, player, rng):
         """Keep the cards ``player`` has seen; deal the unseen ones uniformly."""
         k = self.copy()
-        bit = 1 << player
         pool = k.pool[:]
-        slots = []
-        for q in range(k.n):
-            for i, s in enumerate(k.seen[q]):
-                if not s & bit:
-                    pool[k.hands[q][i]] += 1
-                    slots.append((q, i))
-        cards = tt.counts_to_list(pool)
-        tt.shuffle_in_place(cards, rng)
+        slots = tt.pool_unseen_cards(k.hands, k.seen, player, pool)
+        cards = tt.shuffled_cards(pool, rng)
         for (q, i), c in zip(slots, cards):
             k.hands[q][i] = c
-        k.pool = [0] * NUM_TYPES
-        for c in cards[len(slots):]:
-            k.pool[c] += 1
+        k.pool = tt.list_to_counts(cards[len(slots):], NUM_TYPES)
         return k
 
     def action_to_string(self, player, action):
@@ -355,25 +339,16 @@ class LoveLetterGame(tt.TabletopGame):
         params = dict(params or {})
         n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
         tokens = tt.int_param(params, "tokens_to_win", 0, 0, 10) or TOKENS_BY_PLAYERS[n]
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_TYPES,
-            num_players=n,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=3 * sum(DECK_COUNTS) * (n * (tokens - 1) + 1))
-        super().__init__(GAME_TYPE, info, params)
-        self.players = n
+        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
+                         max_chance_outcomes=NUM_TYPES,
+                         max_game_length=3 * sum(DECK_COUNTS) * (n * (tokens - 1) + 1))
         self.tokens_to_win = tokens
 
     def new_kernel(self):
         return LoveLetterKernel(self.players, self.tokens_to_win)
 
 
-def sample_world(state, player, rng):
-    """A Love Letter world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
-    return tt.sample_world(state, player, rng)
+sample_world = tt.sample_world  # a world keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, LoveLetterGame)

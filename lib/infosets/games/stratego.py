@@ -34,8 +34,6 @@ plus the move count; it does not list past positions.
 
 from __future__ import annotations
 
-import pyspiel
-
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "stratego"
@@ -126,8 +124,7 @@ class StrategoKernel(tt.Kernel):
         return self.cur
 
     def chance_outcomes(self):
-        total = sum(self.pool)
-        return [(r, c / total) for r, c in enumerate(self.pool) if c]
+        return tt.count_outcomes(self.pool)
 
     def _moves_of(self, player: int, first_only: bool = False) -> list[int]:
         owner, rank = self.owner, self.rank
@@ -320,24 +317,15 @@ class StrategoGame(tt.TabletopGame):
         params = dict(params or {})
         tt.int_param(params, "players", 2, 2, 2)
         max_moves = tt.int_param(params, "max_moves", _DEFAULT_MAX_MOVES, 1, 100_000)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_RANKS,
-            num_players=2,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=max_moves + 80)
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(GAME_TYPE, params, num_players=2, num_distinct_actions=NUM_ACTIONS,
+                         max_chance_outcomes=NUM_RANKS, max_game_length=max_moves + 80)
         self.max_moves = max_moves
 
     def new_kernel(self):
         return StrategoKernel(self.max_moves)
 
 
-def sample_world(state, player, rng):
-    """A Stratego world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
-    return tt.sample_world(state, player, rng)
+sample_world = tt.sample_world  # a world keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, StrategoGame)

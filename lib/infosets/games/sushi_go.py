@@ -33,8 +33,6 @@ of each round, which is the paper's argument for PI-MCTS doing poorly at 3 playe
 
 from __future__ import annotations
 
-import pyspiel
-
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "sushi_go"
@@ -114,8 +112,7 @@ class SushiGoKernel(tt.Kernel):
         return self.cur
 
     def chance_outcomes(self):
-        total = sum(self.deck)
-        return [(t, c / total) for t, c in enumerate(self.deck) if c]
+        return tt.count_outcomes(self.deck)
 
     def legal_actions(self):
         if self.to_deal or self.round >= NUM_ROUNDS:
@@ -287,12 +284,10 @@ class SushiGoKernel(tt.Kernel):
             return (action,)
         return divmod(action - NUM_TYPES, NUM_TYPES)
 
-    def observation_string(self, player):
-        return "\n".join(self._view(player))
+    LOG_LABEL = "revealed"
 
-    def information_state_string(self, player):
-        revealed = ";".join(",".join(map(str, picks)) for picks in self.log)
-        return "\n".join(self._view(player) + [f"revealed: {revealed}"])
+    def _log_entry(self, picks):
+        return ",".join(map(str, picks))
 
     def resample(self, player, rng):
         """Keep what ``player`` has seen; deal the unseen cards uniformly into unseen slots."""
@@ -309,17 +304,12 @@ class SushiGoKernel(tt.Kernel):
             sizes[q] = sum(hand)
             for t in range(NUM_TYPES):
                 pool[t] += hand[t]
-            k.hands[q] = [0] * NUM_TYPES
-        cards = tt.counts_to_list(pool)
-        tt.shuffle_in_place(cards, rng)
+        cards = tt.shuffled_cards(pool, rng)
         pos = 0
         for q in unknown:
-            for c in cards[pos:pos + sizes[q]]:
-                k.hands[q][c] += 1
+            k.hands[q] = tt.list_to_counts(cards[pos:pos + sizes[q]], NUM_TYPES)
             pos += sizes[q]
-        k.deck = [0] * NUM_TYPES
-        for c in cards[pos:]:
-            k.deck[c] += 1
+        k.deck = tt.list_to_counts(cards[pos:], NUM_TYPES)
         # Hidden picks already made this turn: uniform over the picker's legal moves of the
         # same size (a chopsticks move is announced).
         for q in range(n):
@@ -366,24 +356,15 @@ class SushiGoGame(tt.TabletopGame):
         params = dict(params or {})
         n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, 5)
         hand = HAND_SIZE[n]
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_TYPES,
-            num_players=n,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=NUM_ROUNDS * (n * hand + n * hand))
-        super().__init__(GAME_TYPE, info, params)
-        self.players = n
+        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
+                         max_chance_outcomes=NUM_TYPES,
+                         max_game_length=NUM_ROUNDS * (n * hand + n * hand))
 
     def new_kernel(self):
         return SushiGoKernel(self.players)
 
 
-def sample_world(state, player, rng):
-    """A Sushi Go! world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
-    return tt.sample_world(state, player, rng)
+sample_world = tt.sample_world  # a world keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, SushiGoGame)

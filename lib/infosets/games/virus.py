@@ -35,8 +35,6 @@ from the cards the player has not seen, which is the exact posterior under unifo
 
 from __future__ import annotations
 
-import pyspiel
-
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "virus"
@@ -161,8 +159,7 @@ class VirusKernel(tt.Kernel):
         return self.cur
 
     def chance_outcomes(self):
-        total = sum(self.pool)
-        return [(t, c / total) for t, c in enumerate(self.pool) if c]
+        return tt.count_outcomes(self.pool)
 
     def legal_actions(self):
         if self.done or self._drawer() >= 0:
@@ -375,13 +372,6 @@ class VirusKernel(tt.Kernel):
         parts.append("discard " + ",".join(map(str, self.discard)))
         return parts
 
-    def observation_string(self, player):
-        return "\n".join(self._view(player))
-
-    def information_state_string(self, player):
-        log = ";".join(f"{p}:{a}" for p, a in self.log)
-        return "\n".join(self._view(player) + [f"log: {log}"])
-
     def resample(self, player, rng):
         """Deal the other players' hands and the deck uniformly from the unseen cards."""
         k = self.copy()
@@ -390,17 +380,14 @@ class VirusKernel(tt.Kernel):
             if q != player:
                 for c in k.hands[q]:
                     pool[c] += 1
-        cards = tt.counts_to_list(pool)
-        tt.shuffle_in_place(cards, rng)
+        cards = tt.shuffled_cards(pool, rng)
         pos = 0
         for q in range(k.n):
             if q != player:
                 size = len(k.hands[q])
                 k.hands[q] = sorted(cards[pos:pos + size])
                 pos += size
-        k.pool = [0] * NUM_TYPES
-        for c in cards[pos:]:
-            k.pool[c] += 1
+        k.pool = tt.list_to_counts(cards[pos:], NUM_TYPES)
         return k
 
     def action_to_string(self, player, action):
@@ -450,24 +437,15 @@ class VirusGame(tt.TabletopGame):
     def __init__(self, params=None):
         params = dict(params or {})
         n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_TYPES,
-            num_players=n,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=MAX_ROUNDS * n * (1 + HAND) + n * HAND)
-        super().__init__(GAME_TYPE, info, params)
-        self.players = n
+        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
+                         max_chance_outcomes=NUM_TYPES,
+                         max_game_length=MAX_ROUNDS * n * (1 + HAND) + n * HAND)
 
     def new_kernel(self):
         return VirusKernel(self.players)
 
 
-def sample_world(state, player, rng):
-    """A Virus! world consistent with ``player``'s information state; see ``_tabletop.sample_world``."""
-    return tt.sample_world(state, player, rng)
+sample_world = tt.sample_world  # a world keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, VirusGame)
