@@ -68,9 +68,11 @@ def _supply(n: int) -> list[int]:
 class DominionKernel(tt.Kernel):
     """Whole Dominion state: every zone a count vector."""
 
-    __slots__ = ("n", "supply", "trash", "draw", "hand", "discard", "play", "known", "cur",
-                 "phase", "actions", "buys", "coins", "merchants", "to_draw", "drawer",
-                 "after", "victim", "mark", "dropped", "turns", "max_turns", "log")
+    VALUE_FIELDS = ("n", "cur", "phase", "actions", "buys", "coins", "merchants", "to_draw",
+                    "drawer", "after", "victim", "mark", "dropped", "turns", "max_turns")
+    LIST_FIELDS = ("supply", "trash", "play", "log")
+    NESTED_FIELDS = ("draw", "hand", "discard", "known")
+    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int, max_turns: int):
         self.n = n
@@ -95,19 +97,6 @@ class DominionKernel(tt.Kernel):
         self.phase = DRAWING
         self.drawer, self.to_draw = 0, HAND_SIZE
         self.after = ("deal", 1)
-
-    def copy(self):
-        k = DominionKernel.__new__(DominionKernel)
-        for name in ("n", "cur", "phase", "actions", "buys", "coins", "merchants", "to_draw",
-                     "drawer", "after", "victim", "mark", "dropped", "turns", "max_turns"):
-            setattr(k, name, getattr(self, name))
-        k.supply, k.trash, k.play = self.supply[:], self.trash[:], self.play[:]
-        k.draw = [z[:] for z in self.draw]
-        k.hand = [z[:] for z in self.hand]
-        k.discard = [z[:] for z in self.discard]
-        k.known = [z[:] for z in self.known]
-        k.log = self.log[:]
-        return k
 
     # -- flow ---------------------------------------------------------------------------
     def is_terminal(self):

@@ -73,9 +73,11 @@ DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER, NOPE_WINDOW = range(9)
 class ExplodingKittensKernel(tt.Kernel):
     """Whole Exploding Kittens state: hands and deck top with visibility masks, rest as counts."""
 
-    __slots__ = ("n", "phase", "cur", "turns", "to_deal", "pool", "top", "top_seen", "hands",
-                 "seen", "alive", "discards", "actor", "victim", "fill_to", "fill_then", "log",
-                 "pending", "nopes", "responders")
+    VALUE_FIELDS = ("n", "phase", "cur", "turns", "to_deal", "actor", "victim", "fill_to",
+                    "fill_then", "pending", "nopes")
+    LIST_FIELDS = ("pool", "top", "top_seen", "alive", "discards", "log", "responders")
+    NESTED_FIELDS = ("hands", "seen")
+    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int):
         self.n = n
@@ -98,22 +100,6 @@ class ExplodingKittensKernel(tt.Kernel):
         self.pending = -1    # action card waiting for its Nope window to close
         self.nopes = 0       # Nopes played on it so far (odd: cancelled)
         self.responders = []  # players still to answer in the window
-
-    def copy(self):
-        k = ExplodingKittensKernel.__new__(ExplodingKittensKernel)
-        for name in ("n", "phase", "cur", "turns", "to_deal", "actor", "victim", "fill_to",
-                     "fill_then", "pending", "nopes"):
-            setattr(k, name, getattr(self, name))
-        k.pool = self.pool[:]
-        k.top = self.top[:]
-        k.top_seen = self.top_seen[:]
-        k.hands = [h[:] for h in self.hands]
-        k.seen = [s[:] for s in self.seen]
-        k.alive = self.alive[:]
-        k.discards = self.discards[:]
-        k.log = self.log[:]
-        k.responders = self.responders[:]
-        return k
 
     # -- flow ---------------------------------------------------------------------------
     def deck_size(self) -> int:

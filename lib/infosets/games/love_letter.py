@@ -71,8 +71,10 @@ def decode(action: int) -> tuple[int, int, int]:
 class LoveLetterKernel(tt.Kernel):
     """Whole Love Letter state: hands with visibility bitmasks, deck as counts."""
 
-    __slots__ = ("n", "pool", "hands", "seen", "alive", "immune", "discards", "face_up",
-                 "queue", "cur", "after_draw", "done", "log", "tokens", "tokens_to_win")
+    VALUE_FIELDS = ("n", "cur", "after_draw", "done", "tokens_to_win")
+    LIST_FIELDS = ("tokens", "pool", "alive", "immune", "face_up", "queue", "log")
+    NESTED_FIELDS = ("hands", "seen", "discards")
+    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int, tokens_to_win: int = 1):
         self.n = n
@@ -94,21 +96,6 @@ class LoveLetterKernel(tt.Kernel):
         self.queue = ([FACE_UP] * 3 if n == 2 else []) + list(range(n)) + [first]
         self.cur = first
         self.after_draw = None                  # player whose turn ends after a Prince draw
-
-    def copy(self):
-        k = LoveLetterKernel.__new__(LoveLetterKernel)
-        k.n, k.cur, k.after_draw, k.done = self.n, self.cur, self.after_draw, self.done
-        k.tokens, k.tokens_to_win = self.tokens[:], self.tokens_to_win
-        k.pool = self.pool[:]
-        k.hands = [h[:] for h in self.hands]
-        k.seen = [s[:] for s in self.seen]
-        k.alive = self.alive[:]
-        k.immune = self.immune[:]
-        k.discards = [d[:] for d in self.discards]
-        k.face_up = self.face_up[:]
-        k.queue = self.queue[:]
-        k.log = self.log[:]
-        return k
 
     # -- flow ---------------------------------------------------------------------------
     def deck_size(self) -> int:

@@ -86,8 +86,10 @@ def _target(square: int, direction: int, distance: int) -> int:
 class StrategoKernel(tt.Kernel):
     """Whole Stratego state on flat 100-square lists."""
 
-    __slots__ = ("owner", "rank", "revealed", "moved", "placed", "pool", "cur", "moves",
-                 "max_moves", "winner", "done", "lost")
+    VALUE_FIELDS = ("placed", "cur", "moves", "max_moves", "winner", "done")
+    LIST_FIELDS = ("owner", "rank", "revealed", "moved", "pool")
+    NESTED_FIELDS = ("lost",)
+    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, max_moves: int):
         self.owner = [LAKE if s in LAKES else EMPTY for s in range(NUM_SQUARES)]
@@ -102,15 +104,6 @@ class StrategoKernel(tt.Kernel):
         self.winner = -1
         self.done = False
         self.lost = [[0] * NUM_RANKS, [0] * NUM_RANKS]   # captured pieces (public)
-
-    def copy(self):
-        k = StrategoKernel.__new__(StrategoKernel)
-        k.owner, k.rank = self.owner[:], self.rank[:]
-        k.revealed, k.moved = self.revealed[:], self.moved[:]
-        k.placed, k.pool, k.cur, k.moves = self.placed, self.pool[:], self.cur, self.moves
-        k.max_moves, k.winner, k.done = self.max_moves, self.winner, self.done
-        k.lost = [self.lost[0][:], self.lost[1][:]]
-        return k
 
     # -- flow ---------------------------------------------------------------------------
     def is_terminal(self):

@@ -69,8 +69,10 @@ def _split(points: int, k: int) -> int:
 class SushiGoKernel(tt.Kernel):
     """Whole Sushi Go! state on count vectors."""
 
-    __slots__ = ("n", "hand_size", "round", "turn", "to_deal", "cur", "deck", "hands",
-                 "pending", "table", "puddings", "score", "log")
+    VALUE_FIELDS = ("n", "hand_size", "round", "turn", "to_deal", "cur")
+    LIST_FIELDS = ("deck", "pending", "puddings", "score", "log")
+    NESTED_FIELDS = ("hands", "table")
+    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int):
         self.n = n
@@ -86,19 +88,6 @@ class SushiGoKernel(tt.Kernel):
         self.puddings = [0] * n
         self.score = [0] * n
         self.log = []  # revealed picks, one tuple per turn (public)
-
-    def copy(self):
-        k = SushiGoKernel.__new__(SushiGoKernel)
-        k.n, k.hand_size, k.round, k.turn = self.n, self.hand_size, self.round, self.turn
-        k.to_deal, k.cur = self.to_deal, self.cur
-        k.deck = self.deck[:]
-        k.hands = [h[:] for h in self.hands]
-        k.pending = self.pending[:]
-        k.table = [t[:] for t in self.table]
-        k.puddings = self.puddings[:]
-        k.score = self.score[:]
-        k.log = self.log[:]
-        return k
 
     # -- flow ---------------------------------------------------------------------------
     def is_terminal(self):

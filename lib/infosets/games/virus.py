@@ -112,8 +112,10 @@ def _discard_actions(hand: tuple) -> list[int]:
 class VirusKernel(tt.Kernel):
     """Whole Virus! state: bodies (public), hands as sorted lists, deck as counts."""
 
-    __slots__ = ("n", "pool", "discard", "hands", "bodies", "cur", "to_draw", "turn", "done",
-                 "needs_hand", "log")
+    VALUE_FIELDS = ("n", "cur", "turn", "done")
+    LIST_FIELDS = ("pool", "discard", "to_draw", "needs_hand", "log")
+    NESTED_FIELDS = ("hands", "bodies")
+    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int):
         self.n = n
@@ -128,18 +130,6 @@ class VirusKernel(tt.Kernel):
         self.done = False
         self.needs_hand = [False] * n   # hit by a Latex Glove
         self.log = []
-
-    def copy(self):
-        k = VirusKernel.__new__(VirusKernel)
-        k.n, k.cur, k.turn, k.done = self.n, self.cur, self.turn, self.done
-        k.pool = self.pool[:]
-        k.discard = self.discard[:]
-        k.hands = [h[:] for h in self.hands]
-        k.bodies = [b[:] for b in self.bodies]
-        k.to_draw = self.to_draw[:]
-        k.needs_hand = self.needs_hand[:]
-        k.log = self.log[:]
-        return k
 
     # -- flow ---------------------------------------------------------------------------
     def is_terminal(self):
