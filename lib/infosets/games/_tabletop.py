@@ -112,6 +112,17 @@ class Kernel:
     def observation_string(self, player: int) -> str:
         return "\n".join(self._view(player))
 
+    # ``str(kernel)``, the whole state for debugging: by default a line of shared state, then a
+    # line per player (kernels with a player count ``n``).
+    def _state_line(self) -> str:
+        raise NotImplementedError
+
+    def _player_line(self, player: int) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return "\n".join([self._state_line()] + [self._player_line(p) for p in range(self.n)])
+
     def resample(self, player: int, rng) -> Kernel:
         raise NotImplementedError
 

@@ -391,13 +391,13 @@ class DominionKernel(tt.Kernel):
         kind, c = divmod(action - 1, NUM_TYPES)
         return f"{('play', 'buy', 'discard/trash', 'gain')[kind]} {CARD_NAMES[c]}"
 
-    def __str__(self):
-        lines = [f"mover {self.current_player()} phase {self.phase} turn {self.turns} "
-                 f"coins {self.coins} supply {self.supply}"]
-        for q in range(self.n):
-            lines.append(f"p{q} hand {self._zone(self.hand[q])} draw {self._zone(self.draw[q])} "
-                         f"discard {self._zone(self.discard[q])}")
-        return "\n".join(lines)
+    def _state_line(self):
+        return (f"mover {self.current_player()} phase {self.phase} turn {self.turns} "
+                f"coins {self.coins} supply {self.supply}")
+
+    def _player_line(self, q):
+        return (f"p{q} hand {self._zone(self.hand[q])} draw {self._zone(self.draw[q])} "
+                f"discard {self._zone(self.discard[q])}")
 
 
 _DEFAULT_PLAYERS = 3

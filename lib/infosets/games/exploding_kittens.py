@@ -65,6 +65,9 @@ PLACE_BASE = GIVE_BASE + NUM_TYPES               # + position from the top
 PASS = PLACE_BASE + MAX_DECK + 1                 # let the pending card (or Nope) stand
 PLAY_NOPE = PASS + 1
 NUM_ACTIONS = PLAY_NOPE + 1
+# The plays of one action card with no target: action -> (card, log entry).
+SINGLE_PLAYS = {PLAY_ATTACK: (ATTACK, "attack"), PLAY_SKIP: (SKIP, "skip"),
+                PLAY_SHUFFLE: (SHUFFLE, "shuffle"), PLAY_FUTURE: (FUTURE, "future")}
 
 # Phases.
 DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER, NOPE_WINDOW = range(9)
@@ -133,14 +136,7 @@ class ExplodingKittensKernel(tt.Kernel):
         if phase == MAIN:
             hand = self.hands[self.cur]
             actions = [DRAW]
-            if ATTACK in hand:
-                actions.append(PLAY_ATTACK)
-            if SKIP in hand:
-                actions.append(PLAY_SKIP)
-            if SHUFFLE in hand:
-                actions.append(PLAY_SHUFFLE)
-            if FUTURE in hand:
-                actions.append(PLAY_FUTURE)
+            actions.extend(action for action, (card, _) in SINGLE_PLAYS.items() if card in hand)
             targets = self._targets()
             if FAVOR in hand:
                 actions.extend(FAVOR_BASE + t for t in targets)
@@ -199,18 +195,10 @@ class ExplodingKittensKernel(tt.Kernel):
             else:
                 self.phase = DRAW_CHANCE
             return
-        if action == PLAY_ATTACK:
-            self._play(p, ATTACK)
-            self.log.append((p, "attack"))
-        elif action == PLAY_SKIP:
-            self._play(p, SKIP)
-            self.log.append((p, "skip"))
-        elif action == PLAY_SHUFFLE:
-            self._play(p, SHUFFLE)
-            self.log.append((p, "shuffle"))
-        elif action == PLAY_FUTURE:
-            self._play(p, FUTURE)
-            self.log.append((p, "future"))
+        if action in SINGLE_PLAYS:
+            card, event = SINGLE_PLAYS[action]
+            self._play(p, card)
+            self.log.append((p, event))
         elif action < CAT_BASE:
             self._play(p, FAVOR)
             self.log.append((p, f"favor{action - FAVOR_BASE}"))
@@ -435,13 +423,13 @@ class ExplodingKittensKernel(tt.Kernel):
             return "Nope"
         return f"Place kitten at {action - PLACE_BASE}"
 
-    def __str__(self):
-        lines = [f"phase {self.phase} cur {self.cur} turns {self.turns} top {self.top} "
-                 f"seen {self.top_seen} pool {self.pool}"]
-        for p in range(self.n):
-            lines.append(f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
-                         f"seen {self.seen[p]}")
-        return "\n".join(lines)
+    def _state_line(self):
+        return (f"phase {self.phase} cur {self.cur} turns {self.turns} top {self.top} "
+                f"seen {self.top_seen} pool {self.pool}")
+
+    def _player_line(self, p):
+        return (f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
+                f"seen {self.seen[p]}")
 
 
 _DEFAULT_PLAYERS = 3

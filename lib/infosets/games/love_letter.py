@@ -300,13 +300,13 @@ class LoveLetterKernel(tt.Kernel):
             return f"{CARD_NAMES[card]} p{target}"
         return CARD_NAMES[card]
 
-    def __str__(self):
-        lines = [f"mover {self.current_player()} deck {self.deck_size()} pool {self.pool} "
-                 f"face-up {self.face_up} tokens {self.tokens}"]
-        for p in range(self.n):
-            lines.append(f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
-                         f"seen {self.seen[p]} immune {self.immune[p]} discards {self.discards[p]}")
-        return "\n".join(lines)
+    def _state_line(self):
+        return (f"mover {self.current_player()} deck {self.deck_size()} pool {self.pool} "
+                f"face-up {self.face_up} tokens {self.tokens}")
+
+    def _player_line(self, p):
+        return (f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
+                f"seen {self.seen[p]} immune {self.immune[p]} discards {self.discards[p]}")
 
 
 _DEFAULT_PLAYERS = 3

@@ -217,7 +217,8 @@ class StrategoKernel(tt.Kernel):
         return [1.0 if p == self.winner else 0.0 for p in range(2)]
 
     # -- information ---------------------------------------------------------------------
-    def _board(self, player: int) -> str:
+    def _board(self, player: int | None) -> str:
+        """The board, one character a square, as ``player`` sees it (None: every rank shown)."""
         rows = []
         for r in range(SIZE):
             row = []
@@ -228,7 +229,7 @@ class StrategoKernel(tt.Kernel):
                     row.append("~")
                 elif o == EMPTY:
                     row.append(".")
-                elif o == player or self.revealed[s]:
+                elif player is None or o == player or self.revealed[s]:
                     ch = RANK_CHARS[self.rank[s]]
                     row.append(ch if o == 0 else ch.lower())
                 else:
@@ -286,16 +287,7 @@ class StrategoKernel(tt.Kernel):
         return f"{divmod(src, SIZE)}->{divmod(dst, SIZE)}"
 
     def __str__(self):
-        lines = []
-        for r in range(SIZE):
-            row = []
-            for c in range(SIZE):
-                s = r * SIZE + c
-                o = self.owner[s]
-                row.append("~" if o == LAKE else "." if o == EMPTY else
-                           RANK_CHARS[self.rank[s]] if o == 0 else RANK_CHARS[self.rank[s]].lower())
-            lines.append("".join(row))
-        return f"mover {self.current_player()} move {self.moves}\n" + "\n".join(lines)
+        return f"mover {self.current_player()} move {self.moves}\n" + self._board(None)
 
 
 _DEFAULT_MAX_MOVES = 1000

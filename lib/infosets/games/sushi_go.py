@@ -326,12 +326,12 @@ class SushiGoKernel(tt.Kernel):
         a, b = divmod(action - NUM_TYPES, NUM_TYPES)
         return f"chopsticks {CARD_NAMES[a]}+{CARD_NAMES[b]}"
 
-    def __str__(self):
-        lines = [f"round {self.round} turn {self.turn} mover {self.current_player()} deck {sum(self.deck)}"]
-        for p in range(self.n):
-            lines.append(f"p{p} hand {self._hand_str(self.hands[p])} pick {self.pending[p]} "
-                         f"table {self.table[p]} pudding {self.puddings[p]} score {self.score[p]}")
-        return "\n".join(lines)
+    def _state_line(self):
+        return f"round {self.round} turn {self.turn} mover {self.current_player()} deck {sum(self.deck)}"
+
+    def _player_line(self, p):
+        return (f"p{p} hand {self._hand_str(self.hands[p])} pick {self.pending[p]} "
+                f"table {self.table[p]} pudding {self.puddings[p]} score {self.score[p]}")
 
 
 _DEFAULT_PLAYERS = 3

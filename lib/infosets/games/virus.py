@@ -409,12 +409,12 @@ class VirusKernel(tt.Kernel):
             return f"discard mask {action - A_DISCARD + 1}"
         return "draw a new hand"
 
-    def __str__(self):
-        lines = [f"mover {self.current_player()} turn {self.turn} pool {self.pool} "
-                 f"discard {self.discard}"]
-        for p in range(self.n):
-            lines.append(f"p{p} hand {self.hands[p]} body {self._body_str(p)}")
-        return "\n".join(lines)
+    def _state_line(self):
+        return (f"mover {self.current_player()} turn {self.turn} pool {self.pool} "
+                f"discard {self.discard}")
+
+    def _player_line(self, p):
+        return f"p{p} hand {self.hands[p]} body {self._body_str(p)}"
 
 
 _DEFAULT_PLAYERS = 3
