@@ -29,6 +29,9 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
+# A kernel is a SearchState: draw its chance outcomes with the search helper (one rng.random()).
+from infosets.search.state_protocol import sample_chance
+
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -248,18 +251,6 @@ def win_shares(scores: list, alive: list[bool] | None = None) -> list[float]:
     for i in winners:
         out[i] = 1.0 / len(winners)
     return out
-
-
-def sample_chance(kernel: Kernel, rng) -> int:
-    """A chance outcome of ``kernel`` drawn with its probability."""
-    outcomes = kernel.chance_outcomes()
-    r = rng.random()
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if r < acc:
-            return a
-    return outcomes[-1][0]
 
 
 def random_playout(kernel: Kernel, rng) -> list[float]:
