@@ -96,21 +96,20 @@ class Kernel:
         raise NotImplementedError
 
     # The string views. A kernel either overrides both methods, or gives ``_view(player)``
-    # (the lines the player sees now) and a public ``log`` of moves, written one entry at a
-    # time by ``_log_entry`` after the label ``LOG_LABEL``; the observation is the view, the
-    # information state the view plus that log line.
+    # (the lines the player sees now) and a public ``log`` of moves, written by ``_log_text``
+    # after the label ``LOG_LABEL``; the observation is the view, the information state the
+    # view plus that log line.
     LOG_LABEL = "log"
 
     def _view(self, player: int) -> list[str]:
         raise NotImplementedError
 
-    def _log_entry(self, entry) -> str:
-        mover, move = entry
-        return f"{mover}:{move}"
+    def _log_text(self) -> str:
+        """The public log, ``mover:move`` entries joined by ``;`` (log of (mover, move) pairs)."""
+        return ";".join(f"{mover}:{move}" for mover, move in self.log)
 
     def information_state_string(self, player: int) -> str:
-        log = ";".join(self._log_entry(entry) for entry in self.log)
-        return "\n".join(self._view(player) + [f"{self.LOG_LABEL}: {log}"])
+        return "\n".join(self._view(player) + [f"{self.LOG_LABEL}: {self._log_text()}"])
 
     def observation_string(self, player: int) -> str:
         return "\n".join(self._view(player))

@@ -376,9 +376,8 @@ class ExplodingKittensKernel(tt.Kernel):
         parts.append("discards " + ",".join(map(str, self.discards)))
         return parts
 
-    def _log_entry(self, entry):
-        p, event = entry
-        return f"{p}{event}"
+    def _log_text(self):
+        return ";".join(f"{p}{event}" for p, event in self.log)
 
     def resample(self, player, rng):
         """Keep the cards ``player`` knows; deal the others uniformly into unknown slots."""

@@ -275,9 +275,9 @@ class LoveLetterKernel(tt.Kernel):
                                                for d in self.discards))
         return parts
 
-    def _log_entry(self, entry):
-        p, c, t, g, o = entry
-        return o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
+    def _log_text(self):
+        return ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
+                        for p, c, t, g, o in self.log)
 
     def resample(self, player, rng):
         """Keep the cards ``player`` has seen; deal the unseen ones uniformly."""

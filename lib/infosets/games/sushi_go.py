@@ -275,8 +275,8 @@ class SushiGoKernel(tt.Kernel):
 
     LOG_LABEL = "revealed"
 
-    def _log_entry(self, picks):
-        return ",".join(map(str, picks))
+    def _log_text(self):
+        return ";".join(",".join(map(str, picks)) for picks in self.log)
 
     def resample(self, player, rng):
         """Keep what ``player`` has seen; deal the unseen cards uniformly into unseen slots."""
