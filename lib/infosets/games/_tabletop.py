@@ -273,6 +273,12 @@ def int_param(params: dict, name: str, default: int, lo: int, hi: int) -> int:
     return int(value)
 
 
+def players_param(params: dict, game_type: pyspiel.GameType) -> int:
+    """The ``players`` parameter, defaulted and range-checked from ``game_type`` (ValueError)."""
+    return int_param(params, "players", game_type.parameter_specification["players"],
+                     game_type.min_num_players, game_type.max_num_players)
+
+
 def make_game_type(short_name: str, long_name: str, min_players: int, max_players: int,
                    parameter_specification: dict) -> pyspiel.GameType:
     return pyspiel.GameType(

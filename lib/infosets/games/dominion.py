@@ -411,7 +411,7 @@ class DominionGame(tt.TabletopGame):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, 4)
+        n = tt.players_param(params, GAME_TYPE)
         max_turns = tt.int_param(params, "max_turns", _DEFAULT_MAX_TURNS, 1, 10_000)
         super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
                          max_chance_outcomes=NUM_TYPES, max_game_length=max_turns * 200 + 5 * n)

@@ -324,7 +324,7 @@ class LoveLetterGame(tt.TabletopGame):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
+        n = tt.players_param(params, GAME_TYPE)
         tokens = tt.int_param(params, "tokens_to_win", 0, 0, 10) or TOKENS_BY_PLAYERS[n]
         super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
                          max_chance_outcomes=NUM_TYPES,

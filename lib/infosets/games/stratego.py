@@ -300,7 +300,7 @@ class StrategoGame(tt.TabletopGame):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        tt.int_param(params, "players", 2, 2, 2)
+        tt.players_param(params, GAME_TYPE)
         max_moves = tt.int_param(params, "max_moves", _DEFAULT_MAX_MOVES, 1, 100_000)
         super().__init__(GAME_TYPE, params, num_players=2, num_distinct_actions=NUM_ACTIONS,
                          max_chance_outcomes=NUM_RANKS, max_game_length=max_moves + 80)

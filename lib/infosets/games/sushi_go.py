@@ -343,7 +343,7 @@ class SushiGoGame(tt.TabletopGame):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, 5)
+        n = tt.players_param(params, GAME_TYPE)
         hand = HAND_SIZE[n]
         super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
                          max_chance_outcomes=NUM_TYPES,

@@ -426,7 +426,7 @@ class VirusGame(tt.TabletopGame):
 
     def __init__(self, params=None):
         params = dict(params or {})
-        n = tt.int_param(params, "players", _DEFAULT_PLAYERS, 2, MAX_PLAYERS)
+        n = tt.players_param(params, GAME_TYPE)
         super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
                          max_chance_outcomes=NUM_TYPES,
                          max_game_length=MAX_ROUNDS * n * (1 + HAND) + n * HAND)
