@@ -8,6 +8,11 @@ the mover's information state, by fraction of the game played). Figures: win rat
 aggregation with the IS-MCTS band (Fig. 1; Fig. 2 at the higher budget), the disambiguation
 curves, and PI-MCTS gain vs hidden-information persistence. Tables: game parameters,
 claims, CPU-hours of the paper preset.
+
+Two slices of games: ``games`` (OpenSpiel games) and ``tabletop_games`` (our ports of the
+paper's TAG games, ``infosets.games._tabletop``), which may take their own smaller budgets,
+D grid and games per cell because their playouts are long. Search on a port runs on its
+pure-Python kernel (``state.kernel``): worlds are drawn with ``kernel.resample``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets import plots, stats
-from infosets.experiments.config import Param, Schema
+from infosets.experiments.config import ConfigError, Param, Schema
 from infosets.experiments.runner import Task
 from infosets.games.determinizers import (
     _REGISTRY,
@@ -40,15 +45,51 @@ from infosets.search.state_protocol import is_python_game
 
 POKER_GAMES = ("leduc_poker", "kuhn_poker", "universal_poker")
 CONTROL_GAMES = ("tic_tac_toe",)
+# Our ports of the paper's TAG games (lib/infosets/games/<name>.py).
+TABLETOP_PORTS = ("sushi_go", "love_letter", "exploding_kittens", "virus", "stratego", "dominion")
+
+# The paper's reading per ported game (Sec. VI) and the sign of PI-MCTS's gain over OL-MCTS
+# it implies: +1 helps, 0 no gap, -1 worse. Keyed by (short name, players or None).
+PAPER_READINGS = {
+    ("stratego", None): ("PI-MCTS helps (+5% over OL-MCTS at 4000 it., +10% at 10000)", 1),
+    ("sushi_go", 3): ("poor with 3 players (perfect information by turn 3)", -1),
+    ("sushi_go", 5): ("better with 5 players than with 3 (information hidden longer)", 1),
+    ("virus", None): ("small gains (2-5%)", 1),
+    ("exploding_kittens", None): ("no significant gap", 0),
+    ("dominion", None): ("worse than the baseline", -1),
+    ("love_letter", None): ("not discussed in the text (Fig. 1 only)", None),
+}
+
+
+def _grid(determinizations, budget) -> list[int]:
+    return sorted({d for d in determinizations if d <= budget})
+
+
+def _slice(values: dict, games, budgets, determinizations, games_per_cell) -> dict:
+    grids = {str(b): _grid(determinizations, b) for b in budgets}
+    cells = sum(1 + len([d for d in g if d > 1]) * len(values["aggregations"])
+                + int(values["include_ismcts"]) for g in grids.values())
+    return {"games": list(games), "budgets": list(budgets), "d_grid": grids,
+            "games_per_cell": games_per_cell,
+            "blocks_per_cell": math.ceil(games_per_cell / values["block_size"]),
+            "n_cells": cells * len(games)}
 
 
 def _derive(values: dict) -> dict:
-    grids = {b: sorted({d for d in values["determinizations"] if d <= b}) for b in values["budgets"]}
-    cells = sum(1 + (len([d for d in grid if d > 1]) * len(values["aggregations"]))
-                + int(values["include_ismcts"]) for grid in grids.values())
-    return {"d_grid": {str(b): g for b, g in grids.items()},
-            "blocks_per_cell": math.ceil(values["games_per_cell"] / values["block_size"]),
-            "n_cells": cells * len(values["games"])}
+    for name in values["tabletop_games"]:
+        if name.split("(")[0] not in TABLETOP_PORTS:
+            raise ConfigError(f"tabletop_games: {name!r} is not a tabletop port; "
+                              f"expected one of {list(TABLETOP_PORTS)}")
+    main = _slice(values, values["games"], values["budgets"], values["determinizations"],
+                  values["games_per_cell"])
+    def pick(key, fallback):
+        return values[key] if values[key] is not None else values[fallback]
+    tabletop = _slice(values, values["tabletop_games"], pick("tabletop_budgets", "budgets"),
+                      pick("tabletop_determinizations", "determinizations"),
+                      pick("tabletop_games_per_cell", "games_per_cell"))
+    return {"d_grid": main["d_grid"], "blocks_per_cell": main["blocks_per_cell"],
+            "slices": {"main": main, "tabletop": tabletop},
+            "n_cells": main["n_cells"] + tabletop["n_cells"]}
 
 
 SCHEMA = Schema(
@@ -72,6 +113,15 @@ SCHEMA = Schema(
                             ">= 10 x legal actions on C++ games, else Python"),
         "ismcts_engine": Param(str, choices=["python", "cpp"],
                                doc="python = ours (availability counts); cpp = OpenSpiel's"),
+        "tabletop_games": Param(list, item=str, game=True,
+                                doc="our ports of the paper's TAG games (may be empty)"),
+        "tabletop_budgets": Param(list, item=int, lo=1, hi=1_000_000, min_len=1, optional=True,
+                                  doc="budgets for tabletop_games (null: budgets)"),
+        "tabletop_determinizations": Param(list, item=int, lo=1, min_len=1, optional=True,
+                                           doc="D grid for tabletop_games (null: determinizations)"),
+        "tabletop_games_per_cell": Param(int, lo=1, hi=100_000, optional=True,
+                                         doc="games per agent config for tabletop_games "
+                                             "(null: games_per_cell)"),
         "disambiguation_trajectories": Param(int, lo=0, hi=10_000,
                                              doc="random-play games per game for the measurement"),
         "disambiguation_samples": Param(int, lo=2, hi=100_000,
@@ -83,28 +133,47 @@ SCHEMA = Schema(
 
 # -- agents ---------------------------------------------------------------------------------
 
+def is_tabletop(game) -> bool:
+    """Whether ``game`` is one of our tabletop ports (searched on its kernel)."""
+    return game.get_type().short_name in TABLETOP_PORTS
+
+
+def kernel_sampler(state, player, rng):
+    """A world for search on a tabletop port: its kernel, resampled for ``player``."""
+    return state.kernel.resample(player, rng)
+
+
 def engine_for(game, engine: str) -> str:
-    """The tree engine passed to the bots ("auto" decides per tree, see search.mcts)."""
-    if engine == "cpp" and is_python_game(game):
+    """The tree engine passed to the bots ("auto" decides per tree, see search.mcts).
+    Python-registered games (the ports included) always run the Python trees."""
+    if is_python_game(game):
         return "python"
     return engine
+
+
+def slice_of(cfg, game_string: str) -> dict:
+    """The derived slice ("main" or "tabletop") a game string belongs to."""
+    slices = cfg["slices"]
+    return slices["tabletop"] if game_string in slices["tabletop"]["games"] else slices["main"]
 
 
 def make_agent(game, player, agent: dict, cfg: dict, rng):
     """The bot for one seat. ``agent``: {"agent": "olmcts"|"pimcts"|"ismcts", "D", "aggregation"}."""
     budget = agent["budget"]
     engine = engine_for(game, cfg["engine"])
+    sampler = kernel_sampler if is_tabletop(game) else None
     if agent["agent"] == "ismcts":
-        if cfg["ismcts_engine"] == "cpp":
+        if cfg["ismcts_engine"] == "cpp" and not is_python_game(game):
             return make_cpp_ismcts_bot(game, iterations=budget, uct_c=cfg["uct_c"],
                                        seed=int(rng.integers(2**31 - 1)), final=cfg["final"])
         return ISMCTSBot(game, player, iterations=budget, uct_c=cfg["uct_c"], rng=rng,
-                         normalize_rewards=cfg["normalize_rewards"], final=cfg["final"])
+                         sampler=sampler, normalize_rewards=cfg["normalize_rewards"],
+                         final=cfg["final"])
     if agent["agent"] == "pimcts" and agent["D"] > 1:
         return PIMCTSBot(game, player, iterations=budget, determinizations=agent["D"],
                          aggregation=agent["aggregation"], uct_c=cfg["uct_c"], rng=rng,
-                         normalize_rewards=cfg["normalize_rewards"], engine=engine)
-    return OLMCTSBot(game, player, iterations=budget, uct_c=cfg["uct_c"], rng=rng,
+                         sampler=sampler, normalize_rewards=cfg["normalize_rewards"], engine=engine)
+    return OLMCTSBot(game, player, iterations=budget, uct_c=cfg["uct_c"], rng=rng, sampler=sampler,
                      normalize_rewards=cfg["normalize_rewards"], final=cfg["final"], engine=engine)
 
 
@@ -150,7 +219,7 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
     agent = {"agent": params["agent"], "budget": params["budget"], "D": params["D"],
              "aggregation": params["aggregation"]}
     start = params["block"] * cfg["block_size"]
-    n = min(cfg["block_size"], cfg["games_per_cell"] - start)
+    n = min(cfg["block_size"], slice_of(cfg, params["game"])["games_per_cell"] - start)
     rows = []
     for i, game_seed in enumerate(seed.spawn(n)):
         index = start + i
@@ -159,9 +228,10 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
     return rows
 
 
-def agent_configs(cfg, budget: int) -> list[dict]:
-    """OL-MCTS control (D = 1), PI-MCTS for D > 1 x aggregation, and IS-MCTS."""
-    grid = cfg["d_grid"][str(budget)]
+def agent_configs(cfg, budget: int, part: str = "main") -> list[dict]:
+    """OL-MCTS control (D = 1), PI-MCTS for D > 1 x aggregation, and IS-MCTS, for the
+    ``part`` slice ("main" or "tabletop")."""
+    grid = cfg["slices"][part]["d_grid"][str(budget)]
     configs = [{"agent": "olmcts", "D": 1, "aggregation": "none"}]
     configs += [{"agent": "pimcts", "D": d, "aggregation": a}
                 for d in grid if d > 1 for a in cfg["aggregations"]]
@@ -170,10 +240,12 @@ def agent_configs(cfg, budget: int) -> list[dict]:
     return configs
 
 
-def tournament_tasks(cfg) -> list[Task]:
+def tournament_tasks(cfg, parts=("main", "tabletop")) -> list[Task]:
+    """Every tournament block of the ``parts`` slices (the main games, then the ports)."""
     return [Task(tournament_task, {"game": g, "budget": b, **a, "block": k})
-            for b in cfg["budgets"] for g in cfg["games"] for a in agent_configs(cfg, b)
-            for k in range(cfg["blocks_per_cell"])]
+            for part in parts for sl in [cfg["slices"][part]]
+            for b in sl["budgets"] for g in sl["games"] for a in agent_configs(cfg, b, part)
+            for k in range(sl["blocks_per_cell"])]
 
 
 # -- disambiguation -------------------------------------------------------------------------
@@ -204,7 +276,7 @@ def disambiguation_task(cfg: dict, params: dict, seed) -> list[dict]:
     """One random-play game; at each decision, log2 #worlds for the mover."""
     game = pyspiel.load_game(params["game"])
     rng = np.random.default_rng(seed)
-    sampler = sampler_for(game)
+    sampler = sampler_for(game)  # pyspiel worlds: world_id needs information-state strings
     state = game.new_initial_state()
     rows = []
     while not state.is_terminal():
@@ -224,8 +296,9 @@ def disambiguation_task(cfg: dict, params: dict, seed) -> list[dict]:
 
 
 def disambiguation_tasks(cfg) -> list[Task]:
+    games = list(cfg["games"]) + [g for g in cfg["tabletop_games"] if g not in cfg["games"]]
     return [Task(disambiguation_task, {"game": g, "trajectory": t})
-            for g in cfg["games"] for t in range(cfg["disambiguation_trajectories"])]
+            for g in games for t in range(cfg["disambiguation_trajectories"])]
 
 
 def persistence(dis: pd.DataFrame) -> pd.DataFrame:
@@ -331,13 +404,27 @@ def plot_disambiguation(dis: pd.DataFrame, session):
     return fig
 
 
-def gains(rates: pd.DataFrame, budget: int) -> pd.DataFrame:
-    """Per game: the best PI-MCTS cell and IS-MCTS minus the OL-MCTS control (D = 1)."""
+def main_budget(cfg, game_string: str) -> int:
+    """The budget a game's claims and gain use: the first of its slice's budgets."""
+    return slice_of(cfg, game_string)["budgets"][0]
+
+
+def main_rates(rates: pd.DataFrame, cfg) -> pd.DataFrame:
+    """The rows of ``rates`` at each game's main budget (ports may use a smaller one)."""
+    keep = [b == main_budget(cfg, g) for g, b in zip(rates["game"], rates["budget"])]
+    return rates[np.asarray(keep, dtype=bool)]
+
+
+def gains(rates: pd.DataFrame, budget: int | None = None) -> pd.DataFrame:
+    """Per game: the best PI-MCTS cell and IS-MCTS minus the OL-MCTS control (D = 1).
+    ``budget`` None: ``rates`` already holds one budget per game (see ``main_rates``)."""
     out = []
-    for game, sub in rates[rates["budget"] == budget].groupby("game", sort=False):
+    part = rates if budget is None else rates[rates["budget"] == budget]
+    for game, sub in part.groupby("game", sort=False):
         control = sub[sub["agent"] == "olmcts"].iloc[0]
         pi = sub[sub["agent"] == "pimcts"]
-        row = {"game": game, "control": control["win_rate"], "baseline": control["baseline"]}
+        row = {"game": game, "budget": int(control["budget"]), "control": control["win_rate"],
+               "baseline": control["baseline"]}
         if len(pi):
             best = pi.loc[pi["win_rate"].idxmax()]
             row.update({"best_D": int(best["D"]), "best_aggregation": best["aggregation"],
@@ -354,24 +441,33 @@ def gains(rates: pd.DataFrame, budget: int) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def plot_gain_vs_persistence(rates: pd.DataFrame, dis: pd.DataFrame, session, budget: int):
-    """PI-MCTS gain over OL-MCTS (mean over its D > 1 cells) vs hidden-information persistence."""
+def plot_gain_vs_persistence(rates: pd.DataFrame, dis: pd.DataFrame, session):
+    """PI-MCTS gain over OL-MCTS (mean over its D > 1 cells) vs hidden-information persistence,
+    each game at its main budget (the ports' may be smaller; marked with a square)."""
     import matplotlib.pyplot as plt
 
-    table = gains(rates, budget).merge(persistence(dis), on="game")
+    table = gains(main_rates(rates, session.cfg)).merge(persistence(dis), on="game")
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if "gain_mean" in table:
-        ax.errorbar(table["persistence"], table["gain_mean"],
-                    xerr=[table["persistence"] - table["persistence_lo"],
-                          table["persistence_hi"] - table["persistence"]], fmt="o", ms=4)
+        ports = np.array([pyspiel.load_game(g).get_type().short_name in TABLETOP_PORTS
+                          for g in table["game"]], dtype=bool)
+        for mask, marker, label in ((~ports, "o", "OpenSpiel games"), (ports, "s", "tabletop ports")):
+            part = table[mask]
+            if len(part):
+                ax.errorbar(part["persistence"], part["gain_mean"],
+                            xerr=[part["persistence"] - part["persistence_lo"],
+                                  part["persistence_hi"] - part["persistence"]],
+                            fmt=marker, ms=4, label=label)
         for _, r in table.iterrows():
-            ax.annotate(r["game"], (r["persistence"], r["gain_mean"]), fontsize=7)
+            ax.annotate(f"{r['game']} (B={r['budget']})", (r["persistence"], r["gain_mean"]),
+                        fontsize=6)
+        ax.legend(fontsize=7)
     ax.axhline(0, color="k", ls=":", lw=1)
     ax.set_xlabel("hidden-information persistence\n(mean log2 #worlds / its peak, random play; 95% CI)",
                   fontsize=9)
     ax.set_ylabel("PI-MCTS gain over OL-MCTS\n(mean win rate over D>1 cells − control)", fontsize=9)
     ax.set_xlim(-0.05, 1.1)
-    ax.set_title(f"PI-MCTS gain vs persistence, B={budget}", fontsize=9)
+    ax.set_title("PI-MCTS gain vs persistence (each game at its main budget B)", fontsize=9)
     fig.tight_layout()
     session.save_figure(fig, "pimcts_gain_vs_persistence", paper_ref="(discussion, not measured in paper)")
     return fig, table
@@ -395,19 +491,27 @@ def _strategy(game) -> str:
 
 
 def game_table(cfg) -> pd.DataFrame:
-    """Each game's parameters, players, size and how worlds are sampled."""
+    """Each game's parameters, players, size, how worlds are sampled, and the budgets run."""
     rows = []
-    for name in cfg["games"]:
-        game = pyspiel.load_game(name)
-        rows.append({"game": name, "parameters": str(game.get_parameters()),
-                     "players": game.num_players(), "max_length": game.max_game_length(),
-                     "actions": game.num_distinct_actions(),
-                     "utility": f"[{game.min_utility():g}, {game.max_utility():g}]",
-                     "determinizer": _strategy(game),
-                     "infostate_key": "action-observation history" if game.get_type().short_name in AOH_GAMES
-                     else "information_state_string",
-                     "tree_engine": engine_for(game, cfg["engine"])})
+    for part in ("main", "tabletop"):
+        sl = cfg["slices"][part]
+        for name in sl["games"]:
+            rows.append({**_game_row(cfg, name), "slice": part,
+                         "budgets": ", ".join(map(str, sl["budgets"])),
+                         "games_per_cell": sl["games_per_cell"]})
     return pd.DataFrame(rows)
+
+
+def _game_row(cfg, name: str) -> dict:
+    game = pyspiel.load_game(name)
+    return {"game": name, "parameters": str(game.get_parameters()),
+            "players": game.num_players(), "max_length": game.max_game_length(),
+            "actions": game.num_distinct_actions(),
+            "utility": f"[{game.min_utility():g}, {game.max_utility():g}]",
+            "determinizer": _strategy(game),
+            "infostate_key": "action-observation history" if game.get_type().short_name in AOH_GAMES
+            else "information_state_string",
+            "tree_engine": engine_for(game, cfg["engine"]) + (" (kernel)" if is_tabletop(game) else "")}
 
 
 def cpu_hours(rates: pd.DataFrame, cfg, target_cfg) -> pd.DataFrame:
@@ -415,18 +519,21 @@ def cpu_hours(rates: pd.DataFrame, cfg, target_cfg) -> pd.DataFrame:
     CPU time linearly in the budget (the search dominates). Games not run here are 'n/a'."""
     rows = []
     measured = rates.groupby(["game", "budget"])["cpu_s_per_game"].mean()
-    for game in target_cfg["games"]:
-        per_budget = measured[game] if game in measured.index.get_level_values(0) else None
-        for budget in target_cfg["budgets"]:
-            cells = len(agent_configs(target_cfg, budget))
-            games = cells * target_cfg["games_per_cell"]
-            if per_budget is None:
-                rows.append({"game": game, "budget": budget, "games": games, "cpu_hours": float("nan")})
-                continue
-            b0 = int(per_budget.index[-1])
-            seconds = float(per_budget.iloc[-1]) * budget / b0
-            rows.append({"game": game, "budget": budget, "games": games,
-                         "cpu_hours": seconds * games / 3600})
+    for part in ("main", "tabletop"):
+        sl = target_cfg["slices"][part]
+        for game in sl["games"]:
+            per_budget = measured[game] if game in measured.index.get_level_values(0) else None
+            for budget in sl["budgets"]:
+                cells = len(agent_configs(target_cfg, budget, part))
+                games = cells * sl["games_per_cell"]
+                if per_budget is None:
+                    rows.append({"game": game, "budget": budget, "games": games,
+                                 "cpu_hours": float("nan")})
+                    continue
+                b0 = int(per_budget.index[-1])
+                seconds = float(per_budget.iloc[-1]) * budget / b0
+                rows.append({"game": game, "budget": budget, "games": games,
+                             "cpu_hours": seconds * games / 3600})
     frame = pd.DataFrame(rows)
     total = pd.DataFrame([{"game": "TOTAL (measured games)", "budget": 0,
                            "games": int(frame["games"].sum()),
@@ -442,16 +549,17 @@ def _fmt(est_value, lo=None, hi=None):
 
 def claims(rates: pd.DataFrame, dis: pd.DataFrame, session) -> pd.DataFrame:
     """The paper's claims against ours (95% intervals; verdicts never tuned)."""
+    cfg = session.cfg
     budgets = sorted(set(rates["budget"]))
-    main = budgets[0]
-    g = gains(rates, main)
+    at_main = main_rates(rates, cfg)
+    g = gains(at_main)
     pers = persistence(dis) if len(dis) else pd.DataFrame(columns=["game", "persistence"])
     g = g.merge(pers[["game", "persistence"]], on="game", how="left")
     rows = []
     imperfect = g[~g["game"].isin(CONTROL_GAMES)]
 
     # 0. sanity: OL-MCTS vs OL-MCTS sits at 1/players
-    ctrl = rates[(rates["agent"] == "olmcts") & (rates["budget"] == main)]
+    ctrl = at_main[at_main["agent"] == "olmcts"]
     inside = int(((ctrl["lo"] <= ctrl["baseline"]) & (ctrl["baseline"] <= ctrl["hi"])).sum())
     rows.append({"claim": "control: OL-MCTS focus vs OL-MCTS wins 1/players",
                  "paper": "by construction", "ours": f"{inside}/{len(ctrl)} games' CI contain 1/players",
@@ -486,7 +594,7 @@ def claims(rates: pd.DataFrame, dis: pd.DataFrame, session) -> pd.DataFrame:
                                  "mismatch" if ok < len(sub) / 2 else "partial")})
 
     # 3. aggregation matters little, D matters most
-    pi = rates[(rates["agent"] == "pimcts") & (rates["budget"] == main)]
+    pi = at_main[at_main["agent"] == "pimcts"]
     if len(pi) and pi["D"].nunique() > 1 and pi["aggregation"].nunique() > 1:
         by_d = pi.groupby(["game", "aggregation"])["win_rate"].agg(lambda x: x.max() - x.min())
         by_agg = pi.groupby(["game", "D"])["win_rate"].agg(lambda x: x.max() - x.min())
@@ -537,7 +645,7 @@ def claims(rates: pd.DataFrame, dis: pd.DataFrame, session) -> pd.DataFrame:
         row = g[g["game"] == game]
         if len(row) and "gain_mean" in row and not pd.isna(row.iloc[0].get("gain_mean")):
             r = row.iloc[0]
-            sub = rates[(rates["game"] == game) & (rates["agent"] == "pimcts") & (rates["budget"] == main)]
+            sub = at_main[(at_main["game"] == game) & (at_main["agent"] == "pimcts")]
             worse = int((sub["hi"] < sub["baseline"]).sum())
             rows.append({"claim": f"perfect-information control ({game}): PI-MCTS no better than OL-MCTS",
                          "paper": "worse than the baseline",
@@ -545,16 +653,113 @@ def claims(rates: pd.DataFrame, dis: pd.DataFrame, session) -> pd.DataFrame:
                                  f"{worse}/{len(sub)} cells clearly below 1/players",
                          "ci95": f"best cell [{r['pimcts_best_lo']:.3f}, {r['pimcts_best_hi']:.3f}]",
                          "verdict": "match" if r["pimcts_best_lo"] <= r["baseline"] else "mismatch"})
+    # 6. the paper's reading per game (Sec. VI), one row per ported game (and Hearts)
+    rows += per_game_claims(at_main, cfg)
     frame = pd.DataFrame(rows, columns=["claim", "paper", "ours", "ci95", "verdict"])
     session.save_table(frame, "claims", paper_ref="Sec. VI claims")
     return frame
 
 
+# -- per-game readings -----------------------------------------------------------------------
+
+# The rows of the per-game claims: (game string of the paper preset, reading key).
+PER_GAME_ROWS = (
+    ("hearts", ("hearts", None)),
+    ("stratego", ("stratego", None)),
+    ("sushi_go(players=3)", ("sushi_go", 3)),
+    ("sushi_go(players=5)", ("sushi_go", 5)),
+    ("virus", ("virus", None)),
+    ("exploding_kittens", ("exploding_kittens", None)),
+    ("dominion", ("dominion", None)),
+    ("love_letter", ("love_letter", None)),
+)
+PAPER_READINGS[("hearts", None)] = ("PI-MCTS helps (+5% over OL-MCTS at 4000 it., +10% at 10000)", 1)
+NOT_PORTED = ("Colt Express", "Monopoly Deal", "7 Wonders")
+
+
+def pooled_gain(sub: pd.DataFrame) -> dict | None:
+    """PI-MCTS (every D > 1 cell pooled) minus the OL-MCTS control of one game at one budget,
+    with Newcombe's hybrid-score 95% interval built from the two Wilson intervals."""
+    control = sub[sub["agent"] == "olmcts"]
+    pi = sub[sub["agent"] == "pimcts"]
+    if not len(control) or not len(pi):
+        return None
+    c = control.iloc[0]
+    n_pi = int(pi["n"].sum())
+    p = stats.wilson_interval(float((pi["win_rate"] * pi["n"]).sum()), n_pi)
+    d = p.value - c["win_rate"]
+    lo = d - math.sqrt((p.value - p.lo) ** 2 + (c["hi"] - c["win_rate"]) ** 2)
+    hi = d + math.sqrt((p.hi - p.value) ** 2 + (c["win_rate"] - c["lo"]) ** 2)
+    best = pi.loc[pi["win_rate"].idxmax()]
+    return {"gain": d, "lo": lo, "hi": hi, "pimcts": p.value, "n_pimcts": n_pi,
+            "control": float(c["win_rate"]), "n_control": int(c["n"]),
+            "budget": int(c["budget"]), "best": best}
+
+
+def _sign_verdict(sign: int | None, lo: float, hi: float) -> str:
+    if sign is None:
+        return "no paper claim"
+    if sign == 0:
+        return "match (no gap detected)" if lo <= 0 <= hi else "mismatch"
+    if (lo > 0 and sign > 0) or (hi < 0 and sign < 0):
+        return "match"
+    if (lo > 0 and sign < 0) or (hi < 0 and sign > 0):
+        return "mismatch"
+    return "inconclusive"
+
+
+def per_game_claims(at_main: pd.DataFrame, cfg) -> list[dict]:
+    """One claims row per ported game (and Hearts): the paper's reading, then ours (pooled
+    PI-MCTS gain over the OL-MCTS control with a 95% interval); 'not run at this preset'
+    where the game is only in the paper preset. Never tuned toward the paper."""
+    run = {}
+    for game_string in dict.fromkeys(at_main["game"]):
+        game = pyspiel.load_game(game_string)
+        name = game.get_type().short_name
+        key = (name, game.num_players() if name == "sushi_go" else None)
+        run.setdefault(key, game_string)
+    rows, measured = [], {}
+    for label, key in PER_GAME_ROWS:
+        reading, sign = PAPER_READINGS[key]
+        game_string = run.get(key)
+        est = pooled_gain(at_main[at_main["game"] == game_string]) if game_string else None
+        claim = f"{label}: PI-MCTS (D>1 pooled) vs OL-MCTS"
+        if est is None:
+            rows.append({"claim": claim, "paper": reading, "ours": "not run at this preset",
+                         "ci95": "", "verdict": "not run at this preset"})
+            continue
+        measured[key] = est
+        best = est["best"]
+        ours = (f"{game_string}, B={est['budget']}: gain {est['gain']:+.3f} (PI-MCTS "
+                f"{est['pimcts']:.3f}, n={est['n_pimcts']}; control {est['control']:.3f}, "
+                f"n={est['n_control']}); best cell D={int(best['D'])} {best['aggregation']} "
+                f"{best['win_rate']:.3f}")
+        verdict = _sign_verdict(sign, est["lo"], est["hi"])
+        ci = f"[{est['lo']:+.3f}, {est['hi']:+.3f}]"
+        if key == ("sushi_go", 5) and ("sushi_go", 3) in measured:
+            # the paper's point is the comparison: better with 5 players than with 3
+            three = measured[("sushi_go", 3)]
+            diff = est["gain"] - three["gain"]
+            half = math.hypot((est["hi"] - est["lo"]) / 2, (three["hi"] - three["lo"]) / 2)
+            ours += f"; 5p minus 3p gain {diff:+.3f}"
+            ci += f"; difference [{diff - half:+.3f}, {diff + half:+.3f}]"
+            verdict = _sign_verdict(1, diff - half, diff + half)
+        rows.append({"claim": claim, "paper": reading, "ours": ours, "ci95": ci,
+                     "verdict": verdict})
+    rows.append({"claim": f"{', '.join(NOT_PORTED)}", "paper": "small gains (Colt Express); "
+                 "worse than the baseline (Monopoly Deal, 7 Wonders)",
+                 "ours": "not ported", "ci95": "", "verdict": "not run (no port)"})
+    return rows
+
+
 def plot_budgets(rates: pd.DataFrame, session) -> None:
-    """Fig. 1 at the first budget, Fig. 2 at the next (the paper's 10000 iterations)."""
-    for i, budget in enumerate(sorted(set(rates["budget"]))):
+    """One figure per budget: Fig. 1 at a slice's first budget, Fig. 2 at the next (the
+    paper's 10000 iterations). The ports share a figure with the games at the same budget."""
+    slices = session.cfg["slices"].values()
+    for budget in sorted(set(rates["budget"])):
+        first = any(sl["budgets"] and sl["budgets"][0] == budget for sl in slices)
         plot_win_rate_vs_d(rates, session, budget, f"win_rate_vs_d_B{budget}",
-                           paper_ref="Fig. 1" if i == 0 else "Fig. 2")
+                           paper_ref="Fig. 1" if first else "Fig. 2")
 
 
 def save_game_table(session) -> pd.DataFrame:
