@@ -89,7 +89,7 @@ def main(argv=None) -> int:
                     acceptance=chain.accepted / chain.transitions))
 
     # 2. time to True sampling's error at 400 samples vs time to enumerate (~1e5-1e6)
-    big = args.state or "3-4-6-4-6-0"
+    big = args.state or "3-4-6-4-6-1"  # 638,820 histories (the paper: 544,320)
     ps, c, rng_range, value, _ = hf.build_state(cfg, big)
     def enumerate_range():  # cold reach and value caches
         return ExplicitRange(c, OhHellRange(ps, rng_range.policy).log_reach, value.fresh().value)
