@@ -446,26 +446,34 @@ def plot_gain_vs_persistence(rates: pd.DataFrame, dis: pd.DataFrame, session):
     each game at its main budget (the ports' may be smaller; marked with a square)."""
     import matplotlib.pyplot as plt
 
-    table = gains(main_rates(rates, session.cfg)).merge(persistence(dis), on="game")
+    at_main = main_rates(rates, session.cfg)
+    table = gains(at_main).merge(persistence(dis), on="game")
+    pooled = {game: pooled_gain(at_main[at_main["game"] == game]) for game in table["game"]}
+    table["gain_pooled"] = [pooled[g]["gain"] if pooled[g] else np.nan for g in table["game"]]
+    table["gain_lo"] = [pooled[g]["lo"] if pooled[g] else np.nan for g in table["game"]]
+    table["gain_hi"] = [pooled[g]["hi"] if pooled[g] else np.nan for g in table["game"]]
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    if "gain_mean" in table:
+    if table["gain_pooled"].notna().any():
         ports = np.array([pyspiel.load_game(g).get_type().short_name in TABLETOP_PORTS
                           for g in table["game"]], dtype=bool)
         for mask, marker, label in ((~ports, "o", "OpenSpiel games"), (ports, "s", "tabletop ports")):
             part = table[mask]
             if len(part):
-                ax.errorbar(part["persistence"], part["gain_mean"],
+                ax.errorbar(part["persistence"], part["gain_pooled"],
                             xerr=[part["persistence"] - part["persistence_lo"],
                                   part["persistence_hi"] - part["persistence"]],
-                            fmt=marker, ms=4, label=label)
+                            yerr=[part["gain_pooled"] - part["gain_lo"],
+                                  part["gain_hi"] - part["gain_pooled"]],
+                            fmt=marker, ms=4, capsize=2, label=label)
         for _, r in table.iterrows():
-            ax.annotate(f"{r['game']} (B={r['budget']})", (r["persistence"], r["gain_mean"]),
+            ax.annotate(f"{r['game']} (B={r['budget']})", (r["persistence"], r["gain_pooled"]),
                         fontsize=6)
         ax.legend(fontsize=7)
     ax.axhline(0, color="k", ls=":", lw=1)
     ax.set_xlabel("hidden-information persistence\n(mean log2 #worlds / its peak, random play; 95% CI)",
                   fontsize=9)
-    ax.set_ylabel("PI-MCTS gain over OL-MCTS\n(mean win rate over D>1 cells − control)", fontsize=9)
+    ax.set_ylabel("PI-MCTS gain over OL-MCTS\n(D>1 cells pooled − control; Newcombe 95% CI)",
+                  fontsize=9)
     ax.set_xlim(-0.05, 1.1)
     ax.set_title("PI-MCTS gain vs persistence (each game at its main budget B)", fontsize=9)
     fig.tight_layout()
