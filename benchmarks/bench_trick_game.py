@@ -18,9 +18,10 @@ import random
 import sys
 import time
 
-import infosets.games  # noqa: F401  (registers trick_game)
 import numpy as np
 import pyspiel
+
+import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.games import _trick_kernel as K
 from infosets.search import solvers
 

@@ -1,11 +1,12 @@
 """The exact perfect-information solver agrees with OpenSpiel's minimax / expectiminimax."""
 
-import infosets.games  # noqa: F401  (registers trick_game)
 import numpy as np
 import pyspiel
 import pytest
-from infosets.search import solvers
 from open_spiel.python.algorithms import minimax
+
+import infosets.games  # noqa: F401  (registers trick_game)
+from infosets.search import solvers
 
 DEPTH = 1000  # expectiminimax depth: deeper than any game here
 

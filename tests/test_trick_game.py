@@ -4,13 +4,14 @@ resampling (infostate kept, voids respected, uniform by chi-square)."""
 import collections
 import itertools
 
-import infosets.games  # noqa: F401  (registers trick_game)
 import numpy as np
 import pyspiel
 import pytest
+from scipy import stats as scipy_stats
+
+import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.games import _trick_kernel as K
 from infosets.games import trick_game as T
-from scipy import stats as scipy_stats
 
 P_MIN = 1e-3  # chi-square tests: fixed seeds, so a pass is reproducible
 
