@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -46,6 +47,11 @@ class SerialExecutor:
         pass
 
 
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C (and a kernel's shutdown interrupt) to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class PoolExecutor:
     """A local process pool (forkserver start method: safe inside Jupyter kernels)."""
 
@@ -54,7 +60,8 @@ class PoolExecutor:
     def __init__(self, workers: int):
         self.workers = workers
         method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method))
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method),
+                                         initializer=_ignore_sigint)
 
     def submit_all(self, calls: Sequence[Call]) -> Iterator[tuple[int, object]]:
         futures = {self._pool.submit(fn, *args): i for i, (fn, args) in enumerate(calls)}
