@@ -22,11 +22,12 @@ from infosets.search.state_protocol import (
     argmax_random,
     is_python_game,
     python_random,
-    random_rollout,
     sample_chance,
 )
 
 FINALS = ("mean", "visits")
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def as_generator(rng, name: str = "rng") -> np.random.Generator:
@@ -103,51 +104,89 @@ class ISMCTSBot(pyspiel.Bot):
         sampler, rng, player = self.sampler, self._rng, self.player
         c, availability, scale = self.uct_c, self.availability, self.scale
         rollout_policy = self.rollout_policy
-        key_of = self._key
+        aoh = self._aoh
+        normalize, low, span = scale.normalize, scale.low, scale.span
         log, sqrt = math.log, math.sqrt
+        rand, randrange = rnd.random, rnd.randrange
         for _ in range(self.iterations):
             world = sampler(state, player, rng)
+            current_player, apply_action = world.current_player, world.apply_action
+            legal_actions = world.legal_actions
             path = []
-            while not world.is_terminal():
-                if world.is_chance_node():
-                    world.apply_action(sample_chance(world, rnd))
+            # current_player() is TERMINAL (< 0, != CHANCE) at the end, CHANCE at chance nodes.
+            mover = current_player()
+            while mover != TERMINAL:
+                if mover == CHANCE:
+                    apply_action(sample_chance(world, rnd))
+                    mover = current_player()
                     continue
-                mover = world.current_player()
-                key = key_of(world, mover)
+                key = infostate_key(world, mover) if aoh else world.information_state_string(mover)
                 node = nodes.get(key)
-                new_node = node is None
-                if new_node:
+                if node is None:
                     node = nodes[key] = _Node()
                 stats = node.stats
-                legal = world.legal_actions()
-                untried = []
+                legal = legal_actions()
+                untried = None
                 for a in legal:
                     entry = stats.get(a)
                     if entry is None:
-                        entry = stats[a] = [0, 0.0, 0]
+                        stats[a] = entry = [0, 0.0, 1]
+                        if untried is None:
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                        continue
                     entry[2] += 1
                     if entry[0] == 0:
-                        untried.append(a)
-                if untried:
-                    action = untried[rnd.randrange(len(untried))]
-                else:
-                    best, action = -1.0, legal[0]
-                    log_parent = log(node.visits) if not availability else 0.0
+                        if untried is None:
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                if untried is not None:
+                    action = untried[randrange(len(untried))]
+                    path.append((node, stats[action], mover))
+                    apply_action(action)
+                    mover = current_player()
+                    break
+                best, action = -1.0, legal[0]
+                if availability:
                     for a in legal:
                         n, w, avail = stats[a]
-                        score = w / n + c * sqrt((log(avail) if availability else log_parent) / n)
+                        score = w / n + c * sqrt(log(avail) / n)
+                        if score > best:
+                            best, action = score, a
+                else:
+                    log_parent = log(node.visits)
+                    for a in legal:
+                        n, w, _ = stats[a]
+                        score = w / n + c * sqrt(log_parent / n)
                         if score > best:
                             best, action = score, a
                 path.append((node, stats[action], mover))
-                world.apply_action(action)
-                if untried:
-                    break
-            random_rollout(world, rnd, rollout_policy)
-            rewards = scale(world.returns())
-            for node, entry, mover in path:
-                node.visits += 1
-                entry[0] += 1
-                entry[1] += rewards[mover]
+                apply_action(action)
+                mover = current_player()
+            # Rollout (as random_rollout, inlined): chance by its probabilities, players
+            # uniformly or by rollout_policy.
+            while mover != TERMINAL:
+                if mover == CHANCE:
+                    apply_action(sample_chance(world, rnd))
+                elif rollout_policy is None:
+                    legal = legal_actions()
+                    apply_action(legal[int(rand() * len(legal))])
+                else:
+                    apply_action(rollout_policy(world, rnd))
+                mover = current_player()
+            returns = world.returns()
+            if normalize:
+                for node, entry, mover in path:
+                    node.visits += 1
+                    entry[0] += 1
+                    entry[1] += (returns[mover] - low) / span
+            else:
+                for node, entry, mover in path:
+                    node.visits += 1
+                    entry[0] += 1
+                    entry[1] += returns[mover]
         root = nodes.get(self._key(state, player))
         if root is None:
             return {}
