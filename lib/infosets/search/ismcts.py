@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pyspiel
 
-from infosets.games.determinizers import infostate_key, sampler_for, uses_aoh_key
+from infosets.games.determinizers import _resample_sampler, infostate_key, sampler_for, uses_aoh_key
 from infosets.search.state_protocol import (
     RewardScale,
     argmax_random,
@@ -47,6 +47,20 @@ class _Node:
     def __init__(self):
         self.stats: dict[int, list] = {}
         self.visits = 0
+
+
+def _worlds(sampler, state, player, rng, iterations):
+    """The ``iterations`` sampled worlds, in order: ``sampler(state, player, rng)`` each.
+
+    For OpenSpiel's resampler the per-world seeds (one ``random_raw`` draw each, as in
+    ``determinizers._resample_sampler``) are drawn in one batch: the same values from the
+    same stream, without a Python call per draw.
+    """
+    if sampler is _resample_sampler:
+        seeds = (rng.bit_generator.random_raw(iterations) & 0x7FFFFFFF).tolist()
+        resample, uniform = state.resample_from_infostate, pyspiel.UniformProbabilitySampler
+        return (resample(player, uniform(seed, 0.0, 1.0)) for seed in seeds)
+    return (sampler(state, player, rng) for _ in range(iterations))
 
 
 class ISMCTSBot(pyspiel.Bot):
@@ -108,8 +122,7 @@ class ISMCTSBot(pyspiel.Bot):
         normalize, low, span = scale.normalize, scale.low, scale.span
         log, sqrt = math.log, math.sqrt
         rand, randrange = rnd.random, rnd.randrange
-        for _ in range(self.iterations):
-            world = sampler(state, player, rng)
+        for world in _worlds(sampler, state, player, rng, self.iterations):
             current_player, apply_action = world.current_player, world.apply_action
             legal_actions = world.legal_actions
             path = []
