@@ -31,7 +31,6 @@ from infosets.search.state_protocol import (
     argmax_random,
     is_python_game,
     python_random,
-    random_rollout,
     sample_chance,
 )
 
@@ -42,6 +41,8 @@ ENGINES = ("python", "cpp", "auto")
 # budget (D = 100 at B = 200: half). Our Python UCT gives every iteration to a child.
 AUTO_CPP_MIN_RATIO = 10
 FINALS = ("mean", "visits")
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 # Root statistics of one tree: {action: (visits, summed reward of the root player in [0,1])}.
 RootStats = dict
@@ -55,25 +56,32 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     UCB1 with the parent's visits, an untried legal action is expanded at random, then a
     rollout plays to the end.
     """
-    log, sqrt, randrange = math.log, math.sqrt, rnd.randrange
+    log, sqrt, randrange, rand = math.log, math.sqrt, rnd.randrange, rnd.random
+    normalize, low, span = scale.normalize, scale.low, scale.span
+    clone = world.clone
     root = [0, 0.0, {}, -1]
     for _ in range(iterations):
-        state = world.clone()
+        state = clone()
+        current_player, apply_action = state.current_player, state.apply_action
+        legal_actions = state.legal_actions
         node = root
-        path = [root]
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rnd))
+        path = []
+        # current_player() is TERMINAL at the end and CHANCE at chance nodes.
+        mover = current_player()
+        while mover != TERMINAL:
+            if mover == CHANCE:
+                apply_action(sample_chance(state, rnd))
+                mover = current_player()
                 continue
-            mover = state.current_player()
-            legal = state.legal_actions()
+            legal = legal_actions()
             children = node[2]
             untried = [a for a in legal if a not in children]
             if untried:
                 action = untried[randrange(len(untried))]
                 child = children[action] = [0, 0.0, {}, mover]
                 path.append(child)
-                state.apply_action(action)
+                apply_action(action)
+                mover = current_player()
                 break
             log_parent = log(node[0])
             best = -1.0
@@ -83,13 +91,28 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                 if score > best:
                     best, action, node = score, a, ch
             path.append(node)
-            state.apply_action(action)
-        random_rollout(state, rnd, rollout_policy)
-        rewards = scale(state.returns())
+            apply_action(action)
+            mover = current_player()
+        # Rollout (as random_rollout, inlined).
+        while mover != TERMINAL:
+            if mover == CHANCE:
+                apply_action(sample_chance(state, rnd))
+            elif rollout_policy is None:
+                legal = legal_actions()
+                apply_action(legal[int(rand() * len(legal))])
+            else:
+                apply_action(rollout_policy(state, rnd))
+            mover = current_player()
+        returns = state.returns()
         root[0] += 1
-        for nd in path[1:]:
-            nd[0] += 1
-            nd[1] += rewards[nd[3]]
+        if normalize:
+            for nd in path:
+                nd[0] += 1
+                nd[1] += (returns[nd[3]] - low) / span
+        else:
+            for nd in path:
+                nd[0] += 1
+                nd[1] += returns[nd[3]]
     return {a: (ch[0], ch[1]) for a, ch in root[2].items()}
 
 
