@@ -139,42 +139,60 @@ class ISMCTSBot(pyspiel.Bot):
                     node = nodes[key] = _Node()
                 stats = node.stats
                 legal = legal_actions()
+                # One pass: count availability, collect untried actions and, while there
+                # are none, score the tried ones by UCB (in legal order, first max wins).
                 untried = None
-                for a in legal:
-                    entry = stats.get(a)
-                    if entry is None:
-                        stats[a] = entry = [0, 0.0, 1]
-                        if untried is None:
-                            untried = [a]
-                        else:
-                            untried.append(a)
-                        continue
-                    entry[2] += 1
-                    if entry[0] == 0:
-                        if untried is None:
-                            untried = [a]
-                        else:
-                            untried.append(a)
+                best, action = -1.0, legal[0]
+                if availability:
+                    for a in legal:
+                        entry = stats.get(a)
+                        if entry is None:
+                            stats[a] = [0, 0.0, 1]
+                            if untried is None:
+                                untried = [a]
+                            else:
+                                untried.append(a)
+                            continue
+                        n = entry[0]
+                        entry[2] = avail = entry[2] + 1
+                        if n == 0:
+                            if untried is None:
+                                untried = [a]
+                            else:
+                                untried.append(a)
+                        elif untried is None:
+                            score = entry[1] / n + c * sqrt(log(avail) / n)
+                            if score > best:
+                                best, action = score, a
+                else:
+                    visits = node.visits
+                    log_parent = log(visits) if visits else 0.0
+                    for a in legal:
+                        entry = stats.get(a)
+                        if entry is None:
+                            stats[a] = [0, 0.0, 1]
+                            if untried is None:
+                                untried = [a]
+                            else:
+                                untried.append(a)
+                            continue
+                        n = entry[0]
+                        entry[2] += 1
+                        if n == 0:
+                            if untried is None:
+                                untried = [a]
+                            else:
+                                untried.append(a)
+                        elif untried is None:
+                            score = entry[1] / n + c * sqrt(log_parent / n)
+                            if score > best:
+                                best, action = score, a
                 if untried is not None:
                     action = untried[randrange(len(untried))]
                     path.append((node, stats[action], mover))
                     apply_action(action)
                     mover = current_player()
                     break
-                best, action = -1.0, legal[0]
-                if availability:
-                    for a in legal:
-                        n, w, avail = stats[a]
-                        score = w / n + c * sqrt(log(avail) / n)
-                        if score > best:
-                            best, action = score, a
-                else:
-                    log_parent = log(node.visits)
-                    for a in legal:
-                        n, w, _ = stats[a]
-                        score = w / n + c * sqrt(log_parent / n)
-                        if score > best:
-                            best, action = score, a
                 path.append((node, stats[action], mover))
                 apply_action(action)
                 mover = current_player()

@@ -75,21 +75,30 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                 continue
             legal = legal_actions()
             children = node[2]
-            untried = [a for a in legal if a not in children]
-            if untried:
+            # One pass: collect untried actions and, while there are none, score the
+            # children by UCB1 (in legal order, first max wins). Children imply visits.
+            log_parent = log(node[0]) if children else 0.0
+            untried = None
+            best, best_child = -1.0, node
+            for a in legal:
+                ch = children.get(a)
+                if ch is None:
+                    if untried is None:
+                        untried = [a]
+                    else:
+                        untried.append(a)
+                elif untried is None:
+                    score = ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
+                    if score > best:
+                        best, action, best_child = score, a, ch
+            if untried is not None:
                 action = untried[randrange(len(untried))]
                 child = children[action] = [0, 0.0, {}, mover]
                 path.append(child)
                 apply_action(action)
                 mover = current_player()
                 break
-            log_parent = log(node[0])
-            best = -1.0
-            for a in legal:
-                ch = children[a]
-                score = ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
-                if score > best:
-                    best, action, node = score, a, ch
+            node = best_child
             path.append(node)
             apply_action(action)
             mover = current_player()
