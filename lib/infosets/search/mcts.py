@@ -52,28 +52,50 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                rollout_policy=None) -> RootStats:
     """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
 
-    Each node stores [visits, reward sum of the player who chose it, children]. Selection is
-    UCB1 with the parent's visits, an untried legal action is expanded at random, then a
-    rollout plays to the end.
+    Each node stores [visits, reward sum of the player who chose it, children, that player,
+    cached view]. Selection is UCB1 with the parent's visits, an untried legal action is
+    expanded at random, then a rollout plays to the end.
+
+    Before the first chance node of an iteration the state at a node is a fixed function of
+    its action path, so the node caches (current player, legal actions, returns if
+    terminal) and the world is cloned and replayed only when a state is really needed
+    (chance, an uncached node, the rollout). Results and random draws are unchanged.
     """
     log, sqrt, randrange, rand = math.log, math.sqrt, rnd.randrange, rnd.random
     normalize, low, span = scale.normalize, scale.low, scale.span
     clone = world.clone
-    root = [0, 0.0, {}, -1]
+    root = [0, 0.0, {}, -1, None]
     for _ in range(iterations):
-        state = clone()
-        current_player, apply_action = state.current_player, state.apply_action
-        legal_actions = state.legal_actions
         node = root
         path = []
-        # current_player() is TERMINAL at the end and CHANCE at chance nodes.
-        mover = current_player()
-        while mover != TERMINAL:
-            if mover == CHANCE:
-                apply_action(sample_chance(state, rnd))
-                mover = current_player()
-                continue
-            legal = legal_actions()
+        state = None  # materialised lazily: clone of world + the actions so far
+        actions = []
+        deterministic = True  # no chance node drawn yet in this iteration
+        expanded = False
+        while True:
+            view = node[4] if deterministic else None
+            if view is None:
+                if state is None:
+                    state = clone()
+                    for a in actions:
+                        state.apply_action(a)
+                mover = state.current_player()
+                if mover == TERMINAL:
+                    returns = state.returns()
+                    if deterministic:
+                        node[4] = (TERMINAL, None, returns)
+                    break
+                if mover == CHANCE:
+                    state.apply_action(sample_chance(state, rnd))
+                    deterministic = False
+                    continue
+                legal = state.legal_actions()
+                if deterministic:
+                    node[4] = (mover, legal, None)
+            else:
+                mover, legal, returns = view
+                if mover == TERMINAL:
+                    break
             children = node[2]
             # One pass: collect untried actions and, while there are none, score the
             # children by UCB1 (in legal order, first max wins). Children imply visits.
@@ -93,26 +115,40 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                         best, action, best_child = score, a, ch
             if untried is not None:
                 action = untried[randrange(len(untried))]
-                child = children[action] = [0, 0.0, {}, mover]
+                child = children[action] = [0, 0.0, {}, mover, None]
                 path.append(child)
-                apply_action(action)
-                mover = current_player()
-                break
-            node = best_child
-            path.append(node)
-            apply_action(action)
-            mover = current_player()
-        # Rollout (as random_rollout, inlined).
-        while mover != TERMINAL:
-            if mover == CHANCE:
-                apply_action(sample_chance(state, rnd))
-            elif rollout_policy is None:
-                legal = legal_actions()
-                apply_action(legal[int(rand() * len(legal))])
+                expanded = True
             else:
-                apply_action(rollout_policy(state, rnd))
+                if best_child is node:
+                    # No score beat -1 (raw rewards): the stale action is replayed on the
+                    # real state, as before this cache existed; stop trusting the cache.
+                    deterministic = False
+                node = best_child
+                path.append(node)
+            if state is None:
+                actions.append(action)
+            else:
+                state.apply_action(action)
+            if expanded:
+                break
+        if expanded:
+            if state is None:
+                state = clone()
+                for a in actions:
+                    state.apply_action(a)
+            # Rollout (as random_rollout, inlined).
+            current_player, apply_action = state.current_player, state.apply_action
             mover = current_player()
-        returns = state.returns()
+            while mover != TERMINAL:
+                if mover == CHANCE:
+                    apply_action(sample_chance(state, rnd))
+                elif rollout_policy is None:
+                    legal = state.legal_actions()
+                    apply_action(legal[int(rand() * len(legal))])
+                else:
+                    apply_action(rollout_policy(state, rnd))
+                mover = current_player()
+            returns = state.returns()
         root[0] += 1
         if normalize:
             for nd in path:
