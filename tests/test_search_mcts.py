@@ -69,3 +69,60 @@ def test_bad_input():
         OLMCTSBot(pyspiel.load_game("trick_game"), 0, rng=0, engine="cpp")
     with pytest.raises(ValueError, match="^rng:"):
         OLMCTSBot(game, 0, rng=None)
+
+
+def reference_uct(world, iterations, uct_c, rnd, scale):
+    """Plain open-loop UCT (clone every iteration, no caches) with the same random draws."""
+    import math
+
+    from infosets.search.state_protocol import random_rollout, sample_chance
+    root = [0, 0.0, {}, -1]
+    for _ in range(iterations):
+        state, node, path = world.clone(), root, []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rnd))
+                continue
+            legal, children = state.legal_actions(), node[2]
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = untried[rnd.randrange(len(untried))]
+                node = children[action] = [0, 0.0, {}, state.current_player()]
+                path.append(node)
+                state.apply_action(action)
+                break
+            log_parent, best = math.log(node[0]), -1.0
+            for a in legal:
+                ch = children[a]
+                score = ch[1] / ch[0] + uct_c * math.sqrt(log_parent / ch[0])
+                if score > best:
+                    best, action, child = score, a, ch
+            node = child
+            path.append(node)
+            state.apply_action(action)
+        random_rollout(state, rnd)
+        rewards = scale(state.returns())
+        root[0] += 1
+        for nd in path:
+            nd[0] += 1
+            nd[1] += rewards[nd[3]]
+    return {a: (ch[0], ch[1]) for a, ch in root[2].items()}
+
+
+@pytest.mark.parametrize("game_name,moves", [("leduc_poker", [0, 1, 1, 1]), ("leduc_poker", [0, 1]),
+                                             ("kuhn_poker(players=3)", [0, 1, 2]),
+                                             ("oh_hell(players=3)", None)])
+def test_cached_replay_search_matches_plain_uct(game_name, moves):
+    """The node caches and lazy replay of uct_search change no statistic and no draw."""
+    game = pyspiel.load_game(game_name)
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    for move in moves or []:
+        state.apply_action(move)
+    while state.is_chance_node() or (moves is None and len(state.history()) < 60):
+        legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(legal))
+    scale = RewardScale(game, True)
+    for seed in range(3):
+        ours = uct_search(state, 300, 1.0, random.Random(seed), scale)
+        assert ours == reference_uct(state, 300, 1.0, random.Random(seed), scale)
