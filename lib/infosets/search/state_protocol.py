@@ -17,7 +17,13 @@ import pyspiel
 
 
 class SearchState(Protocol):
-    """What MCTS, PI-MCTS and IS-MCTS call on a state."""
+    """What MCTS, PI-MCTS and IS-MCTS call on a state.
+
+    As in pyspiel, ``current_player()`` must return ``PlayerId.TERMINAL`` (-4) at terminal
+    states and ``PlayerId.CHANCE`` (-1) at chance nodes: the search loops test only it. Non-chance
+    ``apply_action`` must be deterministic (open-loop UCT caches states reached before any
+    chance draw of an iteration).
+    """
 
     def current_player(self) -> int: ...
     def legal_actions(self) -> Sequence[int]: ...
