@@ -126,3 +126,28 @@ def test_cached_replay_search_matches_plain_uct(game_name, moves):
     for seed in range(3):
         ours = uct_search(state, 300, 1.0, random.Random(seed), scale)
         assert ours == reference_uct(state, 300, 1.0, random.Random(seed), scale)
+
+
+def test_raw_rewards_below_minus_one_play_legal_games():
+    """Regression: the UCB maximum started at -1, so raw Leduc returns (down to -13) made
+    open-loop UCT reuse a stale action (illegal-move crash) and IS-MCTS fall back to legal[0]."""
+    import numpy as np
+    import pyspiel
+
+    from infosets.search.ismcts import ISMCTSBot
+    from infosets.search.mcts import OLMCTSBot
+
+    game = pyspiel.load_game("leduc_poker")
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        bots = [OLMCTSBot(game, 0, iterations=60, rng=seed, normalize_rewards=False),
+                ISMCTSBot(game, 1, iterations=60, rng=seed + 100, normalize_rewards=False)]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            else:
+                action = bots[state.current_player()].step(state)
+                assert action in state.legal_actions()
+                state.apply_action(action)

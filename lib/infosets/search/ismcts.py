@@ -28,6 +28,7 @@ from infosets.search.state_protocol import (
 FINALS = ("mean", "visits")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+NEG_INF = float("-inf")
 
 
 def as_generator(rng, name: str = "rng") -> np.random.Generator:
@@ -142,7 +143,7 @@ class ISMCTSBot(pyspiel.Bot):
                 # One pass: count availability, collect untried actions and, while there
                 # are none, score the tried ones by UCB (in legal order, first max wins).
                 untried = None
-                best, action = -1.0, legal[0]
+                best, action = NEG_INF, legal[0]  # raw rewards can be below -1
                 if availability:
                     for a in legal:
                         entry = stats.get(a)

@@ -35,6 +35,7 @@ from infosets.search.state_protocol import (
 )
 
 ENGINES = ("python", "cpp", "auto")
+NEG_INF = float("-inf")
 # engine="auto" runs a per-world tree in C++ only when its budget is at least this many times
 # the number of legal actions. C++ MCTSBot spends a tree's first iteration expanding the root
 # (no child visit), which at a few iterations per tree (large D) removes a large share of the
@@ -101,7 +102,7 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
             # children by UCB1 (in legal order, first max wins). Children imply visits.
             log_parent = log(node[0]) if children else 0.0
             untried = None
-            best, best_child = -1.0, node
+            best, best_child = NEG_INF, node  # raw rewards can be below -1
             for a in legal:
                 ch = children.get(a)
                 if ch is None:
