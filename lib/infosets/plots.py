@@ -22,7 +22,8 @@ def setup() -> None:
     """Apply the house style (call once; idempotent)."""
     sns.set_theme(context="notebook", style="whitegrid", palette="colorblind")
     plt.rcParams.update({"figure.dpi": 110, "savefig.dpi": 150, "axes.titleweight": "bold",
-                         "figure.autolayout": False})
+                         "figure.autolayout": False,
+                         "svg.hashsalt": "infosets"})  # stable SVG ids: same run, same file
 
 
 setup()
@@ -80,7 +81,8 @@ def save_figure(fig, stem: Path, stamp_text: str | None = None) -> list[Path]:
     for ext in ("png", "svg"):
         final = stem.with_suffix(f".{ext}")
         tmp = final.with_name(f".{final.name}.tmp")
-        fig.savefig(tmp, format=ext, bbox_inches="tight")
+        # No creation date in the metadata: identical results give byte-identical files.
+        fig.savefig(tmp, format=ext, bbox_inches="tight", metadata={"Date": None})
         os.replace(tmp, final)
         paths.append(final)
     return paths
