@@ -16,6 +16,7 @@ from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
 from _harness import report, row, timeit
+from infosets.games._leduc_kernel import leduc_kernel_sampler
 from infosets.games.determinizers import sampler_for
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import OLMCTSBot, cpp_uct_search, uct_search
@@ -92,12 +93,32 @@ def bench_ismcts(label, rows):
                     "it/s", goal=">= 3x"))
 
 
+def bench_ismcts_leduc_kernel(rows):
+    """IS-MCTS on leduc with the integer kernel's world sampler (references re-measured here)."""
+    game = pyspiel.load_game(GAMES["leduc"])
+    state = decision_state(game, skip=2)
+    player = state.current_player()
+    ours_bot = ISMCTSBot(game, player, iterations=ITERATIONS, rng=0, sampler=leduc_kernel_sampler)
+    ours = per_second(timeit(lambda: ours_bot.search(state), repeat=7, number=3))
+    cpp_bot = make_cpp_ismcts_bot(game, iterations=ITERATIONS, seed=0)
+    cpp = per_second(timeit(lambda: cpp_bot.step(state), repeat=5, number=5))
+    evaluator = os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    os_bot = os_ismcts.ISMCTSBot(game, evaluator, 1.0, ITERATIONS,
+                                 random_state=np.random.RandomState(0))
+    os_py = per_second(timeit(lambda: os_bot.step(state), repeat=3))
+    rows.append(row("leduc IS-MCTS (ours, kernel sampler) vs C++ ISMCTSBot", ours, cpp, "it/s",
+                    goal=">= 0.25x"))
+    rows.append(row("leduc IS-MCTS (ours, kernel sampler) vs OpenSpiel Python ismcts.ISMCTSBot",
+                    ours, os_py, "it/s", goal=">= 3x"))
+
+
 def main():
     rows = []
     for label in GAMES:
         bench_one_world(label, rows)
     for label in ("leduc", "hearts"):
         bench_ismcts(label, rows)
+    bench_ismcts_leduc_kernel(rows)
     report("search", rows)
 
 
