@@ -11,11 +11,12 @@ pytestmark = pytest.mark.notebook
 
 def _write_notebook(path, source):
     cells = [
-        {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "execution_count": None,
+        {"id": "params", "cell_type": "code", "metadata": {"tags": ["parameters"]},
+         "execution_count": None,
          "outputs": [], "source": 'preset = "default"\nseed = 0\nworkers = None\n'
                                   'scheduler = None\noverrides = {}'},
-        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
-         "source": source},
+        {"id": "body", "cell_type": "code", "metadata": {}, "execution_count": None,
+         "outputs": [], "source": source},
     ]
     nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
           "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
