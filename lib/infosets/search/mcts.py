@@ -202,19 +202,20 @@ def search_world(world, iterations, uct_c, rng, scale, rollout_policy, engine,
 
     ``runners`` caches one C++ runner per budget (seeded from the first call's stream).
     """
-    rnd = python_random(rng)
     if engine == "auto":
         engine = "cpp" if (not is_python_game(world.get_game()) and
                            iterations >= AUTO_CPP_MIN_RATIO * len(world.legal_actions())) else "python"
     if engine == "cpp":
-        seed = rnd.randrange(2**31 - 1)
+        runner = runners.get(iterations) if runners is not None else None
+        if runner is not None:
+            rng.integers(0, 2**63 - 1)  # the draw python_random would make: same stream, no Random
+            return runner.search(world)
+        seed = python_random(rng).randrange(2**31 - 1)
         if runners is None:
             return cpp_uct_search(world, iterations, uct_c, seed, scale)
-        runner = runners.get(iterations)
-        if runner is None:
-            runner = runners[iterations] = CppTreeRunner(world.get_game(), iterations, uct_c, seed, scale)
+        runner = runners[iterations] = CppTreeRunner(world.get_game(), iterations, uct_c, seed, scale)
         return runner.search(world)
-    return uct_search(world, iterations, uct_c, rnd, scale, rollout_policy)
+    return uct_search(world, iterations, uct_c, python_random(rng), scale, rollout_policy)
 
 
 def validate_common(game, player, iterations, uct_c, final, engine):
