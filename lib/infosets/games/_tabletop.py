@@ -128,6 +128,21 @@ class Kernel:
     def resample(self, player: int, rng) -> Kernel:
         raise NotImplementedError
 
+    # Tensors: what ``_view`` shows, as named numeric pieces of fixed shape (every state of a
+    # game with given parameters gives the same names and shapes). The observation tensor is
+    # these pieces; the information-state tensor appends ``public_log``: how many times each
+    # player (row ``n``: entries of no player) made each public log entry, coded by
+    # ``log_codes`` into ``LOG_CODES`` kinds. A kernel with ``LOG_CODES = 0`` has no log and
+    # its information-state tensor is its observation tensor.
+    LOG_CODES = 0
+
+    def tensor_pieces(self, player: int) -> list[tuple[str, np.ndarray]]:
+        raise NotImplementedError
+
+    def log_codes(self) -> list[tuple[int, int]]:
+        """(mover, code) of each public log entry, mover -1 for an entry of no player."""
+        return []
+
     def action_to_string(self, player: int, action: int) -> str:
         raise NotImplementedError
 
@@ -292,24 +307,65 @@ def make_game_type(short_name: str, long_name: str, min_players: int, max_player
         max_num_players=max_players,
         min_num_players=min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=parameter_specification,
     )
 
 
+def one_hot(index: int, size: int) -> np.ndarray:
+    """Length-``size`` float32 vector with a 1 at ``index`` (all zeros when index < 0)."""
+    out = np.zeros(size, np.float32)
+    if index >= 0:
+        out[index] = 1.0
+    return out
+
+
+def mover_one_hot(kernel: Kernel, n: int) -> np.ndarray:
+    """Who moves, as n + 1 flags: players 0..n-1, then chance (all zero at the end)."""
+    mover = kernel.current_player()
+    return one_hot(n if mover == CHANCE else mover, n + 1) if mover != TERMINAL \
+        else np.zeros(n + 1, np.float32)
+
+
 class TabletopObserver:
-    """String-only observer: the kernel's information-state or observation string."""
+    """OpenSpiel PyObserver over a kernel's strings and tensors.
 
-    tensor = None
+    ``perfect_recall=True`` gives the information state (string: view and public log;
+    tensor: ``tensor_pieces`` and the ``public_log`` counts), ``False`` the observation
+    (string: the view; tensor: ``tensor_pieces``). Both are what one player sees: the private
+    and public information of ``iig_obs_type`` are those of that player (other observation
+    types are not provided).
+    """
 
-    def __init__(self, iig_obs_type):
-        self.dict = {}
+    def __init__(self, game: TabletopGame, iig_obs_type, params=None):
+        if params:
+            raise ValueError(f"observer params must be empty, got {params}")
         self._perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self._players = game.players
+        template = game.new_kernel()
+        pieces = [(name, np.shape(values)) for name, values in template.tensor_pieces(0)]
+        if self._perfect_recall and template.LOG_CODES:
+            pieces.append(("public_log", (game.players + 1, template.LOG_CODES)))
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
+        self.dict = {}
+        index = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[index:index + size].reshape(shape)
+            index += size
 
     def set_from(self, state, player):
-        pass
+        kernel = state.kernel
+        for name, values in kernel.tensor_pieces(player):
+            self.dict[name][...] = values
+        log = self.dict.get("public_log")
+        if log is not None:
+            log.fill(0)
+            n = self._players
+            for mover, code in kernel.log_codes():
+                log[mover if mover >= 0 else n, code] += 1
 
     def string_from(self, state, player):
         if self._perfect_recall:
@@ -343,7 +399,7 @@ class TabletopGame(pyspiel.Game):
         return TabletopState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return TabletopObserver(iig_obs_type)
+        return TabletopObserver(self, iig_obs_type, params)
 
 
 class TabletopState(pyspiel.State):

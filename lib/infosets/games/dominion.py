@@ -35,6 +35,8 @@ player, their unknown hand cards uniformly from their hand plus draw pile.
 
 from __future__ import annotations
 
+import numpy as np
+
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "dominion"
@@ -355,6 +357,45 @@ class DominionKernel(tt.Kernel):
     @staticmethod
     def _zone(zone) -> str:
         return ",".join(f"{CARD_NAMES[c]}x{k}" for c, k in enumerate(zone) if k) or "-"
+
+    # Tensors (``_tabletop.Kernel``), rows indexed by seat; card vectors have 17 entries
+    # (``CARD_NAMES`` order):
+    #   player (n) one-hot; mover (n + 1): who moves, or chance; phase (11) one-hot;
+    #   turn (1); actions, buys, coins (1 each); hand (17) own hand; play (17) play area;
+    #   supply (17); trash (17); hand_sizes (n); known (n, 17) publicly known hand cards;
+    #   draw_sizes (n); discards (n, 17).
+    # public_log codes: a play, buy or gain (its action id); a Cellar discard of k cards
+    # (NUM_ACTIONS + min(k, 31)); a Moat reveal (NUM_ACTIONS + 32).
+    LOG_CODES = NUM_ACTIONS + 33
+
+    def tensor_pieces(self, player):
+        n = self.n
+        return [("player", tt.one_hot(player, n)),
+                ("mover", tt.mover_one_hot(self, n)),
+                ("phase", tt.one_hot(self.phase, OVER + 1)),
+                ("turn", np.asarray([self.turns], np.float32)),
+                ("actions", np.asarray([self.actions], np.float32)),
+                ("buys", np.asarray([self.buys], np.float32)),
+                ("coins", np.asarray([self.coins], np.float32)),
+                ("hand", np.asarray(self.hand[player], np.float32)),
+                ("play", np.asarray(self.play, np.float32)),
+                ("supply", np.asarray(self.supply, np.float32)),
+                ("trash", np.asarray(self.trash, np.float32)),
+                ("hand_sizes", np.asarray([sum(h) for h in self.hand], np.float32)),
+                ("known", np.asarray(self.known, np.float32)),
+                ("draw_sizes", np.asarray([sum(d) for d in self.draw], np.float32)),
+                ("discards", np.asarray(self.discard, np.float32))]
+
+    def log_codes(self):
+        codes = []
+        for p, entry in self.log:
+            if isinstance(entry, int):
+                codes.append((p, entry))
+            elif entry == "moat":
+                codes.append((p, NUM_ACTIONS + 32))
+            else:
+                codes.append((p, NUM_ACTIONS + min(int(entry[len("cellar"):]), 31)))
+        return codes
 
     def _view(self, player: int) -> list[str]:
         parts = [f"p{player} mover {self.current_player()} phase {self.phase} turn {self.turns} "

@@ -39,6 +39,8 @@ go to the deck (no hand ever holds one). Each player's starting Defuse is public
 
 from __future__ import annotations
 
+import numpy as np
+
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "exploding_kittens"
@@ -71,6 +73,12 @@ SINGLE_PLAYS = {PLAY_ATTACK: (ATTACK, "attack"), PLAY_SKIP: (SKIP, "skip"),
 
 # Phases.
 DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER, NOPE_WINDOW = range(9)
+NUM_PHASES = 9
+# Every entry the public log can hold (the information-state tensor counts them).
+LOG_EVENTS = (tuple(event for _, event in SINGLE_PLAYS.values())
+              + tuple(f"favor{q}" for q in range(MAX_PLAYERS))
+              + tuple(f"steal{q}" for q in range(MAX_PLAYERS))
+              + ("nope", "noped", "placed", "defused", "exploded"))
 
 
 class ExplodingKittensKernel(tt.Kernel):
@@ -375,6 +383,45 @@ class ExplodingKittensKernel(tt.Kernel):
         parts.append(f"deck {self.deck_size()} top {top}")
         parts.append("discards " + ",".join(map(str, self.discards)))
         return parts
+
+    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
+    #   player (n) one-hot; mover (n + 1): who moves, or chance; phase (9) one-hot;
+    #   turns (1) turns left to play; pending (NUM_ACTIONS) the play waiting in a Nope window;
+    #   nopes (1) Nopes played on it; hand (13) own card counts; alive (n); hand_sizes (n);
+    #   known (n, 13) cards of other hands this player knows; deck (1) cards left;
+    #   top (MAX_DECK, 13) one-hot of each deck-top card this player knows, by depth.
+    #   discards (13).
+    # public_log codes: the index of each entry's event in ``LOG_EVENTS``.
+    LOG_CODES = len(LOG_EVENTS)
+
+    def tensor_pieces(self, player):
+        n, bit = self.n, 1 << player
+        known = np.zeros((n, NUM_TYPES), np.float32)
+        for q in range(n):
+            if q != player:
+                for c, s in zip(self.hands[q], self.seen[q]):
+                    if s & bit:
+                        known[q, c] += 1
+        top = np.zeros((MAX_DECK, NUM_TYPES), np.float32)
+        for depth, (c, s) in enumerate(zip(self.top, self.top_seen)):
+            if s & bit:
+                top[depth, c] = 1
+        return [("player", tt.one_hot(player, n)),
+                ("mover", tt.mover_one_hot(self, n)),
+                ("phase", tt.one_hot(self.phase, NUM_PHASES)),
+                ("turns", np.asarray([self.turns], np.float32)),
+                ("pending", tt.one_hot(self.pending, NUM_ACTIONS)),
+                ("nopes", np.asarray([self.nopes], np.float32)),
+                ("hand", np.asarray(tt.list_to_counts(self.hands[player], NUM_TYPES), np.float32)),
+                ("alive", np.asarray(self.alive, np.float32)),
+                ("hand_sizes", np.asarray([len(h) for h in self.hands], np.float32)),
+                ("known", known),
+                ("deck", np.asarray([self.deck_size()], np.float32)),
+                ("top", top),
+                ("discards", np.asarray(self.discards, np.float32))]
+
+    def log_codes(self):
+        return [(p, LOG_EVENTS.index(event)) for p, event in self.log]
 
     def _log_text(self):
         return ";".join(f"{p}{event}" for p, event in self.log)

@@ -43,6 +43,8 @@ the public log of plays.
 
 from __future__ import annotations
 
+import numpy as np
+
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "love_letter"
@@ -55,6 +57,8 @@ MAX_PLAYERS = 4
 NUM_ACTIONS = NUM_TYPES * MAX_PLAYERS * 8
 FACE_UP = -2          # draw-queue marker: a face-up removed card (2 players)
 TARGETED = (GUARD, PRIEST, BARON, KING)
+# Outcomes written to the public log after a play (``out<p>``: a Baron eliminated p).
+LOG_OUTCOMES = ("", "hit", "miss", "tie", "out", "redraw") + tuple(f"out{p}" for p in range(MAX_PLAYERS))
 
 
 def encode(card: int, target: int, guess: int = 0) -> int:
@@ -274,6 +278,53 @@ class LoveLetterKernel(tt.Kernel):
         parts.append("discards: " + " | ".join(",".join(CARD_NAMES[c] for c in d)
                                                for d in self.discards))
         return parts
+
+    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
+    #   player (n) one-hot; mover (n + 1): who moves, or chance; deck (1) cards left;
+    #   tokens (n); hand (8) own card counts; face_up (8) face-up removed cards; alive (n);
+    #   immune (n); known (n, 8) the cards of other hands this player has seen;
+    #   unknown (n) how many cards of each other hand this player has not seen;
+    #   discards (n, 8) card counts of each discard pile.
+    # public_log codes: each play (its action id), then its outcome (``LOG_OUTCOMES``); a
+    # round's end gives one entry of no player per winner.
+    LOG_CODES = NUM_ACTIONS + len(LOG_OUTCOMES) + MAX_PLAYERS
+
+    def tensor_pieces(self, player):
+        n, bit = self.n, 1 << player
+        known = np.zeros((n, NUM_TYPES), np.float32)
+        unknown = np.zeros(n, np.float32)
+        discards = np.zeros((n, NUM_TYPES), np.float32)
+        for q in range(n):
+            for c in self.discards[q]:
+                discards[q, c] += 1
+            if q == player:
+                continue
+            for c, s in zip(self.hands[q], self.seen[q]):
+                if s & bit:
+                    known[q, c] += 1
+                else:
+                    unknown[q] += 1
+        return [("player", tt.one_hot(player, n)),
+                ("mover", tt.mover_one_hot(self, n)),
+                ("deck", np.asarray([self.deck_size()], np.float32)),
+                ("tokens", np.asarray(self.tokens, np.float32)),
+                ("hand", np.asarray(tt.list_to_counts(self.hands[player], NUM_TYPES), np.float32)),
+                ("face_up", np.asarray(tt.list_to_counts(self.face_up, NUM_TYPES), np.float32)),
+                ("alive", np.asarray(self.alive, np.float32)),
+                ("immune", np.asarray(self.immune, np.float32)),
+                ("known", known),
+                ("unknown", unknown),
+                ("discards", discards)]
+
+    def log_codes(self):
+        codes = []
+        for p, c, t, g, o in self.log:
+            if p < 0:
+                winners = o.split(":", 1)[1].split(",")
+                codes += [(-1, NUM_ACTIONS + len(LOG_OUTCOMES) + int(w)) for w in winners]
+            else:
+                codes += [(p, encode(c, t, g)), (p, NUM_ACTIONS + LOG_OUTCOMES.index(o))]
+        return codes
 
     def _log_text(self):
         return ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"

@@ -34,6 +34,8 @@ plus the move count; it does not list past positions.
 
 from __future__ import annotations
 
+import numpy as np
+
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "stratego"
@@ -237,6 +239,33 @@ class StrategoKernel(tt.Kernel):
                                ("w" if self.moved[s] else "!"))
             rows.append("".join(row))
         return "\n".join(rows)
+
+    # Tensors (``_tabletop.Kernel``): player (2) one-hot; mover (3): who moves, or chance;
+    # moves (1) moves played; placed (1) pieces set up; board (30, 10, 10) planes by square
+    # (row, column): 0-11 player 0's pieces whose rank this player sees, by rank; 12-23 the
+    # same for player 1; 24-25 pieces of player 0 / 1 whose rank is hidden from this player;
+    # 26-27 those of them that have moved; 28 lakes; 29 empty squares; lost (2, 12) captured
+    # pieces of each player by rank. The information state is the observation (no log).
+    def tensor_pieces(self, player):
+        board = np.zeros((30, SIZE, SIZE), np.float32)
+        for s in range(NUM_SQUARES):
+            r, c = divmod(s, SIZE)
+            o = self.owner[s]
+            if o == LAKE:
+                board[28, r, c] = 1
+            elif o == EMPTY:
+                board[29, r, c] = 1
+            elif o == player or self.revealed[s]:
+                board[o * NUM_RANKS + self.rank[s], r, c] = 1
+            else:
+                board[24 + o, r, c] = 1
+                board[26 + o, r, c] = self.moved[s]
+        return [("player", tt.one_hot(player, 2)),
+                ("mover", tt.mover_one_hot(self, 2)),
+                ("moves", np.asarray([self.moves], np.float32)),
+                ("placed", np.asarray([self.placed], np.float32)),
+                ("board", board),
+                ("lost", np.asarray(self.lost, np.float32))]
 
     def observation_string(self, player):
         return (f"p{player} mover {self.current_player()} move {self.moves} placed {self.placed}\n"

@@ -33,6 +33,8 @@ of each round, which is the paper's argument for PI-MCTS doing poorly at 3 playe
 
 from __future__ import annotations
 
+import numpy as np
+
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "sushi_go"
@@ -272,6 +274,53 @@ class SushiGoKernel(tt.Kernel):
         if action < NUM_TYPES:
             return (action,)
         return divmod(action - NUM_TYPES, NUM_TYPES)
+
+    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
+    #   player (n) one-hot; mover (n + 1): who moves, or chance; round (4) one-hot, 3 = over;
+    #   turn (hand size + 1) one-hot; hand (12) own card counts; my_pick (12) cards of the own
+    #   hidden pick; hand_known (n) 1 where the hand's content is known; hands (n, 12) the
+    #   known hands as the view shows them (a known player's hidden pick is back in the hand);
+    #   hand_sizes (n) cards held; pick (n, 3) one-hot none / one card / chopsticks pick;
+    #   tables (n, 7) the T_* counts; puddings (n); scores (n).
+    # public_log codes: the revealed pick (action id) of each player each turn.
+    LOG_CODES = NUM_ACTIONS
+
+    def tensor_pieces(self, player):
+        n = self.n
+        hands = np.zeros((n, NUM_TYPES), np.float32)
+        known = np.zeros(n, np.float32)
+        picks = np.zeros((n, 3), np.float32)
+        for q in range(n):
+            if q != player and self.knows_hand(player, q):
+                known[q] = 1
+                hands[q] = self.hands[q]
+                if self.pending[q] >= 0:
+                    for c in self._action_cards(self.pending[q]):
+                        hands[q, c] += 1
+            if self.pending[q] >= 0:
+                picks[q, 1 if self.pending[q] < NUM_TYPES else 2] = 1
+            else:
+                picks[q, 0] = 1
+        my_pick = np.zeros(NUM_TYPES, np.float32)
+        if self.pending[player] >= 0:
+            for c in self._action_cards(self.pending[player]):
+                my_pick[c] += 1
+        return [("player", tt.one_hot(player, n)),
+                ("mover", tt.mover_one_hot(self, n)),
+                ("round", tt.one_hot(self.round, NUM_ROUNDS + 1)),
+                ("turn", tt.one_hot(self.turn, self.hand_size + 1)),
+                ("hand", np.asarray(self.hands[player], np.float32)),
+                ("my_pick", my_pick),
+                ("hand_known", known),
+                ("hands", hands),
+                ("hand_sizes", np.asarray([sum(h) for h in self.hands], np.float32)),
+                ("pick", picks),
+                ("tables", np.asarray(self.table, np.float32)),
+                ("puddings", np.asarray(self.puddings, np.float32)),
+                ("scores", np.asarray(self.score, np.float32))]
+
+    def log_codes(self):
+        return [(q, action) for picks in self.log for q, action in enumerate(picks)]
 
     LOG_LABEL = "revealed"
 

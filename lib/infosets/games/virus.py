@@ -35,6 +35,8 @@ from the cards the player has not seen, which is the exact posterior under unifo
 
 from __future__ import annotations
 
+import numpy as np
+
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "virus"
@@ -351,6 +353,40 @@ class VirusKernel(tt.Kernel):
             if organ is not None:
                 parts.append(COLOURS[s] + "".join("+" + _type_name(c) for c in organ))
         return " ".join(parts) or "-"
+
+    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
+    #   player (n) one-hot; mover (n + 1): who moves, or chance; turn (1); deck (1) cards
+    #   left; hand (20) own card counts; hand_sizes (n); glove (n) 1 where a Latex Glove
+    #   left the player to draw a new hand; organ (n, 5) 1 where the body has that colour's
+    #   organ; attached (n, 5, 20) counts of the cards on each organ; discard (20).
+    # public_log codes: a play or new hand (its action id); a discard of k cards
+    # (NUM_ACTIONS + k - 1).
+    LOG_CODES = NUM_ACTIONS + HAND
+
+    def tensor_pieces(self, player):
+        n = self.n
+        organ = np.zeros((n, NUM_SLOTS), np.float32)
+        attached = np.zeros((n, NUM_SLOTS, NUM_TYPES), np.float32)
+        for q in range(n):
+            for slot, cards in enumerate(self.bodies[q]):
+                if cards is not None:
+                    organ[q, slot] = 1
+                    for c in cards:
+                        attached[q, slot, c] += 1
+        return [("player", tt.one_hot(player, n)),
+                ("mover", tt.mover_one_hot(self, n)),
+                ("turn", np.asarray([self.turn], np.float32)),
+                ("deck", np.asarray([sum(self.pool)], np.float32)),
+                ("hand", np.asarray(tt.list_to_counts(self.hands[player], NUM_TYPES), np.float32)),
+                ("hand_sizes", np.asarray([len(h) for h in self.hands], np.float32)),
+                ("glove", np.asarray(self.needs_hand, np.float32)),
+                ("organ", organ),
+                ("attached", attached),
+                ("discard", np.asarray(self.discard, np.float32))]
+
+    def log_codes(self):
+        return [(p, entry if isinstance(entry, int) else NUM_ACTIONS + entry.count(","))
+                for p, entry in self.log]
 
     def _view(self, player: int) -> list[str]:
         parts = [f"p{player} mover {self.current_player()} turn {self.turn} "
