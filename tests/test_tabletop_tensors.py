@@ -1,9 +1,4 @@
-"""Observation and information-state tensors of the tabletop ports (lib/infosets/games/_tabletop.py).
-
-Every port is usable by OpenSpiel's learning algorithms: fixed tensor shapes, no leaks (a
-world sampled for a player gives that player the same tensors as the true state, phase by
-phase), ``random_sim_test`` with tensors checked, ``rl_environment`` and a few DQN steps.
-"""
+"""Observation and information-state tensors of the tabletop ports (lib/infosets/games/_tabletop.py)."""
 
 from __future__ import annotations
 
@@ -12,110 +7,34 @@ import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401  (registers the games)
+import tensor_checks as tc
 from infosets.games import _tabletop as tt
 
 PORTS = ["sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus",
          "dominion", "stratego"]
 
 
-def _random_states(game, rng, count: int, max_moves: int = 400):
-    """Decision states along random games, spread over early, middle and late play."""
-    out = []
-    while len(out) < count:
-        state = game.new_initial_state()
-        moves = 0
-        while not state.is_terminal() and moves < max_moves:
-            if state.is_chance_node():
-                state.apply_action(tt.sample_chance(state.kernel, rng))
-                continue
-            if rng.random() < 0.08:
-                out.append(state.clone())
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.integers(len(legal))])
-            moves += 1
-        if state.is_terminal():
-            out.append(state.clone())
-    return out[:count]
+def _chance(state, rng):
+    return tt.sample_chance(state.kernel, rng)
 
 
 @pytest.mark.parametrize("name", PORTS)
 def test_game_type_declares_tensors(name):
-    game = pyspiel.load_game(name)
-    assert game.get_type().provides_observation_tensor
-    assert game.get_type().provides_information_state_tensor
-    assert game.observation_tensor_size() > 0
-    assert game.information_state_tensor_size() >= game.observation_tensor_size()
+    tc.check_declares_tensors(pyspiel.load_game(name))
 
 
 @pytest.mark.parametrize("name", PORTS)
 def test_tensors_have_fixed_shape_and_no_leak(name):
-    """Same shapes everywhere; a world drawn for a player keeps that player's tensors.
-
-    The worlds must still differ for the other players where their hidden cards differ (the
-    tensors encode private information, not only public information).
-    """
     game = pyspiel.load_game(name)
     rng = np.random.default_rng(11)
-    obs_size, info_size = game.observation_tensor_size(), game.information_state_tensor_size()
-    differs = 0
-    for state in _random_states(game, rng, 25):
-        for player in range(game.num_players()):
-            obs = np.asarray(state.observation_tensor(player))
-            info = np.asarray(state.information_state_tensor(player))
-            assert obs.shape == (obs_size,) and info.shape == (info_size,)
-            assert np.isfinite(obs).all() and np.isfinite(info).all()
-            if state.is_terminal():
-                continue
-            for _ in range(3):
-                world = tt.sample_world(state, player, rng)
-                assert world.information_state_string(player) == state.information_state_string(player)
-                np.testing.assert_array_equal(world.observation_tensor(player), obs)
-                np.testing.assert_array_equal(world.information_state_tensor(player), info)
-                others = [q for q in range(game.num_players()) if q != player]
-                if str(world) != str(state) and any(
-                        world.information_state_tensor(q) != state.information_state_tensor(q)
-                        for q in others):
-                    differs += 1
-    assert differs > 0, "no sampled world ever changed another player's tensor"
+    tc.check_tensors_no_leak(game, tc.random_states(game, rng, 25, _chance), tt.sample_world, rng)
 
 
 @pytest.mark.parametrize("name", PORTS)
 def test_random_sim_test_with_tensors(name):
-    game = pyspiel.load_game(name)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    tc.check_random_sim(pyspiel.load_game(name))
 
 
 @pytest.mark.parametrize("name", PORTS)
 def test_rl_environment_and_q_learning(name):
-    """rl_environment runs the game and OpenSpiel's tabular Q-learner trains 300 steps on it.
-
-    The Q-learner keys its table by the information-state tensor (OpenSpiel's deep learners
-    need TensorFlow, JAX or PyTorch, which this project does not install).
-    """
-    from open_spiel.python import rl_environment
-    from open_spiel.python.algorithms import tabular_qlearner
-
-    game = pyspiel.load_game(name)
-    env = rl_environment.Environment(game, seed=3)
-    info_size = env.observation_spec()["info_state"][0]
-    num_actions = env.action_spec()["num_actions"]
-    assert info_size == game.information_state_tensor_size()
-    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=num_actions, step_size=0.5)
-              for p in range(game.num_players())]
-    time_step = env.reset()
-    steps = episodes = 0
-    while steps < 300:
-        if time_step.last():
-            for agent in agents:
-                agent.step(time_step)
-            episodes += 1
-            time_step = env.reset()
-            continue
-        player = time_step.observations["current_player"]
-        assert len(time_step.observations["info_state"][player]) == info_size
-        output = agents[player].step(time_step)
-        assert output.action in time_step.observations["legal_actions"][player]
-        time_step = env.step([output.action])
-        steps += 1
-    learned = sum(len(agent._q_values) for agent in agents)
-    assert learned > 10, "the Q-learner saw almost no distinct information-state tensors"
+    tc.check_q_learning_runs(pyspiel.load_game(name))

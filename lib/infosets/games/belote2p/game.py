@@ -42,9 +42,9 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=2,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification=dict(_DEFAULTS),
 )
 _GAME_INFO = pyspiel.GameInfo(
@@ -249,15 +249,74 @@ def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
 
 
 class BeloteObserver:
-    """Strings for one player: the information state (perfect recall) or the observation."""
+    """Strings and tensors for one player: the information state (perfect recall) or the observation.
+
+    Tensor layouts (card vectors have 32 entries, ``rules.card_name`` order):
+
+    * observation: player (2) one-hot; dealing (1) 1 while the deal is in progress;
+      hand (32) the cards in hand; up (2, 32) each player's face-up pile cards; trick (17)
+      one-hot number of completed tricks; lead (32) one-hot card led in the current trick;
+      leader (2) one-hot leader of the current trick; points (2) card points won so far.
+      During the deal, ``hand`` holds the player's hand cards dealt so far and ``up`` the
+      pile tops dealt so far.
+    * information state: player (2); dealing (1); hand (32) the hand as dealt; tops (2, 32)
+      each player's pile tops as dealt; first_leader (2); plays (32, 66): one row per card
+      played, in order: the mover (2), the card (32) and the card its play uncovered (32).
+    """
 
     def __init__(self, perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
+        if perfect_recall:
+            pieces = [("player", (2,)), ("dealing", (1,)), ("hand", (NUM_CARDS,)),
+                      ("tops", (2, NUM_CARDS)), ("first_leader", (2,)),
+                      ("plays", (2 * NUM_TRICKS, 2 + 2 * NUM_CARDS))]
+        else:
+            pieces = [("player", (2,)), ("dealing", (1,)), ("hand", (NUM_CARDS,)),
+                      ("up", (2, NUM_CARDS)), ("trick", (NUM_TRICKS + 1,)), ("lead", (NUM_CARDS,)),
+                      ("leader", (2,)), ("points", (2,))]
+        self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
         self.dict = {}
+        index = 0
+        for name, shape in pieces:
+            size = int(np.prod(shape))
+            self.dict[name] = self.tensor[index:index + size].reshape(shape)
+            index += size
 
     def set_from(self, state, player):
-        pass
+        d = self.dict
+        self.tensor.fill(0)
+        d["player"][player] = 1
+        if state.kernel is None:
+            d["dealing"][0] = 1
+            tops = d["tops"] if self.perfect_recall else d["up"]
+            for slot, card in enumerate(state.deal):
+                owner, index = divmod(slot, 16)
+                if owner == player and index < HAND_SIZE:
+                    d["hand"][card] = 1
+                elif HAND_SIZE <= index < HAND_SIZE + NUM_PILES:
+                    tops[owner, card] = 1
+            return
+        if self.perfect_recall:
+            d["hand"][state.initial_hand(player)] = 1
+            for p in (0, 1):
+                d["tops"][p, state.initial_tops(p)] = 1
+            d["first_leader"][state.first_leader] = 1
+            for i, (mover, card, revealed, _) in enumerate(state.plays):
+                d["plays"][i, mover] = 1
+                d["plays"][i, 2 + card] = 1
+                if revealed >= 0:
+                    d["plays"][i, 2 + NUM_CARDS + revealed] = 1
+            return
+        k = state.kernel
+        d["hand"][cards_of(k.hand[player])] = 1
+        for p in (0, 1):
+            d["up"][p, cards_of(k.up[p])] = 1
+            d["points"][p] = k.points[p]
+        d["trick"][k.trick] = 1
+        if k.lead >= 0:
+            d["lead"][k.lead] = 1
+        if k.leader >= 0:
+            d["leader"][k.leader] = 1
 
     def string_from(self, state: BeloteState, player: int) -> str:
         if state.kernel is None:
