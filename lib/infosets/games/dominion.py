@@ -31,6 +31,17 @@ Hidden information and the determinizer: another player's hand and draw pile, ex
 cards publicly known to be in the hand (a treasure gained to hand by Mine, a revealed
 Moat) until a card of that type leaves the hand. ``resample`` re-deals, for every other
 player, their unknown hand cards uniformly from their hand plus draw pile.
+
+Tensors (``_tabletop.Kernel``), rows indexed by seat; card vectors have 17 entries
+(``CARD_NAMES`` order):
+  player (n) one-hot; mover (n + 1): who moves, or chance; phase (11) one-hot;
+  turn (1); actions, buys, coins (1 each); hand (17) own hand; play (17) play area;
+  supply (17); trash (17); hand_sizes (n); known (n, 17) publicly known hand cards;
+  draw_sizes (n); discards (n, 17).
+public_log codes: a play, buy or gain (its action id); a Cellar discard of k cards
+(NUM_ACTIONS + min(k, 31)); a Moat reveal (NUM_ACTIONS + 32).
+The information-state tensor appends ``public_log`` (n + 1, LOG_CODES) where the game has
+a public log (``_tabletop.TabletopObserver``).
 """
 
 from __future__ import annotations
@@ -358,14 +369,7 @@ class DominionKernel(tt.Kernel):
     def _zone(zone) -> str:
         return ",".join(f"{CARD_NAMES[c]}x{k}" for c, k in enumerate(zone) if k) or "-"
 
-    # Tensors (``_tabletop.Kernel``), rows indexed by seat; card vectors have 17 entries
-    # (``CARD_NAMES`` order):
-    #   player (n) one-hot; mover (n + 1): who moves, or chance; phase (11) one-hot;
-    #   turn (1); actions, buys, coins (1 each); hand (17) own hand; play (17) play area;
-    #   supply (17); trash (17); hand_sizes (n); known (n, 17) publicly known hand cards;
-    #   draw_sizes (n); discards (n, 17).
-    # public_log codes: a play, buy or gain (its action id); a Cellar discard of k cards
-    # (NUM_ACTIONS + min(k, 31)); a Moat reveal (NUM_ACTIONS + 32).
+    # Tensor layout: see the module docstring.
     LOG_CODES = NUM_ACTIONS + 33
 
     def tensor_pieces(self, player):

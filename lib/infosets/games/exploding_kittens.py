@@ -35,6 +35,17 @@ the cards apart (a public play of a type the observer knew, a favor or steal see
 others, a kitten placed by someone else). ``resample`` keeps all cards the player knows and
 deals the rest uniformly among the slots the player does not know, except that kittens only
 go to the deck (no hand ever holds one). Each player's starting Defuse is public knowledge.
+
+Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
+  player (n) one-hot; mover (n + 1): who moves, or chance; phase (9) one-hot;
+  turns (1) turns left to play; pending (NUM_ACTIONS) the play waiting in a Nope window;
+  nopes (1) Nopes played on it; hand (13) own card counts; alive (n); hand_sizes (n);
+  known (n, 13) cards of other hands this player knows; deck (1) cards left;
+  top (MAX_DECK, 13) one-hot of each deck-top card this player knows, by depth.
+  discards (13).
+public_log codes: the index of each entry's event in ``LOG_EVENTS``.
+The information-state tensor appends ``public_log`` (n + 1, LOG_CODES) where the game has
+a public log (``_tabletop.TabletopObserver``).
 """
 
 from __future__ import annotations
@@ -384,14 +395,7 @@ class ExplodingKittensKernel(tt.Kernel):
         parts.append("discards " + ",".join(map(str, self.discards)))
         return parts
 
-    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
-    #   player (n) one-hot; mover (n + 1): who moves, or chance; phase (9) one-hot;
-    #   turns (1) turns left to play; pending (NUM_ACTIONS) the play waiting in a Nope window;
-    #   nopes (1) Nopes played on it; hand (13) own card counts; alive (n); hand_sizes (n);
-    #   known (n, 13) cards of other hands this player knows; deck (1) cards left;
-    #   top (MAX_DECK, 13) one-hot of each deck-top card this player knows, by depth.
-    #   discards (13).
-    # public_log codes: the index of each entry's event in ``LOG_EVENTS``.
+    # Tensor layout: see the module docstring.
     LOG_CODES = len(LOG_EVENTS)
 
     def tensor_pieces(self, player):

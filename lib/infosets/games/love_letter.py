@@ -39,6 +39,17 @@ owner plays a card of the same type (the observer cannot then tell which was kep
 deck and the removed card) uniformly; like TAG, it does not use the negative information of
 a missed Guard guess. The information-state string is the player's current knowledge plus
 the public log of plays.
+
+Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
+  player (n) one-hot; mover (n + 1): who moves, or chance; deck (1) cards left;
+  tokens (n); hand (8) own card counts; face_up (8) face-up removed cards; alive (n);
+  immune (n); known (n, 8) the cards of other hands this player has seen;
+  unknown (n) how many cards of each other hand this player has not seen;
+  discards (n, 8) card counts of each discard pile.
+public_log codes: each play (its action id), then its outcome (``LOG_OUTCOMES``); a
+round's end gives one entry of no player per winner.
+The information-state tensor appends ``public_log`` (n + 1, LOG_CODES) where the game has
+a public log (``_tabletop.TabletopObserver``).
 """
 
 from __future__ import annotations
@@ -279,14 +290,7 @@ class LoveLetterKernel(tt.Kernel):
                                                for d in self.discards))
         return parts
 
-    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
-    #   player (n) one-hot; mover (n + 1): who moves, or chance; deck (1) cards left;
-    #   tokens (n); hand (8) own card counts; face_up (8) face-up removed cards; alive (n);
-    #   immune (n); known (n, 8) the cards of other hands this player has seen;
-    #   unknown (n) how many cards of each other hand this player has not seen;
-    #   discards (n, 8) card counts of each discard pile.
-    # public_log codes: each play (its action id), then its outcome (``LOG_OUTCOMES``); a
-    # round's end gives one entry of no player per winner.
+    # Tensor layout: see the module docstring.
     LOG_CODES = NUM_ACTIONS + len(LOG_OUTCOMES) + MAX_PLAYERS
 
     def tensor_pieces(self, player):

@@ -30,6 +30,14 @@ unrevealed ranks uniformly over their unrevealed pieces subject to exactly that 
 (Bombs and the Flag go only to pieces that never moved). The information-state string is
 the player's current knowledge (board with own ranks, revealed ranks, moved marks, losses)
 plus the move count; it does not list past positions.
+
+Tensors (``_tabletop.Kernel``), the observation tensor in order: player (2) one-hot;
+mover (3): who moves, or chance; moves (1) moves played; placed (1) pieces set up;
+board (30, 10, 10) planes by square (row, column): 0-11 player 0's pieces whose rank this
+player sees, by rank; 12-23 the same for player 1; 24-25 pieces of player 0 / 1 whose rank
+is hidden from this player; 26-27 those of them that have moved; 28 lakes; 29 empty
+squares; lost (2, 12) captured pieces of each player by rank. The information-state tensor
+is the observation tensor (no public log).
 """
 
 from __future__ import annotations
@@ -240,12 +248,7 @@ class StrategoKernel(tt.Kernel):
             rows.append("".join(row))
         return "\n".join(rows)
 
-    # Tensors (``_tabletop.Kernel``): player (2) one-hot; mover (3): who moves, or chance;
-    # moves (1) moves played; placed (1) pieces set up; board (30, 10, 10) planes by square
-    # (row, column): 0-11 player 0's pieces whose rank this player sees, by rank; 12-23 the
-    # same for player 1; 24-25 pieces of player 0 / 1 whose rank is hidden from this player;
-    # 26-27 those of them that have moved; 28 lakes; 29 empty squares; lost (2, 12) captured
-    # pieces of each player by rank. The information state is the observation (no log).
+    # Tensor layout: see the module docstring.
     def tensor_pieces(self, player):
         board = np.zeros((30, SIZE, SIZE), np.float32)
         for s in range(NUM_SQUARES):

@@ -29,6 +29,17 @@ Hidden information: other players' hands that have not yet passed through the pl
 hands this round (player p knows q's hand iff (q - p) mod n <= turn), the current turn's
 hidden picks, and the undealt deck. With 3 players everything is known from the third turn
 of each round, which is the paper's argument for PI-MCTS doing poorly at 3 players.
+
+Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
+  player (n) one-hot; mover (n + 1): who moves, or chance; round (4) one-hot, 3 = over;
+  turn (hand size + 1) one-hot; hand (12) own card counts; my_pick (12) cards of the own
+  hidden pick; hand_known (n) 1 where the hand's content is known; hands (n, 12) the
+  known hands as the view shows them (a known player's hidden pick is back in the hand);
+  hand_sizes (n) cards held; pick (n, 3) one-hot none / one card / chopsticks pick;
+  tables (n, 7) the T_* counts; puddings (n); scores (n).
+public_log codes: the revealed pick (action id) of each player each turn.
+The information-state tensor appends ``public_log`` (n + 1, LOG_CODES) where the game has
+a public log (``_tabletop.TabletopObserver``).
 """
 
 from __future__ import annotations
@@ -275,14 +286,7 @@ class SushiGoKernel(tt.Kernel):
             return (action,)
         return divmod(action - NUM_TYPES, NUM_TYPES)
 
-    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
-    #   player (n) one-hot; mover (n + 1): who moves, or chance; round (4) one-hot, 3 = over;
-    #   turn (hand size + 1) one-hot; hand (12) own card counts; my_pick (12) cards of the own
-    #   hidden pick; hand_known (n) 1 where the hand's content is known; hands (n, 12) the
-    #   known hands as the view shows them (a known player's hidden pick is back in the hand);
-    #   hand_sizes (n) cards held; pick (n, 3) one-hot none / one card / chopsticks pick;
-    #   tables (n, 7) the T_* counts; puddings (n); scores (n).
-    # public_log codes: the revealed pick (action id) of each player each turn.
+    # Tensor layout: see the module docstring.
     LOG_CODES = NUM_ACTIONS
 
     def tensor_pieces(self, player):

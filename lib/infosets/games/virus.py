@@ -31,6 +31,16 @@ returns are win shares (a draw gives 1/n each; see ``_tabletop``).
 Hidden information: only the hands. Everything on the table is public and no card in a
 hand is ever shown, so ``resample`` deals the other players' hands and the deck uniformly
 from the cards the player has not seen, which is the exact posterior under uniform play.
+
+Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
+  player (n) one-hot; mover (n + 1): who moves, or chance; turn (1); deck (1) cards
+  left; hand (20) own card counts; hand_sizes (n); glove (n) 1 where a Latex Glove
+  left the player to draw a new hand; organ (n, 5) 1 where the body has that colour's
+  organ; attached (n, 5, 20) counts of the cards on each organ; discard (20).
+public_log codes: a play or new hand (its action id); a discard of k cards
+(NUM_ACTIONS + k - 1).
+The information-state tensor appends ``public_log`` (n + 1, LOG_CODES) where the game has
+a public log (``_tabletop.TabletopObserver``).
 """
 
 from __future__ import annotations
@@ -354,13 +364,7 @@ class VirusKernel(tt.Kernel):
                 parts.append(COLOURS[s] + "".join("+" + _type_name(c) for c in organ))
         return " ".join(parts) or "-"
 
-    # Tensors (``_tabletop.Kernel``), rows indexed by seat:
-    #   player (n) one-hot; mover (n + 1): who moves, or chance; turn (1); deck (1) cards
-    #   left; hand (20) own card counts; hand_sizes (n); glove (n) 1 where a Latex Glove
-    #   left the player to draw a new hand; organ (n, 5) 1 where the body has that colour's
-    #   organ; attached (n, 5, 20) counts of the cards on each organ; discard (20).
-    # public_log codes: a play or new hand (its action id); a discard of k cards
-    # (NUM_ACTIONS + k - 1).
+    # Tensor layout: see the module docstring.
     LOG_CODES = NUM_ACTIONS + HAND
 
     def tensor_pieces(self, player):
