@@ -104,9 +104,9 @@ def test_widget_headless_ai_plays_both_seats():
 def test_log_round_trip_and_malformed_lines(tmp_path):
     path = tmp_path / "h.log"
     line = game_log.append_game(path, True, [1, 0] * 8, 97)
-    assert line == "AI AHAHAHAHAHAHAHAH 97"
+    assert line == "AABABABABABABABAB;97"
     with open(path, "a") as fh:
-        fh.write("HUMAN AAAA 12\nnonsense\n")
+        fh.write("BAAAA;12\nnonsense\n")
     games = game_log.read_games(path)
     assert len(games) == 1 and games.attrs["skipped"] == 2
     assert path.read_text().startswith("#")

@@ -61,3 +61,16 @@ def mean_ci(values: Sequence[float], confidence: float = 0.95) -> Estimate:
     sem = float(arr.std(ddof=1) / np.sqrt(arr.size))
     half = float(_st.t.ppf(0.5 + confidence / 2, arr.size - 1) * sem)
     return Estimate(m, m - half, m + half, int(arr.size))
+
+
+def welch_difference(a: Sequence[float], b: Sequence[float], confidence: float = 0.95) -> Estimate:
+    """Difference of means ``mean(a) - mean(b)`` with a Welch t interval (n = len(a) + len(b))."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.size < 2 or y.size < 2:
+        raise ValueError("welch_difference: each sample needs at least two values")
+    va, vb = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
+    se = float(np.sqrt(va + vb))
+    df = (va + vb) ** 2 / (va ** 2 / (x.size - 1) + vb ** 2 / (y.size - 1)) if se > 0 else 1.0
+    d = float(x.mean() - y.mean())
+    half = float(_st.t.ppf(0.5 + confidence / 2, df) * se)
+    return Estimate(d, d - half, d + half, int(x.size + y.size))

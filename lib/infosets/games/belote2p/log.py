@@ -1,12 +1,18 @@
-"""The human-game log of two-player Belote, in the record the paper analyses.
+"""Game logs of two-player Belote in the record format of the paper's human games.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``), section VI, analyses each human game by who led first, who won each of
-the 16 tricks, and the AI's score (Figs 5 and 6). One line per finished game::
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (docs slug
+``belote_ismcts``), section VI, analyses each game against a human by who led first, who won
+each of the 16 tricks, and the AI's score (Figs 5 and 6). The author's published logs
+(``data/belote_human_logs/``) hold one game per line::
 
-    <first leader: AI|HUMAN> <16 trick winners, A = AI, H = human> <AI score 0..162>
+    RUN;POINTS
 
-Lines starting with ``#`` are comments; the header documents the format.
+``RUN`` is 17 letters: the first trick's leader, then the winners of tricks 1..16 (``A``
+the AI, ``B`` the human; a trick's winner leads the next). ``POINTS`` is the AI's final score
+out of 162 (card points plus 10 for the last trick). Our own games (``make play-belote``, the
+``play_belote`` notebook) are appended in the same format, so they can be read and compared
+with the published ones by the same code. Lines starting with ``#`` are comments; CRLF line
+ends (four of the published files have them) are accepted.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import pandas as pd
 from .rules import NUM_TRICKS, TOTAL_POINTS
 
 HEADER = (
-    "# Two-player Belote: human games against the ISMCTS (infosets, paper belote_ismcts).\n"
-    "# One game per line: <first leader AI|HUMAN> <16 trick winners, A = AI, H = human> "
-    "<AI score 0..162>\n"
+    "# Two-player Belote games against the ISMCTS AI, one per line: RUN;POINTS\n"
+    "# RUN = first leader + winners of tricks 1..16 (A = AI, B = human); POINTS = AI score\n"
 )
+AI, HUMAN = "A", "B"
+TRICK_COLUMNS = [f"trick_{i}" for i in range(1, NUM_TRICKS + 1)]
+COLUMNS = ["ai_led_first", "ai_score"] + TRICK_COLUMNS
 
 
 def format_game(ai_led_first: bool, ai_won_tricks, ai_score: int) -> str:
@@ -31,8 +39,8 @@ def format_game(ai_led_first: bool, ai_won_tricks, ai_score: int) -> str:
         raise ValueError(f"ai_won_tricks must hold {NUM_TRICKS} entries, got {len(winners)}")
     if not 0 <= int(ai_score) <= TOTAL_POINTS:
         raise ValueError(f"ai_score must be in 0..{TOTAL_POINTS}, got {ai_score!r}")
-    trail = "".join("A" if w else "H" for w in winners)
-    return f"{'AI' if ai_led_first else 'HUMAN'} {trail} {int(ai_score)}"
+    run = (AI if ai_led_first else HUMAN) + "".join(AI if w else HUMAN for w in winners)
+    return f"{run};{int(ai_score)}"
 
 
 def append_game(path, ai_led_first: bool, ai_won_tricks, ai_score: int) -> str:
@@ -49,20 +57,18 @@ def append_game(path, ai_led_first: bool, ai_won_tricks, ai_score: int) -> str:
 
 
 def parse_line(line: str) -> dict:
-    """Parse one game line; ValueError with the reason when malformed."""
-    parts = line.split()
-    if len(parts) != 3:
-        raise ValueError(f"expected 3 fields (leader, tricks, score), got {len(parts)}")
-    leader, trail, score = parts
-    if leader not in ("AI", "HUMAN"):
-        raise ValueError(f"first leader must be AI or HUMAN, got {leader!r}")
-    if len(trail) != NUM_TRICKS or set(trail) - {"A", "H"}:
-        raise ValueError(f"trick winners must be {NUM_TRICKS} letters A/H, got {trail!r}")
+    """Parse one ``RUN;POINTS`` line; ValueError with the reason when malformed."""
+    fields = line.strip().split(";")
+    if len(fields) != 2:
+        raise ValueError(f"expected RUN;POINTS, got {line.strip()!r}")
+    run, score = fields
+    if len(run) != NUM_TRICKS + 1 or set(run) - {AI, HUMAN}:
+        raise ValueError(f"RUN must be {NUM_TRICKS + 1} letters A/B, got {run!r}")
     if not score.isdigit() or not 0 <= int(score) <= TOTAL_POINTS:
-        raise ValueError(f"AI score must be an int in 0..{TOTAL_POINTS}, got {score!r}")
-    row = {"ai_led_first": leader == "AI", "ai_score": int(score)}
-    for i, ch in enumerate(trail, start=1):
-        row[f"trick_{i}"] = int(ch == "A")
+        raise ValueError(f"POINTS must be an int in 0..{TOTAL_POINTS}, got {score!r}")
+    row = {"ai_led_first": run[0] == AI, "ai_score": int(score)}
+    for i, ch in enumerate(run[1:], start=1):
+        row[f"trick_{i}"] = int(ch == AI)
     return row
 
 
@@ -81,7 +87,20 @@ def read_games(path) -> pd.DataFrame:
                 rows.append(parse_line(line))
             except ValueError:
                 skipped += 1
-    columns = ["ai_led_first", "ai_score"] + [f"trick_{i}" for i in range(1, NUM_TRICKS + 1)]
-    frame = pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=COLUMNS)
     frame.attrs["skipped"] = skipped
     return frame
+
+
+def read_folder(folder) -> pd.DataFrame:
+    """Every game of every ``*.txt`` log in ``folder`` (sorted by file name), with a ``source``
+    column; ValueError naming the file and line of any malformed record."""
+    frames = []
+    for path in sorted(Path(folder).glob("*.txt")):
+        games = read_games(path)
+        if games.attrs["skipped"]:
+            raise ValueError(f"{path}: {games.attrs['skipped']} malformed line(s)")
+        frames.append(games.assign(source=path.name))
+    if not frames:
+        raise FileNotFoundError(f"no *.txt game logs in {folder}")
+    return pd.concat(frames, ignore_index=True)
