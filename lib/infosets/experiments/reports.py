@@ -1,0 +1,215 @@
+"""Executed notebooks as committed reports a reader opens without running anything.
+
+``make figures`` writes each executed paper notebook twice under ``reports/``:
+``<slug>.<preset>.ipynb`` (the notebook with its outputs) and ``<slug>.<preset>.html`` (one
+self-contained page: images embedded as data URIs, code cells hidden so the page reads as a
+report). Both are byte-stable for the same results: what changes from run to run (progress
+bars and other stderr text, papermill's timestamps, execution counts) is removed, so a
+rerun that recomputes nothing leaves ``git status`` clean.
+
+``check_reports`` is the test's view (no error output; every figure cell shows an image) and
+``browser_check`` opens each page in headless Chromium (``make reports-check``), saves a
+screenshot and fails on a console error or a blank page.
+
+Command line: ``python -m infosets.experiments.reports check|browser-check [--dir reports]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from infosets.experiments.config import repo_root
+from infosets.experiments.store import atomic_write_text
+
+# A code cell draws a figure when it calls one of the paper modules' plotting functions.
+FIGURE_CALL = re.compile(r"\b(plot\w*|\w*heatmap\w*|\w*figure\w*)\s*\(")
+# Notebook and cell metadata that papermill and Jupyter rewrite on every run.
+VOLATILE_METADATA = ("papermill", "execution", "widgets")
+# Printed lines that differ between identical runs: the session's per-sweep summary
+# ("[slug:name] N tasks (C cached, K computed) in T s -> R rows", Session.run).
+VOLATILE_LINE = re.compile(r"^\[[\w.-]+:[\w.-]+\] \d+ tasks \(.*$\n?", re.MULTILINE)
+# Live widgets (tqdm progress bars in the notebook) have random ids and no saved state.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def reports_dir() -> Path:
+    return repo_root() / "reports"
+
+
+def report_name(slug: str, preset: str) -> str:
+    return f"{slug}.{preset}"
+
+
+def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Drop what changes between identical runs.
+
+    Removed: stderr streams (progress bars, warnings), live widget views, the sweep summary
+    lines (``VOLATILE_LINE``), papermill's timestamps, execution counts; cell ids become
+    ``cell-<index>`` (papermill gives its injected parameters cell a random id).
+    """
+    for key in VOLATILE_METADATA:
+        nb.metadata.pop(key, None)
+    for index, cell in enumerate(nb.cells):
+        cell.id = f"cell-{index}"
+        for key in VOLATILE_METADATA:
+            cell.metadata.pop(key, None)
+        if cell.cell_type != "code":
+            continue
+        cell.execution_count = None
+        outputs = []
+        for out in cell.outputs:
+            if out.output_type == "stream":
+                if out.name == "stderr":
+                    continue
+                out.text = VOLATILE_LINE.sub("", out.text)
+                if not out.text:
+                    continue
+            elif out.output_type in ("display_data", "execute_result") and WIDGET_VIEW in out.data:
+                continue
+            if "execution_count" in out:
+                out.execution_count = None
+            outputs.append(out)
+        cell.outputs = outputs
+    return nb
+
+
+def to_html(nb: nbformat.NotebookNode) -> str:
+    """One self-contained page: outputs and markdown, code hidden, images inline."""
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True,
+                            exclude_output_prompt=True, embed_images=True)
+    body, _ = exporter.from_notebook_node(nb)
+    return body
+
+
+def export(executed: Path, slug: str, preset: str, out_dir: Path | None = None) -> list[Path]:
+    """Write ``<slug>.<preset>.ipynb`` and ``.html`` from an executed notebook (atomically)."""
+    out_dir = Path(out_dir) if out_dir is not None else reports_dir()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    nb = clean(nbformat.read(str(executed), as_version=4))
+    name = report_name(slug, preset)
+    ipynb, html = out_dir / f"{name}.ipynb", out_dir / f"{name}.html"
+    atomic_write_text(ipynb, nbformat.writes(nb) + "\n")
+    atomic_write_text(html, to_html(nb))
+    return [ipynb, html]
+
+
+def figure_cells(nb: nbformat.NotebookNode) -> list[int]:
+    """Indices of the code cells that draw a figure (see ``FIGURE_CALL``)."""
+    return [i for i, cell in enumerate(nb.cells)
+            if cell.cell_type == "code" and FIGURE_CALL.search(cell.source)]
+
+
+def problems(path: Path) -> list[str]:
+    """What is wrong with one report notebook: error outputs, figure cells with no image."""
+    nb = nbformat.read(str(path), as_version=4)
+    found = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for out in cell.outputs:
+            if out.output_type == "error":
+                found.append(f"{path.name}: cell {i} raised {out.ename}: {out.evalue}")
+    for i in figure_cells(nb):
+        images = [o for o in nb.cells[i].outputs
+                  if o.output_type in ("display_data", "execute_result") and "image/png" in o.data]
+        if not images:
+            found.append(f"{path.name}: figure cell {i} shows no image")
+    return found
+
+
+def check_reports(folder: Path | None = None) -> list[str]:
+    folder = Path(folder) if folder is not None else reports_dir()
+    notebooks = sorted(folder.glob("*.ipynb"))
+    found = [] if notebooks else [f"{folder}: no report notebooks"]
+    for path in notebooks:
+        found += problems(path)
+        if not path.with_suffix(".html").exists():
+            found.append(f"{path.name}: the HTML page is missing")
+    return found
+
+
+@dataclass
+class PageCheck:
+    page: Path
+    screenshot: Path
+    console_errors: list[str]
+    blank: bool
+
+
+def chromium() -> str:
+    """Path of the Chromium binary; RuntimeError with the install command when missing."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise RuntimeError("chromium: not installed; run `apt-get install -y chromium` "
+                       "(make reports-check does it)")
+
+
+# Flags for a closed network: no background fetches, no GPU, a throw-away profile.
+_CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                   "--no-first-run", "--disable-background-networking",
+                   "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                   "--enable-logging=stderr", "--v=0")
+
+
+def _is_blank(png: Path) -> bool:
+    import matplotlib.image as mpimg
+
+    pixels = mpimg.imread(str(png))
+    return float(pixels[..., :3].std()) < 0.01
+
+
+def browser_check(page: Path, screenshot: Path, timeout: float = 60.0) -> PageCheck:
+    """Open ``page`` in headless Chromium, save a screenshot, collect console errors."""
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as profile:
+        proc = subprocess.run(
+            [chromium(), *_CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+             "--window-size=1280,2400", f"--screenshot={screenshot}", page.resolve().as_uri()],
+            capture_output=True, text=True, timeout=timeout, check=False)
+    errors = [line for line in proc.stderr.splitlines()
+              if "CONSOLE" in line and re.search(r"Uncaught|Error|error", line)]
+    if proc.returncode != 0 or not screenshot.exists():
+        errors.append(f"chromium exited {proc.returncode}: {proc.stderr.strip()[-300:]}")
+        return PageCheck(page, screenshot, errors, True)
+    return PageCheck(page, screenshot, errors, _is_blank(screenshot))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["check", "browser-check"])
+    parser.add_argument("--dir", default=str(reports_dir()))
+    parser.add_argument("--screenshots", default=str(repo_root() / "build" / "screenshots"))
+    args = parser.parse_args(argv)
+    folder = Path(args.dir)
+    if args.command == "check":
+        found = check_reports(folder)
+        for line in found:
+            print(line)
+        print(f"{len(sorted(folder.glob('*.ipynb')))} report(s), {len(found)} problem(s)")
+        return 1 if found else 0
+    failed = 0
+    for page in sorted(folder.glob("*.html")):
+        result = browser_check(page, Path(args.screenshots) / f"{page.stem}.png")
+        status = "ok"
+        if result.console_errors or result.blank:
+            failed += 1
+            status = "blank page" if result.blank else f"console error: {result.console_errors[0]}"
+        print(f"{page.name}: {status} (screenshot {result.screenshot})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Committed reports (lib/infosets/experiments/reports.py): clean, complete, byte-stable."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from infosets.experiments import reports
+from infosets.experiments.notebooks import run_notebook
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    """The quickstart notebook run twice at the smoke preset (second run: from the cache)."""
+    out = tmp_path_factory.mktemp("quickstart")
+    first = run_notebook("quickstart", out / "a")
+    second = run_notebook("quickstart", out / "b")
+    return first.notebook, second.notebook, out
+
+
+@pytest.mark.notebook
+def test_export_writes_a_clean_self_contained_report(executed):
+    first, _, out = executed
+    ipynb, html = reports.export(first, "quickstart", "smoke", out / "reports")
+    assert ipynb.name == "quickstart.smoke.ipynb" and html.name == "quickstart.smoke.html"
+    nb = nbformat.read(str(ipynb), as_version=4)
+    assert "papermill" not in nb.metadata
+    streams = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+               if o.output_type == "stream"]
+    assert all(o.name == "stdout" for o in streams)
+    assert reports.figure_cells(nb), "quickstart draws a figure"
+    page = html.read_text()
+    assert "data:image/png;base64," in page        # images embedded
+    assert "nb.snapshot(globals())" not in page    # code hidden
+    assert reports.check_reports(out / "reports") == []
+
+
+@pytest.mark.notebook
+def test_reports_are_byte_identical_across_identical_runs(executed, tmp_path):
+    first, second, _ = executed
+    a = reports.export(first, "quickstart", "smoke", tmp_path / "a")
+    b = reports.export(second, "quickstart", "smoke", tmp_path / "b")
+    for x, y in zip(a, b):
+        assert x.read_bytes() == y.read_bytes(), x.name
+
+
+def test_check_reports_names_errors_and_missing_figures(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("paper.plot(results, session)"),
+                nbformat.v4.new_code_cell("1 / 0")]
+    nb.cells[1].outputs = [nbformat.v4.new_output("error", ename="ZeroDivisionError",
+                                                  evalue="division by zero", traceback=[])]
+    nbformat.write(nb, str(tmp_path / "x.default.ipynb"))
+    found = reports.check_reports(tmp_path)
+    assert any("cell 1 raised ZeroDivisionError" in f for f in found)
+    assert any("figure cell 0 shows no image" in f for f in found)
+    assert any("HTML page is missing" in f for f in found)
+    assert reports.check_reports(tmp_path / "empty") == [f"{tmp_path / 'empty'}: no report notebooks"]
