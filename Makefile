@@ -9,6 +9,9 @@ PRESET      ?= default
 PAPER       ?=
 KERNEL      ?= infosets
 PYTEST_ARGS ?=
+SEED        ?=
+SEAT        ?=
+PLAY_ARGS   ?=
 export MPLBACKEND ?= Agg
 
 .DEFAULT_GOAL := help
@@ -17,6 +20,7 @@ export MPLBACKEND ?= Agg
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 	@echo "  variables: PRESET=smoke|default|paper  PAPER=<slug>  (e.g. make figures PAPER=belief_mixtures)"
+	@echo "  play-belote: SEED=<n> SEAT=0|1|random  PLAY_ARGS='--iterations 500 --exploration 82 --log PATH'"
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
@@ -47,8 +51,8 @@ lab: $(STAMP) ## install the 'infosets' kernel and start JupyterLab in notebooks
 	$(PY) -m ipykernel install --user --name $(KERNEL) --display-name "Python (infosets)"
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
-play-belote: $(STAMP) ## play two-player Belote against the IS-MCTS AI in this terminal
-	$(PY) -m infosets.games.belote2p play
+play-belote: $(STAMP) ## play two-player Belote against the IS-MCTS AI here (SEED=n SEAT=0|1|random)
+	@$(PY) -m infosets.play.belote $(if $(SEED),--seed $(SEED)) $(if $(SEAT),--seat $(SEAT)) $(PLAY_ARGS)
 
 clean: ## remove build outputs and caches (keeps .venv, data/ and figures/)
 	rm -rf build .pytest_cache .ruff_cache dask-worker-space

@@ -16,9 +16,9 @@ import pandas as pd
 from infosets.experiments.config import Param, Schema, repo_root
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.deal import DealConstraint
-from infosets.games.belote2p.play import Match
-from infosets.games.belote2p.widget import BeloteBoard
 from infosets.papers.belote_ismcts import HALF, HUMAN_ABOVE_81, HUMAN_GAMES, HUMAN_MEAN
+from infosets.play.belote_match import Match
+from infosets.play.belote_widget import BeloteBoard
 from infosets.stats import mean_ci, wilson_interval
 
 SCHEMA = Schema(
