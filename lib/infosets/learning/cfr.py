@@ -1,7 +1,7 @@
 """CFR as numpy array passes on an information map, and Monte Carlo CFR (external/outcome).
 
-Supports Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025; NOTES.md
-slug `progressive_hiding`), Section 2.7: CFR keeps one local regret minimiser per information
+Supports Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025;
+docs/papers/progressive_hiding.md), Section 2.7: CFR keeps one local regret minimiser per information
 set of the map and feeds it counterfactual values. On a game's own (perfect-recall) map with
 regret matching and alternating updates, `CFRSolver` reproduces OpenSpiel's Python
 `cfr.CFRSolver` iterate for iterate. A leading batch axis runs several independent learners

@@ -1,7 +1,7 @@
 """The human-game log of two-player Belote, in the record the paper analyses.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``), section VI, analyses each human game by who led first, who won each of
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md), section VI, analyses each human game by who led first, who won each of
 the 16 tricks, and the AI's score (Figs 5 and 6). One line per finished game::
 
     <first leader: AI|HUMAN> <16 trick winners, A = AI, H = human> <AI score 0..162>
