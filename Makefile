@@ -9,14 +9,18 @@ PRESET      ?= default
 PAPER       ?=
 KERNEL      ?= infosets
 PYTEST_ARGS ?=
+SEED        ?=
+SEAT        ?=
+PLAY_ARGS   ?=
 export MPLBACKEND ?= Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help venv figures smoke test lint bench lab play-belote clean
+.PHONY: help venv figures readme-tables smoke test lint bench lab play-belote clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: PRESET=smoke|default|paper  PAPER=<slug>  (e.g. make figures PAPER=belief_mixtures)"
+	@echo "  play-belote: SEED=<n> SEAT=0|1|random  PLAY_ARGS='--iterations 500 --exploration 82 --log PATH'"
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
@@ -28,6 +32,10 @@ venv: $(STAMP) ## create .venv and install the package (editable) with dev tools
 
 figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug>
 	$(PY) -m infosets.experiments.notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER))
+	$(MAKE) --no-print-directory readme-tables
+
+readme-tables: $(STAMP) ## regenerate README.md's "what reproduces" table from figures/*/claims.csv
+	$(PY) -m infosets.experiments.readme_tables
 
 smoke: $(STAMP) ## run every notebook at the smoke preset into a temporary folder
 	@tmp=$$(mktemp -d); echo "smoke outputs in $$tmp"; \
@@ -47,8 +55,8 @@ lab: $(STAMP) ## install the 'infosets' kernel and start JupyterLab in notebooks
 	$(PY) -m ipykernel install --user --name $(KERNEL) --display-name "Python (infosets)"
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
-play-belote: $(STAMP) ## play two-player Belote against the IS-MCTS AI in this terminal
-	$(PY) -m infosets.games.belote2p play
+play-belote: $(STAMP) ## play two-player Belote against the IS-MCTS AI here (SEED=n SEAT=0|1|random)
+	@$(PY) -m infosets.play.belote $(if $(SEED),--seed $(SEED)) $(if $(SEAT),--seat $(SEAT)) $(PLAY_ARGS)
 
 clean: ## remove build outputs and caches (keeps .venv, data/ and figures/)
 	rm -rf build .pytest_cache .ruff_cache dask-worker-space

@@ -1,8 +1,8 @@
-"""Speed of the Belote ISMCTS (Boudier; NOTES.md slug ``belote_ismcts``) on the bitmask kernel.
+"""Speed of the Belote ISMCTS (Boudier; docs/papers/belote_ismcts.md) on the bitmask kernel.
 
 Measures, in one run:
 - a 500-iteration ISMCTS move (C = 82) from the opening position, median over 50 fair deals
-  (goal <= 30 ms; the authors' pure-Python code takes about 0.30 s here, per NOTES.md: that
+  (goal <= 30 ms; the authors' pure-Python code takes about 0.30 s here, per the reading notes: that
   reference is quoted, not measured in this run);
 - ISMCTS iterations per second against OpenSpiel's Python ``ismcts.ISMCTSBot`` on our
   pyspiel game ``belote2p`` (same deals, same C, random rollouts), measured in this run;
@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _harness import report  # noqa: E402
 from _harness import row as harness_row  # noqa: E402
 
-AUTHORS_SECONDS_PER_MOVE = 0.30  # NOTES.md: the original Python code on these machines
+AUTHORS_SECONDS_PER_MOVE = 0.30  # docs/papers/belote_ismcts.md: the original Python code on these machines
 
 
 def _openings(n: int, seed: int):
@@ -101,7 +101,7 @@ def main(argv=None) -> None:
     kernel_rate, adapter_rate = bench_playouts(openings, args.seconds)
     rows = [
         harness_row("ismcts_500it_move_opening", ours, AUTHORS_SECONDS_PER_MOVE, "s/move",
-                    goal="<= 0.030 s, >= 10x the authors' code (reference quoted from NOTES.md,"
+                    goal="<= 0.030 s, >= 10x the authors' code (reference quoted from the reading notes,"
                          " not measured in this run)", higher_is_better=False,
                     deals=len(openings)),
         harness_row("ismcts_iterations_per_s_vs_openspiel_python_ismcts",

@@ -1,6 +1,6 @@
 """Speed and memory of MCMC history filtering against enumeration on Oh Hell public states.
 
-Solinas, Rebstock, Sturtevant, Buro (arXiv 2311.14651; NOTES.md slug `history_filtering`).
+Solinas, Rebstock, Sturtevant, Buro (arXiv 2311.14651; docs/papers/history_filtering.md).
 Measures, in one run (ratios are what matter on a shared machine):
 - Metropolis-Hastings transitions per second on the largest default public state, against
   OpenSpiel replays per second of the same histories (what a transition costs if the reach

@@ -1,7 +1,7 @@
 """Random-playout speed of the tabletop ports against OpenSpiel's C++ hearts, in one run.
 
-The ports are the TAG games of Ravichandran, Goodman and Lucas (NOTES.md slug
-``pimcts_aggregation``): sushi_go, love_letter, exploding_kittens, virus, stratego and
+The ports are the TAG games of Ravichandran, Goodman and Lucas
+(docs/papers/pimcts_aggregation.md): sushi_go, love_letter, exploding_kittens, virus, stratego and
 dominion. For each port:
 - random playouts (deal included) per second through the pyspiel interface, next to
   OpenSpiel's hearts driven by the very same loop (reference);

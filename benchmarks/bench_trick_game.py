@@ -1,6 +1,6 @@
 """Speed of the CG nC kernel against its pyspiel adapter and OpenSpiel's C++ hearts.
 
-The trick game of Arjonilla, Saffidine and Cazenave (2024; NOTES.md slug `belief_mixtures`).
+The trick game of Arjonilla, Saffidine and Cazenave (2024; docs/papers/belief_mixtures.md).
 Measures, in one run (ratios are what matter on a shared machine):
 - random playouts (deal included) per second: kernel vs the pyspiel adapter, and vs
   OpenSpiel's hearts driven through the same pyspiel loop (hearts is a longer game, so

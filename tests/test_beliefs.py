@@ -1,4 +1,4 @@
-"""Tests for infosets.beliefs (Arjonilla et al. 2024, §3; NOTES.md `belief_mixtures`)."""
+"""Tests for infosets.beliefs (Arjonilla et al. 2024, §3; docs/papers/belief_mixtures.md)."""
 import numpy as np
 import pyspiel
 import pytest

@@ -1,14 +1,26 @@
 """Playing Belote against the AI: the terminal prompt, the widget, the log, bad input."""
 
 import io
+import os
+import pty
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from infosets.games.belote2p import log as game_log
-from infosets.games.belote2p.__main__ import main, play
-from infosets.games.belote2p.play import Match, parse_seat
 from infosets.games.belote2p.rules import card_name
-from infosets.games.belote2p.widget import BeloteBoard
+from infosets.play import belote as belote_cli
+from infosets.play.belote import main, play
+from infosets.play.belote_match import Match, parse_seat
+from infosets.play.belote_widget import BeloteBoard
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _scripted(lines):
@@ -59,15 +71,15 @@ def test_terminal_quits_cleanly_on_eof_and_quit():
         raise EOFError
 
     out = io.StringIO()
-    assert play(match, eof, out) == 1 and "bye" in out.getvalue()
+    assert play(match, eof, out) == 0 and "bye" in out.getvalue()
     match = Match(2, human_seat=0, iterations=10)
-    assert play(match, lambda p="": "quit", io.StringIO()) == 1
+    assert play(match, lambda p="": "quit", io.StringIO()) == 0
 
 
 def test_main_rejects_unknown_seat_and_impossible_deal(capsys):
-    assert main(["play", "--seat", "7"], read=lambda p="": "quit") == 2
+    assert main(["--seat", "7"], read=lambda p="": "quit") == 2
     assert "seat '7' is unknown" in capsys.readouterr().err
-    assert main(["play", "--min-trumps", "9", "--seed", "1"], read=lambda p="": "quit") == 2
+    assert main(["--min-trumps", "9", "--seed", "1"], read=lambda p="": "quit") == 2
     err = capsys.readouterr().err.strip()
     assert "min_trumps" in err and "\n" not in err
     with pytest.raises(ValueError, match="seat"):
@@ -113,3 +125,134 @@ def test_log_round_trip_and_malformed_lines(tmp_path):
     with pytest.raises(ValueError, match="ai_score"):
         game_log.format_game(True, [1] * 16, 200)
     assert game_log.read_games(tmp_path / "missing.log").empty
+
+
+# -- leaving: quit, end of input, Ctrl-C; trump and legend ---------------------------------
+
+def test_ctrl_c_at_the_prompt_while_the_ai_thinks_and_at_start_up_exits_0(monkeypatch):
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    match = Match(2, human_seat=0, iterations=10)
+    match.run_ai()
+    out = io.StringIO()
+    assert play(match, interrupt, out) == 0 and "bye" in out.getvalue()
+    match = Match(3, human_seat=0, iterations=10)  # seed 3: the AI leads first
+    assert not match.human_to_move()
+    monkeypatch.setattr(match, "ai_step", interrupt)
+    out = io.StringIO()
+    assert play(match, lambda p="": "quit", out) == 0 and "bye" in out.getvalue()
+    monkeypatch.setattr(belote_cli, "_start", interrupt)
+    out = io.StringIO()
+    assert main(["--seed", "1"], out=out) == 0 and "bye" in out.getvalue()
+
+
+def test_the_terminal_shows_the_trump_suit_and_explains_visi_and_invi():
+    match = Match(3, human_seat=0, iterations=10)
+    read, state = _scripted(["help", "quit"])
+    state["match"] = match
+    out = io.StringIO()
+    assert play(match, read, out) == 0
+    text = out.getvalue()
+    assert "Trump: clubs (C)" in text
+    assert "VISI: the face-up card" in text and "INVI: the face-down card" in text
+    assert all(line.startswith("##### BOARD #####  Trump: clubs") for line in text.splitlines()
+               if line.startswith("##### BOARD"))
+    board = BeloteBoard(Match(3, human_seat=0, iterations=10))
+    assert "VISI" in board.legend.value and "trump" in board.title.value.lower()
+
+
+def test_the_user_log_is_ignored_by_git_and_not_tracked():
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    log = belote_cli.DEFAULT_LOG
+    ignored = subprocess.run(["git", "check-ignore", "-q", log], cwd=ROOT)
+    assert ignored.returncode == 0, f"{log} is not ignored by git"
+    tracked = subprocess.run(["git", "ls-files", "--error-unmatch", log], cwd=ROOT,
+                             capture_output=True)
+    assert tracked.returncode != 0, f"{log} is tracked"
+
+
+def test_game_modules_import_nothing_above_games():
+    """A game module runs with pyspiel and numpy alone: no search, experiments, papers, play."""
+    code = ("import sys, infosets.games\n"
+            "bad = sorted(m for m in sys.modules if m.split('.')[:2] in "
+            "(['infosets', 'search'], ['infosets', 'experiments'], ['infosets', 'papers'], "
+            "['infosets', 'play']) and m.startswith('infosets.'))\n"
+            "import infosets.games.belote2p as b\n"
+            "assert not hasattr(b, 'play') and not hasattr(b, 'widget'), 'app code in games'\n"
+            "print(bad)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "lib"))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    belote_modules = [m for m in done.stdout.strip("[]\n").split(", ") if "belote" in m]
+    assert belote_modules == [], belote_modules
+    assert not (ROOT / "lib/infosets/games/belote2p/__main__.py").exists()
+
+
+# -- the real thing: make play-belote in a pseudo-terminal ----------------------------------
+
+def _make_in_pty(*make_args, send, wait_for, timeout=60.0):
+    """Runs ``make play-belote`` in a pty; once ``wait_for`` appears, writes ``send``.
+
+    Returns (exit code, everything printed)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "lib"), TERM="dumb")
+    argv = ["make", "-s", "-C", str(ROOT), "-o", ".venv/.installed", f"PY={sys.executable}",
+            "play-belote", *make_args]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: make, session leader with the pty as its terminal
+        os.execvpe(argv[0], argv, env)
+    output, sent, deadline = b"", False, time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:  # the pty closed: everyone exited
+                    break
+                if not chunk:
+                    break
+                output += chunk
+            if not sent and wait_for.encode() in output:
+                time.sleep(0.3)
+                os.write(fd, send)
+                sent = True
+            finished, status = os.waitpid(pid, os.WNOHANG)
+            if finished:
+                break
+        else:
+            os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"make play-belote did not finish: {output.decode(errors='replace')}")
+        if not finished:
+            _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
+
+
+THINKING = "PLAY_ARGS=--iterations 10000000"  # seed 3: the AI leads and thinks for minutes
+
+
+@pytest.mark.parametrize("make_args,send,wait_for,absent", [
+    (("SEED=3", "SEAT=0"), b"quit\n", "Your card:", None),
+    (("SEED=3", "SEAT=0"), b"\x04", "Your card:", None),                 # end of input (Ctrl-D)
+    (("SEED=3", "SEAT=0"), b"\x03", "Your card:", None),                 # Ctrl-C at the prompt
+    (("SEED=3", "SEAT=0", THINKING), b"\x03", "deal seed 3", "AI plays"),  # while the AI thinks
+    (("SEED=3", "SEAT=0"), b"\x03", "loading the game", None),           # during start-up
+], ids=["quit", "eof", "ctrl-c-prompt", "ctrl-c-ai-thinking", "ctrl-c-start-up"])
+def test_make_play_belote_leaves_cleanly_in_a_real_terminal(make_args, send, wait_for, absent):
+    code, text = _make_in_pty(*make_args, send=send, wait_for=wait_for)
+    assert code == 0, text
+    assert "make: ***" not in text and "Traceback" not in text and "Error" not in text, text
+    assert "bye (game abandoned, not logged)" in text, text
+    if absent:
+        assert absent not in text, text
+
+
+def test_make_play_belote_takes_seed_and_seat():
+    code, text = _make_in_pty("SEED=11", "SEAT=1", send=b"quit\n", wait_for="Your card:")
+    assert code == 0, text
+    assert "deal seed 11" in text and "in seat 1" in text

@@ -17,7 +17,7 @@ from infosets.games.belote2p.rules import (
 
 C = parse_card
 
-# ---- an independent, slow, readable reference of the rules (from NOTES.md) -------------
+# ---- an independent, slow, readable reference of the rules (from docs/papers/belote_ismcts.md) -------------
 _REF_PLAIN = {"A": (11, 8), "10": (10, 7), "K": (4, 6), "Q": (3, 5), "J": (2, 4), "9": (0, 3),
               "8": (0, 2), "7": (0, 1)}
 _REF_TRUMP = {"J": (20, 8), "9": (14, 7), "A": (11, 6), "10": (10, 5), "K": (4, 4),

@@ -7,6 +7,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import cfr as os_cfr
 from open_spiel.python.algorithms import expected_game_score
 
+import infosets.games  # noqa: F401  (registers coop_matching_pennies)
 from infosets.learning import cfr
 from infosets.learning.tree import build_tree
 
@@ -78,3 +79,33 @@ def test_bad_inputs():
         cfr.MonteCarloCFR("kuhn_poker", sampling="chance", rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"^game: unknown"):
         cfr.CFRSolver("leduc_pokerr")
+
+
+def _exact_average(solver, policies):
+    """CFRSolver's average: sum over iterations of own reach (summed over each infoset's
+    nodes) times the policy, normalised; one learner."""
+    kernel = solver.kernel
+    total = np.zeros(policies[0].shape)
+    for policy in policies:
+        own = kernel.sum_nodes(kernel.reach(kernel.edge_probs(policy[None]), learner=0))[0]
+        total += own[:, None] * policy
+    return total / total.sum(axis=-1, keepdims=True)
+
+
+def test_mccfr_external_team_view_average_policy_tracks_cfr_weights():
+    """Regression: on a team view (one learner) external sampling never updated the running
+    sum, so average_policy() was uniform. It must estimate CFR's own-reach-weighted average of
+    the iterates (and so stop being uniform once the iterates move)."""
+    tree = build_tree("coop_matching_pennies")
+    solver = cfr.MonteCarloCFR(tree, "team", sampling="external",
+                               initial_policy="random", rng=np.random.default_rng(5))
+    policies = []
+    for _ in range(3000):
+        policies.append(solver.current_policy().copy())
+        solver.step()
+    average = solver.average_policy()
+    mask = solver.infosets.mask
+    uniform = mask / mask.sum(axis=-1, keepdims=True)
+    assert np.abs(average - uniform).max() > 0.2
+    np.testing.assert_allclose(average, _exact_average(solver, policies), atol=0.03)
+    np.testing.assert_allclose(average.sum(axis=-1), 1.0)

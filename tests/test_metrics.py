@@ -1,4 +1,4 @@
-"""Tests for infosets.metrics (Arjonilla et al. 2024, §4.2; NOTES.md `belief_mixtures`)."""
+"""Tests for infosets.metrics (Arjonilla et al. 2024, §4.2; docs/papers/belief_mixtures.md)."""
 import numpy as np
 import pyspiel
 import pytest

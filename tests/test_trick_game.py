@@ -23,7 +23,7 @@ def reference_deck(n):
 
 
 class ReferenceGame:
-    """Plain-list rules from NOTES.md; cards are (suit, rank) indices into reference_deck."""
+    """Plain-list rules from the reading notes; cards are (suit, rank) indices into reference_deck."""
 
     def __init__(self, n, h, deal):
         self.deck = reference_deck(n)

@@ -1,7 +1,7 @@
 """Worlds, public states and private / public / λ-mixture beliefs (PPBS).
 
 Follows Arjonilla, Saffidine and Cazenave, "Mixture of public and private beliefs"
-(2024, arXiv 2405.14346; NOTES.md slug `belief_mixtures`), §3 and appendix A.1.
+(2024, arXiv 2405.14346; docs/papers/belief_mixtures.md), §3 and appendix A.1.
 
 A *world* is a full history (tuple of actions, chance outcomes included). The hidden part
 of a world is the set of *private chance slots*: the chance outcomes dealt before the first

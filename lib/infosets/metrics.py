@@ -1,7 +1,7 @@
 """TSSR, best-responder utility of a tabulated bot, and seeded win rates.
 
 Follows Arjonilla, Saffidine and Cazenave, "Mixture of public and private beliefs"
-(2024, arXiv 2405.14346; NOTES.md slug `belief_mixtures`), §4.2: the True State Sampling
+(2024, arXiv 2405.14346; docs/papers/belief_mixtures.md), §4.2: the True State Sampling
 Ratio of Solinas et al. (2019), the expected utility of an exact best responder to the
 policy our bot plays at every infostate of its seat, and win rates against PIMC.
 """

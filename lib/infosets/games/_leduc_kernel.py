@@ -1,7 +1,7 @@
 """Integer kernel of OpenSpiel's ``leduc_poker`` and a fast world sampler for IS-MCTS.
 
 Serves the IS-MCTS baseline of Ravichandran, Goodman and Lucas, "PIMCTS evaluation in
-tabletop games" (NOTES.md slug ``pimcts_aggregation``): the search spends most of its time
+tabletop games" (docs/papers/pimcts_aggregation.md): the search spends most of its time
 sampling worlds with pyspiel's ``resample_from_infostate``; this kernel state implements the
 search state protocol (``infosets.search.state_protocol.SearchState``) with the same rules,
 action ids, returns and ``information_state_string`` as OpenSpiel 2.0.2's C++ leduc_poker

@@ -1,7 +1,7 @@
 """Shared plumbing for the tabletop-game ports of the PI-MCTS study.
 
 Follows Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree
-Search in Imperfect-Information Games" (NOTES.md slug ``pimcts_aggregation``), which ran on
+Search in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md), which ran on
 the TAG framework's Java games. Each port (``sushi_go``, ``love_letter``,
 ``exploding_kittens``, ``virus``, ``stratego``, ``dominion``) is split in two:
 

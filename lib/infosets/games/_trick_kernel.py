@@ -2,7 +2,7 @@
 
 Follows the trick-taking benchmark of Arjonilla, Saffidine and Cazenave, "Mixture of public
 and private distributions in imperfect information games" (2024), section 4.1.1, as read in
-NOTES.md (slug `belief_mixtures`). ``trick_game.py`` wraps these rules as a pyspiel game;
+docs/papers/belief_mixtures.md. ``trick_game.py`` wraps these rules as a pyspiel game;
 search code uses this kernel directly.
 
 Rules (every interpretation is a named parameter or stated here):

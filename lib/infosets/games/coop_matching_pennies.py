@@ -1,8 +1,8 @@
 """Cooperative Matching Pennies as an OpenSpiel game, short name ``coop_matching_pennies``.
 
 The signalling game of Heymann & Lanctot, "Learning in Games with Progressive Hiding"
-(AAMAS 2025; NOTES.md slug `progressive_hiding`), Figure 2 (lost in extraction; rules from
-NOTES.md): Nature tosses a fair coin (0 = heads, 1 = tails); Alice (player 0) sees it and
+(AAMAS 2025; docs/papers/progressive_hiding.md), Figure 2 (lost in extraction; rules from
+the reading notes): Nature tosses a fair coin (0 = heads, 1 = tails); Alice (player 0) sees it and
 plays heads or tails; Bob (player 1) sees only Alice's move and plays heads, tails or pass.
 Both players get 1 when Bob names Nature's coin, 0 when he names the other side, and
 ``pass_payoff`` (a constant slightly above 1/2 by default) when he passes. Passing is the best

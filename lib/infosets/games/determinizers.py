@@ -1,7 +1,7 @@
 """Determinizers: sample a full world consistent with one player's information state.
 
 Used by every search in ``infosets.search`` (PI-MCTS, IS-MCTS; Ravichandran, Goodman and
-Lucas, "PIMCTS evaluation in tabletop games", NOTES.md slug ``pimcts_aggregation``).
+Lucas, "PIMCTS evaluation in tabletop games", docs/papers/pimcts_aggregation.md).
 
 ``sampler_for(game)`` returns ``sampler(state, player, rng) -> pyspiel.State``: a world drawn
 from the chance-weighted distribution over histories consistent with ``player``'s

@@ -1,8 +1,8 @@
 """Dominion (Donald X. Vaccarino, 2008), base set, as an OpenSpiel game, short name ``dominion``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version; PI-MCTS did worse than its baseline
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version; PI-MCTS did worse than its baseline
 there.
 
 Rules (2-4 players): each player starts with 7 Coppers and 3 Estates, shuffled, and draws

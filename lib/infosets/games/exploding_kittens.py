@@ -1,8 +1,8 @@
 """Exploding Kittens (Lee, Inman, Small, 2015) as an OpenSpiel game, short name ``exploding_kittens``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version (deck sizes follow its parameters).
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version (deck sizes follow its parameters).
 
 Rules (2-5 players): the base deck without kittens and defuses (Attack x4, Skip x4,
 Favor x4, Shuffle x4, See the Future x5, Nope x5, five cat kinds x4) is shuffled and each

@@ -1,8 +1,8 @@
 """Love Letter (Seiji Kanai, 2012) as an OpenSpiel game, short name ``love_letter``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version.
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version.
 
 Rules (the classic 16-card game, 2-4 players): Guard x5 (1), Priest x2 (2), Baron x2 (3),
 Handmaid x2 (4), Prince x2 (5), King (6), Countess (7), Princess (8). One card is removed

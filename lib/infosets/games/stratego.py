@@ -1,8 +1,8 @@
 """Stratego (Jacques Johan Mogendorff; Jumbo, 1961) as an OpenSpiel game, short name ``stratego``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version with 2 players; it is one of the games
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version with 2 players; it is one of the games
 where hidden information persists longest.
 
 Rules: a 10 x 10 board with two 2 x 2 lakes (columns 2-3 and 6-7, rows 4-5). Each player

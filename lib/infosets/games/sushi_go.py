@@ -1,8 +1,8 @@
 """Sushi Go! (Phil Walker-Harding, 2013) as an OpenSpiel game, short name ``sushi_go``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version with 3 and 5 players.
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version with 3 and 5 players.
 
 Rules (the published base game): 108 cards: tempura x14, sashimi x14, dumpling x14, maki
 rolls with 1/2/3 icons x6/x12/x8, salmon/squid/egg nigiri x10/x5/x5, pudding x10, wasabi

@@ -2,7 +2,7 @@
 
 Reproduces the trick-taking benchmark of Arjonilla, Saffidine and Cazenave, "Mixture of
 public and private distributions in imperfect information games" (2024), section 4.1.1
-(NOTES.md slug `belief_mixtures`); also used by the history-filtering and PI-MCTS papers.
+(docs/papers/belief_mixtures.md); also used by the history-filtering and PI-MCTS papers.
 The rules live in ``_trick_kernel`` (ints and bitmasks); this module wraps them as a
 Python pyspiel game, following open_spiel/python/games/kuhn_poker.py.
 

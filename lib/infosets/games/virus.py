@@ -1,8 +1,8 @@
 """Virus! (Tranjis Games, 2015) as an OpenSpiel game, short name ``virus``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version (2-6 players; the paper used 3).
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version (2-6 players; the paper used 3).
 
 Rules (68 cards): organs in four colours x5 plus a wild organ; viruses x4 per colour plus a
 wild virus; medicines x4 per colour plus 4 wild medicines; treatments: Transplant x3, Organ

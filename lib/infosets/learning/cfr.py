@@ -1,7 +1,7 @@
 """CFR as numpy array passes on an information map, and Monte Carlo CFR (external/outcome).
 
-Supports Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025; NOTES.md
-slug `progressive_hiding`), Section 2.7: CFR keeps one local regret minimiser per information
+Supports Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025;
+docs/papers/progressive_hiding.md), Section 2.7: CFR keeps one local regret minimiser per information
 set of the map and feeds it counterfactual values. On a game's own (perfect-recall) map with
 regret matching and alternating updates, `CFRSolver` reproduces OpenSpiel's Python
 `cfr.CFRSolver` iterate for iterate. A leading batch axis runs several independent learners
@@ -288,6 +288,7 @@ class MonteCarloCFR:
             t.child_count.tolist()
         self._infoset = self.infosets.node_infoset.tolist()
         self._learner = self.infosets.learner.tolist()
+        self._chance_prob = t.chance_prob.tolist()
         self._chance_cdf = {}
         for node in np.flatnonzero(t.kind == CHANCE):
             lo = t.child_start[node]
@@ -302,21 +303,30 @@ class MonteCarloCFR:
         k = int(np.searchsorted(cdf, self.rng.random() * cdf[-1], side="right"))
         return self._start[node] + min(k, len(cdf) - 1)
 
-    def _external(self, node, learner, policy, q, visited):
+    def _external(self, node, learner, policy, q, visited, own=1.0, chance=1.0):
+        """Returns the node's value for ``learner``; ``own`` is the learner's own reach of
+        ``node`` and ``chance`` the probability with which chance was sampled into it."""
         kind = self._kind[node]
         if kind == TERMINAL:
             return self._utility(node, learner)
         if kind == CHANCE:
-            return self._external(self._sample_chance(node), learner, policy, q, visited)
+            child = self._sample_chance(node)
+            return self._external(child, learner, policy, q, visited, own,
+                                  chance * self._chance_prob[child])
         k = self._infoset[node]
         pi = policy[k]
         start, count = self._start[node], self._count[node]
         if self._learner[k] != learner:
             slot = int(self.rng.choice(count, p=pi[:count] / pi[:count].sum()))
             self.cumulative_policy[k] += pi  # other learners' average: simple sampled average
-            return self._external(start + slot, learner, policy, q, visited)
-        child_values = [self._external(start + a, learner, policy, q, visited)
-                        for a in range(count)]
+            return self._external(start + slot, learner, policy, q, visited, own, chance)
+        if self.infosets.num_learners == 1:
+            # A single learner (a team view) has no other learner's traversal to average its
+            # nodes, so it averages here: own reach over the chance sampling probability is
+            # an unbiased estimate of CFR's own-reach weight, summed over the infoset's nodes.
+            self.cumulative_policy[k] += (own / chance) * pi
+        child_values = [self._external(start + a, learner, policy, q, visited,
+                                       own * pi[a], chance) for a in range(count)]
         q[k, :count] += child_values
         visited[k] = True
         return float(np.dot(pi[:count], child_values))
@@ -368,8 +378,13 @@ class MonteCarloCFR:
         return self.minimizer.decide()
 
     def average_policy(self) -> np.ndarray:
-        """[I, A] average policy (external: simple averaging at the other learners' nodes,
-        as OpenSpiel's external sampling; outcome: stochastically weighted)."""
+        """[I, A] average policy.
+
+        External sampling: simple averaging at the other learners' nodes, as OpenSpiel's
+        external sampling; with a single learner (a team view) there are no other learners,
+        so the learner's own nodes are stochastically weighted (own reach over the chance
+        sampling probability). Outcome sampling: stochastically weighted.
+        """
         total = self.cumulative_policy.sum(axis=-1, keepdims=True)
         fallback = self.infosets.mask / self.infosets.mask.sum(axis=-1, keepdims=True)
         return np.where(total > 0, self.cumulative_policy / np.where(total > 0, total, 1),

@@ -2,13 +2,13 @@
 toward implementability, output projected onto the original map.
 
 Reconstructs Algorithm 2 of Heymann & Lanctot, "Learning in Games with Progressive Hiding"
-(AAMAS 2025; NOTES.md slug `progressive_hiding`), whose formulas were lost in extraction:
+(AAMAS 2025; docs/papers/progressive_hiding.md), whose formulas were lost in extraction:
   * the learner keeps pi'(.|J) on relaxed infosets J (a map finer than the original I);
   * projector P(pi')(.|I) = sum_{J in I} w(J) pi'(.|J) / sum_{J in I} w(J), with w(J) the reach
     probability of J under the current relaxed profile (a conditional expectation);
   * penalised criterion: payoff - rho_t / 2 * sum_J w(J) ||pi'(.|J) - P(pi')(.|I)||^2;
   * each local minimiser at J observes q_J(a) - rho_t * s(J) * (pi'(a|J) - P(pi')(a|I)),
-    where s(J) = 1 ("none", NOTES.md) or the counterfactual reach of J ("counterfactual");
+    where s(J) = 1 ("none", the reading notes) or the counterfactual reach of J ("counterfactual");
   * the output is P(pi'), implementable in the original game.
 """
 

@@ -1,7 +1,7 @@
 """Information maps over an OpenSpiel game: original, team view and relaxations, with checkers.
 
-Follows Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025; NOTES.md
-slug `progressive_hiding`), Section 2.5: an information map sends a history and its acting
+Follows Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025;
+docs/papers/progressive_hiding.md), Section 2.5: an information map sends a history and its acting
 player to the key of the information set the learner acts on. A map I' is *finer* than I when
 I'(h) = I'(h') implies I(h) = I(h'); the relaxations below reveal private information and are
 finer than the game's own map.

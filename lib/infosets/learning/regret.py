@@ -1,7 +1,7 @@
 """Local regret minimisers on batches of simplices: regret matching, RM+, entropic FTRL.
 
 Used by CFR and progressive hiding (Heymann & Lanctot, "Learning in Games with Progressive
-Hiding", AAMAS 2025; NOTES.md slug `progressive_hiding`), whose Algorithm 2 assumes learners
+Hiding", AAMAS 2025; docs/papers/progressive_hiding.md), whose Algorithm 2 assumes learners
 with two functions: Decide (a distribution) and Observe (a linear reward vector).
 
 Every minimiser holds one simplex per row of a boolean ``mask`` of shape (..., A) (leading

@@ -1,7 +1,7 @@
 """An OpenSpiel game tree flattened once into numpy arrays, for vectorised CFR and progressive hiding.
 
-Supports Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025; NOTES.md
-slug `progressive_hiding`): every learner there (CFR, regret matching, progressive hiding) is a
+Supports Heymann & Lanctot, "Learning in Games with Progressive Hiding" (AAMAS 2025;
+docs/papers/progressive_hiding.md): every learner there (CFR, regret matching, progressive hiding) is a
 pass over these arrays instead of a walk over pyspiel states.
 
 Nodes are numbered breadth first, so the children of a node are contiguous and each depth is

@@ -1,7 +1,7 @@
 """Mixture of public and private beliefs for PIMC and IS-MCTS: tasks, tables and figures.
 
 Reproduces Arjonilla, Saffidine and Cazenave, "Mixture of public and private beliefs"
-(2024, arXiv 2405.14346; NOTES.md slug `belief_mixtures`): TSSR vs λ (Figs 2, 5),
+(2024, arXiv 2405.14346; docs/papers/belief_mixtures.md): TSSR vs λ (Figs 2, 5),
 best-responder utility vs λ (Tables 1, 3), first-action × later-action λ heatmaps
 (Figs 3, 6) and win rates against PIMC with λ = 0 (Tables 2, 4), at both seats.
 

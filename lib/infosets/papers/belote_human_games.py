@@ -1,7 +1,7 @@
 """The paper's games against humans, recomputed from the author's raw logs.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (docs slug
-``belote_ismcts``), Section VI: 63 games of the ISMCTS AI against human players. The logs
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md), Section VI: 63 games of the ISMCTS AI against human players. The logs
 (``data/belote_human_logs/``, the author's files, copied unchanged) give who led first, the
 winner of each trick and the AI's score. From them we compute, with 95% intervals, what the
 paper reports: the share of games the AI wins (more than 81 of 162 points), the mean score,

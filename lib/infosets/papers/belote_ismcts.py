@@ -1,7 +1,7 @@
 """ISMCTS for two-player Belote against machine opponents and the published human games.
 
 Reproduces Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
-(NOTES.md slug ``belote_ismcts``): the paper's ISMCTS (500 iterations, C = 82) plays
+(docs/papers/belote_ismcts.md): the paper's ISMCTS (500 iterations, C = 82) plays
 duplicate fair deals against random, greedy, PIMC and OpenSpiel's Python ISMCTSBot; we
 report its score distribution and the fraction of deals above 81 (the paper: 43 of 63
 human games, mean 92.1), the mean score by first leader (Fig. 5), the trick-win rate per
@@ -25,7 +25,7 @@ from infosets.search.belote_bots import GreedyBot, PIMCBot, RandomBot, openspiel
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 from infosets.stats import mean_ci, wilson_interval
 
-# Published human results (NOTES.md): 63 games.
+# Published human results (docs/papers/belote_ismcts.md): 63 games.
 HUMAN_GAMES = 63
 HUMAN_ABOVE_81 = 43
 HUMAN_MEAN = 92.1

@@ -1,7 +1,7 @@
 """History filtering by MCMC in Oh Hell: tasks, figures and claims.
 
 Reproduces Solinas, Rebstock, Sturtevant, Buro, "History Filtering in Imperfect Information
-Games: Algorithms and Complexity" (arXiv 2311.14651; NOTES.md slug ``history_filtering``):
+Games: Algorithms and Complexity" (arXiv 2311.14651; docs/papers/history_filtering.md):
 value-estimation error of the TTCG Gibbs sampler against True and Importance sampling
 (Fig. 4), the burn-in effect at equal transitions (Fig. 5), enumeration vs MCMC cost, sparse
 vs dense public trees (section 4.2), the 3-FSAT game (section 4.1) and the sampler inside

@@ -1,6 +1,6 @@
 """PI-MCTS aggregation vs OL-MCTS and IS-MCTS tournaments. Reproduces Ravichandran, Goodman
 and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search in Imperfect-Information
-Games" (NOTES.md slug ``pimcts_aggregation``).
+Games" (docs/papers/pimcts_aggregation.md).
 
 Tasks: seeded tournaments (one focus agent against OL-MCTS in every other seat, seats
 rotating) and the disambiguation measurement (log2 of the number of worlds consistent with

@@ -1,7 +1,7 @@
 """Play two-player Belote against the ISMCTS in JupyterLab (companion of ``belote_ismcts``).
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``): the paper's testers played the ISMCTS through a text board and a
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md): the paper's testers played the ISMCTS through a text board and a
 history aid. ``board(session)`` builds the ipywidgets board (``human: true``) or, with no
 human attached (``human: false``, as under papermill), a finished AI-vs-AI game;
 ``selfplay`` plays extra AI-vs-AI games; ``claims`` compares the human log with the
@@ -16,9 +16,9 @@ import pandas as pd
 from infosets.experiments.config import Param, Schema, repo_root
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.deal import DealConstraint
-from infosets.games.belote2p.play import Match
-from infosets.games.belote2p.widget import BeloteBoard
 from infosets.papers.belote_ismcts import HALF, HUMAN_ABOVE_81, HUMAN_GAMES, HUMAN_MEAN
+from infosets.play.belote_match import Match
+from infosets.play.belote_widget import BeloteBoard
 from infosets.stats import mean_ci, wilson_interval
 
 SCHEMA = Schema(

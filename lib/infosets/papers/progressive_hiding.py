@@ -1,5 +1,5 @@
 """Progressive hiding experiments. Reproduces Heymann & Lanctot, "Learning in Games with
-Progressive Hiding" (AAMAS 2025; arXiv 2409.03875; NOTES.md slug `progressive_hiding`).
+Progressive Hiding" (AAMAS 2025; arXiv 2409.03875; docs/papers/progressive_hiding.md).
 
 Three experiments (Section 6), each a task grid for the runner:
   * Trade Comm (Fig. 1): FTRL on the original team map vs progressive hiding with the

@@ -1,7 +1,7 @@
 """Opponents for Boudier's Belote ISMCTS: random, greedy rules, PIMC with a double-dummy solver.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``) tested its ISMCTS only against humans; these bots give machine baselines:
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md) tested its ISMCTS only against humans; these bots give machine baselines:
 
 - ``RandomBot``: a uniform legal card.
 - ``GreedyBot``: leads its cheapest card; replies with the cheapest card that wins the

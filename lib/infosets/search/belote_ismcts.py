@@ -1,7 +1,7 @@
 """The ISMCTS of Boudier's two-player Belote paper, on the bitmask kernel, as a pyspiel.Bot.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``), Algorithm 1, with the details of the authors' code from NOTES.md:
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md), Algorithm 1, with the details of the authors' code from the reading notes:
 
 - one tree over card sequences (both players' moves), rebuilt at every move;
 - each iteration deals a determinization: a uniform shuffle of every card the mover cannot

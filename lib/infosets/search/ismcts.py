@@ -1,7 +1,7 @@
 """Information-set MCTS (single observer, availability counts, vector backup).
 
 Follows the IS-MCTS baseline of Ravichandran, Goodman and Lucas, "PIMCTS evaluation in
-tabletop games" (NOTES.md slug ``pimcts_aggregation``; Cowling, Powley and Whitehouse 2012):
+tabletop games" (docs/papers/pimcts_aggregation.md; Cowling, Powley and Whitehouse 2012):
 one tree holding every player's moves, nodes keyed by the mover's information state in the
 sampled world, a fresh world each iteration, UCB with availability counts
 ``Q(a) + c sqrt(ln(avail(a)) / n(a))`` and each node maximising its own mover's reward.

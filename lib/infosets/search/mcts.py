@@ -1,7 +1,7 @@
 """Open-loop UCT on one sampled world (OL-MCTS), the per-world kernel of PI-MCTS.
 
-Follows Ravichandran, Goodman and Lucas, "PIMCTS evaluation in tabletop games" (NOTES.md
-slug ``pimcts_aggregation``): OL-MCTS samples one world from the decision player's
+Follows Ravichandran, Goodman and Lucas, "PIMCTS evaluation in tabletop games"
+(docs/papers/pimcts_aggregation.md): OL-MCTS samples one world from the decision player's
 information set and runs open-loop UCT on it (nodes are action sequences; chance outcomes
 after the root are redrawn every iteration). Defaults: rewards in [0, 1], c = 1, rollouts to
 the end, final move by highest mean.

@@ -1,7 +1,7 @@
 """PIMC with private, public or λ-mixture beliefs, as a pyspiel.Bot.
 
 Follows Arjonilla, Saffidine and Cazenave, "Mixture of public and private beliefs"
-(2024, arXiv 2405.14346; NOTES.md slug `belief_mixtures`): Algorithm 1 and appendix
+(2024, arXiv 2405.14346; docs/papers/belief_mixtures.md): Algorithm 1 and appendix
 A.1.1. PIMC samples worlds from the belief, values every legal action of each world with
 an exact perfect-information solver (minimax, expectation over the chance left), and
 plays the best average.

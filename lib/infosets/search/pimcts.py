@@ -1,7 +1,7 @@
 """PI-MCTS: D open-loop UCT trees on D sampled worlds, joined by an aggregation rule.
 
 Reproduces the agent of Ravichandran, Goodman and Lucas, "PIMCTS evaluation in tabletop
-games" (NOTES.md slug ``pimcts_aggregation``), as in the authors' TAG code: D independent
+games" (docs/papers/pimcts_aggregation.md), as in the authors' TAG code: D independent
 trees, each on its own world sampled from the decision player's information set, each with
 budget floor(B / D). Aggregation:
 

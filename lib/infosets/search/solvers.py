@@ -1,7 +1,7 @@
 """Exact perfect-information solver: alpha-beta with expectation at chance nodes.
 
 The evaluator of PIMC in Arjonilla, Saffidine and Cazenave, "Mixture of public and private
-beliefs" (2024, arXiv 2405.14346; NOTES.md slug `belief_mixtures`), Algorithm 1: the value
+beliefs" (2024, arXiv 2405.14346; docs/papers/belief_mixtures.md), Algorithm 1: the value
 of a determinized world, i.e. a history whose private information is all fixed. Any
 two-player zero-sum sequential pyspiel game works, imperfect-information ones included
 (the history fixes the world, so the tree below it can be searched exhaustively; chance

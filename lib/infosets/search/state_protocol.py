@@ -1,7 +1,7 @@
 """The minimal state interface the search kernels use, and shared search helpers.
 
 Written for the PI-MCTS / IS-MCTS comparison of Ravichandran, Goodman and Lucas
-("PIMCTS evaluation in tabletop games", NOTES.md slug ``pimcts_aggregation``). A
+("PIMCTS evaluation in tabletop games", docs/papers/pimcts_aggregation.md). A
 ``pyspiel.State`` satisfies ``SearchState``; a fast kernel state can plug in by providing the
 same methods.
 """

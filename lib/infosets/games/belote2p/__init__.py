@@ -1,9 +1,10 @@
 """Two-player Belote as an OpenSpiel game (``belote2p``), after Boudier's ISMCTS paper.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``). Importing this package registers ``belote2p`` with pyspiel.
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md). Importing this package registers ``belote2p`` with pyspiel.
 ``rules`` is the integer/bitmask kernel, ``deal`` the fair deal, ``game`` the pyspiel adapter;
-``python -m infosets.games.belote2p play`` plays a game in the terminal.
+The game runs with pyspiel and numpy alone; playing it against the ISMCTS (terminal, widget,
+command line) lives in the app layer ``infosets.play``.
 """
 
 from .deal import DealConstraint, fair_deal

@@ -1,7 +1,7 @@
 """The fair deal of two-player Belote: rejection sampling and its exact chance probabilities.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``), section V: shuffle, keep the deal only if each side has at least
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md), section V: shuffle, keep the deal only if each side has at least
 ``min_trumps`` trumps and ``points_lo``..``points_hi`` card points, then draw the first
 leader at random. The authors' code uses 2 trumps and 66..86 (the text says 3 and 76 +- 10).
 

@@ -1,7 +1,7 @@
 """The pyspiel adapter of two-player Belote (game ``belote2p``), on the bitmask kernel.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``). Chance deals the 32 slots one card at a time with the exact conditional
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md). Chance deals the 32 slots one card at a time with the exact conditional
 probabilities of a uniform fair deal (``deal.next_card_probabilities``), then draws the first
 leader (action 0 or 1). A player action is a card id 0..31 (``rules.card_name``).
 Returns are each player's points, 0..162 (constant sum 162).

@@ -1,8 +1,8 @@
 """Game logs of two-player Belote in the record format of the paper's human games.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (docs slug
-``belote_ismcts``), section VI, analyses each game against a human by who led first, who won
-each of the 16 tricks, and the AI's score (Figs 5 and 6). The author's published logs
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md), section VI, analyses each game against a human by who led
+first, who won each of the 16 tricks, and the AI's score (Figs 5 and 6). The author's published logs
 (``data/belote_human_logs/``) hold one game per line::
 
     RUN;POINTS

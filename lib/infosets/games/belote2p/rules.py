@@ -1,7 +1,7 @@
 """Two-player Belote rules on integers and bitmasks, the kernel that search runs on.
 
 Follows Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
-(NOTES.md slug ``belote_ismcts``) and the authors' published code as summarised in NOTES.md:
+(docs/papers/belote_ismcts.md) and the authors' published code as summarised in docs/papers/belote_ismcts.md:
 32 cards, clubs always trump, 6 cards in hand and 5 piles (a face-up card on a face-down
 card) per player, 16 two-card tricks, follow / trump / overtrump duties, 152 card points
 plus 10 for the last trick.

@@ -1,11 +1,11 @@
 """An ipywidgets board for playing two-player Belote against the ISMCTS in JupyterLab.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``), Figs 2 and 3, made clickable: one button per card in play (the legal
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md), Figs 2 and 3, made clickable: one button per card in play (the legal
 ones enabled), the opponent's face-up row, the hidden cards as backs, the card on the
 table, the score, a text box that takes the same input as the terminal prompt, and the
 history aid. The AI answers after each human card. All rules and input checks live in
-``play.Match``; this module only draws it.
+``belote_match.Match``; this module only draws it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import html
 
 import ipywidgets as widgets
 
-from .play import Match
-from .rules import card_name, cards_of
+from infosets.games.belote2p.rules import card_name, cards_of
+from infosets.play.belote_match import LEGEND_LINES, TRUMP_LINE, Match
 
 BACK = "\U0001F0A0"  # a playing-card back
 _RED = {"D", "H"}
@@ -49,8 +49,11 @@ class BeloteBoard:
         self.play_button.on_click(lambda _: self.type_card(self.text.value))
         self.message = widgets.HTML()
         self.history = widgets.HTML()
+        self.legend = widgets.HTML(
+            "<small>" + "<br>".join(html.escape(line, quote=False)
+                                    for line in (TRUMP_LINE, *LEGEND_LINES)) + "</small>")
         self.widget = widgets.VBox([
-            self.title, self.opponent_row, self.table, self.my_row, self.cards,
+            self.title, self.legend, self.opponent_row, self.table, self.my_row, self.cards,
             widgets.HBox([self.text, self.play_button]), self.message, self.history,
         ])
         self.match.run_ai()
@@ -77,14 +80,15 @@ class BeloteBoard:
         me, opp = m.viewer, 1 - m.viewer
         score = m.score()
         self.title.value = (f"<b>Belote for two</b> · {m.name(me)} {score[me]} – "
-                            f"{m.name(opp)} {score[opp]} · trick {min(k.trick + 1, 16)}/16")
+                            f"{m.name(opp)} {score[opp]} · trick {min(k.trick + 1, 16)}/16 · "
+                            f"trump ♣ clubs")
         self.opponent_row.value = (
             f"<b>{m.name(opp)}</b> hand {_backs(k.hand[opp].bit_count())}<br>"
-            f"face-up {''.join(_chip(c) for c in cards_of(k.up[opp])) or '-'} · "
-            f"hidden {_backs(k.down[opp].bit_count())}")
+            f"face-up (VISI) {''.join(_chip(c) for c in cards_of(k.up[opp])) or '-'} · "
+            f"face-down (INVI) {_backs(k.down[opp].bit_count())}")
         lead = _chip(k.lead) + f" by {m.name(k.leader)}" if k.lead >= 0 else "empty"
         self.table.value = f"<i>table:</i> {lead}"
-        self.my_row.value = (f"<b>{m.name(me)}</b> hidden {_backs(k.down[me].bit_count())} "
+        self.my_row.value = (f"<b>{m.name(me)}</b> face-down (INVI) {_backs(k.down[me].bit_count())} "
                              "· your cards (hand, then face-up):")
         legal = set(m.legal_cards()) if m.human_to_move() else set()
         buttons = []

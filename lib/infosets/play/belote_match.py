@@ -1,11 +1,11 @@
 """A human-vs-ISMCTS Belote match: the board, the history aid, input checks and the log.
 
-Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (NOTES.md slug
-``belote_ismcts``): the testers saw the board from their side (hand, face-up row, hidden
-row as ``???``; Fig. 2) and a history aid with one line per trick (both plays, revealed
-cards, winner, points, running score; Fig. 3). ``Match`` holds that game for the terminal
-(``python -m infosets.games.belote2p play``) and the ipywidgets board (``widget.py``): both
-send the human's text through ``Match.submit``, so the same wrong input gets the same
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md): the testers saw the board from their side (hand, face-up
+row, hidden row as ``???``; Fig. 2) and a history aid with one line per trick (both plays,
+revealed cards, winner, points, running score; Fig. 3). ``Match`` holds that game for the
+terminal (``python -m infosets.play.belote``) and the ipywidgets board (``belote_widget``):
+both send the human's text through ``Match.submit``, so the same wrong input gets the same
 one-line message in both. With ``human_seat=None`` the AI plays both seats (headless runs).
 """
 
@@ -15,12 +15,31 @@ from pathlib import Path
 
 import numpy as np
 
-from . import deal as deal_lib
-from . import log as game_log
-from .game import BeloteGame
-from .rules import LAST_TRICK_BONUS, NUM_TRICKS, POINTS, card_name, cards_of, parse_card
+from infosets.games.belote2p import deal as deal_lib
+from infosets.games.belote2p import log as game_log
+from infosets.games.belote2p.game import BeloteGame
+from infosets.games.belote2p.rules import (
+    LAST_TRICK_BONUS,
+    NUM_TRICKS,
+    POINTS,
+    SUITS,
+    TRUMP_SUIT,
+    card_name,
+    cards_of,
+    parse_card,
+)
+from infosets.search.belote_ismcts import BeloteISMCTSBot
 
 HIDDEN = "???"
+_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+TRUMP_LINE = (f"Trump: {_SUIT_WORDS[SUITS[TRUMP_SUIT]]} ({SUITS[TRUMP_SUIT]}), in every game. "
+              "Trump order: J 9 A 10 K Q 8 7; other suits: A 10 K Q J 9 8 7.")
+LEGEND_LINES = (
+    "HAND: your private cards. VISI: the face-up card on each of your 5 piles (both players "
+    "see it; you may play it).",
+    "INVI: the face-down card under each pile, hidden from both players, its owner included; "
+    "it turns face up when the card on it is played.",
+)
 
 
 def parse_seat(text) -> int | None:
@@ -47,8 +66,6 @@ class Match:
     def __init__(self, seed: int, human_seat="random", iterations: int = 500,
                  exploration: float = 82.0, log_path=None,
                  constraint: deal_lib.DealConstraint | None = None, inference: bool = False):
-        from infosets.search.belote_ismcts import BeloteISMCTSBot
-
         if not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be an int >= 0, got {seed!r}")
         deal_seq, seat_seq, ai_seq, ai2_seq = np.random.SeedSequence(int(seed)).spawn(4)
@@ -160,7 +177,7 @@ class Match:
         """Fig. 2: the board from the viewer's side."""
         k = self.state.kernel
         me = self.viewer
-        out = ["##### BOARD #####"]
+        out = ["##### BOARD #####  " + TRUMP_LINE.split(",")[0]]
         for p in (1 - me, me):
             pile_tops = cards_of(k.up[p])
             hidden_piles = k.down[p].bit_count()

@@ -1,0 +1,180 @@
+"""Play two-player Belote against the paper's ISMCTS in a terminal.
+
+Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
+(docs/papers/belote_ismcts.md). ``python -m infosets.play.belote [--seat 0|1|random]
+[--seed N] [--iterations 500] [--exploration 82] [--log PATH]``, or ``make play-belote
+SEED=N SEAT=0``. Type a card (``10H``, ``TH``, ``jc``), ``help`` for the playable cards and
+the legend, or ``quit``. Invalid input is answered with one line and the prompt comes back.
+
+Leaving is never an error: ``quit``, end of input and Ctrl-C (at the prompt, while the AI
+thinks, or during start-up) print one line and exit 0. Under ``make`` the game takes the
+terminal's foreground for its own process group, so Ctrl-C reaches the game and not make,
+and make does not report an interrupted recipe. A finished game is appended to the user log
+(default ``data/belote_ismcts/human_games.log``, ignored by git); an abandoned one is not.
+
+Only the standard library is imported at module level, so that Ctrl-C while numpy, pyspiel
+and the search load is caught like any other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import sys
+import time
+
+DEFAULT_LOG = "data/belote_ismcts/human_games.log"
+BYE = "bye (game abandoned, not logged)"
+
+
+def _show(match, out) -> None:
+    print("", file=out)
+    for line in match.history_lines():
+        print(line, file=out)
+    for line in match.board_lines():
+        print(line, file=out)
+
+
+def _help(match, out) -> None:
+    from infosets.games.belote2p.rules import card_name
+    from infosets.play.belote_match import LEGEND_LINES, TRUMP_LINE
+
+    print("playable: " + " ".join(card_name(c) for c in match.legal_cards()), file=out)
+    for line in (TRUMP_LINE, *LEGEND_LINES):
+        print(line, file=out)
+
+
+def play(match, read=input, out=sys.stdout) -> int:
+    """The prompt loop. Returns 0 whether the game ends or the player leaves (quit, end of
+    input, Ctrl-C at the prompt or while the AI thinks)."""
+    from infosets.games.belote2p.rules import card_name
+    from infosets.play.belote_match import LEGEND_LINES, TRUMP_LINE
+
+    print(f"You are {match.name(match.human)} in seat {match.human}; "
+          f"{match.name(match.state.first_leader)} leads first. Type a card, help or quit.",
+          file=out)
+    for line in (TRUMP_LINE, *LEGEND_LINES):
+        print(line, file=out)
+    try:
+        while not match.is_over():
+            if not match.human_to_move():
+                card = match.ai_step()
+                print(f"AI plays {card_name(card)}", file=out)
+                continue
+            _show(match, out)
+            try:
+                text = read("Your card: ")
+            except EOFError:
+                print(f"\n{BYE}", file=out)
+                return 0
+            command = text.strip().lower()
+            if command in ("q", "quit", "exit"):
+                print(BYE, file=out)
+                return 0
+            if command in ("h", "help", "?", ""):
+                _help(match, out)
+                continue
+            error = match.submit(text)
+            if error:
+                print(f"invalid: {error}", file=out)
+    except KeyboardInterrupt:
+        print(f"\n{BYE}", file=out)
+        return 0
+    _show(match, out)
+    print(match.result_line(), file=out)
+    if match.logged_line:
+        print(f"logged to {match.log_path}: {match.logged_line}", file=out)
+    return 0
+
+
+@contextlib.contextmanager
+def terminal_foreground(stream=None):
+    """Make this process's group the terminal's foreground group while the game runs.
+
+    Under ``make`` (or any parent in the same process group), Ctrl-C is sent to the whole
+    foreground group: make would report "Interrupt" and die by SIGINT whatever the game
+    does. In its own foreground group only the game gets Ctrl-C. Nothing is changed when
+    ``stream`` is not a terminal, when this process already leads its group (a shell with
+    job control started it), or when its group is not in the foreground. The previous
+    foreground group is restored on the way out.
+    """
+    stream = sys.stdin if stream is None else stream
+    try:
+        fd = stream.fileno()
+        if not os.isatty(fd) or os.getpgrp() == os.getpid() or os.tcgetpgrp(fd) != os.getpgrp():
+            fd = None
+    except (AttributeError, OSError, ValueError):
+        fd = None
+    if fd is None:
+        yield False
+        return
+    previous = os.getpgrp()
+    os.setpgid(0, 0)
+    _set_foreground(fd, os.getpgrp())
+    try:
+        yield True
+    finally:
+        with contextlib.suppress(OSError):
+            _set_foreground(fd, previous)
+
+
+def _set_foreground(fd: int, group: int) -> None:
+    # tcsetpgrp from a background group raises SIGTTOU, which would stop us: ignore it.
+    old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        os.tcsetpgrp(fd, group)
+    finally:
+        signal.signal(signal.SIGTTOU, old)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m infosets.play.belote",
+                                     description="Two-player Belote against the ISMCTS.")
+    parser.add_argument("--seat", default="random", help="0, 1 or random")
+    parser.add_argument("--seed", type=int, default=None, help="deal seed (default: clock)")
+    parser.add_argument("--iterations", type=int, default=500)
+    parser.add_argument("--exploration", type=float, default=82.0)
+    parser.add_argument("--min-trumps", type=int, default=2)
+    parser.add_argument("--log", default=DEFAULT_LOG,
+                        help="log of finished games, relative to the repository root ('' for none)")
+    return parser
+
+
+def _start(args, out):
+    """Loads the game and the AI (the slow part of start-up) and deals. ValueError on a bad
+    argument."""
+    from infosets.experiments.config import repo_root
+    from infosets.games.belote2p.deal import DealConstraint
+    from infosets.play.belote_match import Match, parse_seat
+
+    seat = parse_seat(args.seat)
+    seed = args.seed if args.seed is not None else time.time_ns() % 2**32
+    log = (repo_root() / args.log) if args.log else None
+    match = Match(seed, "random" if seat is None else seat, args.iterations,
+                  args.exploration, log, DealConstraint(min_trumps=args.min_trumps))
+    print(f"deal seed {seed} (replay it with --seed {seed}, or make play-belote SEED={seed})",
+          file=out)
+    return match
+
+
+def main(argv=None, read=input, out=sys.stdout) -> int:
+    """Exit status: 0 when the game ends or the player leaves, 2 on a bad argument."""
+    args = _parser().parse_args(argv)
+    try:
+        with terminal_foreground():
+            print("loading the game and the AI (Ctrl-C leaves) ...", file=out, flush=True)
+            try:
+                match = _start(args, out)
+            except ValueError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            return play(match, read, out)
+    except KeyboardInterrupt:  # during start-up
+        print(f"\n{BYE}", file=out)
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""README.md's "what reproduces" table is generated from figures/<slug>/claims.csv
+(infosets.experiments.readme_tables) and must agree with the committed claims files."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from infosets.experiments import readme_tables as rt
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_committed_readme_agrees_with_the_claims_files():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert rt.splice(readme, rt.render(ROOT)) == readme, \
+        "README.md's claims table is stale: run make readme-tables"
+
+
+def test_every_committed_claim_has_a_known_verdict_and_every_paper_is_counted():
+    files = rt.claims_files(ROOT)
+    assert set(rt.PAPER_ORDER) <= set(files)
+    assert list(files)[:5] == list(rt.PAPER_ORDER)
+    for path in files.values():
+        assert set(rt.read_claims(path)["verdict"]) <= set(rt.VERDICTS)
+
+
+def test_verdict_vocabulary_and_mapping():
+    assert set(rt.VERDICT_MAP.values()) <= set(rt.VERDICTS)
+    for verdict in rt.VERDICTS:
+        assert rt.normalise_verdict(verdict) == verdict
+        assert rt.normalise_verdict(f"  {verdict.upper()} ") == verdict
+    assert rt.normalise_verdict("Not supported") == "mismatch"
+    assert rt.normalise_verdict("no human games logged yet") == "not run"
+    with pytest.raises(ValueError, match=r"^verdict: 'kinda' in x/claims.csv"):
+        rt.normalise_verdict("kinda", "x/claims.csv")
+
+
+def _checkout(tmp_path, claims: dict[str, pd.DataFrame]) -> Path:
+    for slug, frame in claims.items():
+        (tmp_path / "figures" / slug).mkdir(parents=True)
+        frame.to_csv(tmp_path / "figures" / slug / "claims.csv", index=False)
+    (tmp_path / "README.md").write_text(f"# t\n\nbefore\n\n{rt.BEGIN}\nold\n{rt.END}\n\nafter\n")
+    return tmp_path
+
+
+def test_old_and_typed_claims_layouts_are_both_read_and_counted(tmp_path):
+    old = pd.DataFrame({"claim": ["a", "b|c"], "paper": ["1", "2"], "ours": ["1.0", "3"],
+                        "ci95": ["[0.9, 1.1]", ""], "verdict": ["consistent", "lower"]})
+    typed = pd.DataFrame({"claim": ["x", "y", "z"], "paper_value": [0.5, 0.7, None],
+                          "ours": [0.52, 0.2, None], "ci_low": [0.45, 0.1, None],
+                          "ci_high": [0.6, 0.3, None], "n": [200, 50, ""],
+                          "test": ["wilson", "wilson", ""],
+                          "verdict": ["match", "mismatch", "not run"],
+                          "note": ["", "", "paper preset only"]})
+    root = _checkout(tmp_path, {"history_filtering": old, "belote_ismcts": typed})
+    block = rt.render(root)
+    assert "| belote_ismcts | 3 | 1 | 1 | 0 | 1 |" in block
+    assert "| history_filtering | 2 | 1 | 1 | 0 | 0 |" in block
+    assert block.index("| belote_ismcts |") < block.index("| history_filtering |")  # paper order
+    assert "| match | x | 0.5 | 0.52 | [0.45, 0.6] (n=200) |" in block
+    assert "b\\|c" in block  # a pipe inside a cell does not break the table
+
+
+def test_update_rewrites_only_the_block_keeps_the_mode_and_is_idempotent(tmp_path):
+    frame = pd.DataFrame({"claim": ["a"], "paper": ["1"], "ours": ["1"], "ci95": [""],
+                          "verdict": ["match"]})
+    root = _checkout(tmp_path, {"quickstart": frame})
+    os.chmod(root / "README.md", 0o644)
+    assert rt.main(["--root", str(root), "--check"]) == 1
+    assert rt.update(root) is False
+    text = (root / "README.md").read_text()
+    assert text.startswith("# t\n\nbefore\n\n") and text.endswith("\n\nafter\n")
+    assert "old" not in text and "| quickstart | 1 | 1 | 0 | 0 | 0 |" in text
+    assert (root / "README.md").stat().st_mode & 0o777 == 0o644
+    assert rt.update(root) is True
+    assert rt.main(["--root", str(root), "--check"]) == 0
+    frame.loc[0, "verdict"] = "not supported"  # a claims file changes: the README is stale
+    frame.to_csv(root / "figures" / "quickstart" / "claims.csv", index=False)
+    assert rt.main(["--root", str(root), "--check"]) == 1
+
+
+def test_unknown_verdict_or_missing_markers_is_one_line(tmp_path, capsys):
+    frame = pd.DataFrame({"claim": ["a"], "verdict": ["sort of"]})
+    root = _checkout(tmp_path, {"quickstart": frame})
+    assert rt.main(["--root", str(root)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: verdict: 'sort of'") and "\n" not in err
+    shutil.rmtree(root / "figures")
+    (root / "README.md").write_text("no markers\n")
+    with pytest.raises(ValueError, match="README.md: needs exactly one"):
+        rt.update(root)
