@@ -109,8 +109,8 @@ def run(tasks: Sequence[Task], cfg: Config, *, name: str = "results", store: Sto
         cfg: the validated config (its seed is the root of every task's seed).
         name: the table's name inside the run folder.
         store: defaults to ``Store(cfg)`` (``data/<slug>/<run_id>``).
-        executor: an executor from ``make_executor``; else one is made from workers/scheduler
-            and closed afterwards.
+        executor: an executor from ``make_executor`` or a function returning one (called only
+            if a task must run); else one is made from workers/scheduler and closed afterwards.
         committed: the published run's ``results/<slug>/<preset>/`` (None for other runs):
             read as a cache source, and kept up to date with the finished tasks.
         flush_seconds: how often the committed table is rewritten during a sweep.
@@ -150,7 +150,10 @@ def run(tasks: Sequence[Task], cfg: Config, *, name: str = "results", store: Sto
         publish()  # finished from the local cache: the committed table catches up
     if todo:
         own = executor is None
-        executor = executor or make_executor(workers, scheduler)
+        if own:
+            executor = make_executor(workers, scheduler)
+        elif not hasattr(executor, "submit_all"):
+            executor = executor()  # a factory (Session.executor): made only when needed
         calls = [(execute_timed, (tasks[i].fn, cfg.values, tasks[i].params,
                                   task_seed(cfg.seed, tasks[i].key))) for i in todo]
         from tqdm.auto import tqdm
