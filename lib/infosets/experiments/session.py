@@ -170,9 +170,10 @@ class Session:
         frame = run(tasks, self.cfg, name=name, store=self.store, executor=self.executor,
                     progress=progress, stats=stats, committed=self.committed)
         self._cpu[name] = stats.cpu_seconds
-        shipped = f", {stats.from_committed} from results/" if stats.from_committed else ""
-        print(f"[{self.slug}:{name}] {stats.total} tasks ({stats.cached} cached{shipped}, "
-              f"{stats.computed} computed) in {stats.seconds:.1f} s -> {len(frame)} rows")
+        shipped = f"{stats.from_committed} from results/, " if stats.from_committed else ""
+        print(f"[{self.slug}:{name}] {stats.total} tasks ({shipped}"
+              f"{stats.cached - stats.from_committed} cached, {stats.computed} computed) "
+              f"in {stats.seconds:.1f} s -> {len(frame)} rows")
         return frame
 
     def _write(self, path: Path, text: str, tracked: bool = True) -> Path:
@@ -186,8 +187,9 @@ class Session:
                              "files": " ".join(str(p.relative_to(self.figures_dir))
                                                for p in files)})
         frame = pd.DataFrame(self.outputs)
-        self._write(self.figures_dir / "outputs.csv", frame.to_csv(index=False))
-        self._write(self.figures_dir / "outputs.md", plots.markdown_table(frame))
+        # The index grows file by file during a session: not a change of results by itself.
+        self._write(self.figures_dir / "outputs.csv", frame.to_csv(index=False), tracked=False)
+        self._write(self.figures_dir / "outputs.md", plots.markdown_table(frame), tracked=False)
         self._write_provenance()
 
     def provenance(self) -> dict:
