@@ -183,6 +183,17 @@ def run(tasks: Sequence[Task], cfg: Config, *, name: str = "results", store: Sto
         stats.total, stats.computed = len(tasks), len(todo)
         stats.cached, stats.seconds = len(tasks) - len(todo), time.perf_counter() - start
         stats.from_committed, stats.cpu_seconds = from_committed, cpu_total()
-    frame = pd.DataFrame([row for i in range(len(tasks)) for row in results[i]])
+    frame = tidy_frame([row for i in range(len(tasks)) for row in results[i]])
     store.save_table(name, frame)
+    return frame
+
+
+def tidy_frame(rows: list[dict]) -> pd.DataFrame:
+    """The table of ``rows``; a missing value is NaN in every column (never None), so that
+    rows read back from a committed parquet table give the same frame as fresh ones."""
+    frame = pd.DataFrame(rows)
+    for column in frame.select_dtypes(include="object").columns:
+        missing = frame[column].isna()
+        if missing.any():
+            frame[column] = frame[column].astype(object).where(~missing, np.nan)
     return frame
