@@ -192,7 +192,7 @@ def tidy_frame(rows: list[dict]) -> pd.DataFrame:
     """The table of ``rows``; a missing value is NaN in every column (never None), so that
     rows read back from a committed parquet table give the same frame as fresh ones."""
     frame = pd.DataFrame(rows)
-    for column in frame.select_dtypes(include="object").columns:
+    for column in [c for c in frame.columns if pd.api.types.is_object_dtype(frame[c])]:
         missing = frame[column].isna()
         if missing.any():
             frame[column] = frame[column].astype(object).where(~missing, np.nan)
