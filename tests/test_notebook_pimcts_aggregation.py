@@ -37,7 +37,8 @@ def test_pimcts_aggregation_smoke(tmp_path):
     assert sushi3["ours"].startswith("sushi_go(players=3), B=10") and sushi3["ci95"].startswith("[")
     not_run = per_game[per_game["verdict"] == "not run at this preset"]
     assert len(not_run) == 7 and (not_run["ours"] == "not run at this preset").all()
-    cpu = run.table("paper_preset_cpu_hours")
+    assert "cpu_s_per_game" not in rates.columns  # measured times live in timing/
+    cpu = run.table("timing/paper_preset_cpu_hours")
     assert "sushi_go(players=5)" in set(cpu["game"])   # the paper preset includes every port
     # the disambiguation measurement includes the port, with finite log2 #worlds
     dis = pd.read_parquet(next(run.data_dir.rglob("disambiguation.parquet")))

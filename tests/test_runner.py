@@ -1,5 +1,6 @@
 """Runner: identical tables under every executor, resume after kill -9, corrupt files, errors."""
 
+import json
 import os
 import signal
 import subprocess
@@ -7,6 +8,7 @@ import sys
 import textwrap
 import time
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -133,3 +135,123 @@ def test_duplicate_keys_and_bad_params_rejected():
         runner.run([Task(_explode, {"i": 0})] * 2, cfg, workers=1, progress=False)
     with pytest.raises(ValueError, match="^task params: must be JSON primitives"):
         runner.run([Task(_explode, {"i": object()})], cfg, workers=1, progress=False)
+
+
+# ------------------------------------------------------------------------------------------
+# The run key and the committed result tables (results/<slug>/<preset>/)
+# ------------------------------------------------------------------------------------------
+
+from infosets.experiments import store as store_mod  # noqa: E402
+from infosets.experiments.committed import CommittedResults  # noqa: E402
+
+TINY = {"games": ["kuhn_poker"], "solvers": ["cfr", "cfr_plus"], "iterations": [1, 3],
+        "eval_games": 10}
+
+
+def test_changed_dependency_version_recomputes(monkeypatch):
+    cfg = config.load("quickstart", "smoke", seed=0, overrides=TINY)
+    runner.run(quickstart.tasks(cfg), cfg, workers=1, progress=False)
+    recorded = json.loads((Store(cfg).path / "config.json").read_text())["versions"]
+    assert recorded["numpy"] == np.__version__ and "open-spiel" in recorded
+
+    stats = RunStats()
+    runner.run(quickstart.tasks(cfg), cfg, workers=1, progress=False, stats=stats)
+    assert stats.computed == 0
+    bumped = {**store_mod.dependency_versions(), "open-spiel": "9.9.9"}
+    monkeypatch.setattr(store_mod, "dependency_versions", lambda: dict(bumped))
+    stats = RunStats()
+    runner.run(quickstart.tasks(cfg), cfg, workers=1, progress=False, stats=stats)
+    assert stats.computed == stats.total == 4
+    assert json.loads((Store(cfg).path / "config.json").read_text())["versions"] == bumped
+
+
+def test_code_hash_covers_only_the_modules_the_paper_imports():
+    files = store_mod.import_closure("infosets.papers.quickstart")
+    assert {"papers/quickstart.py", "experiments/runner.py", "plots.py",
+            "games/trick_game.py"} <= set(files)  # games/__init__ imports every game
+    assert "filtering/mcmc.py" not in files and "papers/belief_mixtures.py" not in files
+    hf = store_mod.import_closure("infosets.papers.history_filtering")
+    assert "filtering/mcmc.py" in hf and "filtering/enumerate.py" in hf
+
+
+def test_committed_tables_replot_without_compute_and_match_fresh(tmp_path, monkeypatch):
+    cfg = config.load("quickstart", "smoke", seed=0, overrides=TINY)
+    fresh = runner.run(quickstart.tasks(cfg), cfg, workers=1, progress=False,
+                       committed=CommittedResults(cfg))
+    shipped = CommittedResults(cfg)
+    before = {p.name: p.read_bytes() for p in shipped.path.iterdir()}
+    assert set(before) == {"RUN.json", "PROVENANCE.json", "results.parquet"}
+
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "clone"))  # a fresh clone
+    stats = RunStats()
+    replot = runner.run(quickstart.tasks(cfg), cfg, executor=_no_executor, progress=False,
+                        stats=stats, committed=CommittedResults(cfg))
+    assert stats.computed == 0 and stats.from_committed == 4
+    pd.testing.assert_frame_equal(replot, fresh)
+    assert {p.name: p.read_bytes() for p in shipped.path.iterdir()} == before
+
+
+def _no_executor():
+    raise AssertionError("nothing should be computed")
+
+
+def _mixed_rows(cfg, params, seed):
+    i = params["i"]
+    if os.environ.get("INFOSETS_TEST_FAIL_AT") == str(i):
+        raise RuntimeError("machine stopped")
+    rng = np.random.default_rng(seed)
+    rows = [{"x": float(rng.random()), "label": f"r{i}", "n": i, "flag": i % 2 == 0}]
+    if i % 3 == 0:
+        rows.append({"x": 0.5, "extra": [i, i + 1], "note": None})
+    return rows
+
+
+def test_stopped_run_resumes_on_another_machine_from_committed_partial_tables(
+        tmp_path, monkeypatch):
+    cfg = config.load("quickstart", "smoke", seed=0)
+    tasks = [Task(_mixed_rows, {"i": i}) for i in range(8)]
+    monkeypatch.setenv("INFOSETS_TEST_FAIL_AT", "5")
+    with pytest.raises(SweepError, match="machine stopped"):
+        runner.run(tasks, cfg, workers=1, progress=False, committed=CommittedResults(cfg),
+                   flush_seconds=3600)
+    prov = CommittedResults(cfg).provenance()["tables"]["results"]
+    assert prov["tasks_done"] == 5 and prov["tasks_total"] == 8
+
+    monkeypatch.delenv("INFOSETS_TEST_FAIL_AT")
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "machine_b"))
+    stats = RunStats()
+    resumed = runner.run(tasks, cfg, workers=1, progress=False, stats=stats,
+                         committed=CommittedResults(cfg))
+    assert (stats.from_committed, stats.computed) == (5, 3)
+
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "straight"))
+    straight = runner.run(tasks, cfg, workers=1, progress=False)
+    pd.testing.assert_frame_equal(resumed, straight)
+    assert resumed.to_csv(index=False) == straight.to_csv(index=False)
+
+
+def test_committed_tables_of_another_key_are_ignored_and_replaced(monkeypatch):
+    cfg = config.load("quickstart", "smoke", seed=0)
+    tasks = [Task(_mixed_rows, {"i": i}) for i in range(3)]
+    runner.run(tasks, cfg, workers=1, progress=False, committed=CommittedResults(cfg))
+    (CommittedResults(cfg).path / "other.parquet").write_bytes(b"stale table of an old run")
+    bumped = {**store_mod.dependency_versions(), "numpy": "0.0.1"}
+    monkeypatch.setattr(store_mod, "dependency_versions", lambda: dict(bumped))
+    shipped = CommittedResults(cfg)
+    assert not shipped.valid() and shipped.load("results") == {}
+    stats = RunStats()
+    runner.run(tasks, cfg, workers=1, progress=False, stats=stats, committed=shipped)
+    assert stats.from_committed == 0 and stats.computed == 3
+    assert CommittedResults(cfg).valid()
+    assert not (shipped.path / "other.parquet").exists()
+
+
+def test_committed_tables_are_never_unpickled(monkeypatch):
+    cfg = config.load("quickstart", "smoke", seed=0)
+    runner.run([Task(_mixed_rows, {"i": 0})], cfg, workers=1, progress=False,
+               committed=CommittedResults(cfg))
+    import pickle
+
+    monkeypatch.setattr(pickle, "loads", lambda *a, **k: pytest.fail("unpickled"))
+    monkeypatch.setattr(pickle, "load", lambda *a, **k: pytest.fail("unpickled"))
+    assert CommittedResults(cfg).load("results")

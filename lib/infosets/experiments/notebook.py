@@ -43,6 +43,8 @@ def start(slug: str, namespace: dict) -> Session:
     )
     cfg = session.cfg
     print(f"{slug} · preset={cfg.preset} · seed={cfg.seed} · run_id={session.store.run_id}")
+    where = "published" if session.published else "git-ignored: not a published preset/seed"
+    print(f"  outputs -> {session.figures_dir_path} ({where})")
     for key, value in cfg.values.items():
         tag = " (derived)" if key in cfg.derived_keys else ""
         print(f"  {key} = {value!r}{tag}")

@@ -78,13 +78,20 @@ class NotebookRun:
         return pd.read_csv(self.figures_dir / f"{name}.csv")
 
 
-def run_notebook(slug: str, out_dir: Path, preset: str = "smoke", **kwargs) -> NotebookRun:
-    """Run one notebook (smoke preset by default) with outputs under ``out_dir``."""
+def run_notebook(slug: str, out_dir: Path, preset: str = "smoke", *,
+                 figures_root: Path | None = None, **kwargs) -> NotebookRun:
+    """Run one notebook (smoke preset by default) with outputs under ``out_dir`` (figures
+    under ``figures_root`` if given)."""
+    from infosets.experiments.config import load
+    from infosets.experiments.session import output_dir
+
     out_dir = Path(out_dir)
-    figures, data = out_dir / "figures", out_dir / "data"
-    with _env(INFOSETS_FIGURES_DIR=figures, INFOSETS_DATA_DIR=data):
+    figures, data, results = out_dir / "figures", out_dir / "data", out_dir / "results"
+    figures = Path(figures_root) if figures_root is not None else figures
+    with _env(INFOSETS_FIGURES_DIR=figures, INFOSETS_DATA_DIR=data, INFOSETS_RESULTS_DIR=results):
         nb = execute(slug, preset, out_dir / f"{slug}.{preset}.ipynb", **kwargs)
-    slug_dir = figures / slug
+        slug_dir = output_dir(load(slug, preset, seed=kwargs.get("seed", 0),
+                                   overrides=kwargs.get("overrides")))
     files = sorted(p for p in slug_dir.rglob("*") if p.is_file()) if slug_dir.exists() else []
     return NotebookRun(nb, slug_dir, data / slug, files)
 

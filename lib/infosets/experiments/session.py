@@ -1,32 +1,80 @@
 """A paper run: config + executor + store + output folder, shared by notebooks and scripts.
 
 ``Session.create(slug, preset, seed=..., workers=..., scheduler=..., overrides=...)`` validates
-everything before any compute. ``run`` executes task grids through the runner; ``save_figure``
-and ``save_table`` write content-named outputs to ``figures/<slug>/`` (or
-``$INFOSETS_FIGURES_DIR/<slug>``) and record them in ``outputs.csv``, the map from each file
-to the paper's figure or table number.
+everything, output folders included, before any compute. ``run`` executes task grids through
+the runner; ``save_figure`` and ``save_table`` write content-named outputs and record them in
+``outputs.csv``, the map from each file to the paper's figure or table number.
+
+One output folder per preset, so that exploring never overwrites published results:
+
+- ``figures/<slug>/`` holds the default preset and ``figures/<slug>/paper/`` the paper preset,
+  each at the published seed (0) without overrides. Their sweeps' tidy tables are committed
+  under ``results/<slug>/<preset>/`` and serve as a cache source (``committed.py``);
+- any other run (smoke, another seed, overrides) writes to the git-ignored
+  ``figures/<slug>/custom/<preset>-<config digest>/`` and publishes no result table.
+
+``$INFOSETS_FIGURES_DIR`` and ``$INFOSETS_RESULTS_DIR`` move the two roots. Published tables are
+written at fixed precision (``%.10g``) so that no machine noise reaches them; measured times go
+to ``timing/`` (git-ignored, never compared). Each output folder has one ``PROVENANCE.json``
+(commit, dirty flag, versions, preset, seed, CPU seconds), rewritten only when an output of the
+folder changed, so unchanged results keep identical bytes everywhere.
 """
 
 from __future__ import annotations
 
 import atexit
+import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-import infosets
 from infosets import plots
 from infosets.experiments import config as _config
+from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
 from infosets.experiments.runner import RunStats, Task, run
-from infosets.experiments.store import Store, atomic_write_text
+from infosets.experiments.store import (
+    Store,
+    check_writable,
+    data_root,
+    dependency_versions,
+    naming_path,
+    write_if_changed,
+)
+
+PUBLISHED_PRESETS = {"default": "", "paper": "paper"}  # preset -> folder under figures/<slug>/
+PUBLISHED_SEED = 0
+TABLE_FLOAT_FORMAT = "%.10g"
+TIMING_FOLDER = "timing"
+
+
+class OutputError(_config.ConfigError):
+    """An output folder cannot be written (raised before any compute; names the folder)."""
 
 
 def figures_root() -> Path:
     env = os.environ.get("INFOSETS_FIGURES_DIR")
     return Path(env) if env else _config.repo_root() / "figures"
+
+
+def is_published(cfg: _config.Config) -> bool:
+    """True for a published preset at the published seed with its own values (no overrides)."""
+    if cfg.preset not in PUBLISHED_PRESETS:
+        return False
+    canonical = _config.load(cfg.slug, cfg.preset, seed=PUBLISHED_SEED)
+    return canonical.digest() == cfg.digest()
+
+
+def output_dir(cfg: _config.Config) -> Path:
+    """The figures folder of this config (see the module docstring)."""
+    base = figures_root() / cfg.slug
+    if is_published(cfg):
+        sub = PUBLISHED_PRESETS[cfg.preset]
+        return base / sub if sub else base
+    return base / "custom" / f"{cfg.preset}-{cfg.digest()[:10]}"
 
 
 @dataclass
@@ -36,6 +84,10 @@ class Session:
     scheduler: str | None = None
     outputs: list = field(default_factory=list)
     _executor: object = None
+    _store: Store | None = None
+    _changed: bool = False
+    _cpu: dict = field(default_factory=dict)
+    _git: dict | None = None
 
     @classmethod
     def create(cls, slug: str, preset: str = "default", *, seed: int = 0,
@@ -48,7 +100,30 @@ class Session:
             raise _config.ConfigError(
                 f"scheduler: expected an address string, 'local-dask' or None, got {scheduler!r}")
         cfg = _config.load(slug, preset, seed=seed, overrides=overrides)
-        return cls(cfg, workers, scheduler)
+        session = cls(cfg, workers, scheduler)
+        session.check_outputs()
+        return session
+
+    def check_outputs(self) -> None:
+        """Fail now, naming the folder, if an output folder cannot be written."""
+        folders = [("figures", self.figures_dir_path), ("data", data_root() / self.slug)]
+        if self.published:
+            folders.append(("results", self.committed.path))
+        for label, folder in folders:
+            try:
+                check_writable(folder)
+            except OSError as exc:
+                raise OutputError(f"{label}: cannot write to {folder} "
+                                  f"({exc.strerror or type(exc).__name__})") from None
+
+    @property
+    def published(self) -> bool:
+        return is_published(self.cfg)
+
+    @property
+    def committed(self) -> CommittedResults | None:
+        """``results/<slug>/<preset>/`` for a published run, else None."""
+        return CommittedResults(self.cfg) if self.published else None
 
     @property
     def slug(self) -> str:
@@ -56,18 +131,27 @@ class Session:
 
     @property
     def store(self) -> Store:
-        return Store(self.cfg)
+        if self._store is None:
+            self._store = Store(self.cfg)
+        return self._store
+
+    @property
+    def figures_dir_path(self) -> Path:
+        return output_dir(self.cfg)
 
     @property
     def figures_dir(self) -> Path:
-        path = figures_root() / self.slug
-        path.mkdir(parents=True, exist_ok=True)
+        path = self.figures_dir_path
+        with naming_path(path):
+            path.mkdir(parents=True, exist_ok=True)
         return path
 
     @property
     def stamp_text(self) -> str:
-        return (f"infosets {infosets.__version__} · {self.slug} · preset={self.cfg.preset} · "
-                f"seed={self.cfg.seed}")
+        # No version or commit here: those live in PROVENANCE.json, so that a new commit
+        # does not rewrite every figure.
+        return (f"infosets · {self.slug} · preset={self.cfg.preset} · seed={self.cfg.seed}"
+                f"{'' if self.published else ' · custom'} · provenance: PROVENANCE.json")
 
     def executor(self):
         if self._executor is None:
@@ -83,32 +167,79 @@ class Session:
     def run(self, tasks: list[Task], name: str = "results", progress: bool = True) -> pd.DataFrame:
         """Run a task grid (cached, resumable) and return its tidy table in task order."""
         stats = RunStats()
-        needs_executor = any(self.store.load_task(name, t.task_id) is None for t in tasks)
-        frame = run(tasks, self.cfg, name=name, store=self.store,
-                    executor=self.executor() if needs_executor else None,
-                    progress=progress, stats=stats)
-        print(f"[{self.slug}:{name}] {stats.total} tasks ({stats.cached} cached, "
-              f"{stats.computed} computed) in {stats.seconds:.1f} s -> {len(frame)} rows")
+        frame = run(tasks, self.cfg, name=name, store=self.store, executor=self.executor,
+                    progress=progress, stats=stats, committed=self.committed)
+        self._cpu[name] = stats.cpu_seconds
+        shipped = f"{stats.from_committed} from results/, " if stats.from_committed else ""
+        print(f"[{self.slug}:{name}] {stats.total} tasks ({shipped}"
+              f"{stats.cached - stats.from_committed} cached, {stats.computed} computed) "
+              f"in {stats.seconds:.1f} s -> {len(frame)} rows")
         return frame
+
+    def _write(self, path: Path, text: str, tracked: bool = True) -> Path:
+        changed = write_if_changed(path, text.encode())
+        self._changed |= changed and tracked
+        return path
 
     def _record(self, name: str, kind: str, paper_ref: str, files: list[Path]) -> None:
         self.outputs = [o for o in self.outputs if o["name"] != name]
         self.outputs.append({"name": name, "kind": kind, "paper_ref": paper_ref,
-                             "files": " ".join(p.name for p in files)})
+                             "files": " ".join(str(p.relative_to(self.figures_dir))
+                                               for p in files)})
         frame = pd.DataFrame(self.outputs)
-        atomic_write_text(self.figures_dir / "outputs.csv", frame.to_csv(index=False))
-        atomic_write_text(self.figures_dir / "outputs.md", plots.markdown_table(frame))
+        # The index grows file by file during a session: not a change of results by itself.
+        self._write(self.figures_dir / "outputs.csv", frame.to_csv(index=False), tracked=False)
+        self._write(self.figures_dir / "outputs.md", plots.markdown_table(frame), tracked=False)
+        self._write_provenance()
+
+    def provenance(self) -> dict:
+        """What PROVENANCE.json records for this folder."""
+        if self._git is None:
+            self._git = git_state()
+        cpu = {name: round(seconds, 3) for name, seconds in sorted(self._cpu.items())}
+        return {**self._git, "slug": self.slug, "preset": self.cfg.preset, "seed": self.cfg.seed,
+                "published": self.published, "run_id": self.store.run_id,
+                "versions": dependency_versions(), "cpu_seconds_by_sweep": cpu,
+                "cpu_seconds": round(math.fsum(self._cpu.values()), 3)}
+
+    def _write_provenance(self) -> None:
+        """Rewrite PROVENANCE.json only if an output changed or the run is another one."""
+        path = self.figures_dir / "PROVENANCE.json"
+        try:
+            old = json.loads(path.read_text())
+        except (OSError, ValueError):
+            old = None
+        if self._changed or not isinstance(old, dict) or old.get("run_id") != self.store.run_id:
+            write_if_changed(path, json_bytes(self.provenance()))
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them."""
-        paths = plots.save_figure(fig, self.figures_dir / name, self.stamp_text)
+        stem = self.figures_dir / name
+        targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+        before = [p.read_bytes() if p.exists() else None for p in targets]
+        with naming_path(stem):
+            paths = plots.save_figure(fig, stem, self.stamp_text)
+        self._changed |= any(b != p.read_bytes() for b, p in zip(before, paths))
         self._record(name, "figure", paper_ref, paths)
         return paths
 
-    def save_table(self, frame: pd.DataFrame, name: str, paper_ref: str = "") -> list[Path]:
-        """Write ``<name>.csv`` and ``<name>.md`` and record them."""
-        csv_path, md_path = self.figures_dir / f"{name}.csv", self.figures_dir / f"{name}.md"
-        atomic_write_text(csv_path, frame.to_csv(index=False))
-        atomic_write_text(md_path, f"<!-- {self.stamp_text} -->\n" + plots.markdown_table(frame))
-        self._record(name, "table", paper_ref, [csv_path, md_path])
+    def _save_table(self, frame: pd.DataFrame, folder: Path, name: str, kind: str,
+                    paper_ref: str) -> list[Path]:
+        csv_path, md_path = folder / f"{name}.csv", folder / f"{name}.md"
+        tracked = kind != "timing"
+        self._write(csv_path, frame.to_csv(index=False, float_format=TABLE_FLOAT_FORMAT), tracked)
+        self._write(md_path, f"<!-- {self.stamp_text} -->\n" + plots.markdown_table(frame),
+                    tracked)
+        self._record(name, kind, paper_ref, [csv_path, md_path])
         return [csv_path, md_path]
+
+    def save_table(self, frame: pd.DataFrame, name: str, paper_ref: str = "") -> list[Path]:
+        """Write ``<name>.csv`` (floats at ``%.10g``) and ``<name>.md`` and record them."""
+        return self._save_table(frame, self.figures_dir, name, "table", paper_ref)
+
+    def save_timing_table(self, frame: pd.DataFrame, name: str,
+                          paper_ref: str = "") -> list[Path]:
+        """Write a table of measured times to ``timing/`` (regenerated, git-ignored, never
+        compared): wall or CPU seconds differ on every run and must not touch published files."""
+        return self._save_table(frame, self.figures_dir / TIMING_FOLDER, name, "timing",
+                                paper_ref)

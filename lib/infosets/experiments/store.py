@@ -1,42 +1,167 @@
 """Result store: ``data/<slug>/<run_id>/`` with atomic, checksummed task files (all papers).
 
-run_id hashes the validated config and the library sources, so a code change or a config
-change starts a new run while an interrupted run resumes where it stopped. Each finished
-task is one file ``<name>/<task_id>.pkl`` written to a temporary file and renamed, and it
-starts with the SHA-256 of its payload: a truncated or corrupt file is detected, deleted and
-recomputed, never read.
+run_id hashes what determines a result: the validated config, the sources of the modules the
+paper imports (``import_closure``) and the installed versions of the packages that can change a
+number (``dependency_versions``). A change to any of them starts a new run, while an interrupted
+run resumes where it stopped. Each finished task is one file ``<name>/<task_id>.pkl`` written to
+a temporary file and renamed, and it starts with the SHA-256 of its payload: a truncated or
+corrupt file is detected, deleted and recomputed, never read. These pickles are a local cache
+(``data/`` is git-ignored); results that travel are the parquet tables of ``committed.py``.
+
+Every write here is atomic, respects the umask, and names its path when the disk says no.
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import hashlib
 import json
 import os
 import pickle
+import sys
 import tempfile
-from functools import lru_cache
+from functools import cache
+from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
 from infosets.experiments.config import Config, repo_root
 
-_MAGIC = b"INFOSETS1"
+_MAGIC = b"INFOSETS2"
+
+# Distributions whose version can change a published number: the games and their resamplers
+# (open-spiel), every random stream and reduction (numpy), the compiled kernels (numba,
+# llvmlite), statistics (scipy), the tidy tables (pandas, pyarrow) and graph algorithms.
+RESULT_PACKAGES = ("open-spiel", "numpy", "numba", "llvmlite", "scipy", "pandas", "pyarrow",
+                   "networkx")
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # .../lib/infosets
 
 
-@lru_cache(maxsize=1)
-def code_hash() -> str:
-    """SHA-256 over every .py file of the ``infosets`` package (path and content)."""
-    pkg = Path(__file__).resolve().parents[1]
+# ------------------------------------------------------------------------------------------
+# What a run is keyed on
+# ------------------------------------------------------------------------------------------
+
+def _module_file(name: str) -> Path | None:
+    """The source file of ``infosets.a.b`` (module or package), or None."""
+    parts = name.split(".")
+    if parts[0] != "infosets":
+        return None
+    base = _PACKAGE_ROOT.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(_PACKAGE_ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_dynamic_import(func: ast.expr) -> bool:
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in ("import_module", "__import__")
+
+
+def _imports_of(path: Path) -> set[str]:
+    """Every ``infosets`` module named by an import anywhere in ``path`` (lazy ones too)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)  # submodules
+        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func):
+            arg = node.args[0] if node.args else None
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.add(arg.value)
+            elif path.name == "__init__.py":  # a package importing its modules by name
+                found.update(f"{package}.{p.stem if p.suffix else p.name}"
+                             for p in path.parent.iterdir()
+                             if (p.suffix == ".py" or (p / "__init__.py").is_file())
+                             and not p.name.startswith("__"))
+    return {m for m in found if m == "infosets" or m.startswith("infosets.")}
+
+
+@cache
+def import_closure(module: str) -> tuple[str, ...]:
+    """Source files (relative to ``lib/infosets``) that importing ``module`` can execute.
+
+    A static walk of the import statements from ``module``, including the ``__init__`` of
+    every enclosing package; over-inclusive (an import inside a function counts), never short.
+    """
+    todo, seen = [module], set()
+    files: set[Path] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):  # a module's parent packages run first
+            path = _module_file(".".join(parts[:i]))
+            if path is not None and path not in files:
+                files.add(path)
+                todo.extend(_imports_of(path))
+    if not files:
+        raise ValueError(f"module: {module!r} is not an infosets module")
+    return tuple(sorted(str(p.relative_to(_PACKAGE_ROOT)) for p in files))
+
+
+@cache
+def code_hash(slug: str | None = None) -> str:
+    """SHA-256 over the sources a paper imports (path and content); every file if no slug."""
+    if slug is None:
+        rel = sorted(str(p.relative_to(_PACKAGE_ROOT)) for p in _PACKAGE_ROOT.rglob("*.py"))
+    else:
+        rel = import_closure(f"infosets.papers.{slug}")
     digest = hashlib.sha256()
-    for path in sorted(pkg.rglob("*.py")):
-        digest.update(str(path.relative_to(pkg)).encode())
-        digest.update(path.read_bytes())
+    for name in rel:
+        digest.update(name.encode())
+        digest.update((_PACKAGE_ROOT / name).read_bytes())
     return digest.hexdigest()
 
 
+def dependency_versions() -> dict[str, str]:
+    """Installed versions of the packages that can change a result (and of Python)."""
+    return dict(_installed_versions())
+
+
+@cache
+def _installed_versions() -> dict[str, str]:
+    versions = {"python": ".".join(map(str, sys.version_info[:3]))}
+    for dist in RESULT_PACKAGES:
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = "not installed"
+    return versions
+
+
+def run_key(cfg: Config) -> dict:
+    """Everything a run's results depend on, as JSON: config, code and dependency versions."""
+    return {"slug": cfg.slug, "seed": cfg.seed, "values": cfg.values,
+            "code_hash": code_hash(cfg.slug), "versions": dependency_versions()}
+
+
 def run_id(cfg: Config) -> str:
-    return hashlib.sha256((cfg.digest() + code_hash()).encode()).hexdigest()[:12]
+    payload = json.dumps(run_key(cfg), sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:12]
 
 
 def data_root() -> Path:
@@ -44,23 +169,93 @@ def data_root() -> Path:
     return Path(env) if env else repo_root() / "data"
 
 
-def atomic_write_bytes(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` so that readers see the old file or the whole new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+# ------------------------------------------------------------------------------------------
+# Atomic writes
+# ------------------------------------------------------------------------------------------
+
+def current_umask() -> int:
+    """The process umask, read without changing it where /proc allows (thread-safe)."""
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)  # no fsync: rename is atomic against a killed process
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def naming_path(path: Path):
+    """Re-raise an OSError that does not say which file failed (e.g. ENOSPC) with ``path``."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None and str(path) in (str(exc.filename), str(exc.filename2)):
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
+
+
+def atomic_write_with(path: Path, write) -> None:
+    """Call ``write(tmp_path)`` then rename onto ``path``: readers see the old or the new file.
+
+    The file gets the mode a plain ``open`` would give (0666 minus the umask), not mkstemp's
+    0600, and any OSError names ``path``.
+    """
+    path = Path(path)
+    with naming_path(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            os.close(fd)
+            write(tmp)
+            os.chmod(tmp, 0o666 & ~current_umask())
+            os.replace(tmp, path)  # no fsync: rename is atomic against a killed process
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+
+def atomic_write_bytes(path: Path, payload: bytes) -> None:
+    """Write ``payload`` to ``path`` atomically (see ``atomic_write_with``)."""
+    def write(tmp):
+        with open(tmp, "wb") as fh:
+            fh.write(payload)
+    atomic_write_with(path, write)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode())
 
+
+def write_if_changed(path: Path, payload: bytes) -> bool:
+    """Atomically write ``payload`` unless ``path`` already holds exactly it; True if written."""
+    path = Path(path)
+    try:
+        if path.read_bytes() == payload:
+            return False
+    except OSError:
+        pass
+    atomic_write_bytes(path, payload)
+    return True
+
+
+def check_writable(folder: Path) -> None:
+    """Create ``folder`` and a probe file in it, or raise an OSError naming the folder."""
+    folder = Path(folder)
+    with naming_path(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-probe.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+
+
+# ------------------------------------------------------------------------------------------
+# The local run folder
+# ------------------------------------------------------------------------------------------
 
 class Store:
     """The folder of one run: config.json, per-task files, and the tidy tables."""
@@ -69,22 +264,26 @@ class Store:
         self.cfg = cfg
         self.run_id = run_id(cfg)
         self.path = (root or data_root()) / cfg.slug / self.run_id
-        self.path.mkdir(parents=True, exist_ok=True)
+        with naming_path(self.path):
+            self.path.mkdir(parents=True, exist_ok=True)
         config_file = self.path / "config.json"
         if not config_file.exists():
-            meta = {**cfg.to_json(), "run_id": self.run_id, "code_hash": code_hash()}
+            meta = {**cfg.to_json(), **run_key(cfg), "run_id": self.run_id,
+                    "code_files": list(import_closure(f"infosets.papers.{cfg.slug}"))}
             atomic_write_text(config_file, json.dumps(meta, indent=2, sort_keys=True, default=str))
 
     def task_file(self, name: str, task_id: str) -> Path:
         return self.path / name / f"{task_id}.pkl"
 
-    def save_task(self, name: str, task_id: str, rows: list[dict]) -> None:
-        payload = pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL)
+    def save_task(self, name: str, task_id: str, rows: list[dict],
+                  cpu_seconds: float | None = None) -> None:
+        payload = pickle.dumps({"rows": rows, "cpu_seconds": cpu_seconds},
+                               protocol=pickle.HIGHEST_PROTOCOL)
         header = _MAGIC + hashlib.sha256(payload).digest()
         atomic_write_bytes(self.task_file(name, task_id), header + payload)
 
-    def load_task(self, name: str, task_id: str) -> list[dict] | None:
-        """The task's rows, or None if absent. A corrupt file is deleted and None returned."""
+    def load_record(self, name: str, task_id: str) -> dict | None:
+        """``{"rows", "cpu_seconds"}`` of a task, or None if absent or corrupt (then deleted)."""
         path = self.task_file(name, task_id)
         try:
             blob = path.read_bytes()
@@ -95,19 +294,17 @@ class Store:
         if head != _MAGIC or hashlib.sha256(payload).digest() != digest:
             path.unlink(missing_ok=True)
             return None
-        return pickle.loads(payload)
+        return pickle.loads(payload)  # our own local cache, checksummed; never a git file
+
+    def load_task(self, name: str, task_id: str) -> list[dict] | None:
+        """The task's rows, or None if absent. A corrupt file is deleted and None returned."""
+        record = self.load_record(name, task_id)
+        return None if record is None else record["rows"]
 
     def table_file(self, name: str) -> Path:
         return self.path / f"{name}.parquet"
 
     def save_table(self, name: str, frame: pd.DataFrame) -> Path:
         path = self.table_file(name)
-        fd, tmp = tempfile.mkstemp(dir=self.path, prefix=f".{path.name}.", suffix=".tmp")
-        os.close(fd)
-        try:
-            frame.to_parquet(tmp, index=False)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        atomic_write_with(path, lambda tmp: frame.to_parquet(tmp, index=False))
         return path

@@ -95,7 +95,9 @@ class ExplicitRange:
         w = np.exp(logs - logs.max())
         self.probs = w / w.sum()
         self.values = vals
-        self.value = float(self.probs @ vals)
+        # Exactly rounded (history_filtering publishes it as exact): a BLAS dot product
+        # changes its last digits with the BLAS thread count and the CPU model.
+        self.value = math.fsum((self.probs * vals).tolist())
         self.num_histories = n
         self._cdf = np.cumsum(self.probs)
 

@@ -778,7 +778,9 @@ def save_game_table(session) -> pd.DataFrame:
 
 def save_win_rates(results: pd.DataFrame, session) -> pd.DataFrame:
     rates = win_rates(results)
-    session.save_table(rates, "win_rates", paper_ref="Fig. 1/2 data")
+    timing = ["game", "budget", "agent", "D", "aggregation", "cpu_s_per_game"]
+    session.save_table(rates.drop(columns="cpu_s_per_game"), "win_rates", paper_ref="Fig. 1/2 data")
+    session.save_timing_table(rates[timing], "cpu_per_game", paper_ref="(measured CPU time)")
     return rates
 
 
@@ -788,5 +790,5 @@ def save_cpu_hours(rates: pd.DataFrame, session) -> pd.DataFrame:
 
     target = _config.load("pimcts_aggregation", "paper")
     frame = cpu_hours(rates, session.cfg, target)
-    session.save_table(frame, "paper_preset_cpu_hours", paper_ref="(budget estimate)")
+    session.save_timing_table(frame, "paper_preset_cpu_hours", paper_ref="(budget estimate)")
     return frame

@@ -1,0 +1,180 @@
+"""Output side of the spine: one folder per preset, writable checks, umask, full disk, stamps.
+
+A published run replotted in a fresh clone (same code, committed results, empty local cache)
+must give byte-identical files, PROVENANCE.json included.
+"""
+
+import errno
+import json
+import os
+import stat
+import tempfile
+
+import pandas as pd
+import pytest
+
+from infosets.experiments import committed, config, session, store
+from infosets.experiments.session import OutputError, Session, output_dir
+from infosets.papers import quickstart
+
+TINY = {"games": ["kuhn_poker"], "solvers": ["cfr"], "iterations": [1, 4], "eval_games": 20}
+
+
+def test_one_output_folder_per_preset(tmp_path):
+    root = tmp_path / "figures" / "quickstart"
+    assert output_dir(config.load("quickstart", "default", seed=0)) == root
+    assert output_dir(config.load("quickstart", "paper", seed=0)) == root / "paper"
+    default_values = config.read_preset("quickstart", "default")
+    same = config.load("quickstart", "default", seed=0, overrides=default_values)
+    assert output_dir(same) == root  # overrides equal to the preset change nothing
+    for cfg in (config.load("quickstart", "smoke", seed=0),
+                config.load("quickstart", "default", seed=1),
+                config.load("quickstart", "default", seed=0, overrides={"eval_games": 7})):
+        folder = output_dir(cfg)
+        assert folder.parent == root / "custom", cfg
+        assert folder.name.startswith(f"{cfg.preset}-")
+    assert output_dir(config.load("quickstart", "smoke", seed=0)) != output_dir(
+        config.load("quickstart", "smoke", seed=0, overrides={"eval_games": 7}))
+
+
+def test_custom_runs_publish_no_results(tmp_path):
+    s = Session.create("quickstart", "smoke", seed=0, workers=1, overrides=TINY)
+    assert not s.published and s.committed is None
+    s.run(quickstart.tasks(s.cfg), progress=False)
+    assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("*"))
+
+
+def test_gitignore_covers_custom_and_timing_folders():
+    ignore = (config.repo_root() / ".gitignore").read_text().splitlines()
+    assert "figures/*/custom/" in ignore and "figures/**/timing/" in ignore
+
+
+def test_unwritable_figures_folder_fails_before_compute(tmp_path, monkeypatch):
+    blocker = tmp_path / "not_a_folder"
+    blocker.write_text("a file where the figures folder should be")
+    monkeypatch.setenv("INFOSETS_FIGURES_DIR", str(blocker))
+    with pytest.raises(OutputError, match=r"^figures: cannot write to .*not_a_folder"):
+        Session.create("quickstart", "smoke", seed=0, workers=1)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_figures_folder_fails_before_compute(tmp_path, monkeypatch):
+    figures = tmp_path / "ro"
+    figures.mkdir()
+    figures.chmod(0o500)
+    monkeypatch.setenv("INFOSETS_FIGURES_DIR", str(figures))
+    try:
+        with pytest.raises(OutputError, match=r"^figures: cannot write to .*ro"):
+            Session.create("quickstart", "smoke", seed=0, workers=1)
+    finally:
+        figures.chmod(0o700)
+
+
+def test_full_disk_error_names_the_path(tmp_path, monkeypatch):
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp_on_full_disk(*args, **kwargs):
+        fd, path = real_mkstemp(*args, **kwargs)
+        os.close(fd)
+        os.unlink(path)
+        os.symlink("/dev/full", path)  # every write to it fails with ENOSPC
+        return os.open(path, os.O_WRONLY), path
+
+    monkeypatch.setattr(store.tempfile, "mkstemp", mkstemp_on_full_disk)
+    target = tmp_path / "claims.csv"
+    with pytest.raises(OSError) as info:
+        store.atomic_write_text(target, "x" * 100_000)
+    assert info.value.errno == errno.ENOSPC
+    assert str(target) in str(info.value)
+    assert not target.exists() and not list(tmp_path.glob(".*tmp"))
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002])
+def test_written_files_respect_the_umask(tmp_path, mask):
+    old = os.umask(mask)
+    try:
+        cfg = config.load("quickstart", "smoke", seed=0, overrides=TINY)
+        s = Session.create("quickstart", "smoke", seed=0, workers=1, overrides=TINY)
+        frame = s.run(quickstart.tasks(cfg), progress=False)
+        written = [*s.save_table(frame, "results_table"), *s.store.path.rglob("*.pkl"),
+                   s.store.table_file("results"), s.store.path / "config.json"]
+        store.atomic_write_text(tmp_path / "plain.txt", "x")
+        written.append(tmp_path / "plain.txt")
+    finally:
+        os.umask(old)
+    for path in written:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
+
+
+def test_published_tables_have_fixed_precision(tmp_path):
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    csv_path, _ = s.save_table(pd.DataFrame({"v": [4.687251892559733, 1 / 3, 2.0]}), "t")
+    assert csv_path.read_text().splitlines() == ["v", "4.687251893", "0.3333333333", "2"]
+
+
+def test_timing_tables_go_to_the_ignored_timing_folder(tmp_path):
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    paths = s.save_timing_table(pd.DataFrame({"cpu_s": [0.1]}), "cpu")
+    assert all(p.parent == s.figures_dir / "timing" for p in paths)
+    assert "timing/cpu.csv" in (s.figures_dir / "outputs.csv").read_text()
+
+
+def _quickstart_run(monkeypatch, data_dir):
+    """The quickstart notebook's calls, on a published run (smoke stands in for default)."""
+    monkeypatch.setattr(session, "PUBLISHED_PRESETS", {"smoke": ""})
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(data_dir))
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    assert s.published
+    results = s.run(quickstart.tasks(s.cfg), progress=False)
+    quickstart.plot(results, s)
+    quickstart.claims(results, s)
+    return s
+
+
+def _snapshot(*folders):
+    return {p: p.read_bytes() for folder in folders for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def test_quickstart_twice_gives_identical_files_and_replots_from_results(tmp_path, monkeypatch):
+    first = _quickstart_run(monkeypatch, tmp_path / "data_a")
+    figures, results = first.figures_dir, first.committed.path
+    assert figures == tmp_path / "figures" / "quickstart"
+    assert {"PROVENANCE.json", "claims.csv", "exploitability_vs_iterations.svg"} <= {
+        p.name for p in figures.iterdir()}
+    assert {"RUN.json", "PROVENANCE.json", "results.parquet"} <= {p.name for p in results.iterdir()}
+    before = _snapshot(figures, results)
+    prov = json.loads((figures / "PROVENANCE.json").read_text())
+    assert {"commit", "dirty", "versions", "preset", "seed", "cpu_seconds"} <= set(prov)
+    assert prov["cpu_seconds"] > 0 and prov["versions"]["numpy"]
+
+    # A fresh clone: no local cache, same code and committed results -> no compute, same bytes.
+    stats_seen = []
+    real_run = session.run
+    monkeypatch.setattr(session, "run", lambda *a, **k: stats_seen.append(k["stats"])
+                        or real_run(*a, **k))
+    _quickstart_run(monkeypatch, tmp_path / "data_b")
+    assert stats_seen[0].computed == 0 and stats_seen[0].from_committed == stats_seen[0].total
+    assert _snapshot(figures, results) == before
+
+    # No file but PROVENANCE.json names the commit.
+    commit = prov["commit"]
+    if commit:
+        holders = [p.name for p, b in before.items() if commit.encode() in b]
+        assert sorted(set(holders)) == ["PROVENANCE.json"]
+
+
+def test_provenance_is_rewritten_only_when_an_output_changes(tmp_path, monkeypatch):
+    s = _quickstart_run(monkeypatch, tmp_path / "data")
+    path = s.figures_dir / "PROVENANCE.json"
+    path.write_text(path.read_text().replace('"seed": 0', '"seed": 0, "marker": 1'))
+    _quickstart_run(monkeypatch, tmp_path / "data")
+    assert '"marker": 1' in path.read_text()  # nothing changed: the stamp stays
+    (s.figures_dir / "claims.csv").write_text("tampered")
+    _quickstart_run(monkeypatch, tmp_path / "data")
+    assert '"marker": 1' not in path.read_text()
+
+
+def test_git_state_reports_commit_and_ignores_output_folders(tmp_path):
+    state = committed.git_state(tmp_path)  # not a checkout
+    assert state == {"commit": None, "dirty": None}
