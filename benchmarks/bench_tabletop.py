@@ -2,7 +2,7 @@
 
 The ports are the TAG games of Ravichandran, Goodman and Lucas (NOTES.md slug
 ``pimcts_aggregation``): sushi_go, love_letter, exploding_kittens, virus, stratego,
-dominion and poker_tag. For each port:
+dominion, poker_tag and seven_wonders. For each port:
 - random playouts (deal included) per second through the pyspiel interface, next to
   OpenSpiel's hearts driven by the very same loop (reference);
 - the same playouts on the bare kernel (``state.kernel``; what a search can use);
@@ -34,7 +34,7 @@ from _harness import (
 
 TOPIC = "tabletop"
 PORTS = ("sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus", "stratego",
-         "dominion", "poker_tag")
+         "dominion", "poker_tag", "seven_wonders")
 
 
 def timed(loop, seconds: float) -> tuple[int, int, float]:
