@@ -1,12 +1,13 @@
 """Random-playout speed of the tabletop ports against OpenSpiel's C++ hearts, in one run.
 
 The ports are the TAG games of Ravichandran, Goodman and Lucas
-(docs/papers/pimcts_aggregation.md): sushi_go, love_letter, exploding_kittens, virus, stratego and
-dominion. For each port:
+(docs/papers/pimcts_aggregation.md): sushi_go, love_letter, exploding_kittens, virus,
+stratego, dominion, poker_tag and seven_wonders. For each port:
 - random playouts (deal included) per second through the pyspiel interface, next to
   OpenSpiel's hearts driven by the very same loop (reference);
 - the same playouts on the bare kernel (``state.kernel``; what a search can use);
-- ``sample_world`` calls per second next to hearts' ``resample_from_infostate``.
+- the game's ``sample_world`` (``determinizers.sampler_for``) calls per second next to
+  hearts' ``resample_from_infostate``.
 Games differ in length, so decision moves per game are printed too.
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_tabletop.py [--seconds S]``.
 """
@@ -23,6 +24,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers the ports)
 from infosets.games import _tabletop as tt
+from infosets.games import determinizers
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import (
@@ -32,7 +34,7 @@ from _harness import (
 
 TOPIC = "tabletop"
 PORTS = ("sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus", "stratego",
-         "dominion")
+         "dominion", "poker_tag", "seven_wonders")
 
 
 def timed(loop, seconds: float) -> tuple[int, int, float]:
@@ -106,13 +108,14 @@ def decision_states(game, rng, count: int) -> list:
 
 
 def resampler(states: list, rng):
-    """A loop calling ``sample_world`` on the given decision states in turn."""
+    """A loop calling the game's ``sample_world`` (``sampler_for``) on the states in turn."""
     calls = [0]
+    sample_world = determinizers.sampler_for(states[0].get_game())
 
     def loop():
         state = states[calls[0] % len(states)]
         calls[0] += 1
-        tt.sample_world(state, state.current_player(), rng)
+        sample_world(state, state.current_player(), rng)
         return 1
     return loop
 

@@ -83,3 +83,31 @@ def test_win_rate_seeded_and_pimc_beats_random():
     assert a["ci_low"] > 0.5
     with pytest.raises(ValueError, match="num_games"):
         metrics.win_rate(game, make_bots, 0, 0, np.random.SeedSequence(5))
+
+
+def test_lambda_costs_nothing_is_paired_tost_with_holm():
+    import pandas as pd
+
+    from infosets.papers import belief_mixtures as bm
+
+    rng = np.random.default_rng(0)
+    deals = 3000
+    base = (rng.random(deals) < 0.5).astype(float)
+    rows = []
+    for lam, flip in ((0.0, 0.0), (0.2, 0.01), (0.4, 0.01)):
+        w = np.where(rng.random(deals) < flip, 1 - base, base)      # nearly the same games
+        rows += [{"game": "g", "label": "G", "algo": "PIMC", "seat": 0, "lam": lam, "deal": d,
+                  "win": float(w[d]), "draw": 0.0} for d in range(deals)]
+    games = pd.DataFrame(rows)
+    claim = bm._costs_nothing(games, "PIMC", "G", 0, [0.2, 0.4], None)
+    assert claim.verdict == "match" and claim.margin == bm.WIN_EQUIVALENCE_MARGIN
+    # a real 20-point loss at λ = 0.4 is a mismatch, not "no significant difference"
+    worse = games.copy()
+    mask = (worse.lam == 0.4) & (worse.deal % 5 < 2)
+    worse.loc[mask, "win"] = 0.0
+    worse.loc[(worse.lam == 0.4) & (worse.deal % 5 == 2), "win"] = 0.0
+    claim = bm._costs_nothing(worse, "PIMC", "G", 0, [0.2, 0.4], None)
+    assert claim.verdict == "mismatch"
+    # a handful of games is inconclusive, never a match
+    few = games[games.deal < 8]
+    assert bm._costs_nothing(few, "PIMC", "G", 0, [0.2, 0.4], None).verdict == "inconclusive"

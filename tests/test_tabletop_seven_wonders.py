@@ -1,0 +1,300 @@
+"""Tests of the 7 Wonders port (lib/infosets/games/seven_wonders.py)."""
+
+import itertools
+
+import numpy as np
+import pyspiel
+import pytest
+
+import infosets.games  # noqa: F401
+from infosets.games import _history_worlds as hw
+from infosets.games import _tabletop as tt
+from infosets.games import _wonders7_cards as wc
+from infosets.games import determinizers
+from infosets.games import seven_wonders as sw
+from tabletop_checks import (
+    check_adapter_agrees_with_kernel,
+    check_kernel_is_a_search_state,
+    chi_square_pvalue,
+    play_to_decision,
+)
+
+
+def test_random_sim_with_tensors():
+    game = pyspiel.load_game("seven_wonders")
+    gt = game.get_type()
+    assert gt.provides_observation_tensor and gt.provides_information_state_tensor
+    assert (gt.min_num_players, gt.max_num_players, game.num_players()) == (3, 3, 3)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_adapter_agrees_with_kernel():
+    check_adapter_agrees_with_kernel(pyspiel.load_game("seven_wonders"), seed=1, games=3)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="players"):
+        pyspiel.load_game("seven_wonders(players=4)")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter"):
+        pyspiel.load_game("seven_wonders(no_such_parameter=1)")
+    game = pyspiel.load_game("seven_wonders")
+    state = play_to_decision(game, np.random.default_rng(0), 0)
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError, match="not legal"):
+        state.apply_action(illegal)
+    with pytest.raises(ValueError, match="player"):
+        hw.sample_world(state, 3, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="rng"):
+        hw.sample_world(state, 0, 3)
+
+
+def test_card_set_is_the_three_player_deck():
+    assert wc.NUM_CARDS == 68 and len(wc.GUILD_IDS) == 10
+    for age in (1, 2):
+        assert len(wc.AGE_CARDS[age]) == 21
+    assert len(wc.AGE_CARDS[3]) + wc.GUILDS_PER_GAME == 21
+    # Chains name cards of the earlier ages.
+    names = {c.name for c in wc.CARDS}
+    assert all(link in names for c in wc.CARDS for link in c.chain)
+
+
+def test_sorted_deal_makes_every_hand_equally_likely():
+    pool = list(range(6))
+    probs = {}
+    for hand in itertools.combinations(pool, 3):
+        p, previous = 1.0, -1
+        for i, card in enumerate(hand):
+            outcomes = dict(sw._sorted_draw_outcomes([c for c in pool if c > previous], previous, 3 - i))
+            assert abs(sum(outcomes.values()) - 1.0) < 1e-12
+            p *= outcomes[card]
+            previous = card
+        probs[hand] = p
+    assert all(abs(p - 1 / 20) < 1e-12 for p in probs.values())
+
+
+def _kernel_at_first_turn(seed=0):
+    k = sw.WondersKernel()
+    rng = np.random.default_rng(seed)
+    while k.current_player() == tt.CHANCE:
+        k.apply(tt.sample_chance(k, rng))
+    return k
+
+
+def test_trading_takes_the_cheapest_purchase():
+    k = _kernel_at_first_turn()
+    k.wonders = [6, 0, 2]           # Giza (stone), Rhodes (ore), Ephesus (papyrus)
+    k.built = [[], [3], []]         # right neighbour p1 also has an Ore Vein
+    east = next(i for i, c in enumerate(wc.CARDS) if c.name == "East Trading Post")
+    assert k.cheapest_payment(0, (wc.STONE,)) == (0, 0, 0)
+    assert k.cheapest_payment(0, (wc.ORE, wc.ORE)) == (4, 0, 4)
+    assert k.cheapest_payment(0, (wc.ORE, wc.ORE, wc.ORE)) is None
+    assert k.cheapest_payment(0, (wc.PAPYRUS,)) == (2, 2, 0)     # left neighbour p2
+    k.built[0] = [east]
+    assert k.cheapest_payment(0, (wc.ORE, wc.ORE)) == (2, 0, 2)  # raw from the right: 1 each
+    # Caravansery (own choice of raw) is never sold to neighbours.
+    caravansery = next(i for i, c in enumerate(wc.CARDS) if c.name == "Caravansery")
+    k.built[2] = [caravansery]
+    assert k.cheapest_payment(0, (wc.WOOD,)) is None
+    assert k.cheapest_payment(2, (wc.WOOD,)) == (0, 0, 0)
+
+
+def test_science_and_scoring():
+    assert sw._science_points(1, 1, 1, 0) == 10
+    assert sw._science_points(2, 1, 0, 1) == 4 + 1 + 1 + 7     # the wildcard completes a set
+    assert sw._science_points(3, 0, 0, 1) == 16
+    k = _kernel_at_first_turn()
+    k.wonders = [6, 0, 2]
+    k.coins = [7, 0, 3]
+    k.military = [2, -1, 0]
+    k.stages = [2, 0, 0]            # Giza stages: 3 + 5 VP
+    baths = next(i for i, c in enumerate(wc.CARDS) if c.name == "Baths")
+    k.built = [[baths], [], []]
+    assert k.scores()[0] == 2 + 7 // 3 + 3 + 5 + 3
+
+
+def test_chain_builds_free_and_no_duplicate_names():
+    k = _kernel_at_first_turn()
+    baths = next(i for i, c in enumerate(wc.CARDS) if c.name == "Baths")
+    aqueduct = next(i for i, c in enumerate(wc.CARDS) if c.name == "Aqueduct")
+    loom1, loom2 = sw.CARD_BY_NAME["Loom"]
+    k.built[0] = [baths, loom1]
+    k.coins[0] = 0
+    assert k._play_price(0, aqueduct) == (0, 0, 0)
+    assert k._play_price(0, loom2) is None
+
+
+def test_military_and_hand_passing():
+    k = _kernel_at_first_turn()
+    hands = [list(h) for h in k.hands]
+    for p in range(3):
+        k.apply(sw.encode(sw.DISCARD, k.hands[p][0]))
+    assert k.turn == 1 and k.coins == [6, 6, 6]
+    assert k.hands[0] == hands[1][1:] and k.packet == [1, 2, 0]   # age I passes to the left
+    k2 = _kernel_at_first_turn(1)
+    stockade = next(i for i, c in enumerate(wc.CARDS) if c.name == "Stockade")
+    k2.built = [[stockade], [], []]
+    k2.turn = 5
+    k2.hands = [h[:2] for h in k2.hands]
+    for p in range(3):
+        k2.apply(sw.encode(sw.DISCARD, k2.hands[p][0]))
+    assert k2.age == 2 and k2.military == [2, -1, -1]
+
+
+def _check_world(game, state, world, who):
+    assert world.information_state_string(who) == state.information_state_string(who)
+    assert world.observation_string(who) == state.observation_string(who)
+    assert world.information_state_tensor(who) == state.information_state_tensor(who)
+    assert world.observation_tensor(who) == state.observation_tensor(who)
+    if who == state.current_player():
+        assert world.legal_actions() == state.legal_actions()
+    rebuilt = game.new_initial_state()
+    for action in world.history():
+        rebuilt.apply_action(action)
+    assert str(rebuilt) == str(world)
+
+
+def test_worlds_keep_infostate_tensors_and_rebuild_from_history():
+    game = pyspiel.load_game("seven_wonders")
+    rng = np.random.default_rng(2)
+    sampler = determinizers.sampler_for(game)
+    differs = 0
+    for i in range(12):
+        state = play_to_decision(game, rng, min_moves=int(rng.integers(0, 54)))
+        for who in range(3):
+            world = state.resample_from_infostate(
+                who, pyspiel.UniformProbabilitySampler(int(rng.integers(1 << 30)), 0.0, 1.0))
+            _check_world(game, state, world, who)
+            _check_world(game, state, sampler(state, who, rng), who)
+            assert sw.sample_world(state, who, np.random.default_rng(i)).history() == \
+                sw.sample_world(state, who, np.random.default_rng(i)).history()
+            opp = (who + 1) % 3
+            differs += world.observation_tensor(opp) != state.observation_tensor(opp)
+    assert differs > 5        # other players' hands do change between worlds
+
+
+def test_world_is_uniform_over_the_enumerated_consistent_histories():
+    """Age I, turn 1, player 1 to choose; everybody discarded face down at turn 0 and player 0
+    has chosen in secret. Player 1 knows packet 1 (its first hand, now player 0's) and packet 2
+    (its hand now, less player 2's discard); the 8 other cards are player 2's discard x and
+    packet 0 (player 0's discard y and the 6 cards player 2 holds now). Worlds: x, y, and
+    player 0's secret choice among its legal moves."""
+    game = pyspiel.load_game("seven_wonders")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    while state.is_chance_node():
+        state.apply_action(tt.sample_chance(state.kernel, rng))
+    kernel = state.kernel
+    for p in range(3):
+        state.apply_action(sw.encode(sw.DISCARD, kernel.hands[p][0]))
+    state.apply_action(state.legal_actions()[int(rng.integers(len(state.legal_actions())))])
+    assert state.current_player() == 1 and kernel.turn == 1
+    player, truth = 1, state.information_state_string(1)
+    true_history = state.history()
+    slots = {rec[3]: [] for rec in kernel.records if rec[0] == "deal"}
+    for rec in kernel.records:
+        if rec[0] == "deal":
+            slots[rec[3]].append(rec[2])
+    moves = {(rec[3], rec[4]): rec[2] for rec in kernel.records if rec[0] == "move"}  # (turn, actor)
+    seen = set(kernel.hands[1]) | {c for i in slots[1] for c in [true_history[i]]}
+    unknown = [c for c in wc.AGE_CARDS[1] if c not in seen]
+    assert len(unknown) == 8
+    worlds = []
+    for x in unknown:                       # player 2's face-down card (from packet 2)
+        for y in unknown:                   # player 0's face-down card (from packet 0)
+            if y == x:
+                continue
+            history = list(true_history[:moves[(1, 0)]])
+            packet0 = sorted(c for c in unknown if c != x)
+            packet2 = sorted(set(kernel.hands[1]) | {x})
+            for i, c in zip(slots[0], packet0):
+                history[i] = c
+            for i, c in zip(slots[2], packet2):
+                history[i] = c
+            history[moves[(0, 0)]] = sw.encode(sw.DISCARD, y)
+            history[moves[(0, 2)]] = sw.encode(sw.DISCARD, x)
+            prefix = game.new_initial_state()
+            for a in history:
+                prefix.apply_action(a)
+            for pick in prefix.legal_actions():
+                world = prefix.clone()
+                world.apply_action(pick)
+                assert world.information_state_string(player) == truth
+                worlds.append(tuple(world.history()))
+    assert tuple(true_history) in worlds and len(set(worlds)) == len(worlds)
+    index = {w: i for i, w in enumerate(worlds)}
+    counts = np.zeros(len(worlds), dtype=int)
+    rng = np.random.default_rng(4)
+    for _ in range(8 * len(worlds)):
+        counts[index[tuple(kernel.world_history(player, rng))]] += 1
+    assert chi_square_pvalue(counts, [1 / len(worlds)] * len(worlds)) > 1e-3
+
+
+def test_no_world_during_a_deal():
+    game = pyspiel.load_game("seven_wonders")
+    state = game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="during a deal"):
+        hw.sample_world(state, 0, np.random.default_rng(0))
+
+
+def test_heuristic_is_the_scaled_score():
+    state = play_to_decision(pyspiel.load_game("seven_wonders"), np.random.default_rng(5), 30)
+    h = sw.heuristic(state)
+    assert h == [min(1.0, s / 100) for s in state.kernel.scores()]
+    rng = np.random.default_rng(6)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+    assert sw.heuristic(state) == state.returns()
+
+
+def test_kernel_is_a_search_state():
+    check_kernel_is_a_search_state(pyspiel.load_game("seven_wonders"), seed=7)
+
+
+def test_hidden_choices_weigh_worlds_by_their_legal_moves():
+    """Age I, turn 1, player 2 to choose after two secret choices. Player 0's hand (packet 1)
+    is unknown to player 2, so a card world's weight is the number of player 0's legal moves
+    in it: the marginal over the face-down cards (y: player 0's discard, z: player 1's) must
+    follow those counts, which the rejection step provides."""
+    game = pyspiel.load_game("seven_wonders")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(8)
+    while state.is_chance_node():
+        state.apply_action(tt.sample_chance(state.kernel, rng))
+    kernel = state.kernel
+    for p in range(3):
+        state.apply_action(sw.encode(sw.DISCARD, kernel.hands[p][0]))
+    for _ in range(2):
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert state.current_player() == 2 and kernel.turn == 1
+    moves = {(rec[3], rec[4]): rec[2] for rec in kernel.records if rec[0] == "move"}
+    known = set(kernel.hands[2]) | set(kernel.hands[1])       # packet 0 now, packet 2 now
+    own_discard = sw.decode(state.history()[moves[(0, 2)]])[1]
+    unknown = [c for c in wc.AGE_CARDS[1] if c not in known and c != own_discard]
+    assert len(unknown) == 8
+    weights = {}
+    for y in unknown:
+        for z in unknown:
+            if z == y:
+                continue
+            probe = kernel.copy()
+            probe.hands[0] = [c for c in unknown if c not in (y, z)]
+            probe.cur = 0
+            weights[(y, z)] = len(probe.legal_actions())
+    cells = list(weights)
+    total = sum(weights.values())
+    counts = np.zeros(len(cells), dtype=int)
+    rng = np.random.default_rng(9)
+    for _ in range(20 * len(cells)):
+        history = kernel.world_history(2, rng)
+        y = sw.decode(history[moves[(0, 0)]])[1]
+        z = sw.decode(history[moves[(0, 1)]])[1]
+        counts[cells.index((y, z))] += 1
+    assert len(set(weights.values())) > 1       # the weights do differ here
+    assert chi_square_pvalue(counts, [weights[c] / total for c in cells]) > 1e-3
