@@ -1,7 +1,7 @@
 """Ports whose sampled worlds rebuild from their history, with observation tensors.
 
 Plumbing shared by the TAG ports ``poker_tag`` and ``seven_wonders`` of the PI-MCTS study
-(Ravichandran, Goodman and Lucas, NOTES.md slug ``pimcts_aggregation``). It extends the
+(Ravichandran, Goodman and Lucas, docs/papers/pimcts_aggregation.md). It extends the
 kernel/adapter split of ``_tabletop`` in two ways:
 
 * **Worlds are histories.** A kernel records every action applied to it (chance outcomes

@@ -1,7 +1,7 @@
 """Plumbing for tabletop ports whose worlds are rebuilt by replaying a sampled history.
 
-Used by ``colt_express`` and ``monopoly_deal`` (Ravichandran, Goodman and Lucas, NOTES.md slug
-``pimcts_aggregation``). It extends ``_tabletop`` in two ways:
+Used by ``colt_express`` and ``monopoly_deal`` (Ravichandran, Goodman and Lucas,
+docs/papers/pimcts_aggregation.md). It extends ``_tabletop`` in two ways:
 
 * **Replayed worlds.** The kernel gives ``sampled_history(player, rng)``: the real action
   history with every outcome hidden from ``player`` (an opponent's private draws, an

@@ -1,7 +1,7 @@
 """Card and wonder data of 7 Wonders for the ``seven_wonders`` port (3 players).
 
 Data of the published base game (Antoine Bauza, 2010) as TAG's ``games/wonders7`` deals it
-for three players (PI-MCTS study, NOTES.md slug ``pimcts_aggregation``): 21 cards per age,
+for three players (PI-MCTS study, docs/papers/pimcts_aggregation.md): 21 cards per age,
 age III with 5 of the 10 guilds drawn at random. Wonder boards are the A sides.
 """
 

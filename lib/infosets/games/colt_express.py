@@ -1,8 +1,8 @@
 """Colt Express (Christophe Raimbault, 2014) as an OpenSpiel game, short name ``colt_express``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version (``games.coltexpress``) with 3 players.
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version (``games.coltexpress``) with 3 players.
 The rules follow TAG's implementation and the published rule book; the code is ours.
 
 Rules as modelled. Each bandit (2-6 players, default 3) owns 10 action cards: move sideways

@@ -1,8 +1,8 @@
 """Monopoly Deal (Hasbro, 2008) as an OpenSpiel game, short name ``monopoly_deal``.
 
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
-Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), who ran TAG's Java version (``games.monopolydeal``) with 3 players.
+Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), who ran TAG's Java version (``games.monopolydeal``) with 3 players.
 Rules follow the published game and TAG's card list and values; the code is ours.
 
 Cards (106): money 10x1, 5x2, 4x3, 3x3, 2x5, 1x6; actions Pass Go x10, Double the Rent x2,

@@ -1,8 +1,8 @@
 """TAG's Poker (Texas Hold'em over several hands) as an OpenSpiel game, short name ``poker_tag``.
 
 Poker is one of the TAG games of Ravichandran, Goodman and Lucas, "Evaluation of
-Perfect-Information Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``). It is the one game where they find PI-MCTS ahead of IS-MCTS, and
+Perfect-Information Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md). It is the one game where they find PI-MCTS ahead of IS-MCTS, and
 they name the reshuffle between hands as a cause. This port follows TAG's rules
 (``games/poker`` in GAIGResearch/TabletopGames: PokerForwardModel, PokerGameState,
 PokerGameParameters and the actions); the code is ours.

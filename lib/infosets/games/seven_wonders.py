@@ -1,8 +1,8 @@
 """7 Wonders (Antoine Bauza, 2010) as TAG plays it, an OpenSpiel game, short name ``seven_wonders``.
 
 7 Wonders is one of the TAG games of Ravichandran, Goodman and Lucas, "Evaluation of
-Perfect-Information Monte Carlo Tree Search in Imperfect-Information Games" (NOTES.md slug
-``pimcts_aggregation``), where PI-MCTS does worse than the baseline. Rules from the
+Perfect-Information Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), where PI-MCTS does worse than the baseline. Rules from the
 published rulebook and TAG's ``games/wonders7`` (Wonders7ForwardModel and the actions);
 the code and the card data (``_wonders7_cards``) are ours.
 
