@@ -11,11 +11,14 @@ from infosets.experiments.notebooks import run_notebook
 
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
-    """The quickstart notebook run twice at the smoke preset (second run: from the cache)."""
+    """The quickstart notebook run twice into one folder at the smoke preset (the second run
+    reads the first one's cache), as a user reruns it."""
     out = tmp_path_factory.mktemp("quickstart")
-    first = run_notebook("quickstart", out / "a")
-    second = run_notebook("quickstart", out / "b")
-    return first.notebook, second.notebook, out
+    first = run_notebook("quickstart", out / "run").notebook
+    kept = first.with_name("first.ipynb")
+    first.rename(kept)
+    second = run_notebook("quickstart", out / "run").notebook
+    return kept, second, out
 
 
 @pytest.mark.notebook

@@ -28,6 +28,18 @@ def injected_names(namespace: dict) -> set[str]:
             and n not in ("In", "Out", "get_ipython", "exit", "quit", "open")}
 
 
+def _display_path(path) -> str:
+    """``path`` relative to the repository when inside it (the same text on every clone)."""
+    from pathlib import Path
+
+    from infosets.experiments.config import repo_root
+
+    try:
+        return str(Path(path).resolve().relative_to(repo_root().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def start(slug: str, namespace: dict) -> Session:
     """Validate the notebook's parameters and return the Session (prints the config)."""
     unknown = sorted(injected_names(namespace) - set(NOTEBOOK_PARAMETERS))
@@ -44,7 +56,7 @@ def start(slug: str, namespace: dict) -> Session:
     cfg = session.cfg
     print(f"{slug} · preset={cfg.preset} · seed={cfg.seed} · run_id={session.store.run_id}")
     where = "published" if session.published else "git-ignored: not a published preset/seed"
-    print(f"  outputs -> {session.figures_dir_path} ({where})")
+    print(f"  outputs -> {_display_path(session.figures_dir_path)} ({where})")
     for key, value in cfg.values.items():
         tag = " (derived)" if key in cfg.derived_keys else ""
         print(f"  {key} = {value!r}{tag}")
