@@ -247,8 +247,14 @@ def read_preset(slug: str, preset: str) -> dict:
     path = params_dir() / f"{slug}.{preset}.yaml"
     if not path.exists():
         raise ConfigError(f"preset: no file {path.name} in {path.parent}")
-    with open(path) as fh:
-        data = yaml.safe_load(fh) or {}
+    try:
+        with open(path) as fh:
+            data = yaml.safe_load(fh) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"preset: {path.name} is malformed YAML{where} "
+                          f"({getattr(exc, 'problem', None) or type(exc).__name__})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"preset: {path.name} must hold a mapping of parameters")
     return data
@@ -264,11 +270,33 @@ def validate(schema: Schema, values: Mapping, source: str) -> dict:
     return out
 
 
+def parse_overrides(text: str) -> dict:
+    """Overrides given as YAML text (``{games: [kuhn_poker], eval_games: 10}``), as from a
+    command line; malformed YAML is a one-line ConfigError naming ``overrides``."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise ConfigError(f"overrides: malformed YAML{where} ({problem}): {text!r}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"overrides: expected a YAML mapping such as '{{eval_games: 10}}', "
+                          f"got {type(data).__name__} {data!r}")
+    return dict(data)
+
+
 def load(slug: str, preset: str = "default", *, seed: int = 0,
-         overrides: Mapping | None = None) -> Config:
-    """Load, validate and derive a paper's config. Raises ConfigError (one line)."""
+         overrides: Mapping | str | None = None) -> Config:
+    """Load, validate and derive a paper's config. Raises ConfigError (one line).
+
+    ``overrides`` is a mapping of parameters, or the same as YAML text."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ConfigError(f"seed: expected an int >= 0, got {seed!r}")
+    if isinstance(overrides, str):
+        overrides = parse_overrides(overrides)
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ConfigError(f"overrides: expected a mapping, got {type(overrides).__name__}")
     schema = schema_for(slug)
