@@ -82,12 +82,20 @@ class PoolExecutor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+CONNECT_TIMEOUT_S = 4.0
+
+
 class DaskExecutor:
-    """A Dask distributed Client: a scheduler address, or ``local-dask`` for a LocalCluster."""
+    """A Dask distributed Client: a scheduler address, or ``local-dask`` for a LocalCluster.
+
+    An address that does not answer within ``CONNECT_TIMEOUT_S`` is a one-line ConfigError
+    naming it. A worker lost mid-sweep costs only time: the scheduler reruns its tasks on the
+    others, and as each task's seed comes from its key, the table is the same.
+    """
 
     name = "dask"
 
-    def __init__(self, scheduler: str, workers: int):
+    def __init__(self, scheduler: str, workers: int, timeout: float = CONNECT_TIMEOUT_S):
         from distributed import Client, LocalCluster
 
         self._cluster = None
@@ -98,7 +106,7 @@ class DaskExecutor:
             )
             self._client = Client(self._cluster)
         else:
-            self._client = Client(scheduler)
+            self._client = _connect(Client, scheduler, timeout)
         self.workers = len(self._client.scheduler_info().get("workers", {})) or workers
 
     def submit_all(self, calls: Sequence[Call]) -> Iterator[tuple[int, object]]:
@@ -120,6 +128,36 @@ class DaskExecutor:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _connect(client_cls, address: str, timeout: float):
+    """``Client(address)`` or a one-line ConfigError naming the address, within ``timeout``.
+
+    A TCP address is probed with a plain socket first: a refused or silent port fails at
+    once, without leaving a half-made Client that retries in the background."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    from infosets.experiments.config import ConfigError
+
+    def unreachable(reason) -> ConfigError:
+        reason = " ".join(str(reason).split()) or type(reason).__name__
+        return ConfigError(f"scheduler: cannot reach the Dask scheduler at {address!r} "
+                           f"within {timeout:g} s ({reason})")
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            with socket.create_connection((host, port), timeout=timeout):
+                pass
+    except (OSError, ValueError) as exc:
+        raise unreachable(exc) from None
+    try:
+        return client_cls(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise unreachable(exc) from None
 
 
 def make_executor(workers: int | None = None, scheduler: str | None = None):
