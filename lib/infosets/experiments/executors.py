@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+from infosets.experiments import lifeline
 
 Call = tuple[Callable, tuple]
 
@@ -47,21 +48,22 @@ class SerialExecutor:
         pass
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C (and a kernel's shutdown interrupt) to the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class PoolExecutor:
-    """A local process pool (forkserver start method: safe inside Jupyter kernels)."""
+    """A local process pool (forkserver start method: safe inside Jupyter kernels).
+
+    The forkserver and every worker die with their parent (``lifeline``): a ``kill -9`` of
+    the run leaves no process computing."""
 
     name = "pool"
 
     def __init__(self, workers: int):
         self.workers = workers
         method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method),
-                                         initializer=_ignore_sigint)
+        context = mp.get_context(method)
+        if method == "forkserver":  # applies when this process starts its forkserver
+            context.set_forkserver_preload(["infosets.experiments.lifeline_preload"])
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                         initializer=lifeline.pool_worker_initializer)
 
     def submit_all(self, calls: Sequence[Call]) -> Iterator[tuple[int, object]]:
         futures = {self._pool.submit(fn, *args): i for i, (fn, args) in enumerate(calls)}
