@@ -12,6 +12,8 @@ PYTEST_ARGS ?=
 SEED        ?=
 SEAT        ?=
 PLAY_ARGS   ?=
+LAB_ARGS    ?=
+KEEP        ?=
 export MPLBACKEND ?= Agg
 
 .DEFAULT_GOAL := help
@@ -21,6 +23,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: PRESET=smoke|default|paper  PAPER=<slug>  (e.g. make figures PAPER=belief_mixtures)"
 	@echo "  play-belote: SEED=<n> SEAT=0|1|random  PLAY_ARGS='--iterations 500 --exploration 82 --log PATH'"
+	@echo "  smoke/lab: KEEP=1 (make smoke keeps its folder)  LAB_ARGS=\"--port=8890 --no-browser\" (make lab)"
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
@@ -37,10 +40,14 @@ figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAP
 readme-tables: $(STAMP) ## regenerate README.md's "what reproduces" table from figures/*/claims.csv
 	$(PY) -m infosets.experiments.readme_tables
 
-smoke: $(STAMP) ## run every notebook at the smoke preset into a temporary folder
+smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder (deleted on success unless KEEP=1)
 	@tmp=$$(mktemp -d); echo "smoke outputs in $$tmp"; \
-	INFOSETS_FIGURES_DIR=$$tmp/figures INFOSETS_DATA_DIR=$$tmp/data \
-	$(PY) -m infosets.experiments.notebooks --preset smoke --out $$tmp/notebooks $(if $(PAPER),--paper $(PAPER))
+	INFOSETS_FIGURES_DIR=$$tmp/figures INFOSETS_DATA_DIR=$$tmp/data INFOSETS_RESULTS_DIR=$$tmp/results \
+	$(PY) -m infosets.experiments.notebooks --preset smoke --out $$tmp/notebooks $(if $(PAPER),--paper $(PAPER)); \
+	rc=$$?; \
+	if [ $$rc -eq 0 ] && [ "$(KEEP)" != "1" ]; then rm -rf "$$tmp"; echo "smoke passed; removed $$tmp (KEEP=1 keeps it)"; \
+	else echo "smoke outputs kept in $$tmp"; fi; \
+	exit $$rc
 
 test: $(STAMP) ## the whole pytest suite, notebook smoke runs included
 	$(PY) -m pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
@@ -51,9 +58,9 @@ lint: $(STAMP) ## ruff
 bench: $(STAMP) ## run every benchmark (ratios against OpenSpiel / peers, JSON in benchmarks/results)
 	@set -e; for b in benchmarks/bench_*.py; do echo "==> $$b"; $(PY) $$b; done
 
-lab: $(STAMP) ## install the 'infosets' kernel and start JupyterLab in notebooks/
+lab: $(STAMP) ## install the 'infosets' kernel and start JupyterLab in notebooks/ (LAB_ARGS="--port=8890 --no-browser")
 	$(PY) -m ipykernel install --user --name $(KERNEL) --display-name "Python (infosets)"
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 play-belote: $(STAMP) ## play two-player Belote against the IS-MCTS AI here (SEED=n SEAT=0|1|random)
 	@$(PY) -m infosets.play.belote $(if $(SEED),--seed $(SEED)) $(if $(SEAT),--seat $(SEAT)) $(PLAY_ARGS)

@@ -75,3 +75,64 @@ def test_digest_ignores_preset_name_but_not_seed():
     a = config.load("quickstart", "smoke", seed=1)
     b = config.load("quickstart", "smoke", seed=2)
     assert a.digest() != b.digest()
+
+
+@pytest.mark.parametrize(
+    ("slug", "overrides", "name", "match"),
+    [
+        # pimcts_aggregation: no determinizer / simultaneous moves; a budget below every D > 1
+        ("pimcts_aggregation", {"games": ["goofspiel(imp_info=True,num_cards=4)"]}, "games[0]",
+         "simultaneous"),
+        ("pimcts_aggregation", {"games": ["leduc_poker", "dark_hex"]}, "games[1]",
+         "no determinizer"),
+        ("pimcts_aggregation", {"budgets": [5], "determinizations": [10, 20]}, "budgets[0]",
+         "no PI-MCTS cell"),
+        ("pimcts_aggregation", {"budgets": [30, 2]}, "budgets[1]", "no PI-MCTS cell"),
+        ("pimcts_aggregation", {"tabletop_budgets": [2]}, "tabletop_budgets[0]", "no PI-MCTS"),
+        ("pimcts_aggregation", {"tabletop_games": ["leduc_poker"]}, "tabletop_games[0]",
+         "not a tabletop port"),
+        # belief_mixtures: every game needs a belief model (two players, enumerable or sampled)
+        ("belief_mixtures", {"heatmap_games_pimc": ["kuhn_poker"]}, "heatmap_games_pimc[0]",
+         "no belief model"),
+        ("belief_mixtures", {"heatmap_games_ismcts": ["kuhn_poker"]}, "heatmap_games_ismcts[0]",
+         "no belief model"),
+        ("belief_mixtures", {"table_games_pimc": ["liars_dice(numdice=2)"]}, "table_games_pimc[0]",
+         "numdice"),
+        ("belief_mixtures", {"winrate_games_ismcts": ["leduc_poker(players=3)"]},
+         "winrate_games_ismcts[0]", "2 players"),
+        # quickstart: CFR needs two-player zero-sum sequential games
+        ("quickstart", {"games": ["kuhn_poker(players=3)"]}, "games[0]", "two-player zero-sum"),
+        ("quickstart", {"games": ["goofspiel"]}, "games[0]", "SIMULTANEOUS"),
+        # progressive_hiding: the trade and bridge experiments are for their games
+        ("progressive_hiding", {"trade_games": ["kuhn_poker"]}, "trade_games[0]", "trade_comm"),
+        ("progressive_hiding", {"bridge_game": "tiny_bridge_4p"}, "bridge_game", "tiny_bridge_2p"),
+    ],
+)
+def test_games_and_grids_a_paper_cannot_run_are_rejected(slug, overrides, name, match):
+    with pytest.raises(ConfigError) as err:
+        config.load(slug, "smoke", overrides=overrides)
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"{name}:"), message
+    assert match in message, message
+
+
+def test_misspelt_game_gets_close_matches_and_no_wall_of_names(capfd):
+    with pytest.raises(ConfigError) as err:
+        config.load("quickstart", "smoke", overrides={"games": ["leduc_pokr"]})
+    message = str(err.value)
+    assert message.startswith("games[0]: unknown game 'leduc_pokr'; did you mean 'leduc_poker'")
+    assert len(message) < 200
+    out, errout = capfd.readouterr()
+    assert "tic_tac_toe" not in out + errout  # OpenSpiel's list of every game stays unprinted
+    with pytest.raises(ConfigError, match=r"^games\[0\]: invalid game .*Unknown parameter 'foo'"):
+        config.load("quickstart", "smoke", overrides={"games": ["leduc_poker(foo=1)"]})
+    assert "OpenSpiel exception" not in "".join(capfd.readouterr())
+
+
+def test_accept_reason_is_one_line_naming_the_parameter():
+    param = Param(str, accept=lambda v: None if v == "ok" else f"{v!r} is\nnot ok")
+    assert param.check("x", "ok") == "ok"
+    with pytest.raises(ConfigError) as err:
+        param.check("x", "bad")
+    assert str(err.value) == "x: 'bad' is not ok"

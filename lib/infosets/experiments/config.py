@@ -4,15 +4,22 @@
 checks every key against the paper module's ``SCHEMA`` (names, types, ranges), applies and
 checks the overrides, and only then computes derived values. Every error is a one-line
 ``ConfigError`` naming the offending parameter, raised before any compute.
+
+A game parameter (``Param(..., game=True)``) must name a registered game (a misspelt name
+gets its close matches) that loads; ``accept=`` adds what the paper module can run: a
+function of one value returning ``None`` when it is fine, else the one-line reason.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import hashlib
 import importlib
 import json
 import os
-from collections.abc import Callable, Mapping
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +32,9 @@ _KINDS = {int: "int", float: "float", str: "str", bool: "bool", list: "list", di
 
 class ConfigError(ValueError):
     """A bad parameter. The message is one line and names the parameter."""
+
+    def __init__(self, message: str):
+        super().__init__(" ".join(str(message).split()))  # one line, whatever the cause said
 
 
 def repo_root() -> Path:
@@ -50,6 +60,7 @@ class Param:
     min_len: int | None = None
     game: bool = False
     optional: bool = False
+    accept: Callable[[Any], str | None] | None = None
 
     def _range(self) -> str:
         if self.choices is not None:
@@ -77,6 +88,10 @@ class Param:
                 raise ConfigError(f"{name}: {value!r} is out of range; expected {self._range()}")
         if self.game:
             _check_game(name, value)
+        if self.accept is not None:
+            reason = self.accept(value)
+            if reason:
+                raise ConfigError(f"{name}: {reason}")
         return value
 
     def check(self, name: str, value: Any) -> Any:
@@ -100,16 +115,68 @@ class Param:
         return self._scalar(name, self.kind, value)
 
 
-def _check_game(name: str, game_string: str) -> None:
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[list[str]]:
+    """Hold back what C++ writes to file descriptor 2 (OpenSpiel prints every error there,
+    an unknown game with the list of all ~140 names); the caught text is appended to the
+    yielded list."""
+    caught: list[str] = []
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to hold back
+        yield caught
+        return
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield caught
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            caught.append(sink.read().decode(errors="replace"))
+
+
+def game_names() -> list[str]:
+    """Every game pyspiel can load, ours included."""
     import pyspiel
 
     import infosets.games  # noqa: F401  (registers our games)
 
+    return list(pyspiel.registered_names())
+
+
+def load_game(name: str, game_string: str):
+    """``pyspiel.load_game`` or a one-line ConfigError naming ``name``: an unknown game
+    gets its close matches (never OpenSpiel's list of every game)."""
+    import pyspiel
+
+    names = game_names()
+    short = game_string.split("(", 1)[0].strip()
+    if short not in names:
+        close = difflib.get_close_matches(short, names, n=3, cutoff=0.6)
+        hint = (f"did you mean {' or '.join(repr(c) for c in close)}?" if close
+                else "see pyspiel.registered_names()")
+        raise ConfigError(f"{name}: unknown game {short!r}; {hint}")
     try:
-        pyspiel.load_game(game_string)
+        with _quiet_stderr():
+            return pyspiel.load_game(game_string)
     except Exception as exc:  # pyspiel raises SpielError (a RuntimeError subclass)
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ConfigError(f"{name}: unknown or invalid game {game_string!r} ({first})") from None
+        raise ConfigError(f"{name}: invalid game {game_string!r} ({first})") from None
+
+
+def _check_game(name: str, game_string: str) -> None:
+    load_game(name, game_string)
+
+
+def game_named(*short_names: str) -> Callable[[str], str | None]:
+    """An ``accept`` check: the game's short name is one of ``short_names``."""
+    def accept(game_string: str) -> str | None:
+        if game_string.split("(", 1)[0].strip() not in short_names:
+            return f"{game_string!r} cannot run here; expected a game among {list(short_names)}"
+        return None
+    return accept
 
 
 @dataclass(frozen=True)
@@ -180,8 +247,14 @@ def read_preset(slug: str, preset: str) -> dict:
     path = params_dir() / f"{slug}.{preset}.yaml"
     if not path.exists():
         raise ConfigError(f"preset: no file {path.name} in {path.parent}")
-    with open(path) as fh:
-        data = yaml.safe_load(fh) or {}
+    try:
+        with open(path) as fh:
+            data = yaml.safe_load(fh) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise ConfigError(f"preset: {path.name} is malformed YAML{where} "
+                          f"({getattr(exc, 'problem', None) or type(exc).__name__})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"preset: {path.name} must hold a mapping of parameters")
     return data
@@ -197,11 +270,33 @@ def validate(schema: Schema, values: Mapping, source: str) -> dict:
     return out
 
 
+def parse_overrides(text: str) -> dict:
+    """Overrides given as YAML text (``{games: [kuhn_poker], eval_games: 10}``), as from a
+    command line; malformed YAML is a one-line ConfigError naming ``overrides``."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise ConfigError(f"overrides: malformed YAML{where} ({problem}): {text!r}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"overrides: expected a YAML mapping such as '{{eval_games: 10}}', "
+                          f"got {type(data).__name__} {data!r}")
+    return dict(data)
+
+
 def load(slug: str, preset: str = "default", *, seed: int = 0,
-         overrides: Mapping | None = None) -> Config:
-    """Load, validate and derive a paper's config. Raises ConfigError (one line)."""
+         overrides: Mapping | str | None = None) -> Config:
+    """Load, validate and derive a paper's config. Raises ConfigError (one line).
+
+    ``overrides`` is a mapping of parameters, or the same as YAML text."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ConfigError(f"seed: expected an int >= 0, got {seed!r}")
+    if isinstance(overrides, str):
+        overrides = parse_overrides(overrides)
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ConfigError(f"overrides: expected a mapping, got {type(overrides).__name__}")
     schema = schema_for(slug)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+from infosets.experiments import lifeline
 
 Call = tuple[Callable, tuple]
 
@@ -47,21 +48,22 @@ class SerialExecutor:
         pass
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C (and a kernel's shutdown interrupt) to the parent."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class PoolExecutor:
-    """A local process pool (forkserver start method: safe inside Jupyter kernels)."""
+    """A local process pool (forkserver start method: safe inside Jupyter kernels).
+
+    The forkserver and every worker die with their parent (``lifeline``): a ``kill -9`` of
+    the run leaves no process computing."""
 
     name = "pool"
 
     def __init__(self, workers: int):
         self.workers = workers
         method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method),
-                                         initializer=_ignore_sigint)
+        context = mp.get_context(method)
+        if method == "forkserver":  # applies when this process starts its forkserver
+            context.set_forkserver_preload(["infosets.experiments.lifeline_preload"])
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                         initializer=lifeline.pool_worker_initializer)
 
     def submit_all(self, calls: Sequence[Call]) -> Iterator[tuple[int, object]]:
         futures = {self._pool.submit(fn, *args): i for i, (fn, args) in enumerate(calls)}
@@ -82,12 +84,20 @@ class PoolExecutor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+CONNECT_TIMEOUT_S = 4.0
+
+
 class DaskExecutor:
-    """A Dask distributed Client: a scheduler address, or ``local-dask`` for a LocalCluster."""
+    """A Dask distributed Client: a scheduler address, or ``local-dask`` for a LocalCluster.
+
+    An address that does not answer within ``CONNECT_TIMEOUT_S`` is a one-line ConfigError
+    naming it. A worker lost mid-sweep costs only time: the scheduler reruns its tasks on the
+    others, and as each task's seed comes from its key, the table is the same.
+    """
 
     name = "dask"
 
-    def __init__(self, scheduler: str, workers: int):
+    def __init__(self, scheduler: str, workers: int, timeout: float = CONNECT_TIMEOUT_S):
         from distributed import Client, LocalCluster
 
         self._cluster = None
@@ -98,7 +108,7 @@ class DaskExecutor:
             )
             self._client = Client(self._cluster)
         else:
-            self._client = Client(scheduler)
+            self._client = _connect(Client, scheduler, timeout)
         self.workers = len(self._client.scheduler_info().get("workers", {})) or workers
 
     def submit_all(self, calls: Sequence[Call]) -> Iterator[tuple[int, object]]:
@@ -120,6 +130,36 @@ class DaskExecutor:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _connect(client_cls, address: str, timeout: float):
+    """``Client(address)`` or a one-line ConfigError naming the address, within ``timeout``.
+
+    A TCP address is probed with a plain socket first: a refused or silent port fails at
+    once, without leaving a half-made Client that retries in the background."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    from infosets.experiments.config import ConfigError
+
+    def unreachable(reason) -> ConfigError:
+        reason = " ".join(str(reason).split()) or type(reason).__name__
+        return ConfigError(f"scheduler: cannot reach the Dask scheduler at {address!r} "
+                           f"within {timeout:g} s ({reason})")
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            host, port = parse_host_port(location)
+            with socket.create_connection((host, port), timeout=timeout):
+                pass
+    except (OSError, ValueError) as exc:
+        raise unreachable(exc) from None
+    try:
+        return client_cls(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise unreachable(exc) from None
 
 
 def make_executor(workers: int | None = None, scheduler: str | None = None):

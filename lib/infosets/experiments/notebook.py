@@ -4,6 +4,10 @@ papermill only warns about parameters a notebook does not declare. ``snapshot(gl
 runs before the parameters cell; ``start(slug, globals())`` then rejects any new name other
 than the five declared ones (``preset, seed, workers, scheduler, overrides``) with a one-line
 error, and builds the Session.
+
+``snapshot`` also makes the kernel show a ``ConfigError`` as its one line
+(``ConfigError: <parameter>: <reason>``) instead of a traceback through the library, so
+papermill, ``make figures`` and JupyterLab all report a bad parameter at a glance.
 """
 
 from __future__ import annotations
@@ -15,8 +19,36 @@ NOTEBOOK_PARAMETERS = ("preset", "seed", "workers", "scheduler", "overrides")
 _SNAPSHOT_KEY = "__infosets_snapshot__"
 
 
+def one_line_error(etype, value) -> list[str]:
+    """How a ConfigError is shown: its one line, no traceback."""
+    return [f"{etype.__name__}: {value}"]
+
+
+def _show_config_error(shell, etype, value, tb, tb_offset=None) -> list[str]:
+    # IPython leaves the display to a custom handler: send the one line as the cell's error
+    # (ipykernel turns it into the error output papermill and JupyterLab show).
+    stb = one_line_error(etype, value)
+    shell._showtraceback(etype, value, stb)
+    return stb
+
+
+def show_config_errors_as_one_line() -> bool:
+    """In an IPython kernel, show every ConfigError as one line (True when installed)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    if shell is None:
+        return False
+    shell.set_custom_exc((ConfigError,), _show_config_error)
+    return True
+
+
 def snapshot(namespace: dict) -> None:
-    """Remember which names exist before the parameters cell runs."""
+    """Remember which names exist before the parameters cell runs (and, in a kernel,
+    show ConfigErrors as one line)."""
+    show_config_errors_as_one_line()
     namespace[_SNAPSHOT_KEY] = frozenset(namespace) | {_SNAPSHOT_KEY}
 
 

@@ -5,6 +5,10 @@
 notebook fails. ``run_notebook(slug, out_dir)`` is the smoke helper used by the tests: it
 runs one notebook at the smoke preset with every output redirected under ``out_dir`` and
 returns what it wrote.
+
+A failing notebook is reported in one line: a ``ConfigError`` (bad parameter) as
+``ConfigError: <parameter>: <reason>``, any other error as its type and first line with the
+cell that raised it; the executed copy keeps the full output.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from infosets.experiments.config import PRESETS, repo_root
+from infosets.experiments.config import PRESETS, ConfigError, parse_overrides, repo_root
 
 
 def notebook_dir() -> Path:
@@ -96,6 +100,19 @@ def run_notebook(slug: str, out_dir: Path, preset: str = "smoke", *,
     return NotebookRun(nb, slug_dir, data / slug, files)
 
 
+def failure_line(exc: BaseException) -> str:
+    """One line for a failed notebook run (papermill's error carries the cell's exception)."""
+    ename = getattr(exc, "ename", None)
+    if ename is not None:  # papermill.PapermillExecutionError
+        lines = str(getattr(exc, "evalue", "")).strip().splitlines()
+        line = f"{ename}: {lines[0] if lines else ''}"
+        if ename != "ConfigError":
+            line += f" (cell In [{getattr(exc, 'exec_count', '?')}])"
+        return line
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="default", choices=PRESETS)
@@ -104,7 +121,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--scheduler", default=None)
+    parser.add_argument("-y", "--overrides", default=None, metavar="YAML",
+                        help="paper parameters as YAML, e.g. '{games: [kuhn_poker]}'")
     args = parser.parse_args(argv)
+    try:
+        overrides = parse_overrides(args.overrides) if args.overrides is not None else None
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     slugs = [args.paper] if args.paper else available()
     if args.paper and args.paper not in available():
         print(f"error: PAPER={args.paper!r} has no notebook; available: {', '.join(available())}",
@@ -117,12 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"==> {slug} (preset={args.preset}) -> {out}", flush=True)
         try:
             execute(slug, args.preset, out, seed=args.seed, workers=args.workers,
-                    scheduler=args.scheduler, progress=sys.stderr.isatty())
+                    scheduler=args.scheduler, overrides=overrides, progress=sys.stderr.isatty())
             print(f"    ok in {time.perf_counter() - t0:.0f} s", flush=True)
-        except Exception as exc:  # report every failing notebook, then exit non-zero
-            first = str(exc).strip().splitlines()
-            print(f"    FAILED in {time.perf_counter() - t0:.0f} s: {type(exc).__name__}: "
-                  f"{first[-1] if first else ''}", flush=True)
+        except Exception as exc:  # report every failing notebook in one line, then exit 1
+            print(f"    FAILED in {time.perf_counter() - t0:.0f} s: {failure_line(exc)}", flush=True)
             failed.append(slug)
     if failed:
         print(f"failed notebooks: {', '.join(failed)} (executed copies in {args.out})")

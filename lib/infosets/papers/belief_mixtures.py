@@ -103,6 +103,17 @@ def parse_reading(text: str) -> dict:
             "tie_break": m.group(4)}
 
 
+def belief_game(game_string: str) -> str | None:
+    """Why the bots cannot play ``game_string`` (its beliefs need a world model: liars_dice
+    with one die or leduc_poker, two players, or the trick game), or None when they can.
+    Used by the SCHEMA, before any compute."""
+    try:
+        beliefs.world_model(pyspiel.load_game(game_string))
+    except ValueError as exc:
+        return f"{game_string!r} has no belief model here ({exc})"
+    return None
+
+
 def _derive(values: dict) -> dict:
     for r in values["readings"]:
         parse_reading(r)
@@ -114,11 +125,13 @@ SCHEMA = Schema(
     params={
         "seats": Param(list, item=int, lo=0, hi=1, min_len=1, doc="our seat(s): 0 = Table 1, 1 = Table 3"),
         "lambdas": Param(list, item=float, lo=0.0, hi=1.0, min_len=1, doc="λ grid (paper: 0, 0.1, ..., 1)"),
-        "table_games_pimc": Param(list, item=str, game=True, doc="games for PIMC TSSR / best responder"),
-        "table_games_ismcts": Param(list, item=str, game=True, doc="games for IS-MCTS TSSR / best responder"),
-        "heatmap_games_pimc": Param(list, item=str, game=True,
+        "table_games_pimc": Param(list, item=str, game=True, accept=belief_game,
+                                  doc="games for PIMC TSSR / best responder"),
+        "table_games_ismcts": Param(list, item=str, game=True, accept=belief_game,
+                                    doc="games for IS-MCTS TSSR / best responder"),
+        "heatmap_games_pimc": Param(list, item=str, game=True, accept=belief_game,
               doc="subset of table_games_pimc with 11x11 heatmaps"),
-        "heatmap_games_ismcts": Param(list, item=str, game=True,
+        "heatmap_games_ismcts": Param(list, item=str, game=True, accept=belief_game,
               doc="subset of table_games_ismcts with heatmaps"),
         "readings": Param(list, item=str,
               doc="Table 1 'LD 2D' readings, 'sides:rule:mode:tie_break' (PIMC, seat 0)"),
@@ -135,8 +148,10 @@ SCHEMA = Schema(
         "ismcts_availability": Param(bool, doc="availability counts in UCB (OpenSpiel's IS-MCTS: no)"),
         "ismcts_batch": Param(int, lo=1, doc="IS-MCTS runs between stability checks"),
         "ismcts_max_runs": Param(int, lo=1, doc="cap on IS-MCTS runs per infostate"),
-        "winrate_games_pimc": Param(list, item=str, game=True, doc="games for PIMC win rates (Tables 2, 4)"),
-        "winrate_games_ismcts": Param(list, item=str, game=True, doc="games for IS-MCTS win rates"),
+        "winrate_games_pimc": Param(list, item=str, game=True, accept=belief_game,
+                                    doc="games for PIMC win rates (Tables 2, 4)"),
+        "winrate_games_ismcts": Param(list, item=str, game=True, accept=belief_game,
+                                      doc="games for IS-MCTS win rates"),
         "winrate_lambdas": Param(list, item=float, lo=0.0, hi=1.0, min_len=1, doc="λ grid of the win rates"),
         "winrate_n_games": Param(int, lo=1, doc="games per (game, algo, seat, λ) (paper: 1000)"),
         "winrate_chunk": Param(int, lo=1, doc="games per task"),

@@ -35,6 +35,7 @@ from infosets.games.determinizers import (
     REDRAW_GAMES,
     RESAMPLE_CHECKED_GAMES,
     ROLLOUT_GAMES,
+    determinizable_games,
     infostate_key,
     sampler_for,
 )
@@ -75,15 +76,46 @@ def _slice(values: dict, games, budgets, determinizations, games_per_cell) -> di
             "n_cells": cells * len(games)}
 
 
+def searchable(game_string: str) -> str | None:
+    """Why PI-MCTS cannot play ``game_string`` (sequential moves and a determinizer are
+    needed), or None when it can. Used by the SCHEMA, before any compute."""
+    game = pyspiel.load_game(game_string)
+    if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        return f"{game_string!r} has simultaneous moves; the searches need a sequential game"
+    try:
+        sampler_for(game)
+    except ValueError:
+        return (f"{game_string!r} has no determinizer (infosets.games.determinizers); "
+                f"games with one: perfect-information games, {', '.join(determinizable_games())}")
+    return None
+
+
+def tabletop_port(game_string: str) -> str | None:
+    """Why ``game_string`` is not one of our tabletop ports (searched on its kernel), or None."""
+    if game_string.split("(")[0] not in TABLETOP_PORTS:
+        return f"{game_string!r} is not a tabletop port; expected one of {list(TABLETOP_PORTS)}"
+    return searchable(game_string)
+
+
+def _check_budgets(values: dict, budgets_key: str, budgets, determinizations) -> None:
+    """Every budget must leave room for a PI-MCTS cell (some D > 1 with D <= budget)."""
+    for i, budget in enumerate(budgets):
+        if not [d for d in _grid(determinizations, budget) if d > 1]:
+            raise ConfigError(
+                f"{budgets_key}[{i}]: budget {budget} admits no PI-MCTS cell (needs some D in "
+                f"(1, {budget}]; determinizations are {sorted(determinizations)})")
+
+
 def _derive(values: dict) -> dict:
-    for name in values["tabletop_games"]:
-        if name.split("(")[0] not in TABLETOP_PORTS:
-            raise ConfigError(f"tabletop_games: {name!r} is not a tabletop port; "
-                              f"expected one of {list(TABLETOP_PORTS)}")
-    main = _slice(values, values["games"], values["budgets"], values["determinizations"],
-                  values["games_per_cell"])
     def pick(key, fallback):
         return values[key] if values[key] is not None else values[fallback]
+    _check_budgets(values, "budgets", values["budgets"], values["determinizations"])
+    if values["tabletop_games"]:
+        _check_budgets(values, "tabletop_budgets" if values["tabletop_budgets"] else "budgets",
+                       pick("tabletop_budgets", "budgets"),
+                       pick("tabletop_determinizations", "determinizations"))
+    main = _slice(values, values["games"], values["budgets"], values["determinizations"],
+                  values["games_per_cell"])
     tabletop = _slice(values, values["tabletop_games"], pick("tabletop_budgets", "budgets"),
                       pick("tabletop_determinizations", "determinizations"),
                       pick("tabletop_games_per_cell", "games_per_cell"))
@@ -94,7 +126,7 @@ def _derive(values: dict) -> dict:
 
 SCHEMA = Schema(
     params={
-        "games": Param(list, item=str, game=True, min_len=1,
+        "games": Param(list, item=str, game=True, min_len=1, accept=searchable,
                        doc="OpenSpiel game strings (3 players where the game allows)"),
         "budgets": Param(list, item=int, lo=1, hi=1_000_000, min_len=1,
                          doc="MCTS iterations per decision, B (paper: 4000, and 10000 for Fig. 2)"),
@@ -113,7 +145,7 @@ SCHEMA = Schema(
                             ">= 10 x legal actions on C++ games, else Python"),
         "ismcts_engine": Param(str, choices=["python", "cpp"],
                                doc="python = ours (availability counts); cpp = OpenSpiel's"),
-        "tabletop_games": Param(list, item=str, game=True,
+        "tabletop_games": Param(list, item=str, game=True, accept=tabletop_port,
                                 doc="our ports of the paper's TAG games (may be empty)"),
         "tabletop_budgets": Param(list, item=int, lo=1, hi=1_000_000, min_len=1, optional=True,
                                   doc="budgets for tabletop_games (null: budgets)"),

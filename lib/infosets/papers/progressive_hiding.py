@@ -22,7 +22,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers coop_matching_pennies)
 from infosets import plots, stats
-from infosets.experiments.config import Param, Schema
+from infosets.experiments.config import Param, Schema, game_named
 from infosets.experiments.runner import Task
 from infosets.learning import cfr, hiding
 from infosets.learning.tree import build_tree
@@ -41,7 +41,7 @@ def _derive(values: dict) -> dict:
 
 SCHEMA = Schema(
     params={
-        "trade_games": Param(list, item=str, game=True, min_len=1,
+        "trade_games": Param(list, item=str, game=True, min_len=1, accept=game_named("trade_comm"),
                              doc="trade_comm game strings (two num_items values)"),
         "trade_maps": Param(list, item=str, choices=list(TRADE_METHODS), min_len=1,
                             doc="learner's map: team (original, baseline), cheated, perfect_recall"),
@@ -66,7 +66,8 @@ SCHEMA = Schema(
         "cmp_sweep_rhos": Param(list, item=float, lo=0.0, min_len=1),
         "cmp_sweep_repetitions": Param(int, lo=1, hi=100_000),
         "cmp_reps_per_task": Param(int, lo=1, hi=100_000, doc="repetitions batched in a task"),
-        "bridge_game": Param(str, game=True, doc="tiny_bridge_2p(abstracted=True)"),
+        "bridge_game": Param(str, game=True, accept=game_named("tiny_bridge_2p"),
+                             doc="tiny_bridge_2p(abstracted=True)"),
         "bridge_episodes": Param(int, lo=1, hi=100_000, doc="full-traversal episodes"),
         "bridge_methods": Param(list, item=str, choices=list(BRIDGE_METHODS), min_len=1,
                                 doc="hiding = adaptive rho; hiding_constant = rho fixed at rho0"),

@@ -18,13 +18,27 @@ from infosets.experiments.runner import Task
 KUHN_VALUE = -1 / 18  # the first player's value of two-player Kuhn poker
 
 
+def cfr_game(game_string: str) -> str | None:
+    """Why CFR and exploitability cannot run on ``game_string`` (they need a two-player
+    zero-sum sequential game), or None."""
+    game = pyspiel.load_game(game_string)
+    kind = game.get_type()
+    if (game.num_players() != 2 or kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL
+            or kind.utility not in (pyspiel.GameType.Utility.ZERO_SUM,
+                                    pyspiel.GameType.Utility.CONSTANT_SUM)):
+        return (f"{game_string!r} is not a two-player zero-sum sequential game "
+                f"({game.num_players()} players, {kind.utility.name}, {kind.dynamics.name})")
+    return None
+
+
 def _derive(values: dict) -> dict:
     return {"n_tasks": len(values["games"]) * len(values["solvers"]) * len(values["iterations"])}
 
 
 SCHEMA = Schema(
     params={
-        "games": Param(list, item=str, game=True, min_len=1, doc="two-player zero-sum games"),
+        "games": Param(list, item=str, game=True, min_len=1, accept=cfr_game,
+                       doc="two-player zero-sum games"),
         "solvers": Param(list, item=str, choices=["cfr", "cfr_plus"], min_len=1),
         "iterations": Param(list, item=int, lo=1, hi=100_000, min_len=1),
         "eval_games": Param(int, lo=0, hi=1_000_000,
