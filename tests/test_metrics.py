@@ -83,3 +83,49 @@ def test_win_rate_seeded_and_pimc_beats_random():
     assert a["ci_low"] > 0.5
     with pytest.raises(ValueError, match="num_games"):
         metrics.win_rate(game, make_bots, 0, 0, np.random.SeedSequence(5))
+
+
+class _Scripted(pyspiel.Bot):
+    """Plays a fixed tic-tac-toe line (a draw)."""
+
+    LINE = [4, 0, 2, 6, 3, 5, 1, 7, 8]
+
+    def __init__(self):
+        pyspiel.Bot.__init__(self)
+
+    def step(self, state):
+        return self.LINE[len(state.history())]
+
+    def restart_at(self, state):
+        pass
+
+
+def test_a_tie_is_a_win_for_both_seats_and_a_draw():
+    # The paper (Sec. 4.3): "A player wins if it has at least half of the points". The old
+    # scoring counted a tie as half a win.
+    game = pyspiel.load_game("tic_tac_toe")
+    for seat in (0, 1):
+        res = metrics.win_rate(game, lambda _s: [_Scripted(), _Scripted()], seat, 3,
+                               np.random.SeedSequence(1))
+        assert res["win_rate"] == 1.0 and res["draws"] == 3
+
+
+def test_outcomes_replay_the_same_deals_for_every_cell():
+    game = pyspiel.load_game("liars_dice(numdice=1,dice_sides=3)")
+    seen = []
+
+    class Peek(pyspiel.Bot):
+        def __init__(self):
+            pyspiel.Bot.__init__(self)
+
+        def step(self, state):
+            seen.append(tuple(state.history()[:2]))
+            return state.legal_actions()[-1]            # call liar at once
+
+        def restart_at(self, state):
+            pass
+
+    for _cell in range(2):
+        metrics.outcomes(game, lambda _s: [Peek(), Peek()], 0, range(4), entropy=9, label="ld3")
+    assert seen[:len(seen) // 2] == seen[len(seen) // 2:]
+    assert len(set(seen)) > 1
