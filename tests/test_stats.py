@@ -93,3 +93,10 @@ def test_bootstrap_needs_a_generator_and_covers_the_mean():
     assert est == stats.bootstrap_ci(data, rng=np.random.default_rng(4))
     with pytest.raises(ValueError, match="^rng"):
         stats.bootstrap_ci(data, rng=4)
+
+
+def test_trend_test_detects_a_falling_series():
+    tau, p = stats.trend_test([1, 3, 10, 30, 100], [9.0, 7.5, 5.0, 3.1, 2.0], "less")
+    assert tau == pytest.approx(-1.0) and p == pytest.approx(1 / 120)
+    rho, p = stats.trend_test([1, 3, 10], [1.0, 1.0, 1.0])
+    assert np.isnan(rho) and np.isnan(p)

@@ -156,6 +156,18 @@ def bootstrap_ci(values: Sequence[float], *, rng, statistic=np.mean, resamples: 
     return Estimate(float(statistic(arr)), float(lo), float(hi), int(arr.size))
 
 
+def trend_test(x: Sequence[float], y: Sequence[float], alternative: str = "two-sided") -> tuple[float, float]:
+    """Kendall's rank correlation tau of y with x and its p-value (exact for small samples
+    without ties; ``alternative``: "less" tests that y falls as x grows)."""
+    _check_alternative(alternative)
+    xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = np.isfinite(xa) & np.isfinite(ya)
+    if keep.sum() < 3 or np.unique(xa[keep]).size < 2 or np.unique(ya[keep]).size < 2:
+        return float("nan"), float("nan")
+    res = _st.kendalltau(xa[keep], ya[keep], alternative=alternative)
+    return float(res.statistic), float(res.pvalue)
+
+
 # -- multiple comparisons -------------------------------------------------------------------------
 
 def holm(pvalues: Sequence[float]) -> np.ndarray:
@@ -253,6 +265,12 @@ def _check_alternative(alternative: str) -> None:
 def _check_margin(margin: float) -> None:
     if not margin > 0:
         raise ValueError(f"margin: expected > 0, got {margin}")
+
+
+def normal_pvalue(z: float, alternative: str = "two-sided") -> float:
+    """p-value of a standard-normal statistic ``z``."""
+    _check_alternative(alternative)
+    return _z_pvalue(z, alternative)
 
 
 def _z_pvalue(z: float, alternative: str) -> float:
