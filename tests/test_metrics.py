@@ -129,3 +129,28 @@ def test_outcomes_replay_the_same_deals_for_every_cell():
         metrics.outcomes(game, lambda _s: [Peek(), Peek()], 0, range(4), entropy=9, label="ld3")
     assert seen[:len(seen) // 2] == seen[len(seen) // 2:]
     assert len(set(seen)) > 1
+
+
+def test_lambda_costs_nothing_is_paired_tost_with_holm():
+    import pandas as pd
+
+    from infosets.papers import belief_mixtures as bm
+
+    rng = np.random.default_rng(0)
+    deals = 3000
+    base = (rng.random(deals) < 0.5).astype(float)
+    rows = []
+    for lam, flip in ((0.0, 0.0), (0.2, 0.01), (0.4, 0.01)):
+        w = np.where(rng.random(deals) < flip, 1 - base, base)      # nearly the same games
+        rows += [{"game": "g", "label": "G", "algo": "PIMC", "seat": 0, "lam": lam, "deal": d,
+                  "win": float(w[d]), "draw": 0.0} for d in range(deals)]
+    games = pd.DataFrame(rows)
+    claim = bm._costs_nothing(games, "PIMC", "G", 0, [0.2, 0.4], None)
+    assert claim.verdict == "match" and claim.margin == bm.WIN_EQUIVALENCE_MARGIN
+    # a real loss at λ = 0.4 (wins turned into losses on 3 deals in 5) is a mismatch
+    worse = games.copy()
+    worse.loc[(worse.lam == 0.4) & (worse.deal % 5 < 3), "win"] = 0.0
+    assert bm._costs_nothing(worse, "PIMC", "G", 0, [0.2, 0.4], None).verdict == "mismatch"
+    # a handful of games is inconclusive, never a match
+    few = games[games.deal < 8]
+    assert bm._costs_nothing(few, "PIMC", "G", 0, [0.2, 0.4], None).verdict == "inconclusive"

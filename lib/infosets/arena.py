@@ -80,7 +80,7 @@ def play_game(game, bots: Sequence, rng: np.random.Generator, *, state=None,
     ``state``: start here instead of ``game.new_initial_state()`` (e.g. a fixed deal).
     ``on_decision(info)`` is called after each searched decision with {"player", "action",
     "seconds", "move", "legal"}. Returns {"returns", "decisions" (searched), "forced",
-    "seconds" (per seat, CPU time of its decisions)}.
+    "seconds" (per seat, CPU time of its decisions), "state" (the terminal state)}.
     """
     if len(bots) != game.num_players():
         raise ValueError(f"bots: expected {game.num_players()} bots, got {len(bots)}")
@@ -118,7 +118,7 @@ def play_game(game, bots: Sequence, rng: np.random.Generator, *, state=None,
         state.apply_action(action)
         move += 1
     return {"returns": [float(r) for r in state.returns()], "decisions": decisions,
-            "forced": forced, "seconds": seconds}
+            "forced": forced, "seconds": seconds, "state": state}
 
 
 def rotation(lineup: Sequence[Entrant], shift: int) -> list[Entrant]:

@@ -108,6 +108,23 @@ def tost_two_proportions(successes_a: float, n_a: int, successes_b: float, n_b: 
     return max(_z_pvalue((d + margin) / se, "greater"), _z_pvalue((d - margin) / se, "less"))
 
 
+def normal_difference(a: float, se_a: float, b: float, se_b: float, n: int = 0,
+                      z: float = Z95) -> Estimate:
+    """a - b for two independent normal estimates with standard errors, with its 95% interval."""
+    half = z * math.hypot(se_a, se_b)
+    return Estimate(a - b, a - b - half, a - b + half, n)
+
+
+def mean_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """mean(a) - mean(b) for two independent samples, normal 95% interval (unequal variances;
+    a one-element sample contributes no variance). ``n`` is the smaller sample."""
+    xa, xb = _values(a, "a", at_least=1), _values(b, "b", at_least=1)
+    var = (xa.var(ddof=1) / xa.size if xa.size > 1 else 0.0) + \
+        (xb.var(ddof=1) / xb.size if xb.size > 1 else 0.0)
+    return normal_difference(float(xa.mean()), 0.0, float(xb.mean()), float(math.sqrt(var)),
+                             min(xa.size, xb.size))
+
+
 # -- paired samples -----------------------------------------------------------------------------
 
 def paired_t_test(differences: Sequence[float], alternative: str = "two-sided") -> tuple[Estimate, float]:
