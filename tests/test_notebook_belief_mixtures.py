@@ -1,6 +1,7 @@
 """Smoke run of the belief_mixtures notebook through papermill; checks the numbers it wrote."""
 import pytest
 
+from infosets.claims import COLUMNS, VERDICTS
 from infosets.experiments.notebooks import run_notebook
 from infosets.papers import belief_mixtures as paper
 
@@ -14,7 +15,7 @@ def test_belief_mixtures_smoke(tmp_path):
             "winrate_vs_lambda.png", "claims.csv", "best_responder_seat0.csv",
             "table1_readings.csv", "winrate_seat0.csv"} <= names
     claims = run.table("claims")
-    assert set(claims.columns) == {"claim", "paper", "ours", "ci95", "verdict"}
+    assert list(claims.columns) == list(COLUMNS) and set(claims.verdict) <= set(VERDICTS)
     assert len(claims) >= 5
     table = run.table("best_responder_seat0")
     ours = table[(table.algo == "PIMC") & (table.game == "LP") & (table.source == "ours")].iloc[0]

@@ -2,6 +2,7 @@
 
 import pytest
 
+from infosets.claims import COLUMNS, VERDICTS
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
@@ -14,7 +15,7 @@ def test_belote_ismcts_smoke(tmp_path):
                  "heatmap_exploration_iterations"]:
         assert {f"{stem}.png", f"{stem}.svg"} <= names
     claims = run.table("claims")
-    assert set(claims.columns) == {"claim", "paper", "ours", "ci95", "verdict"}
+    assert list(claims.columns) == list(COLUMNS) and set(claims["verdict"]) <= set(VERDICTS)
     assert claims["claim"].str.contains("vs greedy").any()
     summary = run.table("score_summary")
     assert summary.loc[0, "opponent"] == "human (paper)" and summary.loc[0, "games"] == 63
@@ -75,3 +76,19 @@ def test_duplicate_deal_swaps_seats_and_is_seeded():
     assert rows[0]["ai_led_first"] != rows[1]["ai_led_first"]  # same first seat, seats swapped
     assert all(0 <= r["ai_score"] <= 162 for r in rows)
     assert rows == paper.opponent_task(cfg, params, np.random.SeedSequence(0))
+
+
+def test_leading_first_gap_is_paired_per_deal():
+    # Two deals of very different strength, each led once by each side: the gap is +10 on
+    # both, so the paired interval is tight around 10; an unpaired interval (the old test)
+    # spans the deal-to-deal spread (40 points) and could not tell 10 from 0.
+    import pandas as pd
+
+    from infosets.papers import belote_ismcts as paper
+
+    rows = []
+    for deal, (led, other) in enumerate([(120, 110), (60, 50), (95, 85)]):
+        rows += [{"deal": deal, "ai_led_first": True, "ai_score": led},
+                 {"deal": deal, "ai_led_first": False, "ai_score": other}]
+    est, p = paper.leading_first_gap(pd.DataFrame(rows))
+    assert est.value == 10 and est.lo == est.hi == 10 and p == 0.0

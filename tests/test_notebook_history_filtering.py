@@ -2,6 +2,7 @@
 
 import pytest
 
+from infosets.claims import COLUMNS, VERDICTS
 from infosets.experiments.notebooks import run_notebook
 
 
@@ -13,7 +14,7 @@ def test_smoke(tmp_path):
                  "fsat_construction_cost"):
         assert (run.figures_dir / f"{name}.png").exists(), name
     claims = run.table("claims")
-    assert list(claims.columns) == ["claim", "paper", "ours", "ci95", "verdict"]
+    assert list(claims.columns) == list(COLUMNS) and set(claims["verdict"]) <= set(VERDICTS)
     assert len(claims) >= 5
     states = run.table("public_states")
     assert list(states["histories"]) == [90, 1350]

@@ -2,6 +2,7 @@
 
 import pytest
 
+from infosets.claims import COLUMNS, VERDICTS
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
@@ -13,4 +14,4 @@ def test_play_belote_smoke(tmp_path):
     assert len(games) == 1
     assert (games["score_0"] + games["score_1"] == 162).all()
     claims = run.table("claims")
-    assert set(claims.columns) == {"claim", "paper", "ours", "ci95", "verdict"}
+    assert list(claims.columns) == list(COLUMNS) and set(claims["verdict"]) <= set(VERDICTS)

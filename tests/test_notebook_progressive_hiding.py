@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from infosets.claims import COLUMNS, VERDICTS
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
@@ -14,7 +15,7 @@ def test_smoke(tmp_path):
                  "cmp_success_rates", "tiny_bridge_payoff_vs_episodes"):
         assert (run.figures_dir / f"{name}.png").exists(), name
     claims = run.table("claims")
-    assert list(claims.columns) == ["claim", "paper", "ours", "ci95", "verdict"]
+    assert list(claims.columns) == list(COLUMNS) and set(claims["verdict"]) <= set(VERDICTS)
     assert claims["claim"].str.contains("Trade Comm").any()
     assert claims["claim"].str.contains("CMP success rate").any()
     bridge = claims[claims["claim"] == "Tiny Bridge: PH peak within 75 episodes"]

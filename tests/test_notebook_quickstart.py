@@ -2,6 +2,7 @@
 
 import pytest
 
+from infosets.claims import COLUMNS, VERDICTS
 from infosets.experiments.notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
@@ -13,7 +14,7 @@ def test_quickstart_smoke(tmp_path):
     assert {"exploitability_vs_iterations.png", "exploitability_vs_iterations.svg",
             "claims.csv", "claims.md", "outputs.csv"} <= names
     claims = run.table("claims")
-    assert set(claims.columns) == {"claim", "paper", "ours", "ci95", "verdict"}
+    assert list(claims.columns) == list(COLUMNS) and set(claims["verdict"]) <= set(VERDICTS)
     assert (claims["verdict"] == "match").all()
     kuhn = claims[claims["claim"].str.startswith("Kuhn")].iloc[0]
     assert abs(float(kuhn["ours"]) + 1 / 18) < 2e-3

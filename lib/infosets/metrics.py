@@ -3,7 +3,8 @@
 Follows Arjonilla, Saffidine and Cazenave, "Mixture of public and private beliefs"
 (2024, arXiv 2405.14346; docs/papers/belief_mixtures.md), §4.2: the True State Sampling
 Ratio of Solinas et al. (2019), the expected utility of an exact best responder to the
-policy our bot plays at every infostate of its seat, and win rates against PIMC.
+policy our bot plays at every infostate of its seat, and win rates against PIMC (played
+through ``infosets.arena``; a seat wins with at least half of the points, §4.3).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-from infosets import stats
+from infosets import arena, stats
 
 PolicyTable = dict[str, dict[int, float]]
 
@@ -129,40 +130,47 @@ def tssr(game: pyspiel.Game, player: int, table: PolicyTable) -> float:
     return num / den
 
 
-def play_game(game: pyspiel.Game, bots: list, rng: np.random.Generator) -> list[float]:
-    """One game; chance is sampled from `rng`. Returns the players' returns."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(actions[rng.choice(len(actions), p=np.array(probs))]))
-        else:
-            state.apply_action(int(bots[state.current_player()].step(state)))
-    return list(state.returns())
+def seat_outcome(returns, seat: int) -> dict:
+    """One two-player game from ``seat``'s side, as the paper scores it: a win when the seat
+    has at least half of the points (its return >= the opponent's, so a tie is a win for
+    both seats), a draw when the returns are equal (reported in its own column)."""
+    mine, theirs = returns[seat], returns[1 - seat]
+    return {"win": float(mine >= theirs), "draw": float(mine == theirs), "return": float(mine)}
+
+
+def outcomes(game: pyspiel.Game, make_bots: Callable[[np.random.SeedSequence], list],
+             seat: int, deals, *, entropy: int, label: str) -> list[dict]:
+    """Per-game outcomes (``seat_outcome``) of the bot at ``seat`` on duplicate deals.
+
+    Deal i draws its chance outcomes from ``arena.deal_seed(entropy, label, i)``, so every
+    λ cell of a (game, seat) replays the same deals and can be compared game by game;
+    make_bots(seed_sequence) -> [bot for seat 0, bot for seat 1], built afresh per game.
+    """
+    if game.num_players() != 2:
+        raise ValueError(f"game must have 2 players, got {game.num_players()}")
+    rows = []
+    for deal in deals:
+        chance_seed, _, bots_seed = arena.deal_seed(entropy, label, deal).spawn(3)
+        out = arena.play_game(game, make_bots(bots_seed), np.random.default_rng(chance_seed))
+        rows.append({"deal": int(deal), **seat_outcome(out["returns"], seat)})
+    return rows
 
 
 def win_rate(game: pyspiel.Game, make_bots: Callable[[np.random.SeedSequence], list],
              seat: int, num_games: int, seed: np.random.SeedSequence) -> dict:
-    """Win rate of the bot at `seat` over `num_games` seeded games (ties count half).
+    """Win rate of the bot at `seat` over `num_games` seeded games (the paper's definition:
+    at least half of the points; ties win, and are also counted in ``draws``).
 
     make_bots(seed_sequence) -> [bot for seat 0, bot for seat 1], built afresh per game.
-    Returns {"win_rate", "ci_low", "ci_high", "n"} with a 95% Wilson interval.
+    Returns {"win_rate", "ci_low", "ci_high", "n", "draws"} with a 95% Wilson interval.
     """
     if int(num_games) < 1:
         raise ValueError(f"num_games must be >= 1, got {num_games}")
-    scores = []
-    for game_seed in seed.spawn(int(num_games)):
-        chance_seed, bots_seed = game_seed.spawn(2)
-        returns = play_game(game, make_bots(bots_seed), np.random.default_rng(chance_seed))
-        mine, theirs = returns[seat], returns[1 - seat]
-        scores.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
-    rate, lo, hi = _rate_ci(scores)
-    return {"win_rate": rate, "ci_low": lo, "ci_high": hi, "n": len(scores)}
-
-
-def _rate_ci(scores):
-    est = stats.win_rate(scores)
-    return est.value, est.lo, est.hi
+    rows = outcomes(game, make_bots, seat, range(int(num_games)), entropy=int(seed.entropy),
+                    label=f"win_rate/{game}/{tuple(seed.spawn_key)}")
+    est = stats.wilson_interval(sum(r["win"] for r in rows), len(rows))
+    return {"win_rate": est.value, "ci_low": est.lo, "ci_high": est.hi, "n": est.n,
+            "draws": int(sum(r["draw"] for r in rows))}
 
 
 def rerun_until_stable(run_fn: Callable[[pyspiel.State], dict[int, float]], state,

@@ -1,7 +1,11 @@
-"""Honest statistics shared by every paper: Wilson intervals, win rates, mean CIs."""
+"""Honest statistics shared by every paper (belief_mixtures, pimcts_aggregation, belote_ismcts,
+progressive_hiding, history_filtering): intervals (Wilson, Newcombe, Student t, bootstrap),
+tests (two-proportion, paired t, TOST equivalence), Holm correction and power. Paper modules
+call these; none write a test inline."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,3 +78,242 @@ def welch_difference(a: Sequence[float], b: Sequence[float], confidence: float =
     d = float(x.mean() - y.mean())
     half = float(_st.t.ppf(0.5 + confidence / 2, df) * se)
     return Estimate(d, d - half, d + half, int(x.size + y.size))
+
+
+# -- differences of proportions ---------------------------------------------------------------
+
+def newcombe_interval(successes_a: float, n_a: int, successes_b: float, n_b: int,
+                      z: float = Z95) -> Estimate:
+    """Newcombe's hybrid-score interval for p_a - p_b (two independent samples), built from
+    the two Wilson intervals (Newcombe 1998, method 10). ``n`` is the smaller sample."""
+    a, b = wilson_interval(successes_a, n_a, z), wilson_interval(successes_b, n_b, z)
+    d = a.value - b.value
+    lo = d - math.sqrt((a.value - a.lo) ** 2 + (b.hi - b.value) ** 2)
+    hi = d + math.sqrt((a.hi - a.value) ** 2 + (b.value - b.lo) ** 2)
+    return Estimate(d, lo, hi, min(n_a, n_b))
+
+
+def two_proportion_test(successes_a: float, n_a: int, successes_b: float, n_b: int,
+                        alternative: str = "two-sided") -> float:
+    """p-value of the pooled two-proportion z-test of p_a = p_b.
+
+    ``alternative``: "two-sided", "greater" (p_a > p_b) or "less" (p_a < p_b)."""
+    _check_alternative(alternative)
+    for name, n in (("n_a", n_a), ("n_b", n_b)):
+        if n <= 0:
+            raise ValueError(f"{name}: expected a sample size >= 1, got {n}")
+    pa, pb = successes_a / n_a, successes_b / n_b
+    pooled = (successes_a + successes_b) / (n_a + n_b)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    if se == 0:
+        return 1.0
+    return _z_pvalue((pa - pb) / se, alternative)
+
+
+def tost_two_proportions(successes_a: float, n_a: int, successes_b: float, n_b: int,
+                         margin: float) -> float:
+    """TOST p-value that |p_a - p_b| < ``margin`` (two independent samples, unpooled z).
+    Small p: the two proportions are equivalent within the margin."""
+    _check_margin(margin)
+    pa, pb = successes_a / n_a, successes_b / n_b
+    se = math.sqrt(max(pa * (1 - pa) / n_a + pb * (1 - pb) / n_b, 1e-12))
+    d = pa - pb
+    return max(_z_pvalue((d + margin) / se, "greater"), _z_pvalue((d - margin) / se, "less"))
+
+
+def normal_difference(a: float, se_a: float, b: float, se_b: float, n: int = 0,
+                      z: float = Z95) -> Estimate:
+    """a - b for two independent normal estimates with standard errors, with its 95% interval."""
+    half = z * math.hypot(se_a, se_b)
+    return Estimate(a - b, a - b - half, a - b + half, n)
+
+
+def mean_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
+    """mean(a) - mean(b) for two independent samples, normal 95% interval (unequal variances;
+    a one-element sample contributes no variance). ``n`` is the smaller sample."""
+    xa, xb = _values(a, "a", at_least=1), _values(b, "b", at_least=1)
+    var = (xa.var(ddof=1) / xa.size if xa.size > 1 else 0.0) + \
+        (xb.var(ddof=1) / xb.size if xb.size > 1 else 0.0)
+    return normal_difference(float(xa.mean()), 0.0, float(xb.mean()), float(math.sqrt(var)),
+                             min(xa.size, xb.size))
+
+
+# -- paired samples -----------------------------------------------------------------------------
+
+def paired_t_test(differences: Sequence[float], alternative: str = "two-sided") -> tuple[Estimate, float]:
+    """Paired t-test on per-pair differences (e.g. one duplicate deal's score difference):
+    the mean difference with its Student-t 95% interval, and the p-value of mean = 0."""
+    _check_alternative(alternative)
+    arr = _values(differences, "differences", at_least=2)
+    est = mean_ci(arr)
+    sd = float(arr.std(ddof=1))
+    if sd == 0:
+        p = 1.0 if est.value == 0 or (alternative == "greater" and est.value < 0) or (
+            alternative == "less" and est.value > 0) else 0.0
+        return est, p
+    t = est.value / (sd / math.sqrt(arr.size))
+    return est, _t_pvalue(t, arr.size - 1, alternative)
+
+
+def tost_paired(differences: Sequence[float], margin: float) -> tuple[Estimate, float]:
+    """Two one-sided t-tests (Schuirmann 1987) that the mean paired difference lies in
+    (-margin, +margin). Returns the mean difference with its 90% interval (the interval
+    TOST at 5% inspects) and the TOST p-value (the larger of the two one-sided p-values)."""
+    _check_margin(margin)
+    arr = _values(differences, "differences", at_least=2)
+    est = mean_ci(arr, confidence=0.90)
+    se = float(arr.std(ddof=1)) / math.sqrt(arr.size)
+    if se == 0:
+        return est, 0.0 if abs(est.value) < margin else 1.0
+    df = arr.size - 1
+    p = max(_t_pvalue((est.value + margin) / se, df, "greater"),
+            _t_pvalue((est.value - margin) / se, df, "less"))
+    return est, p
+
+
+def bootstrap_ci(values: Sequence[float], *, rng, statistic=np.mean, resamples: int = 2000,
+                 confidence: float = 0.95) -> Estimate:
+    """Percentile bootstrap interval of ``statistic`` (``rng``: a seeded Generator)."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError("rng: expected a seeded numpy Generator")
+    if int(resamples) < 100:
+        raise ValueError(f"resamples: expected >= 100, got {resamples}")
+    arr = _values(values, "values", at_least=1)
+    idx = rng.integers(0, arr.size, size=(int(resamples), arr.size))
+    boots = np.array([statistic(arr[row]) for row in idx])
+    tail = (1 - confidence) / 2 * 100
+    lo, hi = np.percentile(boots, [tail, 100 - tail])
+    return Estimate(float(statistic(arr)), float(lo), float(hi), int(arr.size))
+
+
+def trend_test(x: Sequence[float], y: Sequence[float], alternative: str = "two-sided") -> tuple[float, float]:
+    """Kendall's rank correlation tau of y with x and its p-value (exact for small samples
+    without ties; ``alternative``: "less" tests that y falls as x grows)."""
+    _check_alternative(alternative)
+    xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = np.isfinite(xa) & np.isfinite(ya)
+    if keep.sum() < 3 or np.unique(xa[keep]).size < 2 or np.unique(ya[keep]).size < 2:
+        return float("nan"), float("nan")
+    res = _st.kendalltau(xa[keep], ya[keep], alternative=alternative)
+    return float(res.statistic), float(res.pvalue)
+
+
+# -- multiple comparisons -------------------------------------------------------------------------
+
+def holm(pvalues: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error control; Holm 1979).
+    Reject hypothesis i at level alpha when its adjusted p-value is <= alpha."""
+    p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 1 or np.any((p < 0) | (p > 1)):
+        raise ValueError("pvalues: expected a 1-d sequence of probabilities")
+    m = p.size
+    order = np.argsort(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def benjamini_hochberg(pvalues: Sequence[float]) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (false discovery rate), via SciPy."""
+    return _st.false_discovery_control(np.asarray(pvalues, dtype=float), method="bh")
+
+
+# -- power ----------------------------------------------------------------------------------------
+
+def power_mean_difference(effect: float, sd: float, n: int, alpha: float = 0.05,
+                          alternative: str = "two-sided") -> float:
+    """Power of a one-sample (or paired) t-test to detect a mean ``effect`` when each of ``n``
+    observations (pairs) has standard deviation ``sd`` (noncentral t)."""
+    _check_alternative(alternative)
+    if sd <= 0:
+        raise ValueError(f"sd: expected > 0, got {sd}")
+    if int(n) < 2:
+        return float("nan")
+    df = int(n) - 1
+    nc = effect / sd * math.sqrt(n)
+    if alternative == "two-sided":
+        crit = _st.t.ppf(1 - alpha / 2, df)
+        return float(_st.nct.sf(crit, df, nc) + _st.nct.cdf(-crit, df, nc))
+    crit = _st.t.ppf(1 - alpha, df)
+    return float(_st.nct.sf(crit, df, nc) if alternative == "greater" else _st.nct.cdf(-crit, df, nc))
+
+
+def power_equivalence(margin: float, sd: float, n: int, alpha: float = 0.05,
+                      true_difference: float = 0.0) -> float:
+    """Power of TOST with ``margin`` when the true mean difference is ``true_difference``
+    (normal approximation; 0 when the margin is too narrow for this n)."""
+    _check_margin(margin)
+    if sd <= 0:
+        raise ValueError(f"sd: expected > 0, got {sd}")
+    se = sd / math.sqrt(n)
+    z = _st.norm.ppf(1 - alpha)
+    d = abs(true_difference)
+    return float(max(0.0, _st.norm.cdf((margin - d) / se - z) + _st.norm.cdf((margin + d) / se - z) - 1))
+
+
+def n_for_power(power_fn, target: float = 0.80, n_max: int = 10_000_000) -> int:
+    """Smallest n with ``power_fn(n) >= target`` (power_fn increasing in n); -1 past n_max."""
+    if not 0 < target < 1:
+        raise ValueError(f"target: expected a power in (0, 1), got {target}")
+    lo, hi = 2, 2
+    while power_fn(hi) < target:
+        lo, hi = hi, hi * 2
+        if hi > n_max:
+            return -1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if power_fn(mid) >= target:
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
+def bernoulli_difference_sd(p_a: float, p_b: float) -> float:
+    """SD of one game's score difference between two independent Bernoulli cells (a
+    conservative stand-in for the paired SD before any data exist)."""
+    return math.sqrt(max(p_a * (1 - p_a) + p_b * (1 - p_b), 1e-12))
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+def _values(values, name: str, at_least: int) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if arr.size < at_least or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: need at least {at_least} finite values, got {arr.size}")
+    return arr
+
+
+def _check_alternative(alternative: str) -> None:
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"alternative: expected two-sided, greater or less, got {alternative!r}")
+
+
+def _check_margin(margin: float) -> None:
+    if not margin > 0:
+        raise ValueError(f"margin: expected > 0, got {margin}")
+
+
+def normal_pvalue(z: float, alternative: str = "two-sided") -> float:
+    """p-value of a standard-normal statistic ``z``."""
+    _check_alternative(alternative)
+    return _z_pvalue(z, alternative)
+
+
+def _z_pvalue(z: float, alternative: str) -> float:
+    if alternative == "greater":
+        return float(_st.norm.sf(z))
+    if alternative == "less":
+        return float(_st.norm.cdf(z))
+    return float(2 * _st.norm.sf(abs(z)))
+
+
+def _t_pvalue(t: float, df: int, alternative: str) -> float:
+    if alternative == "greater":
+        return float(_st.t.sf(t, df))
+    if alternative == "less":
+        return float(_st.t.cdf(t, df))
+    return float(2 * _st.t.sf(abs(t), df))

@@ -22,6 +22,8 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers trick_game)
 from infosets import beliefs, metrics, plots, stats
+from infosets.claims import Claim
+from infosets.claims import save as save_claims
 from infosets.experiments.config import Param, Schema
 from infosets.experiments.runner import Task
 from infosets.search.pimc import PerfectInfoValues, PIMCBot
@@ -335,11 +337,15 @@ class _SampleVisits(pyspiel.Bot):
         pass
 
 
-def winrate_task(cfg: dict, params: dict, seed) -> dict:
-    """`chunk` games of our bot (algo, λ, seat) against PIMC with λ = 0."""
+def winrate_task(cfg: dict, params: dict, seed) -> list[dict]:
+    """`chunk` games of our bot (algo, λ, seat) against PIMC with λ = 0, one row per game.
+
+    Duplicate deals: game i of a (game, algo, seat) draws its chance outcomes from
+    ``arena.deal_seed(root seed, "<game>/<algo>/seat<seat>", i)`` whatever λ, so the λ cells
+    are compared game by game (paired)."""
     game = pyspiel.load_game(params["game"])
     seat, lam = params["seat"], params["lam"]
-    ours_seed, theirs_seed, games_seed = seed.spawn(3)
+    ours_seed, theirs_seed = seed.spawn(2)
     values = PerfectInfoValues(game) if beliefs.world_model(game).__class__ is beliefs.WorldModel else None
     evaluator = None
     if values is None:
@@ -354,9 +360,11 @@ def winrate_task(cfg: dict, params: dict, seed) -> dict:
         ours = _SampleVisits(_ismcts_bot(game, seat, lam, cfg, rng), rng)
     theirs = PIMCBot(game, 1 - seat, 0.0, rng=np.random.default_rng(theirs_seed), **pimc_kw)
     bots = [ours, theirs] if seat == 0 else [theirs, ours]
-    n = min(cfg["winrate_chunk"], cfg["winrate_n_games"] - params["chunk"] * cfg["winrate_chunk"])
-    res = metrics.win_rate(game, lambda _seed: bots, seat, n, games_seed)
-    return {"score": res["win_rate"] * res["n"], "n": res["n"]}
+    start = params["chunk"] * cfg["winrate_chunk"]
+    n = min(cfg["winrate_chunk"], cfg["winrate_n_games"] - start)
+    return metrics.outcomes(game, lambda _seed: bots, seat, range(start, start + n),
+                            entropy=int(seed.entropy),
+                            label=f"{params['game']}/{params['algo']}/seat{seat}")
 
 
 def winrate_tasks(cfg) -> list[Task]:
@@ -369,14 +377,18 @@ def winrate_tasks(cfg) -> list[Task]:
 
 
 def winrates(frame: pd.DataFrame, session=None) -> pd.DataFrame:
-    """Win rate (%) with a Wilson 95% interval per (game, algo, seat, λ), next to the paper."""
+    """Win rate (%) with a Wilson 95% interval per (game, algo, seat, λ), next to the paper.
+
+    A game is won when our seat has at least half of the points (the paper's definition, so
+    a tie is a win); ``draw_pct`` reports the ties among them."""
     rows = []
     for (g, a, s, lam), sub in frame.groupby(["game", "algo", "seat", "lam"], sort=False):
-        est = stats.wilson_interval(float(sub.score.sum()), int(sub.n.sum()))
+        est = stats.wilson_interval(float(sub["win"].sum()), len(sub))
         lb = label(g)
         rows.append({"game": g, "label": lb, "algo": a, "seat": s, "lam": lam,
                      "win_pct": 100 * est.value, "ci_low": 100 * est.lo, "ci_high": 100 * est.hi,
-                     "n": est.n, "paper_pct": paper_value(WIN_TABLES, s, a, lb, lam)})
+                     "draw_pct": 100 * float(sub["draw"].mean()), "n": est.n,
+                     "paper_pct": paper_value(WIN_TABLES, s, a, lb, lam)})
     out = pd.DataFrame(rows)
     if session is not None and len(out):
         for seat, ref in ((0, "Table 2"), (1, "Table 4")):
@@ -489,109 +501,144 @@ def plot_winrates(wr: pd.DataFrame, session):
 
 
 # ------------------------------------------------------------------ claims
-def _verdict(ok) -> str:
-    return "supported" if ok else "not supported"
+EXACT = "exact given the tabulated policy"
+# "Equivalent results" for λ in [0, 0.5] (Sec. 5): equivalence within ±5 win-rate points.
+WIN_EQUIVALENCE_MARGIN = 0.05
 
 
-def _significantly_lower(row, base) -> bool:
-    """Two-proportion z-test (5%, one-sided) that row's win rate is below base's."""
-    p1, n1, p0, n0 = row.win_pct / 100, row.n, base.win_pct / 100, base.n
-    pooled = (p1 * n1 + p0 * n0) / (n1 + n0)
-    se = np.sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / n1 + 1 / n0))
-    return bool((p0 - p1) / se > 1.645)
+def _exact(claim: str, paper: str, ours: str, ok: bool, note: str = "") -> Claim:
+    return Claim(claim, paper, ours, "match" if ok else "mismatch", test=EXACT, note=note)
+
+
+def _paired_wins(games: pd.DataFrame, a: str, lb: str, seat: int, lam: float, base: float):
+    """Per-deal win(λ) - win(base λ) of (algo, game label, seat), matched on the deal."""
+    sub = games[(games.algo == a) & (games.label == lb) & (games.seat == seat)]
+    cell = sub[np.isclose(sub.lam, lam)].set_index("deal")["win"]
+    ref = sub[np.isclose(sub.lam, base)].set_index("deal")["win"]
+    joint = cell.to_frame("cell").join(ref.to_frame("ref"), how="inner")
+    return (joint["cell"] - joint["ref"]).to_numpy()
+
+
+def _costs_nothing(games: pd.DataFrame, a: str, lb: str, seat: int, lams, base) -> Claim:
+    """"λ in (0, 0.5] costs no win rate": paired TOST per λ cell against λ = 0 with margin
+    ``WIN_EQUIVALENCE_MARGIN``, Holm-corrected over the cells; match when every cell is
+    equivalent, mismatch when some cell's 90% interval lies beyond the margin."""
+    margin = WIN_EQUIVALENCE_MARGIN
+    diffs = [_paired_wins(games, a, lb, seat, lam, 0.0) for lam in lams]
+    usable = [(lam, d) for lam, d in zip(lams, diffs) if len(d) >= 2]
+    claim = f"{a} {lb} seat {seat}: λ in (0, 0.5] costs no win rate vs λ = 0"
+    paper = "equivalent results (Tables 2, 4)"
+    test = f"paired TOST per λ cell (same deals), Holm over {len(lams)} cells"
+    if not usable:
+        return Claim(claim, paper, None, "inconclusive", test=test, margin=margin,
+                     note="fewer than 2 paired games per cell")
+    tosts = [stats.tost_paired(d, margin) for _, d in usable]
+    adjusted = stats.holm([p for _, p in tosts])
+    worst = int(np.argmin([est.value for est, _ in tosts]))
+    est = tosts[worst][0]
+    n = min(len(d) for _, d in usable)
+    sd = max(float(np.std(np.concatenate([d for _, d in usable]), ddof=1)), 1e-3)
+    beyond = any(e.hi < -margin or e.lo > margin for e, _ in tosts)
+    verdict = ("match" if (adjusted <= 0.05).all() and len(usable) == len(lams)
+               else "mismatch" if beyond else "inconclusive")
+    return Claim(claim, paper, est.value, verdict, interval=(est.lo, est.hi), n=n, test=test,
+                 margin=margin, power=stats.power_equivalence(margin, sd, n),
+                 n_for_80_power=stats.n_for_power(lambda k: stats.power_equivalence(margin, sd, k)),
+                 note=f"worst cell λ={usable[worst][0]:g}: mean paired difference with its 90% "
+                      f"interval; Holm-adjusted TOST p max {adjusted.max():.3f}; draws count as wins")
+
+
+def _private_beats_public(wr, games, a, lb, seat, base, top) -> Claim:
+    paper_drop = base.paper_pct - top.paper_pct
+    d = _paired_wins(games, a, lb, seat, 1.0, 0.0) if games is not None else np.array([])
+    claim = f"{a} {lb} seat {seat}: private (λ=0) beats public (λ=1) in win rate"
+    paper = f"drop {paper_drop:.1f} points" if paper_drop == paper_drop else "yes"
+    if len(d) >= 2:
+        est, p = stats.paired_t_test(-d, "greater")
+        sd = max(float(np.std(d, ddof=1)), 1e-3)
+        effect = paper_drop / 100 if paper_drop == paper_drop else None
+        power = stats.power_mean_difference(effect, sd, len(d), alternative="greater") if effect else None
+        need = (stats.n_for_power(lambda k: stats.power_mean_difference(effect, sd, k, alternative="greater"))
+                if effect else None)
+        verdict = "match" if p <= 0.05 else ("mismatch" if est.hi < 0 else "inconclusive")
+        return Claim(claim, paper, est.value, verdict, interval=(est.lo, est.hi), n=len(d),
+                     test="one-sided paired t on the same deals (5%)", power=power,
+                     n_for_80_power=need, note="win(λ=0) - win(λ=1) per deal")
+    return Claim(claim, paper, (base.win_pct - top.win_pct) / 100, "inconclusive",
+                 test="no paired games", note="")
 
 
 def claims(util: pd.DataFrame, hm: pd.DataFrame, wr: pd.DataFrame, read: pd.DataFrame,
-           session) -> pd.DataFrame:
-    """The paper's claims, each with the paper's number, ours and a verdict."""
-    rows = []
+           session, games: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The paper's claims as ``Claim`` records (``games``: the per-game win-rate rows, for
+    the paired tests)."""
+    rows: list[Claim] = []
     ends = util[util.lam.isin([0.0, 1.0])].pivot_table(
         index=["algo", "label", "seat"], columns="lam", values="br")
     if {0.0, 1.0} <= set(ends.columns):
         wins = int((ends[0.0] < ends[1.0]).sum())
-        rows.append({"claim": "private (λ=0) beats public (λ=1) against the best responder",
-                     "paper": "all games and algorithms", "ours": f"{wins}/{len(ends)} cases",
-                     "ci95": "exact given the tabulated policy", "verdict": _verdict(wins == len(ends))})
+        rows.append(_exact("private (λ=0) beats public (λ=1) against the best responder",
+                           "all games and algorithms", f"{wins}/{len(ends)} cases", wins == len(ends)))
     tssr = util.pivot_table(index=["label", "seat", "lam"], columns="algo", values="tssr")
     if set(ALGOS) <= set(tssr.columns):
         tssr = tssr.dropna()
         more = int((tssr["PIMC"] >= tssr["IS-MCTS"] - 1e-9).sum())
-        rows.append({"claim": "PIMC reveals more than IS-MCTS (TSSR)", "paper": "every experiment",
-                     "ours": f"{more}/{len(tssr)} (game, seat, λ) points",
-                     "ci95": "exact given the tabulated policy", "verdict": _verdict(more == len(tssr))})
-    for lb, paper_ratio in (("LD 2D", "up to 10x"), ("LP", "up to 2x")):
+        rows.append(_exact("PIMC reveals more than IS-MCTS (TSSR)", "every experiment",
+                           f"{more}/{len(tssr)} (game, seat, λ) points", more == len(tssr)))
+    for lb, paper_ratio, bound in (("LD 2D", "up to 10x", 10.0), ("LP", "up to 2x", 2.0)):
         sub = util[(util.algo == "PIMC") & (util.label == lb) & (util.seat == 0)]
         if len(sub):
-            rows.append({"claim": f"PIMC on {lb}: TSSR at λ=0 (x more than random)",
-                         "paper": paper_ratio, "ours": f"{sub.sort_values('lam').tssr.iloc[0]:.2f}",
-                         "ci95": "exact given the tabulated policy", "verdict": "see figure"})
+            top = float(sub.tssr.max())
+            rows.append(_exact(f"PIMC on {lb}: TSSR (x more than random), largest over λ",
+                               paper_ratio, f"{top:.2f}", 1.0 < top <= bound * 1.5,
+                               note="match: above 1 and within 1.5x of the paper's bound"))
     for (a, lb, seat), sub in util.groupby(["algo", "label", "seat"], sort=False):
         if sub.paper_br.notna().sum() >= 3:
             diff = float((sub.br - sub.paper_br).abs().mean())
             best = float(sub.loc[sub.br.idxmin(), "lam"])
             pbest = float(sub.loc[sub.paper_br.idxmin(), "lam"])
-            rows.append({"claim": f"{a} {lb} seat {seat}: best-responder utility over λ",
-                         "paper": f"best λ {pbest:g}",
-                         "ours": f"best λ {best:g}; mean |ours - paper| {diff:.3f}",
-                         "ci95": "exact given the tabulated policy",
-                         "verdict": "values match (<= 0.05)" if diff <= 0.05 else "values differ"})
+            rows.append(_exact(f"{a} {lb} seat {seat}: best-responder utility over λ",
+                               f"best λ {pbest:g}", f"best λ {best:g}; mean |ours - paper| {diff:.3f}",
+                               diff <= 0.05, note="match: mean absolute difference <= 0.05"))
     for (a, lb, seat), sub in hm.groupby(["algo", "label", "seat"], sort=False):
         const = sub[sub.lam_first == sub.lam_later].br.min()
         best = sub.loc[sub.br.idxmin()]
-        rows.append({"claim": f"{a} {lb} seat {seat}: two λs beat the best single λ",
-                     "paper": "yes ({0.0, 0.6} best on LD)",
-                     "ours": f"best pair ({best.lam_first:g}, {best.lam_later:g}) = {best.br:.3f} "
-                             f"vs best single {const:.3f}",
-                     "ci95": "exact given the tabulated policy",
-                     "verdict": _verdict(best.br < const - 1e-9)})
+        rows.append(_exact(f"{a} {lb} seat {seat}: two λs beat the best single λ",
+                           "yes ({0.0, 0.6} best on LD)",
+                           f"best pair ({best.lam_first:g}, {best.lam_later:g}) = {best.br:.3f} "
+                           f"vs best single {const:.3f}", best.br < const - 1e-9))
         if lb == "LP" and {0.0, 1.0} <= set(sub.lam_first):
             # The text's pairs (0.0, 1.0) = 1.17 and (1.0, 0.0) = 1.88 read as (x, y) =
             # (λ later, λ first), the only reading consistent with its sentence.
             public_first = sub[(sub.lam_first == 1.0) & (sub.lam_later == 0.0)].br.iloc[0]
             public_later = sub[(sub.lam_first == 0.0) & (sub.lam_later == 1.0)].br.iloc[0]
-            rows.append({"claim": f"{a} LP seat {seat}: public belief costs more in later actions "
-                                  "than in the first",
-                         "paper": "public first 1.17 < public later 1.88 (IS-MCTS, seat 0)",
-                         "ours": f"public first {public_first:.3f} vs public later {public_later:.3f}",
-                         "ci95": "exact given the tabulated policy",
-                         "verdict": _verdict(public_later > public_first)})
+            rows.append(_exact(f"{a} LP seat {seat}: public belief costs more in later actions "
+                               "than in the first",
+                               "public first 1.17 < public later 1.88 (IS-MCTS, seat 0)",
+                               f"public first {public_first:.3f} vs public later {public_later:.3f}",
+                               public_later > public_first))
     for (a, lb, seat), sub in wr.groupby(["algo", "label", "seat"], sort=False):
         sub = sub.sort_values("lam")
         base = sub[sub.lam == 0.0]
         if not len(base):
             continue
         base = base.iloc[0]
-        low = sub[(sub.lam > 0) & (sub.lam <= 0.5)]
-        if len(low):
-            worst = low.loc[low.win_pct.idxmin()]
-            ok = not _significantly_lower(worst, base)
-            rows.append({"claim": f"{a} {lb} seat {seat}: λ in (0, 0.5] costs no win rate",
-                         "paper": "equivalent results",
-                         "ours": f"λ=0 {base.win_pct:.1f}%, worst λ={worst.lam:g} {worst.win_pct:.1f}%",
-                         "ci95": f"[{base.ci_low:.1f}, {base.ci_high:.1f}] vs "
-                                 f"[{worst.ci_low:.1f}, {worst.ci_high:.1f}] (n={int(base.n)}; "
-                                 "verdict: one-sided two-proportion test, 5%)",
-                         "verdict": _verdict(ok)})
+        lams = [float(x) for x in sub.lam if 0 < x <= 0.5]
+        if lams and games is not None:
+            rows.append(_costs_nothing(games.assign(label=games.game.map(label)), a, lb, seat,
+                                       lams, base))
         top = sub[sub.lam == 1.0]
         if len(top):
-            top = top.iloc[0]
-            paper_drop = base.paper_pct - top.paper_pct
-            rows.append({"claim": f"{a} {lb} seat {seat}: private beats public in win rate",
-                         "paper": f"drop {paper_drop:.1f} points" if paper_drop == paper_drop else "yes",
-                         "ours": f"drop {base.win_pct - top.win_pct:.1f} points",
-                         "ci95": f"λ=1: [{top.ci_low:.1f}, {top.ci_high:.1f}] (n={int(top.n)})",
-                         "verdict": _verdict(_significantly_lower(top, base))})
+            g = games.assign(label=games.game.map(label)) if games is not None else None
+            rows.append(_private_beats_public(wr, g, a, lb, seat, base, top.iloc[0]))
     if len(read):
         best = read.iloc[0]
         shape = read.loc[read.shape_corr.fillna(-2).idxmax()]
         scale = ("utility" if best.mean_abs_diff <= best.mean_abs_diff_winprob
                  else "win probability (1 + u) / 2")
-        rows.append({"claim": "Table 1 'LD 2D' reading closest to the paper (PIMC, seat 0)",
-                     "paper": "LD 2D row of Table 1", "ours": f"{best.reading} as {scale}: "
-                     f"mean |diff| {best.best_diff:.3f}; best shape: {shape.reading} "
-                     f"(r = {shape.shape_corr:.2f}, mean |diff| {shape.mean_abs_diff:.3f})",
-                     "ci95": "exact given the tabulated policy",
-                     "verdict": "reproduced" if best.best_diff <= 0.05 else "no reading matches"})
-    frame = pd.DataFrame(rows, columns=["claim", "paper", "ours", "ci95", "verdict"])
-    session.save_table(frame, "claims")
-    return frame
+        rows.append(_exact("Table 1 'LD 2D' reading closest to the paper (PIMC, seat 0)",
+                           "LD 2D row of Table 1", f"{best.reading} as {scale}: "
+                           f"mean |diff| {best.best_diff:.3f}; best shape: {shape.reading} "
+                           f"(r = {shape.shape_corr:.2f}, mean |diff| {shape.mean_abs_diff:.3f})",
+                           best.best_diff <= 0.05, note="match: mean |diff| <= 0.05"))
+    return save_claims(rows, session)

@@ -15,7 +15,9 @@ import pandas as pd
 import pyspiel
 
 import infosets.games  # noqa: F401  (registers belote2p)
-from infosets import plots
+from infosets import arena, plots, stats
+from infosets.claims import Claim, by_containment, not_run
+from infosets.claims import save as save_claims
 from infosets.experiments.config import ConfigError, Param, Schema, repo_root
 from infosets.experiments.runner import Task
 from infosets.games.belote2p import deal as deal_lib
@@ -102,17 +104,17 @@ def deal_for(root_seed: int, deal_index: int, constraint) -> tuple[list[int], in
     return deal_lib.fair_deal(rng, constraint), deal_lib.random_first_leader(rng)
 
 
-def play_deal(game, deal, first_leader: int, bots) -> dict:
-    """Play one game from a deal; ``bots[p]`` moves for seat p.
+def play_deal(game, deal, first_leader: int, bots, seed: np.random.SeedSequence) -> dict:
+    """Play one game from a deal through ``infosets.arena`` (forced moves skipped, every bot
+    informed of each move); ``bots[p]`` moves for seat p.
 
     Returns:
       {'scores': [s0, s1], 'trick_winners': [16 seats]}.
     """
     state = game.new_state_from_deal(deal, first_leader)  # bots are fresh for each game
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
-    winners = [w for _, _, _, w in state.plays if w >= 0]
-    return {"scores": state.returns(), "trick_winners": winners}
+    out = arena.play_game(game, bots, np.random.default_rng(seed), state=state)
+    winners = [w for _, _, _, w in out["state"].plays if w >= 0]
+    return {"scores": out["returns"], "trick_winners": winners}
 
 
 def _duplicate_rows(cfg, seed, game, deal_indices, make_pair) -> list[dict]:
@@ -124,7 +126,7 @@ def _duplicate_rows(cfg, seed, game, deal_indices, make_pair) -> list[dict]:
             seq = np.random.SeedSequence([int(seed.entropy), 31, d, ai_seat])
             ai, opp = make_pair(seq)
             bots = [ai, opp] if ai_seat == 0 else [opp, ai]
-            out = play_deal(game, deal, first, bots)
+            out = play_deal(game, deal, first, bots, seq)
             row = {"deal": d, "ai_seat": ai_seat, "ai_led_first": first == ai_seat,
                    "ai_score": out["scores"][ai_seat]}
             for i, w in enumerate(out["trick_winners"], start=1):
@@ -359,76 +361,92 @@ def plot_heatmap(heat: pd.DataFrame, session, cfg):
 
 
 # ---- claims ------------------------------------------------------------------------
-def _verdict(lo, hi, target) -> str:
-    return "consistent" if lo <= target <= hi else ("higher" if lo > target else "lower")
+def leading_first_gap(sub: pd.DataFrame) -> tuple[stats.Estimate, float] | None:
+    """Per duplicate deal, the AI's score when it led first minus its score when the
+    opponent led first (the deal is played once each way), with the paired t interval and
+    the two-sided p-value of a zero gap."""
+    led = sub[sub["ai_led_first"]].set_index("deal")["ai_score"]
+    other = sub[~sub["ai_led_first"]].set_index("deal")["ai_score"]
+    joint = led.to_frame("led").join(other.to_frame("other"), how="inner")
+    if len(joint) < 2:
+        return None
+    return stats.paired_t_test((joint["led"] - joint["other"]).to_numpy())
+
+
+def _vs_half(d: dict, *, expect_below: bool) -> str:
+    if d["hi"] < HALF:
+        return "match" if expect_below else "mismatch"
+    if d["lo"] > HALF:
+        return "mismatch" if expect_below else "match"
+    return "inconclusive"
 
 
 def claims(results: pd.DataFrame, heat: pd.DataFrame, inference: pd.DataFrame,
-           humans: pd.DataFrame, cfg) -> pd.DataFrame:
-    """Claim, paper value, ours, 95% interval, verdict."""
-    rows = []
+           humans: pd.DataFrame, cfg, session=None) -> pd.DataFrame:
+    """The paper's claims as ``Claim`` records (saved as ``claims`` when ``session`` is given).
+    Against machine opponents the paper's human numbers are references: match when they lie
+    inside our 95% interval."""
+    rows: list[Claim] = []
     human_rate = HUMAN_ABOVE_81 / HUMAN_GAMES
+    paper_diff = HUMAN_MEAN_AI_FIRST[1] - HUMAN_MEAN_HUMAN_FIRST[1]
+    paper_gap = (np.mean(HUMAN_TRICK_WIN_PCT[-3:]) - np.mean(HUMAN_TRICK_WIN_PCT[:3])) / 100
     for opp, sub in results.groupby("opponent", sort=False):
         w = wilson_interval(float((sub["ai_score"] > HALF).sum()), len(sub))
-        rows.append({"claim": f"fraction of games > 81 points, vs {opp} (n={len(sub)})",
-                     "paper": f"{human_rate:.3f} (43/63, vs humans)", "ours": round(w.value, 3),
-                     "ci95": f"[{w.lo:.3f}, {w.hi:.3f}]",
-                     "verdict": _verdict(w.lo, w.hi, human_rate)})
+        rows.append(Claim(f"fraction of games > 81 points, vs {opp}", f"{human_rate:.3f} (43/63, vs humans)",
+                          w.value, by_containment(w.lo, w.hi, human_rate), interval=(w.lo, w.hi),
+                          n=len(sub), test="Wilson 95% interval contains the paper's value"))
         m = mean_ci(sub["ai_score"])
-        rows.append({"claim": f"mean score vs {opp}", "paper": f"{HUMAN_MEAN} (vs humans)",
-                     "ours": round(m.value, 1), "ci95": f"[{m.lo:.1f}, {m.hi:.1f}]",
-                     "verdict": _verdict(m.lo, m.hi, HUMAN_MEAN)})
-        first = sub[sub["ai_led_first"]]["ai_score"].to_numpy()
-        second = sub[~sub["ai_led_first"]]["ai_score"].to_numpy()
-        if len(first) > 1 and len(second) > 1:
-            diff = first.mean() - second.mean()
-            half = 1.96 * np.sqrt(first.var(ddof=1) / len(first) + second.var(ddof=1) / len(second))
-            paper_diff = HUMAN_MEAN_AI_FIRST[1] - HUMAN_MEAN_HUMAN_FIRST[1]
-            rows.append({"claim": f"leading first helps (score gap AI first - opp first), vs {opp}",
-                         "paper": f"{paper_diff:.1f} (97.3 - 87.7)", "ours": round(diff, 1),
-                         "ci95": f"[{diff - half:.1f}, {diff + half:.1f}]",
-                         "verdict": _verdict(diff - half, diff + half, paper_diff)})
-        late = sub[TRICK_COLUMNS[-3:]].to_numpy().mean(axis=1)
-        early = sub[TRICK_COLUMNS[:3]].to_numpy().mean(axis=1)
-        d = late - early
+        rows.append(Claim(f"mean score vs {opp}", f"{HUMAN_MEAN} (vs humans)", m.value,
+                          by_containment(m.lo, m.hi, HUMAN_MEAN), interval=(m.lo, m.hi), n=m.n,
+                          test="t 95% interval contains the paper's value"))
+        gap = leading_first_gap(sub)
+        if gap is not None:
+            est, p = gap
+            rows.append(Claim(f"leading first helps (score gap AI first - opponent first), vs {opp}",
+                              f"{paper_diff:.1f} (97.3 - 87.7)", est.value,
+                              by_containment(est.lo, est.hi, paper_diff), interval=(est.lo, est.hi),
+                              n=est.n, test="paired t per duplicate deal (each deal led once by each "
+                                            "side); interval contains the paper's gap",
+                              note=f"p of a zero gap {p:.3g}"))
+        d = sub[TRICK_COLUMNS[-3:]].to_numpy().mean(axis=1) - sub[TRICK_COLUMNS[:3]].to_numpy().mean(axis=1)
         m = mean_ci(d)
-        paper_gap = (np.mean(HUMAN_TRICK_WIN_PCT[-3:]) - np.mean(HUMAN_TRICK_WIN_PCT[:3])) / 100
-        rows.append({"claim": f"trick-win rate rises at the end (tricks 14-16 minus 1-3), vs {opp}",
-                     "paper": f"{paper_gap:.3f}", "ours": round(m.value, 3),
-                     "ci95": f"[{m.lo:.3f}, {m.hi:.3f}]",
-                     "verdict": _verdict(m.lo, m.hi, paper_gap)})
+        rows.append(Claim(f"trick-win rate rises at the end (tricks 14-16 minus 1-3), vs {opp}",
+                          f"{paper_gap:.3f}", m.value, by_containment(m.lo, m.hi, paper_gap),
+                          interval=(m.lo, m.hi), n=m.n,
+                          test="t 95% interval over games contains the paper's value"))
     if not heat.empty:
         rows += _heatmap_claims(heat, cfg)
     if not inference.empty:
         d = duplicate_mean(inference)
-        rows.append({"claim": "void inference vs plain determinization (mean score, dup. deals)",
-                     "paper": "not measured (footnote 5)", "ours": round(d["mean"], 2),
-                     "ci95": f"[{d['lo']:.2f}, {d['hi']:.2f}]",
-                     "verdict": "gain" if d["lo"] > HALF else
-                     ("loss" if d["hi"] < HALF else "no significant difference")})
+        rows.append(Claim("void inference vs plain determinization (mean score, duplicate deals)",
+                          "not measured (footnote 5)", d["mean"], "inconclusive",
+                          interval=(d["lo"], d["hi"]), n=d["deals"], test="t over duplicate deals",
+                          note="not a claim of the paper; "
+                               + ("a gain" if d["lo"] > HALF else "a loss" if d["hi"] < HALF
+                                  else "no significant difference") + " against 81"))
     if len(humans):
         w = wilson_interval(float((humans["ai_score"] > HALF).sum()), len(humans))
-        rows.append({"claim": f"fraction > 81 in our human log (n={len(humans)})",
-                     "paper": f"{human_rate:.3f} (43/63)", "ours": round(w.value, 3),
-                     "ci95": f"[{w.lo:.3f}, {w.hi:.3f}]",
-                     "verdict": _verdict(w.lo, w.hi, human_rate)})
+        rows.append(Claim("fraction > 81 in our human log", f"{human_rate:.3f} (43/63)", w.value,
+                          by_containment(w.lo, w.hi, human_rate), interval=(w.lo, w.hi),
+                          n=len(humans), test="Wilson 95% interval contains the paper's value"))
     else:
-        rows.append({"claim": "human games in our log", "paper": "63", "ours": 0,
-                     "ci95": "", "verdict": "no human games logged yet"})
-    return pd.DataFrame(rows, columns=["claim", "paper", "ours", "ci95", "verdict"])
+        rows.append(not_run("fraction > 81 in our human log", "43/63", "no human games logged yet"))
+    if session is not None:
+        return save_claims(rows, session, paper_ref="Sections V-VI")
+    from infosets.claims import frame  # noqa: PLC0415
+    return frame(rows)
 
 
-def _heatmap_claims(heat: pd.DataFrame, cfg) -> list[dict]:
+def _heatmap_claims(heat: pd.DataFrame, cfg) -> list[Claim]:
     """What fewer iterations cost, and whether any C beats 82, against the paper's ISMCTS."""
     rows = []
     fewest = min(heat["iterations"])
     if fewest < cfg["iterations"]:
         d = duplicate_mean(heat[heat["iterations"] == fewest])
-        rows.append({"claim": f"{fewest} iterations (all C) vs the paper's {cfg['iterations']}",
-                     "paper": "500 iterations are 'performant' (no number)",
-                     "ours": round(d["mean"], 1), "ci95": f"[{d['lo']:.1f}, {d['hi']:.1f}]",
-                     "verdict": "fewer iterations lose" if d["hi"] < HALF else
-                     ("fewer iterations win" if d["lo"] > HALF else "no significant difference")})
+        rows.append(Claim(f"{fewest} iterations (all C) lose to the paper's {cfg['iterations']}",
+                          "500 iterations are 'performant' (no number)", d["mean"],
+                          _vs_half(d, expect_below=True), interval=(d["lo"], d["hi"]),
+                          n=d["deals"], test="t over duplicate deals against 81 (half the points)"))
     at_budget = heat[heat["iterations"] == cfg["iterations"]]
     if not at_budget.empty:
         groups = dict(list(at_budget.groupby("exploration")))
@@ -436,14 +454,12 @@ def _heatmap_claims(heat: pd.DataFrame, cfg) -> list[dict]:
         means = {c: duplicate_mean(sub, family) for c, sub in groups.items()}
         best = max(means, key=lambda c: means[c]["mean"])
         d = means[best]
-        rows.append({"claim": f"best C at {cfg['iterations']} iterations vs C = "
-                              f"{cfg['exploration']:g} ({d['deals']} deals per C; interval "
-                              f"Bonferroni-corrected over {len(groups)} values of C)",
-                     "paper": "C = 82 balances exploration (no number)",
-                     "ours": f"C = {best:g}: {d['mean']:.1f}",
-                     "ci95": f"[{d['lo']:.1f}, {d['hi']:.1f}]",
-                     "verdict": "C = 82 beaten" if d["lo"] > HALF else
-                     "no C significantly better than 82"})
+        rows.append(Claim(f"no C beats C = {cfg['exploration']:g} at {cfg['iterations']} iterations",
+                          "C = 82 balances exploration (no number)", d["mean"],
+                          "mismatch" if d["lo"] > HALF else "inconclusive",
+                          interval=(d["lo"], d["hi"]), n=d["deals"],
+                          test=f"best of {len(groups)} C, interval Bonferroni-corrected over C",
+                          note=f"ours: C = {best:g}; not beaten is not equivalence"))
     return rows
 
 

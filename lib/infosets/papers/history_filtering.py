@@ -19,8 +19,11 @@ import tracemalloc
 
 import numpy as np
 import pandas as pd
+import pyspiel
 
-from infosets import plots
+from infosets import arena, plots
+from infosets.claims import Claim
+from infosets.claims import save as save_claims
 from infosets.experiments.config import ConfigError, Param, Schema
 from infosets.experiments.runner import Task
 from infosets.experiments.store import data_root
@@ -32,7 +35,7 @@ from infosets.filtering.policies import OhHellRange, OhHellSpec, beats, cached_p
 from infosets.filtering.public_state import DealConstraints, OhHellPublicState
 from infosets.filtering.scenarios import game_for, policy_action, sample_public_state
 from infosets.filtering.value import OhHellValue, seeded_random
-from infosets.stats import mean_ci, win_rate
+from infosets.stats import mean_ci, normal_difference, win_rate
 
 SLUG = "history_filtering"
 PAPER_HEADLINE_HISTORIES = 544_320
@@ -331,9 +334,24 @@ def sat_tasks(cfg) -> list[Task]:
 # --------------------------------------------------------------------------- IS-MCTS
 
 
+class PolicyBot(pyspiel.Bot):
+    """Plays the learned joint policy at its seat (``policy_action``), from its own stream."""
+
+    def __init__(self, policy, rng: np.random.Generator):
+        pyspiel.Bot.__init__(self)
+        self.policy, self.rng = policy, rng
+
+    def step(self, state):
+        return int(policy_action(state, self.policy, self.rng))
+
+    def restart_at(self, state):
+        pass
+
+
 def ismcts_task(cfg: dict, params: dict, seed) -> list[dict]:
-    """Paired games: seat 0 is IS-MCTS with the MCMC resampler, then with uniform resampling;
-    the other seats follow the joint policy; same deal and seeds in both games."""
+    """Paired games through ``infosets.arena``: seat 0 is IS-MCTS with the MCMC resampler,
+    then with uniform resampling; the other seats follow the joint policy; same deal and
+    seeds in both games. Think time = CPU time of seat 0's decisions."""
     from infosets.filtering.resampler import InfostateSampler
     from infosets.search.ismcts import ISMCTSBot
 
@@ -349,22 +367,11 @@ def ismcts_task(cfg: dict, params: dict, seed) -> list[dict]:
                                        s_sampler)
             bot = ISMCTSBot(game, 0, iterations=cfg["ismcts_iterations"], uct_c=1.0,
                             rng=np.random.default_rng(s_bot), sampler=sampler)
-            chance = np.random.default_rng(s_chance)
             opp = np.random.default_rng(s_opp)
-            state = game.new_initial_state()
-            think = 0.0
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    actions, probs = zip(*state.chance_outcomes())
-                    state.apply_action(actions[chance.choice(len(actions), p=np.asarray(probs))])
-                elif state.current_player() == 0:
-                    t0 = time.perf_counter()
-                    state.apply_action(bot.step(state))
-                    think += time.perf_counter() - t0
-                else:
-                    state.apply_action(policy_action(state, policy, opp))
-            result[f"score_{mode}"] = state.returns()[0]
-            result[f"seconds_{mode}"] = think
+            bots = [bot] + [PolicyBot(policy, opp) for _ in range(1, game.num_players())]
+            out = arena.play_game(game, bots, np.random.default_rng(s_chance))
+            result[f"score_{mode}"] = out["returns"][0]
+            result[f"seconds_{mode}"] = out["seconds"][0]
         rows.append(result)
     return rows
 
@@ -520,33 +527,39 @@ def ismcts_table(results: pd.DataFrame, session) -> pd.DataFrame:
 # --------------------------------------------------------------------------- claims
 
 
+def _fig4_claim(state, sub) -> Claim | None:
+    true_row = sub[(sub.method == "True") & (sub.samples == sub.samples.max())]
+    imp_row = sub[(sub.method == "Importance") & (sub.samples == sub.samples.max())]
+    best_b = sub[sub.method == "MCMC"].burn_in.max()
+    mc_row = sub[(sub.method == "MCMC") & (sub.burn_in == best_b) & (sub.samples == sub.samples.max())]
+    if true_row.empty or mc_row.empty or imp_row.empty:
+        return None
+    t, m, i = true_row.iloc[0], mc_row.iloc[0], imp_row.iloc[0]
+    vs_true = normal_difference(m.error, m.se, t.error, t.se, int(t.runs))
+    vs_imp = normal_difference(i.error, i.se, m.error, m.se, int(t.runs))
+    close, better = vs_true.contains(0.0), vs_imp.lo > 0
+    return Claim(f"MCMC (b={int(best_b)}) ~ True sampling and beats Importance; {state}, "
+                 f"|H_S|={int(t.histories):,}, {int(t.samples)} samples",
+                 "MCMC closely approximates True; outperforms Importance (Fig. 4)",
+                 vs_true.value, "match" if close and better else "mismatch",
+                 interval=(vs_true.lo, vs_true.hi), n=int(t.runs),
+                 test="normal 95% intervals of error differences (MCMC - True; Importance - MCMC)",
+                 note=f"MCMC {m.error:.3f}, True {t.error:.3f}, Importance {i.error:.3f}; "
+                      f"Importance - MCMC [{vs_imp.lo:.3f}, {vs_imp.hi:.3f}]"
+                      + ("" if close and better else "; close to True" if close else ""))
+
+
 def claims(values: pd.DataFrame, sparse: pd.DataFrame, sat: pd.DataFrame,
            ismcts: pd.DataFrame, session) -> pd.DataFrame:
+    """The paper's claims as ``Claim`` records, saved as ``claims``."""
     cfg = session.cfg
-    rows = []
+    rows: list[Claim] = []
     fig4 = values[values["kind"] == "fig4"]
     b, n = cfg.headline_burn_in, cfg.headline_samples
     for state, sub in fig4.groupby("state", sort=False):
-        true_row = sub[(sub.method == "True") & (sub.samples == sub.samples.max())]
-        imp_row = sub[(sub.method == "Importance") & (sub.samples == sub.samples.max())]
-        best_b = sub[sub.method == "MCMC"].burn_in.max()
-        mc_row = sub[(sub.method == "MCMC") & (sub.burn_in == best_b) &
-                     (sub.samples == sub.samples.max())]
-        if true_row.empty or mc_row.empty:
-            continue
-        t, m, i = true_row.iloc[0], mc_row.iloc[0], imp_row.iloc[0]
-        close = abs(m.error - t.error) <= 1.96 * math.hypot(m.se, t.se)
-        better = i.error - m.error > 1.96 * math.hypot(m.se, i.se)
-        verdict = ("match" if close and better else
-                   "partial: ~True, not better than Importance" if close else "differs")
-        rows.append({
-            "claim": f"MCMC (b={int(best_b)}) ~ True sampling and beats Importance; {state}, "
-                     f"|H_S|={int(t.histories):,}, {int(t.samples)} samples",
-            "paper": "MCMC closely approximates True; outperforms Importance (Fig. 4)",
-            "ours": f"MCMC {m.error:.3f}, True {t.error:.3f}, Importance {i.error:.3f}",
-            "ci95": f"±{1.96 * m.se:.3f} / ±{1.96 * t.se:.3f} / ±{1.96 * i.se:.3f} "
-                    f"({int(t.runs)} runs)",
-            "verdict": verdict})
+        claim = _fig4_claim(state, sub)
+        if claim is not None:
+            rows.append(claim)
     cost = values[values["kind"] == "cost"]
     if not cost.empty:
         big = cost[cost.histories == cost.histories.max()]
@@ -555,19 +568,17 @@ def claims(values: pd.DataFrame, sparse: pd.DataFrame, sat: pd.DataFrame,
         head = fig4[(fig4.histories == enum.histories) & (fig4.samples == n)]
         mc_err = head[(head.method == "MCMC") & (head.burn_in == b)]
         tr_err = head[head.method == "True"]
-        err_txt = (f"; error MCMC {mc_err.error.iloc[0]:.3f}±{1.96 * mc_err.se.iloc[0]:.3f} vs "
-                   f"True {tr_err.error.iloc[0]:.3f}±{1.96 * tr_err.se.iloc[0]:.3f}"
-                   if len(mc_err) and len(tr_err) else "")
-        rows.append({
-            "claim": f"burn-in {b}, {n} samples ({b * n:,} transitions) approximate the value "
-                     f"that enumeration needs all histories for",
-            "paper": f"{PAPER_HEADLINE_HISTORIES:,} histories enumerated vs 8,000 transitions",
-            "ours": f"|H_S|={int(enum.histories):,} histories enumerated vs {b * n:,} MCMC "
-                    f"transitions; enumeration slower (times: timing/cost.csv){err_txt}",
-            "ci95": "single timed run (shared machine); errors ±1.96 s.e.",
-            "verdict": "match" if enum.seconds > mc.seconds and len(mc_err) and
-            mc_err.error.iloc[0] <= tr_err.error.iloc[0] + 1.96 * math.hypot(
-                mc_err.se.iloc[0], tr_err.se.iloc[0]) else "differs"})
+        d = (normal_difference(mc_err.error.iloc[0], mc_err.se.iloc[0], tr_err.error.iloc[0],
+                               tr_err.se.iloc[0]) if len(mc_err) and len(tr_err) else None)
+        ok = enum.seconds > mc.seconds and d is not None and d.lo <= 0
+        rows.append(Claim(f"burn-in {b}, {n} samples ({b * n:,} transitions) approximate the value "
+                          "that enumeration needs all histories for",
+                          f"{PAPER_HEADLINE_HISTORIES:,} histories enumerated vs 8,000 transitions",
+                          None if d is None else d.value, "match" if ok else "mismatch",
+                          interval=None if d is None else (d.lo, d.hi),
+                          test="single timed run (shared machine); error MCMC - True, normal 95%",
+                          note=f"|H_S|={int(enum.histories):,} histories enumerated vs {b * n:,} "
+                               "MCMC transitions; enumeration slower (times: timing/cost.csv)"))
         session.save_timing_table(pd.DataFrame([  # measured times: never in a published table
             {"method": r.method, "histories": int(r.histories), "seconds": r.seconds,
              "peak_MiB": r.peak_bytes / 2**20} for r in (enum, mc)]), "cost",
@@ -576,49 +587,47 @@ def claims(values: pd.DataFrame, sparse: pd.DataFrame, sat: pd.DataFrame,
     if not fig5.empty:
         top = fig5[fig5.transitions == fig5.transitions.max()].sort_values("burn_in")
         lo, hi = top.iloc[0], top.iloc[-1]
-        rows.append({
-            "claim": f"fewer burned transitions give lower error at {int(lo.transitions):,} "
-                     "transitions",
-            "paper": "burning fewer samples can lower the error at equal transitions (Fig. 5)",
-            "ours": f"b={int(lo.burn_in)}: {lo.error:.3f}, b={int(hi.burn_in)}: {hi.error:.3f}",
-            "ci95": f"±{1.96 * lo.se:.3f} / ±{1.96 * hi.se:.3f}",
-            "verdict": "match" if lo.error < hi.error else "differs"})
+        d = normal_difference(lo.error, lo.se, hi.error, hi.se)
+        rows.append(Claim(f"fewer burned transitions give lower error at {int(lo.transitions):,} "
+                          "transitions",
+                          "burning fewer samples can lower the error at equal transitions (Fig. 5)",
+                          d.value, "match" if d.hi < 0 else "mismatch" if d.lo > 0 else "inconclusive",
+                          interval=(d.lo, d.hi), test="normal 95% interval of the error difference",
+                          note=f"b={int(lo.burn_in)}: {lo.error:.3f}, b={int(hi.burn_in)}: {hi.error:.3f}"))
     if not sparse.empty:
         poker = sparse[sparse.deal.str.startswith("poker")].sort_values("deck")
         trick = sparse[sparse.deal.str.startswith("trick")].sort_values("deck")
         if len(poker) > 1 and len(trick) > 1:
             slope_p = np.polyfit(np.log(poker.deck), np.log(poker.histories), 1)[0]
             slope_t = np.polyfit(trick.deck, trick.log10_histories, 1)[0]
-            rows.append({
-                "claim": "poker-like public states are polynomial, trick-taking exponential",
-                "paper": "sparse (|H_S| <= poly) vs dense public trees (Section 4.2)",
-                "ours": f"poker: |H_S| ~ n^{slope_p:.2f}; trick-taking: x10^{slope_t:.2f} "
-                        "per extra card",
-                "ci95": "exact counts",
-                "verdict": "match" if abs(slope_p - 4) < 0.6 and slope_t > 0.2 else "differs"})
+            rows.append(Claim("poker-like public states are polynomial, trick-taking exponential",
+                              "sparse (|H_S| <= poly) vs dense public trees (Section 4.2)",
+                              f"poker: |H_S| ~ n^{slope_p:.2f}; trick-taking: x10^{slope_t:.2f} "
+                              "per extra card",
+                              "match" if abs(slope_p - 4) < 0.6 and slope_t > 0.2 else "mismatch",
+                              test="exact counts; log-log and log-linear slopes",
+                              note="match: poker exponent within 0.6 of 4, trick slope > 0.2"))
     if not sat.empty:
         agg = sat.groupby("m").checked.mean()
         growth = np.polyfit(agg.index, np.log2(agg.to_numpy()), 1)[0]
-        rows.append({
-            "claim": "constructing a 3-FSAT history is solving SAT; brute force grows as 2^m",
-            "paper": "construction is FNP-complete (Theorem 1)",
-            "ours": f"checked assignments grow x2^{growth:.2f} per variable; all found "
-                    f"histories consistent: {bool(sat.found_consistent.all())}",
-            "ci95": f"{sat.instance.nunique()} instances per m",
-            "verdict": "match" if sat.found_consistent.all() and growth > 0.5 else "differs"})
+        rows.append(Claim("constructing a 3-FSAT history is solving SAT; brute force grows as 2^m",
+                          "construction is FNP-complete (Theorem 1)",
+                          f"checked assignments grow x2^{growth:.2f} per variable; all found "
+                          f"histories consistent: {bool(sat.found_consistent.all())}",
+                          "match" if sat.found_consistent.all() and growth > 0.5 else "mismatch",
+                          n=int(sat.instance.nunique()), test="exact counts per instance; log2 slope",
+                          note="n = instances per m"))
     summary = ismcts_summary(ismcts)
     if summary:
         d, w = summary["diff"], summary["win"]
-        rows.append({
-            "claim": "policy-aware MCMC resampling helps IS-MCTS vs uniform resampling",
-            "paper": "not measured (the paper motivates it; Section 6)",
-            "ours": f"score diff {d.value:+.2f}; paired win rate {w.value:.3f}",
-            "ci95": f"diff [{d.lo:+.2f}, {d.hi:+.2f}]; win [{w.lo:.3f}, {w.hi:.3f}] "
-                    f"(n={summary['games']})",
-            "verdict": "better" if d.lo > 0 else ("worse" if d.hi < 0 else "no difference")})
-    frame = pd.DataFrame(rows, columns=["claim", "paper", "ours", "ci95", "verdict"])
-    session.save_table(frame, "claims")
-    return frame
+        rows.append(Claim("policy-aware MCMC resampling helps IS-MCTS vs uniform resampling",
+                          "not measured (the paper motivates it; Section 6)", d.value,
+                          "match" if d.lo > 0 else "mismatch" if d.hi < 0 else "inconclusive",
+                          interval=(d.lo, d.hi), n=summary["games"],
+                          test="t interval of the paired score difference (same deals and seeds)",
+                          note=f"paired win rate {w.value:.3f} [{w.lo:.3f}, {w.hi:.3f}] "
+                               "(think times: timing/ismcts_think_time.csv)"))
+    return save_claims(rows, session)
 
 
 def size_table(values: pd.DataFrame, session) -> pd.DataFrame:

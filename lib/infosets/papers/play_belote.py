@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from infosets.claims import Claim, by_containment, frame, not_run
 from infosets.experiments.config import Param, Schema, repo_root
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.deal import DealConstraint
@@ -69,22 +70,20 @@ def selfplay(session) -> pd.DataFrame:
 
 
 def claims(session) -> pd.DataFrame:
-    """The human log against the paper's 63 games."""
+    """The human log against the paper's 63 games, as ``Claim`` records (match: the paper's
+    number lies inside our 95% interval)."""
     games = game_log.read_games(repo_root() / session.cfg["log"])
     rate = HUMAN_ABOVE_81 / HUMAN_GAMES
     if games.empty:
-        rows = [{"claim": "AI scores > 81 against humans", "paper": f"{rate:.3f} (43/63)",
-                 "ours": "", "ci95": "", "verdict": "no human games logged yet"}]
+        rows = [not_run("AI scores > 81 against humans", f"{rate:.3f} (43/63)",
+                        "no human games logged yet")]
     else:
         w = wilson_interval(float((games["ai_score"] > HALF).sum()), len(games))
         m = mean_ci(games["ai_score"])
-        rows = [
-            {"claim": f"AI scores > 81 against humans (n={len(games)})",
-             "paper": f"{rate:.3f} (43/63)", "ours": round(w.value, 3),
-             "ci95": f"[{w.lo:.3f}, {w.hi:.3f}]",
-             "verdict": "consistent" if w.contains(rate) else "differs"},
-            {"claim": "AI mean score against humans", "paper": f"{HUMAN_MEAN}",
-             "ours": round(m.value, 1), "ci95": f"[{m.lo:.1f}, {m.hi:.1f}]",
-             "verdict": "consistent" if m.contains(HUMAN_MEAN) else "differs"},
-        ]
-    return pd.DataFrame(rows, columns=["claim", "paper", "ours", "ci95", "verdict"])
+        rows = [Claim("AI scores > 81 against humans", f"{rate:.3f} (43/63)", w.value,
+                      by_containment(w.lo, w.hi, rate), interval=(w.lo, w.hi), n=len(games),
+                      test="Wilson 95% interval contains the paper's value"),
+                Claim("AI mean score against humans", f"{HUMAN_MEAN}", m.value,
+                      by_containment(m.lo, m.hi, HUMAN_MEAN), interval=(m.lo, m.hi), n=m.n,
+                      test="t 95% interval contains the paper's value")]
+    return frame(rows)

@@ -22,6 +22,8 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers coop_matching_pennies)
 from infosets import plots, stats
+from infosets.claims import Claim, by_interval
+from infosets.claims import save as save_claims
 from infosets.experiments.config import Param, Schema, game_named
 from infosets.experiments.runner import Task
 from infosets.learning import cfr, hiding
@@ -324,19 +326,10 @@ def plot_bridge(results: pd.DataFrame, session):
 
 # -- Claims ----------------------------------------------------------------------------------
 
-def difference_ci(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Normal 95% interval of mean(a) - mean(b) for independent samples."""
-    diff = float(np.mean(a) - np.mean(b))
-    var = (np.var(a, ddof=1) / len(a) if len(a) > 1 else 0.0) + \
-        (np.var(b, ddof=1) / len(b) if len(b) > 1 else 0.0)
-    half = stats.Z95 * float(np.sqrt(var))
-    return diff - half, diff + half
-
-
 def claims(trade: pd.DataFrame, cmp_results: pd.DataFrame, bridge: pd.DataFrame,
            session) -> pd.DataFrame:
-    """The paper's claims against ours, saved as the ``claims`` table."""
-    rows = []
+    """The paper's claims as ``Claim`` records, saved as the ``claims`` table."""
+    rows: list[Claim] = []
     last = trade[trade["iteration"] == trade["iteration"].max()]
     for game, sub in last.groupby("game", sort=False):
         base = sub[sub["map"] == "team"]["payoff"]
@@ -344,56 +337,51 @@ def claims(trade: pd.DataFrame, cmp_results: pd.DataFrame, bridge: pd.DataFrame,
             ph = sub[sub["map"] == relaxed]["payoff"]
             if len(base) == 0 or len(ph) == 0:
                 continue
-            lo, hi = difference_ci(ph.to_numpy(), base.to_numpy())
-            better = lo > 0
-            rows.append({
-                "claim": f"Trade Comm {game}: PH ({relaxed}) beats the original-map baseline",
-                "paper": "PH above baseline (Fig. 1)",
-                "ours": f"final mean {ph.mean():.3f} vs {base.mean():.3f} "
-                        f"(q10 {ph.quantile(0.1):.3f} vs {base.quantile(0.1):.3f})",
-                "ci95": f"mean diff [{lo:.3f}, {hi:.3f}], n={len(ph)} vs {len(base)}",
-                "verdict": "match" if better else "not reproduced"})
+            d = stats.mean_difference(ph.to_numpy(), base.to_numpy())
+            rows.append(Claim(f"Trade Comm {game}: PH ({relaxed}) beats the original-map baseline",
+                              "PH above baseline (Fig. 1)", d.value,
+                              by_interval(d.lo, d.hi, expect="positive"), interval=(d.lo, d.hi),
+                              n=d.n, test="normal 95% interval of the difference of final means",
+                              note=f"final mean {ph.mean():.3f} vs {base.mean():.3f} (q10 "
+                                   f"{ph.quantile(0.1):.3f} vs {base.quantile(0.1):.3f})"))
     table = success_table(cmp_results)
     for _, row in table.iterrows():
-        paper = {"mccfr_team": "0% (CFR never succeeded)", "hiding": "lost in extraction",
-                 "mccfr_independent": "not in paper"}[row["method"]]
-        verdict = "no paper number"
+        claim = (f"CMP success rate, {row['method']} (pass {row['pass_payoff']:g}, "
+                 f"rho {row['rho']:g})")
+        kw = dict(interval=(row["lo"], row["hi"]), n=int(row["n"]), test="Wilson 95% interval")
         if row["method"] == "mccfr_team":
-            verdict = "match" if row["lo"] <= 0.0 + 1e-12 or row["success_rate"] < 0.01 \
-                else "differs"
-        rows.append({"claim": f"CMP success rate, {row['method']} (pass "
-                              f"{row['pass_payoff']:g}, rho {row['rho']:g})",
-                     "paper": paper, "ours": f"{row['success_rate']:.3f}",
-                     "ci95": f"[{row['lo']:.3f}, {row['hi']:.3f}], n={int(row['n'])}",
-                     "verdict": verdict})
+            ok = row["lo"] <= 1e-12 or row["success_rate"] < 0.01
+            rows.append(Claim(claim, "0% (CFR never succeeded)", row["success_rate"],
+                              "match" if ok else "mismatch", **kw))
+        else:
+            rows.append(Claim(claim, "lost in extraction" if row["method"] == "hiding"
+                              else "not in paper", row["success_rate"], "inconclusive",
+                              note="no paper number to compare", **kw))
     best75 = bridge_best(bridge, within=PAPER_BRIDGE_EPISODES).set_index("method")
     if "hiding" in best75.index:
         b = best75.loc["hiding"]
-        rows.append({"claim": "Tiny Bridge: PH peak within 75 episodes",
-                     "paper": f"{PAPER_BRIDGE_PEAK} at 75 episodes",
-                     "ours": f"{b['best_payoff']:.3f} at episode {int(b['episode'])}",
-                     "ci95": "deterministic (exact expected payoff)",
-                     "verdict": "match" if b["best_payoff"] >= PAPER_BRIDGE_PEAK
-                     else "below paper"})
+        rows.append(Claim("Tiny Bridge: PH peak within 75 episodes",
+                          f"{PAPER_BRIDGE_PEAK} at 75 episodes",
+                          f"{b['best_payoff']:.3f} at episode {int(b['episode'])}",
+                          "match" if b["best_payoff"] >= PAPER_BRIDGE_PEAK else "mismatch",
+                          test="deterministic (exact expected payoff)"))
     for method in ("hiding_constant", "cfr_team", "independent_rm"):
         if method in best75.index:
             b = best75.loc[method]
-            rows.append({"claim": f"Tiny Bridge {method}, best within 75 episodes",
-                         "paper": "not in paper" if method == "hiding_constant"
-                         else "below PH (Fig. 3)",
-                         "ours": f"{b['best_payoff']:.3f} at episode {int(b['episode'])}",
-                         "ci95": "deterministic",
-                         "verdict": "no paper number" if method == "hiding_constant" else
-                         "consistent" if "hiding" in best75.index and
-                         b["best_payoff"] <= best75.loc["hiding", "best_payoff"] else
-                         "baseline higher than our PH"})
+            ours = f"{b['best_payoff']:.3f} at episode {int(b['episode'])}"
+            if method == "hiding_constant":
+                rows.append(Claim(f"Tiny Bridge {method}, best within 75 episodes", "not in paper",
+                                  ours, "inconclusive", test="deterministic",
+                                  note="no paper number to compare"))
+                continue
+            below = "hiding" in best75.index and b["best_payoff"] <= best75.loc["hiding", "best_payoff"]
+            rows.append(Claim(f"Tiny Bridge {method}, best within 75 episodes", "below PH (Fig. 3)",
+                              ours, "match" if below else "mismatch", test="deterministic"))
     overall = bridge["payoff"].max()
-    rows.append({"claim": "Tiny Bridge: CAPI's ~21 not reached by PH", "paper": "~21 (CAPI)",
-                 "ours": f"best of any method {overall:.3f}", "ci95": "deterministic",
-                 "verdict": "consistent" if overall < CAPI_BRIDGE else "exceeded"})
-    frame = pd.DataFrame(rows, columns=["claim", "paper", "ours", "ci95", "verdict"])
-    session.save_table(frame, "claims", paper_ref="Sec. 6")
-    return frame
+    rows.append(Claim("Tiny Bridge: CAPI's ~21 not reached by PH", "~21 (CAPI)",
+                      f"best of any method {overall:.3f}",
+                      "match" if overall < CAPI_BRIDGE else "mismatch", test="deterministic"))
+    return save_claims(rows, session, paper_ref="Sec. 6")
 
 
 def check_games() -> None:

@@ -11,7 +11,9 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from infosets import plots
+from infosets import arena, plots
+from infosets.claims import Claim
+from infosets.claims import save as save_claims
 from infosets.experiments.config import Param, Schema
 from infosets.experiments.runner import Task
 
@@ -63,17 +65,26 @@ def exploitability_task(cfg: dict, params: dict, seed) -> dict:
             "eval_games": len(sampled)}
 
 
+class PolicySampler(pyspiel.Bot):
+    """Samples its move from a tabular policy (OpenSpiel ``get_state_policy``)."""
+
+    def __init__(self, policy, rng: np.random.Generator):
+        pyspiel.Bot.__init__(self)
+        self.policy, self.rng = policy, rng
+
+    def step(self, state):
+        actions, probs = zip(*self.policy.get_state_policy(state))
+        return int(self.rng.choice(actions, p=np.asarray(probs) / np.sum(probs)))
+
+    def restart_at(self, state):
+        pass
+
+
 def self_play_return(game, policy, rng: np.random.Generator) -> float:
-    """Player 0's return in one game where both seats sample from ``policy``."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-        else:
-            table = policy.get_state_policy(state)
-            actions, probs = zip(*table)
-        state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / np.sum(probs))))
-    return state.returns()[0]
+    """Player 0's return in one game where every seat samples from ``policy`` (played
+    through ``infosets.arena``; chance and the seats draw from ``rng``)."""
+    bots = [PolicySampler(policy, rng) for _ in range(game.num_players())]
+    return arena.play_game(game, bots, rng)["returns"][0]
 
 
 def tasks(cfg) -> list[Task]:
@@ -97,22 +108,20 @@ def plot(results: pd.DataFrame, session):
 
 
 def claims(results: pd.DataFrame, session) -> pd.DataFrame:
-    rows = []
+    """The solvers' textbook facts as ``Claim`` records, saved as ``claims``."""
+    rows: list[Claim] = []
     kuhn = results[results["game"] == "kuhn_poker"]
     if len(kuhn):
         best = kuhn.sort_values("exploitability").iloc[0]
-        rows.append({"claim": "Kuhn poker value for player 0", "paper": f"{KUHN_VALUE:.5f}",
-                     "ours": f"{best.value_p0:.5f}",
-                     "ci95": f"exploitability {best.exploitability:.2e} bounds the error",
-                     "verdict": "match" if abs(best.value_p0 - KUHN_VALUE)
-                     <= max(best.exploitability, 1e-3) else "differs"})
+        ok = abs(best.value_p0 - KUHN_VALUE) <= max(best.exploitability, 1e-3)
+        rows.append(Claim("Kuhn poker value for player 0", f"{KUHN_VALUE:.5f}", float(best.value_p0),
+                          "match" if ok else "mismatch", test="deterministic",
+                          note=f"exploitability {best.exploitability:.2e} bounds the error"))
     for (game, solver), sub in results.groupby(["game", "solver"], sort=False):
         sub = sub.sort_values("iterations")
         drop = bool(np.all(np.diff(sub["exploitability"].to_numpy()) <= 1e-12))
-        rows.append({"claim": f"{solver} exploitability falls with iterations on {game}",
-                     "paper": "monotone decrease (CFR+)", "ours":
-                     f"{sub.exploitability.iloc[0]:.3g} -> {sub.exploitability.iloc[-1]:.3g}",
-                     "ci95": "deterministic", "verdict": "match" if drop else "not monotone"})
-    frame = pd.DataFrame(rows)
-    session.save_table(frame, "claims")
-    return frame
+        rows.append(Claim(f"{solver} exploitability falls with iterations on {game}",
+                          "monotone decrease (CFR+)",
+                          f"{sub.exploitability.iloc[0]:.3g} -> {sub.exploitability.iloc[-1]:.3g}",
+                          "match" if drop else "mismatch", test="deterministic"))
+    return save_claims(rows, session)
