@@ -1,6 +1,6 @@
 """TAG's state heuristics, written for our games (pimcts_aggregation).
 
-Ravichandran, Goodman and Lucas (NOTES.md slug ``pimcts_aggregation``) ran TAG's MCTS with
+Ravichandran, Goodman and Lucas (docs/papers/pimcts_aggregation.md) ran TAG's MCTS with
 per-game settings from ``json/players/gameSpecific/`` of GAIGResearch/TabletopGames: a rollout
 is cut after ``rolloutLength`` moves (0: the leaf itself) and the cut-off state is scored by
 the heuristic the file names. This module writes those heuristics for our ports and the

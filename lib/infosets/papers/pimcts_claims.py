@@ -1,4 +1,4 @@
-"""The claims of Ravichandran, Goodman and Lucas (NOTES.md slug ``pimcts_aggregation``), each
+"""The claims of Ravichandran, Goodman and Lucas (docs/papers/pimcts_aggregation.md), each
 tested as the paper states it, with the test fixed before the data.
 
 Only the paper's games at the paper's player counts (``pimcts_settings.csv``) enter these
