@@ -18,15 +18,23 @@ def test_belote_ismcts_smoke(tmp_path):
     assert list(claims.columns) == list(COLUMNS) and set(claims["verdict"]) <= set(VERDICTS)
     assert claims["claim"].str.contains("vs greedy").any()
     summary = run.table("score_summary")
-    assert summary.loc[0, "opponent"] == "human (paper)" and summary.loc[0, "games"] == 63
+    assert summary.loc[0, "opponent"] == "human (paper logs)" and summary.loc[0, "games"] == 63
+    assert round(summary.loc[0, "mean_score"], 1) == 92.1    # recomputed from the raw logs
+    assert summary.loc[0, "mean_lo"] < 92.1 < summary.loc[0, "mean_hi"]
     bots = summary.iloc[1:]
     assert set(bots["opponent"]) == {"random", "greedy", "pimc", "openspiel_ismcts"}
     assert ((bots["mean_score"] >= 0) & (bots["mean_score"] <= 162)).all()
     assert ((bots["above_81_lo"] <= bots["above_81"]) & (bots["above_81"] <= bots["above_81_hi"])).all()
     tricks = run.table("trick_win_rate")
     assert sorted(tricks["trick"].unique()) == list(range(1, 17))
-    human = tricks[tricks["opponent"] == "human (paper)"]
-    assert list(human["win_pct"]) == [40, 41, 49, 46, 57, 56, 54, 59, 49, 56, 48, 57, 60, 73, 78, 71]
+    human = tricks[tricks["opponent"] == "human (paper logs)"]
+    assert [round(p) for p in human["win_pct"]] == [40, 41, 49, 46, 57, 56, 54, 59, 49, 56, 48,
+                                                    57, 60, 73, 78, 71]
+    assert (human["lo"] < human["win_pct"]).all()          # intervals, from n = 63 games
+    recomputed = claims[claims["claim"].str.startswith("the 63 human games")].iloc[0]
+    assert recomputed["verdict"] == "match"
+    gap = claims[claims["claim"].str.startswith("leading first helps against humans")].iloc[0]
+    assert gap["verdict"] == "inconclusive" and float(gap["ours"]) > 9
     assert list(run.data_dir.glob("*/vs_opponents.parquet"))
 
 

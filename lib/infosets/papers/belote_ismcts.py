@@ -23,17 +23,20 @@ from infosets.experiments.runner import Task
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p import log as human_log
 from infosets.games.belote2p.rules import NUM_TRICKS, TOTAL_POINTS
+from infosets.papers import belote_human_games
 from infosets.search.belote_bots import GreedyBot, PIMCBot, RandomBot, openspiel_ismcts_bot
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 from infosets.stats import mean_ci, wilson_interval
 
-# Published human results (docs/papers/belote_ismcts.md): 63 games.
-HUMAN_GAMES = 63
-HUMAN_ABOVE_81 = 43
-HUMAN_MEAN = 92.1
-HUMAN_MEAN_AI_FIRST = (29, 97.3)
-HUMAN_MEAN_HUMAN_FIRST = (34, 87.7)
-HUMAN_TRICK_WIN_PCT = (40, 41, 49, 46, 57, 56, 54, 59, 49, 56, 48, 57, 60, 73, 78, 71)
+# The paper's stated numbers for its 63 human games (Section VI, Figs 5-6). The figures and
+# claims recompute them, with intervals, from the author's raw logs (``belote_human_games``).
+PAPER_HUMAN_GAMES = 63
+PAPER_HUMAN_ABOVE_81 = 43
+PAPER_HUMAN_MEAN = 92.1
+PAPER_HUMAN_MEAN_AI_FIRST = 97.3
+PAPER_HUMAN_MEAN_HUMAN_FIRST = 87.7
+PAPER_HUMAN_TRICK_WIN_PCT = (40, 41, 49, 46, 57, 56, 54, 59, 49, 56, 48, 57, 60, 73, 78, 71)
+HUMAN_PAPER = "human (paper logs)"
 HALF = TOTAL_POINTS / 2  # 81: "more than 81" wins the deal
 
 OPPONENTS = ["random", "greedy", "pimc", "openspiel_ismcts"]
@@ -209,16 +212,22 @@ def human_games(cfg) -> pd.DataFrame:
     return games.assign(opponent="human (our log)")
 
 
+def published_human_games() -> pd.DataFrame:
+    """The paper's 63 games against humans, from the author's logs, as rows like the bot games."""
+    return belote_human_games.published_games(repo_root()).assign(opponent=HUMAN_PAPER)
+
+
+def _with_published_humans(results: pd.DataFrame) -> pd.DataFrame:
+    columns = ["opponent", "ai_led_first", "ai_score", *TRICK_COLUMNS]
+    return pd.concat([published_human_games()[columns], results[columns]], ignore_index=True)
+
+
 # ---- analysis ----------------------------------------------------------------------
 def score_summary(results: pd.DataFrame) -> pd.DataFrame:
     """Per opponent: games, mean score (95% CI), fraction above 81 (Wilson 95% CI); the
-    published human row first."""
-    rows = [{"opponent": "human (paper)", "games": HUMAN_GAMES, "mean_score": HUMAN_MEAN,
-             "mean_lo": np.nan, "mean_hi": np.nan,
-             "above_81": HUMAN_ABOVE_81 / HUMAN_GAMES,
-             "above_81_lo": wilson_interval(HUMAN_ABOVE_81, HUMAN_GAMES).lo,
-             "above_81_hi": wilson_interval(HUMAN_ABOVE_81, HUMAN_GAMES).hi}]
-    for opp, sub in results.groupby("opponent", sort=False):
+    paper's human games (recomputed from the author's logs) first."""
+    rows = []
+    for opp, sub in _with_published_humans(results).groupby("opponent", sort=False):
         if sub.empty:
             continue
         m = mean_ci(sub["ai_score"])
@@ -230,12 +239,10 @@ def score_summary(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def by_first_leader(results: pd.DataFrame) -> pd.DataFrame:
-    """Mean AI score (95% CI) by who led first, per opponent, with the paper's human rows."""
-    rows = [{"opponent": "human (paper)", "first": "AI", "games": HUMAN_MEAN_AI_FIRST[0],
-             "mean_score": HUMAN_MEAN_AI_FIRST[1], "lo": np.nan, "hi": np.nan},
-            {"opponent": "human (paper)", "first": "opponent", "games": HUMAN_MEAN_HUMAN_FIRST[0],
-             "mean_score": HUMAN_MEAN_HUMAN_FIRST[1], "lo": np.nan, "hi": np.nan}]
-    for (opp, first), sub in results.groupby(["opponent", "ai_led_first"], sort=False):
+    """Mean AI score (95% CI) by who led first, per opponent, the paper's human games first."""
+    rows = []
+    frame = _with_published_humans(results)
+    for (opp, first), sub in frame.groupby(["opponent", "ai_led_first"], sort=False):
         m = mean_ci(sub["ai_score"])
         rows.append({"opponent": opp, "first": "AI" if first else "opponent",
                      "games": len(sub), "mean_score": m.value, "lo": m.lo, "hi": m.hi})
@@ -243,11 +250,10 @@ def by_first_leader(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def trick_win_rates(results: pd.DataFrame) -> pd.DataFrame:
-    """AI trick-win % per trick 1..16 (Wilson 95% CI) per opponent, plus the paper's."""
-    rows = [{"opponent": "human (paper)", "trick": t, "win_pct": float(p), "lo": np.nan,
-             "hi": np.nan, "games": HUMAN_GAMES}
-            for t, p in enumerate(HUMAN_TRICK_WIN_PCT, start=1)]
-    for opp, sub in results.groupby("opponent", sort=False):
+    """AI trick-win % per trick 1..16 (Wilson 95% CI) per opponent, the paper's human games
+    (recomputed from the author's logs) first."""
+    rows = []
+    for opp, sub in _with_published_humans(results).groupby("opponent", sort=False):
         for t in range(1, NUM_TRICKS + 1):
             w = wilson_interval(float(sub[f"trick_{t}"].sum()), len(sub))
             rows.append({"opponent": opp, "trick": t, "win_pct": 100 * w.value,
@@ -279,7 +285,8 @@ def plot_scores(results: pd.DataFrame, session):
     ax.boxplot(data, showmeans=True)
     ax.set_xticks(range(1, len(opponents) + 1), opponents, rotation=15)
     ax.axhline(HALF, color="red", lw=1, label="81 points")
-    ax.axhline(HUMAN_MEAN, color="0.3", ls="--", lw=1, label="human games (paper): mean 92.1")
+    ax.axhline(PAPER_HUMAN_MEAN, color="0.3", ls="--", lw=1,
+               label=f"human games (paper): mean {PAPER_HUMAN_MEAN}")
     ax.set_ylabel("ISMCTS score (0..162)")
     ax.set_title("Score per game")
     ax.legend(fontsize=7, loc="lower right")
@@ -319,7 +326,7 @@ def plot_first_leader(results: pd.DataFrame, session):
     ax.axhline(HALF, color="red", lw=1)
     ax.set_xticks(np.arange(len(opponents)), opponents, fontsize=8)
     ax.set_ylabel("mean ISMCTS score")
-    ax.set_title("Score by first leader (error bars: 95% CI; paper bars have none)")
+    ax.set_title("Score by first leader (error bars: 95% t CI; paper: its 63 logged games)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     session.save_figure(fig, "score_by_first_leader", paper_ref="Fig. 5")
@@ -331,13 +338,18 @@ def plot_trick_wins(results: pd.DataFrame, session):
 
     table = trick_win_rates(results)
     fig, ax = plt.subplots(figsize=(8, 3.8))
-    bots = table[table["opponent"] != "human (paper)"]
+    bots = table[table["opponent"] != HUMAN_PAPER]
     plots.lines_ci(ax, bots, "trick", "win_pct", "lo", "hi", hue="opponent")
-    human = table[table["opponent"] == "human (paper)"]
-    ax.plot(human["trick"], human["win_pct"], "k--", marker="s", ms=3, label="human (paper)")
+    human = table[table["opponent"] == HUMAN_PAPER]
+    ax.errorbar(human["trick"], human["win_pct"], yerr=[human["win_pct"] - human["lo"],
+                human["hi"] - human["win_pct"]], fmt="k--", marker="s", ms=3, capsize=2,
+                label=f"{HUMAN_PAPER}, n={int(human['games'].iloc[0])}")
+    ax.plot(range(1, NUM_TRICKS + 1), PAPER_HUMAN_TRICK_WIN_PCT, "x", color="0.4", ms=5,
+            label="the paper's Fig. 6 values")
     ax.axhline(50, color="red", lw=1)
     ax.set_xticks(range(1, NUM_TRICKS + 1))
-    ax.set_ylabel("% of tricks won by ISMCTS")
+    ax.set_xlabel("trick")
+    ax.set_ylabel("% of tricks won by ISMCTS (95% Wilson CI)")
     ax.legend(fontsize=7, title="opponent", title_fontsize=7)
     ax.set_title("Trick-win rate per trick")
     fig.tight_layout()
@@ -387,17 +399,18 @@ def claims(results: pd.DataFrame, heat: pd.DataFrame, inference: pd.DataFrame,
     Against machine opponents the paper's human numbers are references: match when they lie
     inside our 95% interval."""
     rows: list[Claim] = []
-    human_rate = HUMAN_ABOVE_81 / HUMAN_GAMES
-    paper_diff = HUMAN_MEAN_AI_FIRST[1] - HUMAN_MEAN_HUMAN_FIRST[1]
-    paper_gap = (np.mean(HUMAN_TRICK_WIN_PCT[-3:]) - np.mean(HUMAN_TRICK_WIN_PCT[:3])) / 100
+    human_rate = PAPER_HUMAN_ABOVE_81 / PAPER_HUMAN_GAMES
+    paper_diff = PAPER_HUMAN_MEAN_AI_FIRST - PAPER_HUMAN_MEAN_HUMAN_FIRST
+    paper_gap = (np.mean(PAPER_HUMAN_TRICK_WIN_PCT[-3:]) - np.mean(PAPER_HUMAN_TRICK_WIN_PCT[:3])) / 100
+    rows += _published_human_claims(paper_diff)
     for opp, sub in results.groupby("opponent", sort=False):
         w = wilson_interval(float((sub["ai_score"] > HALF).sum()), len(sub))
         rows.append(Claim(f"fraction of games > 81 points, vs {opp}", f"{human_rate:.3f} (43/63, vs humans)",
                           w.value, by_containment(w.lo, w.hi, human_rate), interval=(w.lo, w.hi),
                           n=len(sub), test="Wilson 95% interval contains the paper's value"))
         m = mean_ci(sub["ai_score"])
-        rows.append(Claim(f"mean score vs {opp}", f"{HUMAN_MEAN} (vs humans)", m.value,
-                          by_containment(m.lo, m.hi, HUMAN_MEAN), interval=(m.lo, m.hi), n=m.n,
+        rows.append(Claim(f"mean score vs {opp}", f"{PAPER_HUMAN_MEAN} (vs humans)", m.value,
+                          by_containment(m.lo, m.hi, PAPER_HUMAN_MEAN), interval=(m.lo, m.hi), n=m.n,
                           test="t 95% interval contains the paper's value"))
         gap = leading_first_gap(sub)
         if gap is not None:
@@ -463,14 +476,41 @@ def _heatmap_claims(heat: pd.DataFrame, cfg) -> list[Claim]:
     return rows
 
 
+def _published_human_claims(paper_diff: float) -> list[Claim]:
+    """The paper's human-game numbers recomputed from the author's logs (Section VI)."""
+    games = published_human_games()
+    table = belote_human_games.summary(games, HUMAN_PAPER).set_index("statistic")
+    tricks = belote_human_games.trick_win_rates(games, HUMAN_PAPER)
+    above = int(round(table.loc["above_81", "value"] * len(games)))
+    exact = (len(games) == PAPER_HUMAN_GAMES and above == PAPER_HUMAN_ABOVE_81
+             and round(table.loc["mean_score", "value"], 1) == PAPER_HUMAN_MEAN
+             and round(table.loc["mean_score_ai_first", "value"], 1) == PAPER_HUMAN_MEAN_AI_FIRST
+             and round(table.loc["mean_score_opponent_first", "value"], 1)
+             == PAPER_HUMAN_MEAN_HUMAN_FIRST
+             and [round(100 * r) for r in tricks["win_rate"]] == list(PAPER_HUMAN_TRICK_WIN_PCT))
+    gap = table.loc["first_leader_gap"]
+    return [
+        Claim("the 63 human games' statistics recompute from the author's logs",
+              f"{PAPER_HUMAN_ABOVE_81}/{PAPER_HUMAN_GAMES} above 81, mean {PAPER_HUMAN_MEAN}, "
+              f"by first leader {PAPER_HUMAN_MEAN_AI_FIRST}/{PAPER_HUMAN_MEAN_HUMAN_FIRST}, Fig. 6",
+              table.loc["mean_score", "value"], "match" if exact else "mismatch",
+              interval=(table.loc["mean_score", "lo"], table.loc["mean_score", "hi"]),
+              n=len(games), test="exact recomputation (rounded as the paper rounds)",
+              note=f"{above}/{len(games)} above 81; every Fig. 6 percentage equal"
+              if exact else "the logs disagree with the paper's numbers"),
+        Claim("leading first helps against humans (the paper's own 63 games)",
+              f"{paper_diff:.1f} (97.3 - 87.7)", gap["value"],
+              "match" if gap["lo"] > 0 else "inconclusive",
+              interval=(gap["lo"], gap["hi"]), n=int(gap["n"]),
+              test="Welch t interval of the difference in mean score (29 vs 34 games)",
+              note="the paper's gap is not significant at 95% on its own data"
+              if gap["lo"] <= 0 else "significant on the paper's own data"),
+    ]
+
+
 def human_summary(humans: pd.DataFrame) -> pd.DataFrame:
-    """Our logged human games next to the published 63."""
-    rows = [{"source": "paper", "games": HUMAN_GAMES, "above_81": HUMAN_ABOVE_81,
-             "mean_score": HUMAN_MEAN}]
+    """Our logged human games next to the paper's 63 (recomputed from the author's logs)."""
+    frames = [belote_human_games.summary(published_human_games(), HUMAN_PAPER)]
     if len(humans):
-        rows.append({"source": "our log", "games": len(humans),
-                     "above_81": int((humans["ai_score"] > HALF).sum()),
-                     "mean_score": float(humans["ai_score"].mean())})
-    else:
-        rows.append({"source": "our log", "games": 0, "above_81": 0, "mean_score": np.nan})
-    return pd.DataFrame(rows)
+        frames.append(belote_human_games.summary(humans, "our log"))
+    return pd.concat(frames, ignore_index=True)
