@@ -17,7 +17,7 @@ KEEP        ?=
 export MPLBACKEND ?= Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help venv figures readme-tables smoke test lint bench lab play-belote clean
+.PHONY: help venv figures readme-tables reports-check smoke test lint bench lab play-belote clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -36,6 +36,13 @@ venv: $(STAMP) ## create .venv and install the package (editable) with dev tools
 figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug>
 	$(PY) -m infosets.experiments.notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER))
 	$(MAKE) --no-print-directory readme-tables
+
+reports-check: $(STAMP) ## check reports/ (no errors, every figure shown) and open each page in headless Chromium
+	@command -v chromium >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then \
+	  echo "installing Debian's chromium"; apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  else echo "reports-check needs chromium: sudo apt-get install chromium"; exit 1; fi; }
+	$(PY) -m infosets.experiments.reports check
+	$(PY) -m infosets.experiments.reports browser-check
 
 readme-tables: $(STAMP) ## regenerate README.md's "what reproduces" table from figures/*/claims.csv
 	$(PY) -m infosets.experiments.readme_tables

@@ -59,3 +59,15 @@ def test_check_reports_names_errors_and_missing_figures(tmp_path):
     assert any("figure cell 0 shows no image" in f for f in found)
     assert any("HTML page is missing" in f for f in found)
     assert reports.check_reports(tmp_path / "empty") == [f"{tmp_path / 'empty'}: no report notebooks"]
+
+
+def test_only_published_runs_write_reports(monkeypatch):
+    from infosets.experiments.notebooks import publishes_report
+
+    monkeypatch.delenv("INFOSETS_FIGURES_DIR", raising=False)
+    assert publishes_report("quickstart", "default", 0, None)
+    assert not publishes_report("quickstart", "smoke", 0, None)
+    assert not publishes_report("quickstart", "default", 1, None)
+    assert not publishes_report("quickstart", "default", 0, {"iterations": [1, 2]})
+    monkeypatch.setenv("INFOSETS_FIGURES_DIR", "/tmp/elsewhere")
+    assert not publishes_report("quickstart", "default", 0, None)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from infosets.experiments import reports
 from infosets.experiments.config import PRESETS, ConfigError, parse_overrides, repo_root
 
 
@@ -113,6 +114,17 @@ def failure_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
+def publishes_report(slug: str, preset: str, seed: int, overrides: dict | None) -> bool:
+    """Only a published run (default or paper preset, seed 0, no overrides, the repository's
+    own figures folder) writes ``reports/<slug>.<preset>.*``; exploration never does."""
+    from infosets.experiments.config import load
+    from infosets.experiments.session import is_published
+
+    if os.environ.get("INFOSETS_FIGURES_DIR") or overrides:
+        return False
+    return is_published(load(slug, preset, seed=seed))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="default", choices=PRESETS)
@@ -143,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
             execute(slug, args.preset, out, seed=args.seed, workers=args.workers,
                     scheduler=args.scheduler, overrides=overrides, progress=sys.stderr.isatty())
             print(f"    ok in {time.perf_counter() - t0:.0f} s", flush=True)
+            if publishes_report(slug, args.preset, args.seed, overrides):
+                written = reports.export(out, slug, args.preset)
+                print(f"    report: {', '.join(str(p.relative_to(repo_root())) for p in written)}")
         except Exception as exc:  # report every failing notebook in one line, then exit 1
             print(f"    FAILED in {time.perf_counter() - t0:.0f} s: {failure_line(exc)}", flush=True)
             failed.append(slug)
