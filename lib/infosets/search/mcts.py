@@ -13,7 +13,8 @@ Two engines run the per-world tree:
   unchanged); it spends the first iteration expanding the root (no child visit); it expands
   all children of a leaf at once (shuffled) and evaluates the leaf, not a new child.
   The final choice and the aggregation stay ours (we read the root children's
-  ``explore_count`` and ``total_reward``).
+  ``explore_count`` and ``total_reward``, and the ``outcome`` C++ records for a terminal
+  child: C++ ranks a known outcome before visits, and so do the visit-count finals here).
 * ``"auto"``: C++ when the tree's budget is >= AUTO_CPP_MIN_RATIO x the legal actions (the
   lost iteration is then negligible), Python otherwise and on Python-registered games.
 """
@@ -45,8 +46,17 @@ FINALS = ("mean", "visits")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-# Root statistics of one tree: {action: (visits, summed reward of the root player in [0,1])}.
-RootStats = dict
+
+
+class RootStats(dict):
+    """Root statistics of one tree: {action: (visits, summed reward of the root player)}.
+
+    ``outcomes`` maps a root action whose child is terminal and whose outcome the engine
+    recorded (the C++ engine does) to the root player's raw return there. The visit-count
+    finals rank a known outcome first, unknown counting as 0, as C++ ``MCTSBot`` does.
+    """
+
+    outcomes: dict = {}
 
 
 def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
@@ -173,12 +183,15 @@ class CppTreeRunner:
 
     def search(self, world) -> RootStats:
         root = self.bot.mcts_search(world)
-        scale, stats = self.scale, {}
+        scale, stats, outcomes = self.scale, RootStats(), {}
         for child in root.children:
             n, total = child.explore_count, child.total_reward
             if scale.normalize:
                 total = (total - scale.low * n) / scale.span
             stats[child.action] = (n, total)
+            if child.outcome:  # a terminal child: its exact return is known
+                outcomes[child.action] = child.outcome[child.player]
+        stats.outcomes = outcomes
         return stats
 
 
@@ -231,14 +244,18 @@ def validate_common(game, player, iterations, uct_c, final, engine):
 
 
 def choose_final(stats: RootStats, final: str, legal, rnd):
-    """Highest mean (final="mean") or most visits among visited legal actions; random ties."""
+    """Highest mean (final="mean") or most visits among visited legal actions; random ties.
+
+    With final="visits", a known terminal outcome (``stats.outcomes``) ranks first.
+    """
     legal = set(legal)
     visited = {a: s for a, s in stats.items() if s[0] > 0 and a in legal}
     if not visited:
         return sorted(legal)[rnd.randrange(len(legal))]
     if final == "mean":
         return argmax_random({a: w / n for a, (n, w) in visited.items()}, rnd)
-    return argmax_random({a: n for a, (n, _) in visited.items()}, rnd)
+    outcomes = getattr(stats, "outcomes", {})
+    return argmax_random({a: (outcomes.get(a, 0.0), n) for a, (n, _) in visited.items()}, rnd)
 
 
 class OLMCTSBot(pyspiel.Bot):

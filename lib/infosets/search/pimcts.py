@@ -5,7 +5,8 @@ games" (NOTES.md slug ``pimcts_aggregation``), as in the authors' TAG code: D in
 trees, each on its own world sampled from the decision player's information set, each with
 budget floor(B / D). Aggregation:
 
-* ``TotalVisits``: argmax of the summed visits;
+* ``TotalVisits``: argmax of the summed visits (after the summed known terminal outcome,
+  which only the C++ trees record: C++ ``MCTSBot`` ranks it first);
 * ``AverageValue``: argmax of summed reward / summed visits (the framework default);
 * ``SingleVote``: each tree votes for its highest-mean action; most votes wins.
 
@@ -40,12 +41,15 @@ def aggregate(trees: list[dict], aggregation: str, legal, rnd):
         raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
     legal = list(legal)
     legal_set = set(legal)
-    visits, rewards, votes = {}, {}, {}
+    visits, rewards, votes, outcomes = {}, {}, {}, {}
     for tree in trees:
+        known = getattr(tree, "outcomes", {})
         for a, (n, w) in tree.items():
             if a in legal_set and n > 0:
                 visits[a] = visits.get(a, 0) + n
                 rewards[a] = rewards.get(a, 0.0) + w
+                if a in known:
+                    outcomes[a] = outcomes.get(a, 0.0) + known[a]
         if aggregation == "SingleVote":
             means = {a: w / n for a, (n, w) in tree.items() if a in legal_set and n > 0}
             if means:
@@ -55,7 +59,8 @@ def aggregate(trees: list[dict], aggregation: str, legal, rnd):
         action = legal[rnd.randrange(len(legal))]
         return action, {}
     if aggregation == "TotalVisits":
-        table = visits
+        # A terminal outcome the engine knows (C++ records it) ranks first, as in C++ MCTSBot.
+        table = {a: (outcomes.get(a, 0.0), n) for a, n in visits.items()} if outcomes else visits
     elif aggregation == "AverageValue":
         table = {a: rewards[a] / visits[a] for a in visits}
     else:
