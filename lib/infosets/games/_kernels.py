@@ -34,6 +34,7 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
 
@@ -158,3 +159,64 @@ def kernel_for(game) -> Kernel | None:
     """The kernel of a loaded pyspiel game, or None (no kernel for the game or its parameters)."""
     factory = _FACTORIES.get(game.get_type().short_name)
     return factory(game) if factory is not None else None
+
+
+def require_kernel(game, other_engine: str | None) -> Kernel:
+    """The game's kernel, or a one-line ValueError naming the engines the game has."""
+    kernel = kernel_for(game)
+    if kernel is None:
+        name = game.get_type().short_name
+        engines = "'python'" + (f" or '{other_engine}'" if other_engine else "")
+        raise ValueError(f"engine: 'compiled' needs a game kernel and '{name}' (with these parameters) "
+                         f"has none (kernels: {', '.join(kernel_games())}); use engine={engines}")
+    return kernel
+
+
+class KernelSampler:
+    """``sampler(state, player, rng)`` for pyspiel states of a kernel game: the kernel's
+    ``determinize``, drawing from the search's PCG32 (``rng``; a numpy Generator seeds one).
+
+    The Python reference engines use it so that their worlds are the compiled engine's,
+    draw for draw. The state's array is cached by history (one search, many worlds).
+    """
+
+    uses_pcg = True
+
+    def __init__(self, game, kernel: Kernel):
+        self.game, self.kernel = game, kernel
+        self._history: list | None = None
+        self._array: np.ndarray | None = None
+
+    def array(self, state) -> np.ndarray:
+        history = state.history()
+        if history != self._history:
+            self._array, self._history = self.kernel.from_history(history), history
+        return self._array
+
+    def __call__(self, state, player: int, rng):
+        if not isinstance(rng, PCG32):
+            rng = PCG32.from_generator(rng)
+        world = self.array(state).copy()
+        stream = rng.to_array()
+        k_determinize(self.kernel.kid, world, player, stream)
+        rng.load(stream)
+        return self.kernel.to_state(self.game, world)
+
+
+def kernel_sampler(game, kernel: Kernel | None = None) -> KernelSampler:
+    kernel = require_kernel(game, None) if kernel is None else kernel
+    return KernelSampler(game, kernel)
+
+
+def kernel_heuristic(game, kernel: Kernel | None = None):
+    """``heuristic(state) -> list`` of a pyspiel state, by the kernel's jitted heuristic
+    (the one the compiled engine uses, so both engines score cut-offs alike)."""
+    kernel = require_kernel(game, None) if kernel is None else kernel
+
+    def heuristic(state) -> list[float]:
+        out = np.zeros(kernel.num_players)
+        k_heuristic(kernel.kid, kernel.from_state(state), out)
+        return out.tolist()
+
+    heuristic.__doc__ = f"The {kernel.name} kernel's cut-off heuristic (see its nb_heuristic)."
+    return heuristic
