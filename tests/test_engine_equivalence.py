@@ -7,11 +7,12 @@ import random
 import pyspiel
 import pytest
 
+import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
 
-GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 4})]
+GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 4}), ("trick_game", {})]
 POSITIONS = 200
 
 

@@ -30,7 +30,9 @@ except IndexError:
     pass
 
 rnd = random.Random(0)
-GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 3}), ("liars_dice", {"dice_sides": 6})]
+import infosets.games  # registers trick_game
+GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 3}), ("liars_dice", {"dice_sides": 6}),
+         ("trick_game", {}), ("trick_game", {"num_cards": 52, "hand_size": 26})]
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params in GAMES:
     game = pyspiel.load_game(name, params)
@@ -38,7 +40,7 @@ for name, params in GAMES:
     kid, a, p = kernel.kid, kernel.num_actions, kernel.num_players
     buf, probs, out = np.zeros(a, np.int64), np.zeros(a), np.zeros(p)
     rng = PCG32(1).to_array()
-    for _ in range(200):
+    for _ in range(100):
         s = kernel.from_history([])
         while K.k_current_player(kid, s) != -4:
             if K.k_current_player(kid, s) >= 0:

@@ -10,6 +10,7 @@ import pyspiel
 import pytest
 from scipy import stats
 
+import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.games._kernels import (
     k_apply_action,
     k_chance_outcomes,
@@ -22,7 +23,9 @@ from infosets.games._kernels import (
 )
 from infosets.games._pcg32 import PCG32
 
-GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 6}), ("liars_dice", {"dice_sides": 3})]
+GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 6}), ("liars_dice", {"dice_sides": 3}),
+         ("trick_game", {}), ("trick_game", {"num_cards": 13, "hand_size": 5})]
+HIDDEN_DEAL_GAMES = GAMES[:3]
 
 
 def _check(game, kernel, real, arr, keys):
@@ -64,7 +67,7 @@ def test_kernel_agrees_with_pyspiel_on_1000_random_games(name, params):
         assert kernel.to_state(game, arr).history() == real.history()
 
 
-@pytest.mark.parametrize("name,params", GAMES)
+@pytest.mark.parametrize("name,params", HIDDEN_DEAL_GAMES)
 def test_determinize_keeps_the_information_state_and_is_uniform(name, params):
     game = pyspiel.load_game(name, params)
     kernel = kernel_for(game)
@@ -93,3 +96,41 @@ def test_kernels_exist_only_for_supported_parameters():
     assert kernel_for(pyspiel.load_game("leduc_poker")) is not None
     assert kernel_for(pyspiel.load_game("liars_dice", {"numdice": 2})) is None
     assert kernel_for(pyspiel.load_game("kuhn_poker")) is None
+
+
+def test_trick_game_determinize_is_uniform_over_consistent_worlds_and_respects_voids():
+    from infosets.games.trick_game import count_consistent_worlds
+    game = pyspiel.load_game("trick_game", {"num_cards": 8, "hand_size": 3})
+    kernel = kernel_for(game)
+    # Clubs are cards 0-1, diamonds 2-3, hearts 4-5, spades 6-7. Player 0 leads the club 0,
+    # player 1 discards the diamond 3: void in clubs, so the hidden club 1 is player 0's
+    # opponent's only in worlds that break the void.
+    hands = (0b00010101, 0b01101000)
+    state = game.state_from_deal(hands, [0, 3])
+    arr, rng, counts = kernel.from_state(state), PCG32(4).to_array(), Counter()
+    for _ in range(4000):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, 0, rng)
+        assert kernel.infostate_string(world, 0) == state.information_state_string(0)
+        real = kernel.to_state(game, world)
+        assert real.information_state_string(0) == state.information_state_string(0)
+        counts[int(world[3])] += 1  # player 1's dealt hand
+    assert all(not (hand & 0b11) for hand in counts)  # never a club: the void holds
+    assert len(counts) == count_consistent_worlds(state, 0)
+    assert stats.chisquare(list(counts.values())).pvalue > 1e-3
+
+
+def test_engine_and_kernels_share_one_cache_stamp():
+    """numba checks a cached function against its own file only; the engine's functions are
+    stamped with a hash of every engine and kernel file, so a kernel edit recompiles them
+    (regression: a cached engine kept the old two-kernel dispatch after trick_game was added)."""
+    from pathlib import Path
+
+    from infosets.games import _kernels, _leduc_kernel, _numba_cache, _trick_kernel_nb
+    from infosets.search import compiled
+    for function in (compiled.uct_tree, compiled.ismcts_tree, _kernels.k_apply_action,
+                     _leduc_kernel.nb_apply_action, _trick_kernel_nb.nb_determinize):
+        locator = function._cache._impl._locator
+        assert type(locator).__name__.startswith("Engine")
+        assert locator.get_source_stamp() == ("infosets-engine", _numba_cache.STAMP)
+        assert str(Path(function.py_func.__code__.co_filename).resolve()) in _numba_cache.ENGINE_FILES

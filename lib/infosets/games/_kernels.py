@@ -15,7 +15,8 @@ float64 buffers, ``rng`` a PCG32 ``uint64[2]`` array from ``infosets.games._pcg3
 * ``nb_returns(s, out)``: every player's return (zeros before the end);
 * ``nb_heuristic(s, out)``: a cut-off score per player on the returns' scale (the engine
   normalises it as it normalises returns);
-* ``nb_infostate_key(s, player) -> int64``: injective over (player, information state);
+* ``nb_infostate_key(s, player) -> int64``: injective over (player, information state), or
+  a 64-bit hash of it where the state does not fit (trick_game);
 * ``nb_determinize(s, player, rng)``: in place, a world consistent with everything
   ``player`` has seen, with the distribution of the adapter's determinizer.
 
@@ -34,69 +35,86 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games import _trick_kernel_nb as trick
 from infosets.games._pcg32 import PCG32
 
-LEDUC, LIARS_DICE = 0, 1
+LEDUC, LIARS_DICE, TRICK_GAME = 0, 1, 2
 
 
 @nb.njit(cache=True)
 def k_current_player(kid, s):
     if kid == LEDUC:
         return leduc.nb_current_player(s)
-    return liars.nb_current_player(s)
+    if kid == LIARS_DICE:
+        return liars.nb_current_player(s)
+    return trick.nb_current_player(s)
 
 
 @nb.njit(cache=True)
 def k_legal_actions(kid, s, buf):
     if kid == LEDUC:
         return leduc.nb_legal_actions(s, buf)
-    return liars.nb_legal_actions(s, buf)
+    if kid == LIARS_DICE:
+        return liars.nb_legal_actions(s, buf)
+    return trick.nb_legal_actions(s, buf)
 
 
 @nb.njit(cache=True)
 def k_chance_outcomes(kid, s, actions, probs):
     if kid == LEDUC:
         return leduc.nb_chance_outcomes(s, actions, probs)
-    return liars.nb_chance_outcomes(s, actions, probs)
+    if kid == LIARS_DICE:
+        return liars.nb_chance_outcomes(s, actions, probs)
+    return trick.nb_chance_outcomes(s, actions, probs)
 
 
 @nb.njit(cache=True)
 def k_apply_action(kid, s, action):
     if kid == LEDUC:
         leduc.nb_apply_action(s, action)
-    else:
+    elif kid == LIARS_DICE:
         liars.nb_apply_action(s, action)
+    else:
+        trick.nb_apply_action(s, action)
 
 
 @nb.njit(cache=True)
 def k_returns(kid, s, out):
     if kid == LEDUC:
         leduc.nb_returns(s, out)
-    else:
+    elif kid == LIARS_DICE:
         liars.nb_returns(s, out)
+    else:
+        trick.nb_returns(s, out)
 
 
 @nb.njit(cache=True)
 def k_heuristic(kid, s, out):
     if kid == LEDUC:
         leduc.nb_heuristic(s, out)
-    else:
+    elif kid == LIARS_DICE:
         liars.nb_heuristic(s, out)
+    else:
+        trick.nb_heuristic(s, out)
 
 
 @nb.njit(cache=True)
 def k_infostate_key(kid, s, player):
     if kid == LEDUC:
         return leduc.nb_infostate_key(s, player)
-    return liars.nb_infostate_key(s, player)
+    if kid == LIARS_DICE:
+        return liars.nb_infostate_key(s, player)
+    return trick.nb_infostate_key(s, player)
 
 
 @nb.njit(cache=True)
 def k_determinize(kid, s, player, rng):
     if kid == LEDUC:
         leduc.nb_determinize(s, player, rng)
-    else:
+    elif kid == LIARS_DICE:
         liars.nb_determinize(s, player, rng)
+    else:
+        trick.nb_determinize(s, player, rng)
 
 
 @dataclass(frozen=True)
@@ -147,7 +165,16 @@ def _liars_dice(game) -> Kernel | None:
                   liars.array_infostate_string)
 
 
-_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice}
+def _trick_game(game) -> Kernel | None:
+    num_cards, hand_size = game.num_cards, game.hand_size
+    if num_cards > 62:
+        return None
+    return Kernel("trick_game", TRICK_GAME, 2, num_cards,
+                  lambda history: trick.array_from_history(history, num_cards, hand_size),
+                  trick.array_history, trick.array_infostate_string)
+
+
+_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, "trick_game": _trick_game}
 
 
 def kernel_games() -> tuple[str, ...]:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from infosets.games import _numba_cache  # noqa: F401  (engine-wide cache stamp, before any @njit)
+
 MULT = 6364136223846793005
 MASK64 = (1 << 64) - 1
 MASK32 = (1 << 32) - 1
