@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
+import infosets.games  # noqa: F401  (registers trick_game)
 from _harness import report, row, timeit
 from infosets.games.determinizers import sampler_for
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
@@ -35,7 +36,8 @@ from infosets.search.mcts import CppTreeRunner, OLMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 from infosets.search.state_protocol import RewardScale
 
-GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides": 6})}
+GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides": 6}),
+         "trick_game": ("trick_game", {})}
 LIB = Path(__file__).resolve().parents[1] / "lib"
 
 
@@ -106,6 +108,7 @@ COMPILE_SCRIPT = r"""
 import sys, time
 t0 = time.perf_counter()
 import pyspiel
+import infosets.games
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 name, sides = sys.argv[1], int(sys.argv[2])

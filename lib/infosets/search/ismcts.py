@@ -6,7 +6,12 @@ one tree holding every player's moves, nodes keyed by the mover's information st
 sampled world, a fresh world each iteration, UCB with availability counts
 ``Q(a) + c sqrt(ln(avail(a)) / n(a))`` and each node maximising its own mover's reward.
 
-``make_cpp_ismcts_bot`` builds OpenSpiel's C++ ``ISMCTSBot`` for comparison (C++ games only).
+Engines: ``"python"`` (``ISMCTSBot.search`` below, the readable specification) and
+``"compiled"`` (``infosets.search.compiled.ismcts_tree`` on a game kernel: the same search
+draw for draw, both drawing from one PCG32 per move); ``"auto"`` picks compiled where the
+game has a kernel. ``make_cpp_ismcts_bot`` builds OpenSpiel's C++ ``ISMCTSBot`` for
+comparison (C++ games only); it is a different algorithm in its details (raw returns, its
+own keys and final policy), so ``"auto"`` never substitutes it.
 """
 
 from __future__ import annotations
@@ -77,14 +82,20 @@ class ISMCTSBot(pyspiel.Bot):
       player: the seat this bot plays.
       iterations: iterations per move (one sampled world each), >= 1.
       uct_c: exploration constant, >= 0.
-      rng: numpy Generator / SeedSequence / int (required).
-      sampler: ``sampler(state, player, rng) -> world``; defaults to ``sampler_for(game)``.
+      rng: numpy Generator / SeedSequence / int (required). Each search draws one seed from it
+        for its PCG32, which chance, expansions, rollouts and kernel worlds draw from.
+      sampler: ``sampler(state, player, rng) -> world``; defaults to the game kernel's
+        determinizer where there is a kernel, else ``sampler_for(game)``.
         A sampler may return worlds where ``player`` holds another information state: the
         root then behaves as a chance node over own information states.
       availability: UCB uses availability counts (True) or parent visits (False: plain UCT).
       normalize_rewards: rewards mapped to [0, 1] with the game's utility bounds.
       final: "mean" (highest mean reward) or "visits" (most visited) for ``step``.
       rollout_policy: ``policy(state, rnd) -> action`` for rollouts; uniform random if None.
+      engine: "python", "compiled" (games with a kernel) or "auto"; ``engine_used`` tells
+        which ran, ``last_search_info`` holds the tree depths of the last search.
+      rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings, as
+        ``OLMCTSBot`` (see ``infosets.search.settings``).
     """
 
     def __init__(self, game, player, *, iterations=1000, uct_c=1.0, rng, sampler=None,

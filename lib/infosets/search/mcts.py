@@ -6,8 +6,11 @@ information set and runs open-loop UCT on it (nodes are action sequences; chance
 after the root are redrawn every iteration). Defaults: rewards in [0, 1], c = 1, rollouts to
 the end, final move by highest mean.
 
-Two engines run the per-world tree:
-* ``"python"``: ``uct_search`` below (any game, including Python-registered ones).
+Three engines run the per-world tree:
+* ``"python"``: ``uct_search`` below (any game, including Python-registered ones): the
+  readable specification. It draws from one PCG32 per move (``state_protocol.python_random``).
+* ``"compiled"``: ``infosets.search.compiled`` on a game kernel (``infosets.games._kernels``):
+  the same search in numba, draw for draw (same root statistics, depths and moves).
 * ``"cpp"``: OpenSpiel's C++ ``MCTSBot.mcts_search`` (C++ games only). Where it differs:
   it uses raw returns, so c is scaled by the utility span (which leaves every UCB argmax
   unchanged); it spends the first iteration expanding the root (no child visit); it expands
@@ -15,8 +18,10 @@ Two engines run the per-world tree:
   The final choice and the aggregation stay ours (we read the root children's
   ``explore_count`` and ``total_reward``, and the ``outcome`` C++ records for a terminal
   child: C++ ranks a known outcome before visits, and so do the visit-count finals here).
-* ``"auto"``: C++ when the tree's budget is >= AUTO_CPP_MIN_RATIO x the legal actions (the
-  lost iteration is then negligible), Python otherwise and on Python-registered games.
+* ``"auto"``: compiled where the game has a kernel (and no custom sampler or rollout
+  policy); else C++ when the tree's budget is >= AUTO_CPP_MIN_RATIO x the legal actions (the
+  lost iteration is then negligible); Python otherwise and on Python-registered games.
+The bots record the engine that ran in ``engine_used``.
 """
 
 from __future__ import annotations
