@@ -10,6 +10,8 @@ Lucas): every number is a ratio of two measurements taken in this run.
 * First-call compile time (fresh numba cache, in a subprocess) and cached load time.
 * ``--strength N``: N games of compiled IS-MCTS against C++ ``ISMCTSBot`` on leduc at equal
   iterations, seats alternating; mean return of ours with its 95% interval (goal: contains 0).
+  Twice: C++ with c = 1 on its raw returns, and with c = 1 x the utility span (the exploration
+  our c = 1 on [0, 1] rewards amounts to).
 
 Usage: ``python benchmarks/bench_engine.py [--iterations 1000] [--strength 0]``.
 """
@@ -142,14 +144,14 @@ def bench_compile(rows):
                         import_s=fresh[0], trees_s=fresh[1], ismcts_s=fresh[2]))
 
 
-def bench_strength(games, iterations, rows):
+def bench_strength(games, iterations, rows, cpp_c, label):
     game = pyspiel.load_game("leduc_poker")
     rng = np.random.default_rng(2026)
     results = []
     for g in range(games):
         seat = g % 2
         ours = ISMCTSBot(game, seat, iterations=iterations, rng=rng, engine="compiled")
-        cpp = make_cpp_ismcts_bot(game, iterations=iterations, seed=int(rng.integers(2**31 - 1)))
+        cpp = make_cpp_ismcts_bot(game, iterations=iterations, uct_c=cpp_c, seed=int(rng.integers(2**31 - 1)))
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -162,7 +164,8 @@ def bench_strength(games, iterations, rows):
         results.append(state.returns()[seat])
     mean = float(np.mean(results))
     half = 1.96 * float(np.std(results, ddof=1)) / math.sqrt(len(results))
-    rows.append(row(f"leduc strength: compiled IS-MCTS vs C++ ISMCTSBot, mean return over {games} games",
+    name = f"leduc strength: compiled IS-MCTS vs C++ ISMCTSBot ({label}), mean return, {games} games"
+    rows.append(row(name,
                     mean, None, "chips", goal="95% CI contains 0", ci_low=mean - half, ci_high=mean + half,
                     games=games, iterations=iterations))
 
@@ -178,7 +181,11 @@ def main():
     bench_vs_cpp(args.iterations, rows)
     bench_vs_python(args.iterations, rows)
     if args.strength:
-        bench_strength(args.strength, args.iterations, rows)
+        # Ours normalises returns to [0, 1] with c = 1; C++ uses raw returns (leduc: span 26).
+        game = pyspiel.load_game("leduc_poker")
+        span = game.max_utility() - game.min_utility()
+        bench_strength(args.strength, args.iterations, rows, 1.0, "C++ c = 1 on raw returns")
+        bench_strength(args.strength, args.iterations, rows, span, f"C++ c = {span:g}: same exploration")
     report("engine", rows)
     print(f"total {time.perf_counter() - t0:.0f} s")
 

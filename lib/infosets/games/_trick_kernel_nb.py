@@ -6,7 +6,8 @@ engine), on the same ints and bitmasks, and tests/test_kernel_equivalence.py che
 against the pyspiel adapter on random games. A state is an int64 array:
 
 ``[num_cards, hand_size, dealt0, dealt1, hand0, hand1, lead, player, tricks0, tricks1,
-voids0, voids1, deals made, plays made, deal order (2 * hand_size), plays (2 * hand_size)]``
+voids0, voids1, deals made, plays made, suit masks (4), deal order (2 * hand_size), plays
+(2 * hand_size)]``
 
 ``nb_determinize`` redraws the opponent's unplayed cards uniformly among the cards the
 player has not seen, outside the suits the opponent has shown void in (Knuth's selection
@@ -21,12 +22,13 @@ import numpy as np
 
 from infosets.games import _trick_kernel as K
 from infosets.games._pcg32 import rng_random
+from infosets.games._trick_kernel import make_deck
 
 CHANCE = -1
 TERMINAL = -4
-_HEADER = 14
+_HEADER = 18
 NUM_CARDS, HAND_SIZE, DEALT, HANDS, LEAD, PLAYER = 0, 1, 2, 4, 6, 7  # DEALT, HANDS: two slots
-TRICKS, VOIDS, NDEALS, NPLAYS = 8, 10, 12, 13  # TRICKS, VOIDS: two slots
+TRICKS, VOIDS, NDEALS, NPLAYS, SUIT_MASKS = 8, 10, 12, 13, 14  # two slots each; four masks
 
 
 def state_size(hand_size: int) -> int:
@@ -37,6 +39,7 @@ def new_state(num_cards: int, hand_size: int) -> np.ndarray:
     K.check_sizes(num_cards, hand_size)
     state = np.zeros(state_size(hand_size), dtype=np.int64)
     state[NUM_CARDS], state[HAND_SIZE], state[LEAD], state[PLAYER] = num_cards, hand_size, -1, CHANCE
+    state[SUIT_MASKS:SUIT_MASKS + 4] = make_deck(num_cards).suit_mask
     return state
 
 
@@ -57,15 +60,6 @@ def _suit_of(num_cards, card):
     if card < big:
         return card // (base + 1)
     return extra + (card - big) // base
-
-
-@nb.njit(cache=True)
-def _suit_mask(num_cards, suit):
-    mask = 0
-    for c in range(num_cards):
-        if _suit_of(num_cards, c) == suit:
-            mask |= 1 << c
-    return mask
 
 
 @nb.njit(cache=True)
@@ -94,7 +88,7 @@ def _legal_mask(s):
     hand = s[HANDS + player]
     if s[LEAD] < 0:
         return hand
-    follow = hand & _suit_mask(s[NUM_CARDS], _suit_of(s[NUM_CARDS], s[LEAD]))
+    follow = hand & s[SUIT_MASKS + _suit_of(s[NUM_CARDS], s[LEAD])]
     return follow if follow else hand
 
 
@@ -208,7 +202,7 @@ def nb_determinize(s, player, rng):
     void_cards = 0
     for suit in range(4):
         if s[VOIDS + opp] >> suit & 1:
-            void_cards |= _suit_mask(num_cards, suit)
+            void_cards |= s[SUIT_MASKS + suit]
     free = hidden & ~void_cards
     need = _popcount(s[HANDS + opp])
     remaining = _popcount(free)
