@@ -128,3 +128,16 @@ def test_bad_engine_and_settings_are_one_line_errors():
         ISMCTSBot(LEDUC, 0, rng=0, rollout_length=-1)
     with pytest.raises(ValueError, match="^fpu:"):
         ISMCTSBot(LEDUC, 0, rng=0, fpu=float("nan"))
+
+
+def test_search_info_reports_tree_depths_per_engine():
+    state = leduc_after()
+    for engine in ("python", "compiled"):
+        bot = PIMCTSBot(LEDUC, 0, iterations=200, determinizations=4, rng=0, engine=engine)
+        bot.step(state)
+        info = bot.last_search_info
+        assert 1.0 <= info["mean_depth"] <= info["max_depth"] and isinstance(info["max_depth"], int)
+    ttt = pyspiel.load_game("tic_tac_toe")
+    cpp = OLMCTSBot(ttt, 0, iterations=50, rng=0, engine="cpp")
+    cpp.step(ttt.new_initial_state())
+    assert cpp.last_search_info["max_depth"] == -1  # C++ does not report depths

@@ -300,7 +300,9 @@ class OpenLoopPlanner:
     trees, with the engine chosen once (``"compiled"``/``"auto"``) or per tree (C++ auto).
 
     After ``trees``: ``engine_used`` names the engine that ran and ``last_search_info`` holds
-    the trees' depth statistics (mean over all iterations of the tree nodes visited, max).
+    the trees' depth statistics: ``mean_depth``, the tree nodes an iteration visits (the
+    root's children are depth 1) averaged over every iteration of every tree, and
+    ``max_depth`` (NaN and -1 when a tree ran in C++, which does not report them).
     """
 
     def __init__(self, game, player, uct_c, scale, sampler, rollout_policy, engine,
@@ -344,7 +346,11 @@ class OpenLoopPlanner:
                 depth_max = max(depth_max, stats.depth_max)
             used = sorted({t.engine for t in result})
             self.engine_used = "+".join(used)
-        self.last_search_info = {"mean_depth": depth_total / (trees * budget), "max_depth": int(depth_max)}
+        if "cpp" in self.engine_used:  # C++ MCTSBot does not report its tree depths
+            self.last_search_info = {"mean_depth": float("nan"), "max_depth": -1}
+        else:
+            self.last_search_info = {"mean_depth": depth_total / (trees * budget),
+                                     "max_depth": int(depth_max)}
         return result
 
 
