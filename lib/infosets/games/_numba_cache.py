@@ -1,0 +1,60 @@
+"""One on-disk numba cache stamp for the whole compiled engine (pimcts_aggregation engine).
+
+numba checks a cached function against its own source file only. The engine's functions
+call kernel functions from other files, so after a kernel edit numba would load engine code
+with the old kernel compiled in. Here every jitted function of the engine's files
+(``ENGINE_FILES``) is stamped with one hash of all of them: editing any engine or kernel file
+recompiles them all. Registered once, before any of those functions is decorated
+(``_pcg32`` imports this module first; every kernel imports ``_pcg32``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from numba.core import caching
+
+_GAMES = Path(__file__).resolve().parent
+ENGINE_FILES = frozenset(
+    str(p) for p in [*_GAMES.glob("_*kernel*.py"), _GAMES / "_pcg32.py", _GAMES / "_numba_cache.py",
+                     _GAMES.parent / "search" / "compiled.py"] if p.exists())
+
+
+def _engine_stamp() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(ENGINE_FILES):
+        digest.update(path.encode())
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+STAMP = _engine_stamp()
+
+
+class _EngineStamp:
+    def get_source_stamp(self):
+        return ("infosets-engine", STAMP)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if str(Path(py_file).resolve()) not in ENGINE_FILES:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class EngineUserProvidedLocator(_EngineStamp, caching.UserProvidedCacheLocator):
+    """NUMBA_CACHE_DIR, with the engine stamp."""
+
+
+class EngineInTreeLocator(_EngineStamp, caching.InTreeCacheLocator):
+    """``__pycache__`` beside the source, with the engine stamp."""
+
+
+class EngineUserWideLocator(_EngineStamp, caching.UserWideCacheLocator):
+    """The user-wide cache (read-only installs), with the engine stamp."""
+
+
+_LOCATORS = caching.CacheImpl._locator_classes
+if EngineUserProvidedLocator.__name__ not in {c.__name__ for c in _LOCATORS}:
+    _LOCATORS[:0] = [EngineUserProvidedLocator, EngineInTreeLocator, EngineUserWideLocator]
