@@ -31,6 +31,7 @@ from infosets.claims import save as save_claims
 from infosets.experiments.config import ConfigError, Param, Schema
 from infosets.experiments.runner import Task
 from infosets.games import heuristics
+from infosets.games._kernels import kernel_for
 from infosets.games.determinizers import (
     _REGISTRY,
     AOH_GAMES,
@@ -139,9 +140,10 @@ SCHEMA = Schema(
         "normalize_rewards": Param(bool, doc="rewards mapped to [0,1] with the game's bounds"),
         "final": Param(str, choices=["mean", "visits"],
                        doc="final move of OL-MCTS and IS-MCTS (PI-MCTS uses its aggregation)"),
-        "engine": Param(str, choices=["auto", "python", "cpp"],
-                        doc="per-world tree engine; auto = C++ MCTSBot when the tree's budget "
-                            ">= 10 x legal actions on C++ games, else Python"),
+        "engine": Param(str, choices=["auto", "compiled", "python", "cpp"],
+                        doc="tree engine; auto = compiled where the game has a kernel, C++ "
+                            "MCTSBot trees on C++ games (budget >= 10 x legal actions), else "
+                            "Python; the engine that ran is recorded per game"),
         "ismcts_engine": Param(str, choices=["python", "cpp"],
                                doc="python = ours (availability counts); cpp = OpenSpiel's"),
         "tabletop_games": Param(list, item=str, game=True, accept=tabletop_port,
@@ -175,10 +177,11 @@ def kernel_sampler(state, player, rng):
 
 
 def engine_for(game, engine: str) -> str:
-    """The tree engine passed to the bots ("auto" decides per tree, see search.mcts).
-    Python-registered games (the ports included) always run the Python trees."""
-    if is_python_game(game):
-        return "python"
+    """The tree engine passed to the bots ("auto" decides per game and tree, see
+    search.mcts). C++ trees need a C++ game: "cpp" on a Python-registered game runs "auto"
+    (compiled where the game has a kernel, else Python); the rows record what ran."""
+    if engine == "cpp" and is_python_game(game):
+        return "auto"
     return engine
 
 
@@ -242,9 +245,10 @@ def tuned_kwargs(bot_class, game_string: str, cfg: dict) -> dict:
     if "rollout_length" not in accepted:
         return {}
     length = int(row["rollout_length"]) * (int(row["players"]) if row["rollout_per_player"] else 1)
+    fpu = float(row["fpu"])  # TAG's default 1e9 (inf here): every untried child first, our default
     kw = {"uct_c": float(row["K"]), "rollout_length": length, "heuristic": heuristics.heuristic,
-          "max_depth": int(row["max_tree_depth"]), "fpu": float(row["fpu"]),
-          "epsilon": float(row["explore_epsilon"])}
+          "max_depth": int(row["max_tree_depth"]), "fpu": fpu if math.isfinite(fpu) else None,
+          "explore_epsilon": float(row["explore_epsilon"])}
     return {k: v for k, v in kw.items() if k in accepted}
 
 
@@ -253,7 +257,9 @@ def make_agent(game, player, agent: dict, cfg: dict, rng, game_string: str | Non
     Paper games take their TAG settings (``tuned_kwargs``) when the engine accepts them."""
     budget = agent["budget"]
     engine = engine_for(game, cfg["engine"])
-    sampler = kernel_sampler if is_tabletop(game) else None
+    # a port with a numba kernel is searched by the compiled engine (its own determinizer);
+    # the others on their Python kernel
+    sampler = kernel_sampler if is_tabletop(game) and kernel_for(game) is None else None
     name = game_string if game_string is not None else str(game)
     if agent["agent"] == "ismcts":
         if cfg["ismcts_engine"] == "cpp" and not is_python_game(game):
@@ -279,8 +285,8 @@ def attach_probe(bot) -> dict:
     box = {"trees": None}
     search = getattr(bot, "search", None)
     if callable(search):
-        def recording(state):
-            box["trees"] = search(state)
+        def recording(*args, **kwargs):
+            box["trees"] = search(*args, **kwargs)
             return box["trees"]
         bot.search = recording
     return box
@@ -360,6 +366,8 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
                                 columns=["mean_depth", "max_depth", "visit_share", "tree_agreement"])
         rows.append({"deal": r["deal"], "rotation": r["rotation"], "focus_seat": r["seat"],
                      "game_index": r["deal"] * n + r["rotation"], "players": n,
+                     "engine_used": str(getattr(current["bot"], "engine_used", None)
+                                        or cfg["ismcts_engine"]),
                      "score": r["score"], "focus_return": r["return"],
                      "decisions": len(searched), "cpu_seconds": r["seconds"],
                      **{c: float(searched[c].mean()) if searched[c].notna().any() else np.nan
@@ -694,7 +702,7 @@ def _game_row(cfg, name: str) -> dict:
             "determinizer": _strategy(game),
             "infostate_key": "action-observation history" if game.get_type().short_name in AOH_GAMES
             else "information_state_string",
-            "tree_engine": engine_for(game, cfg["engine"]) + (" (kernel)" if is_tabletop(game) else "")}
+            "tree_engine": engine_for(game, cfg["engine"]) + " (configured; rows record engine_used)"}
 
 
 def cpu_hours(rates: pd.DataFrame, cfg, target_cfg) -> pd.DataFrame:

@@ -319,6 +319,8 @@ class OpenLoopPlanner:
                              "rollout_length/max_depth/fpu/explore_epsilon; use 'python' or 'compiled'")
         if engine == "auto" and kernel is not None and not custom:
             engine = "compiled"
+        if engine == "auto" and is_python_game(game):
+            engine = "python"  # C++ trees need a C++ game; decided here, once, from the game
         self.engine = engine
         if sampler is None:
             sampler = kernel_sampler(game, kernel) if kernel is not None else sampler_for(game)
