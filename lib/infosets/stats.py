@@ -67,6 +67,17 @@ def mean_ci(values: Sequence[float], confidence: float = 0.95) -> Estimate:
     return Estimate(m, m - half, m + half, int(arr.size))
 
 
+def t_interval(mean: float, se: float, n: int, confidence: float = 0.95) -> Estimate:
+    """Student-t interval (n - 1 degrees of freedom) from a mean and its standard error, for
+    summaries that kept only (mean, s.e., n); degenerate for n = 1."""
+    if n < 1:
+        raise ValueError(f"n: expected a sample size >= 1, got {n}")
+    if not se >= 0:
+        raise ValueError(f"se: expected a standard error >= 0, got {se}")
+    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1) * se) if n > 1 else 0.0
+    return Estimate(float(mean), float(mean) - half, float(mean) + half, int(n))
+
+
 def welch_difference(a: Sequence[float], b: Sequence[float], confidence: float = 0.95) -> Estimate:
     """Difference of means ``mean(a) - mean(b)`` with a Welch t interval (n = len(a) + len(b))."""
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)

@@ -420,81 +420,118 @@ def utility_tables(util: pd.DataFrame, session) -> dict[int, pd.DataFrame]:
     return out
 
 
+LAMBDA_LABEL = "λ (public-belief weight; 0 = private)"
+TSSR_LABEL = "TSSR (× a uniform guess)"
+BR_LABEL = "best-responder utility (chips; lower is better)"
+
+
 def plot_tssr(util: pd.DataFrame, session):
-    """TSSR vs λ per algorithm and game, plus the average over games (Figs 2, 5)."""
+    """TSSR vs λ per algorithm and game (Figs 2, 5), and per algorithm the average over the
+    games every algorithm was run on, only when there are at least two (an average over one
+    game would copy, and hide, that game's line). TSSR is exact given the tabulated policy,
+    so there is no interval to draw. The paper's figures were lost in extraction; its text
+    gives the maxima ("up to 10" in Liar's Dice, "up to 2" in Leduc), printed on the panel."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
     seats = sorted(util.seat.unique())
-    fig, axes = plt.subplots(1, len(seats), figsize=(5.2 * len(seats), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(seats), figsize=(5.6 * len(seats), 4.0), squeeze=False)
     for ax, seat in zip(axes[0], seats):
         part = util[util.seat == seat].copy()
         part["series"] = part.algo + " " + part.label
-        # Average over the games every algorithm was run on, so the averages compare.
         common = set.intersection(*(set(g.label) for _, g in part.groupby("algo")))
-        shared = part[part.label.isin(common)]
-        avg = shared.groupby(["algo", "lam"], as_index=False).tssr.mean()
-        avg["series"] = avg.algo + " average (" + ", ".join(sorted(common)) + ")"
-        plots.lines_ci(ax, pd.concat([part, avg]), "lam", "tssr", hue="series")
-        ax.set_title(f"our seat {seat} (TSSR from the tabulated policy: exact)")
-        ax.set_xlabel("λ")
+        plots.lines_ci(ax, part, "lam", "tssr", hue="series", xlabel=LAMBDA_LABEL,
+                       ylabel=TSSR_LABEL, legend=False)
+        if len(common) >= 2:
+            shared = part[part.label.isin(common)]
+            avg = shared.groupby(["algo", "lam"], as_index=False).tssr.mean()
+            for algo, sub in avg.groupby("algo", sort=False):
+                ax.plot(sub.lam, sub.tssr, ls="--", lw=2, color="0.2" if algo == "PIMC" else "0.55",
+                        label=f"{algo} average over {len(common)} games")
+        ax.axhline(1.0, color="0.5", lw=0.8, ls=":")
+        ax.legend(fontsize=7, title="algorithm, game", title_fontsize=7)
+        ax.set_title(f"our seat {seat} (exact, from the tabulated policy; dotted: 1 = nothing "
+                     "revealed)\npaper (Sec. 4.2.1; its figure was lost): TSSR up to 10 in LD, "
+                     "2 in LP", fontsize=8)
     fig.tight_layout()
     session.save_figure(fig, "tssr_vs_lambda", paper_ref="Figs 2, 5")
     return fig
 
 
 def plot_best_responder(util: pd.DataFrame, session):
-    """Best-responder utility vs λ, ours (lines) and the paper's (crosses) (Tables 1, 3)."""
+    """Best-responder utility vs λ, ours (lines; exact) and the paper's (paper markers)
+    (Tables 1, 3)."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
     seats = sorted(util.seat.unique())
-    fig, axes = plt.subplots(1, len(seats), figsize=(5.2 * len(seats), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(seats), figsize=(5.6 * len(seats), 4.0), squeeze=False)
     for ax, seat in zip(axes[0], seats):
         part = util[util.seat == seat].copy()
         part["series"] = part.algo + " " + part.label
-        plots.lines_ci(ax, part, "lam", "br", hue="series")
+        plots.lines_ci(ax, part, "lam", "br", hue="series", xlabel=LAMBDA_LABEL,
+                       ylabel=BR_LABEL, legend=False)
         for (_series, sub), line in zip(part.groupby("series", sort=False), ax.get_lines()):
-            ax.plot(sub.lam, sub.paper_br, "x", color=line.get_color(), ms=5)
-        ax.set_title(f"our seat {seat}; x = paper")
-        ax.set_xlabel("λ")
-        ax.set_ylabel("best-responder utility (lower is better)")
+            plots.paper_overlay(ax, sub.lam, sub.paper_br, color=line.get_color(),
+                                label="paper (Tables 1, 3)")
+        ax.legend(fontsize=7, title="algorithm, game", title_fontsize=7)
+        ax.set_title(f"our seat {seat} (exact, from the tabulated policy)", fontsize=9)
     fig.tight_layout()
     session.save_figure(fig, "best_responder_vs_lambda", paper_ref="Tables 1, 3")
     return fig
 
 
 def plot_heatmaps(hm: pd.DataFrame, session):
-    """11x11 heatmaps: λ for the first action (y) × λ for later actions (x) (Figs 3, 6)."""
+    """11x11 heatmaps: λ for the first action (y) × λ for later actions (x) (Figs 3, 6).
+
+    One column per seat, one row per (game, algorithm). The panels of one game at one seat
+    are compared (PIMC vs IS-MCTS), so they share one colour scale and one colour bar; the
+    scale is rounded to the printed precision, and a panel whose cells all print the same
+    value says "constant" in its title."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
-    groups = list(hm.groupby(["seat", "algo", "label"], sort=False))
-    ncol = min(2, len(groups))
-    nrow = -(-len(groups) // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(7.5 * ncol, 6.0 * nrow), squeeze=False)
-    for ax, ((seat, algo, lb), sub) in zip(axes.flat, groups):
-        grid = sub.pivot(index="lam_first", columns="lam_later", values="br")
-        plots.heatmap(ax, grid, fmt=".2f", title=f"{algo} {lb}, seat {seat}",
-                      xlabel="λ later actions", ylabel="λ first action",
-                      cbar_label="best-responder utility")
-    for ax in list(axes.flat)[len(groups):]:
-        ax.axis("off")
-    fig.tight_layout()
+    seats = sorted(hm.seat.unique())
+    rows = list(hm[["label", "algo"]].drop_duplicates().sort_values(
+        ["label", "algo"], key=lambda c: c.map(ALGOS.index) if c.name == "algo" else c)
+        .itertuples(index=False, name=None))
+    fig, axes = plt.subplots(len(rows), len(seats), figsize=(7.0 * len(seats), 5.4 * len(rows)),
+                             squeeze=False, layout="constrained")
+    for c, seat in enumerate(seats):
+        for lb in dict.fromkeys(lb for lb, _ in rows):
+            panels, frames, titles = [], [], []
+            for r, (row_lb, algo) in enumerate(rows):
+                sub = hm[(hm.seat == seat) & (hm.label == row_lb) & (hm.algo == algo)]
+                if row_lb != lb:
+                    continue
+                if sub.empty:
+                    axes[r, c].axis("off")
+                    continue
+                panels.append(axes[r, c])
+                frames.append(sub.pivot(index="lam_first", columns="lam_later", values="br"))
+                titles.append(f"{algo} {lb}, seat {seat}")
+            if panels:
+                plots.heatmap_group(panels, frames, titles=titles, fmt=".2f",
+                                    xlabel="λ for later actions (public weight)",
+                                    ylabel="λ for the first action (public weight)",
+                                    cbar_label=f"{BR_LABEL}\n(shared by the {lb} panels, seat {seat})")
     session.save_figure(fig, "best_responder_heatmaps", paper_ref="Figs 3, 6")
     return fig
 
 
 def plot_winrates(wr: pd.DataFrame, session):
-    """Win rate vs λ against PIMC λ = 0 with Wilson 95% bands; x = paper (Tables 2, 4)."""
+    """Win rate vs λ against PIMC λ = 0 with Wilson 95% bands; the paper's values as paper
+    markers (Tables 2, 4)."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
     seats = sorted(wr.seat.unique())
-    fig, axes = plt.subplots(1, len(seats), figsize=(5.2 * len(seats), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(seats), figsize=(5.6 * len(seats), 4.0), squeeze=False)
     for ax, seat in zip(axes[0], seats):
         part = wr[wr.seat == seat].copy()
         part["series"] = part.algo + " " + part.label
-        plots.lines_ci(ax, part, "lam", "win_pct", "ci_low", "ci_high", hue="series")
+        plots.lines_ci(ax, part, "lam", "win_pct", "ci_low", "ci_high", hue="series",
+                       xlabel=LAMBDA_LABEL, ylabel="win rate vs PIMC λ=0 (% of games)",
+                       ci_label="shaded: Wilson 95% CI", legend=False)
         for (_series, sub), line in zip(part.groupby("series", sort=False), ax.get_lines()):
-            ax.plot(sub.lam, sub.paper_pct, "x", color=line.get_color(), ms=5)
+            plots.paper_overlay(ax, sub.lam, sub.paper_pct, color=line.get_color(),
+                                label="paper (Tables 2, 4)")
+        ax.legend(fontsize=7, title="algorithm, game", title_fontsize=7)
         n_lo, n_hi = int(part.n.min()), int(part.n.max())
         ax.set_title(f"our seat {seat}, n = {n_lo if n_lo == n_hi else f'{n_lo}-{n_hi}'} games "
-                     "per point; x = paper")
-        ax.set_xlabel("λ")
-        ax.set_ylabel("win rate vs PIMC λ=0 (%)")
+                     "per point", fontsize=9)
     fig.tight_layout()
     session.save_figure(fig, "winrate_vs_lambda", paper_ref="Tables 2, 4")
     return fig

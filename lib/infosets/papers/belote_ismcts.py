@@ -274,21 +274,26 @@ def heatmap_frame(heat: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---- figures -----------------------------------------------------------------------
+SCORE_LABEL = "ISMCTS score (card points, of 162)"
+OPPONENT_LABEL = "opponent (bot)"
+
+
 def plot_scores(results: pd.DataFrame, session):
+    """Score per game per opponent (box plots) and the share of games won with a Wilson 95%
+    interval; the paper's human games (mean 92.1; 43 of 63 won) as paper lines."""
     import matplotlib.pyplot as plt
 
     summary = score_summary(results)
     opponents = list(dict.fromkeys(results["opponent"]))
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.0))
     ax = axes[0]
     data = [results.loc[results["opponent"] == o, "ai_score"].to_numpy() for o in opponents]
     ax.boxplot(data, showmeans=True)
     ax.set_xticks(range(1, len(opponents) + 1), opponents, rotation=15)
     ax.axhline(HALF, color="red", lw=1, label="81 points")
-    ax.axhline(PAPER_HUMAN_MEAN, color="0.3", ls="--", lw=1,
-               label=f"human games (paper): mean {PAPER_HUMAN_MEAN}")
-    ax.set_ylabel("ISMCTS score (0..162)")
-    ax.set_title("Score per game")
+    plots.paper_level(ax, PAPER_HUMAN_MEAN, label=f"paper: mean {PAPER_HUMAN_MEAN} vs humans")
+    plots.label_axes(ax, OPPONENT_LABEL, SCORE_LABEL)
+    ax.set_title("Score per game (box: quartiles; triangle: mean)", fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
     ax = axes[1]
     x = np.arange(len(summary))
@@ -299,74 +304,122 @@ def plot_scores(results: pd.DataFrame, session):
     ax.set_xticks(x, [f"{o}\n(n={n})" for o, n in zip(summary["opponent"], summary["games"])],
                   fontsize=7)
     ax.axhline(50, color="red", lw=1)
-    ax.set_ylabel("% of games with > 81 points")
-    ax.set_title("Games won (error bars: Wilson 95% CI)")
+    plots.paper_level(ax, 100 * PAPER_HUMAN_ABOVE_81 / PAPER_HUMAN_GAMES,
+                      label=f"paper: {PAPER_HUMAN_ABOVE_81} of {PAPER_HUMAN_GAMES} human games")
+    plots.label_axes(ax, "opponent (bot, or the paper's human players)",
+                     "games with > 81 points (% of games)")
+    ax.set_title("Games won (error bars: Wilson 95% CI)", fontsize=10)
+    ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     session.save_figure(fig, "score_by_opponent", paper_ref="Section VI (43 of 63, mean 92.1)")
     return fig
 
 
 def plot_first_leader(results: pd.DataFrame, session):
+    """Mean score by who leads trick 1, per opponent, with t 95% intervals; the paper's
+    values for its human games (97.3 when the AI leads, 87.7 when the human leads) as paper
+    markers on the human games recomputed from its logs (or in a group of their own)."""
     import matplotlib.pyplot as plt
 
     table = by_first_leader(results)
     opponents = list(dict.fromkeys(table["opponent"]))
-    fig, ax = plt.subplots(figsize=(8, 3.6))
+    fig, ax = plt.subplots(figsize=(8.5, 3.8))
     width = 0.38
-    for j, first in enumerate(["AI", "opponent"]):
+    paper_x = opponents.index(HUMAN_PAPER) if HUMAN_PAPER in opponents else len(opponents)
+    ticks = opponents if HUMAN_PAPER in opponents else opponents + ["humans\n(paper)"]
+    for j, (first, paper_mean) in enumerate((("AI", PAPER_HUMAN_MEAN_AI_FIRST),
+                                             ("opponent", PAPER_HUMAN_MEAN_HUMAN_FIRST))):
         sub = table[table["first"] == first].set_index("opponent").reindex(opponents)
         x = np.arange(len(opponents)) + (j - 0.5) * width
         means = sub["mean_score"].to_numpy(dtype=float)
         err = np.array([means - sub["lo"].to_numpy(dtype=float),
                         sub["hi"].to_numpy(dtype=float) - means])
-        ax.bar(x, means, width, label=f"{first} leads trick 1")
+        bars = ax.bar(x, means, width, label=f"{first} leads trick 1")
         ok = np.isfinite(err).all(axis=0)
         ax.errorbar(x[ok], means[ok], yerr=err[:, ok], fmt="none", ecolor="k", capsize=3)
+        plots.paper_overlay(ax, paper_x + (j - 0.5) * width, paper_mean,
+                            color=bars.patches[0].get_facecolor(),
+                            label="paper: its human games (Fig. 5)")
     ax.set_ylim(0, TOTAL_POINTS)
     ax.axhline(HALF, color="red", lw=1)
-    ax.set_xticks(np.arange(len(opponents)), opponents, fontsize=8)
-    ax.set_ylabel("mean ISMCTS score")
-    ax.set_title("Score by first leader (error bars: 95% t CI; paper: its 63 logged games)")
-    ax.legend(fontsize=8)
+    ax.set_xticks(np.arange(len(ticks)), ticks, fontsize=8)
+    plots.label_axes(ax, "opponent (bot, or the paper's human players)", "mean " + SCORE_LABEL)
+    ax.set_title("Score by first leader (error bars: t 95% CI)", fontsize=10)
+    ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     session.save_figure(fig, "score_by_first_leader", paper_ref="Fig. 5")
     return fig
 
 
 def plot_trick_wins(results: pd.DataFrame, session):
+    """Share of each trick won by ISMCTS per opponent (Wilson 95% bands), the recomputed human
+    games, and the paper's Fig. 6 values as paper markers."""
     import matplotlib.pyplot as plt
 
     table = trick_win_rates(results)
     fig, ax = plt.subplots(figsize=(8, 3.8))
     bots = table[table["opponent"] != HUMAN_PAPER]
-    plots.lines_ci(ax, bots, "trick", "win_pct", "lo", "hi", hue="opponent")
+    plots.lines_ci(ax, bots, "trick", "win_pct", "lo", "hi", hue="opponent",
+                   xlabel="trick (1 to 16)", ylabel="tricks won by ISMCTS (% of deals)",
+                   ci_label="shaded: Wilson 95% CI", legend=False)
     human = table[table["opponent"] == HUMAN_PAPER]
     ax.errorbar(human["trick"], human["win_pct"], yerr=[human["win_pct"] - human["lo"],
                 human["hi"] - human["win_pct"]], fmt="k--", marker="s", ms=3, capsize=2,
                 label=f"{HUMAN_PAPER}, n={int(human['games'].iloc[0])}")
-    ax.plot(range(1, NUM_TRICKS + 1), PAPER_HUMAN_TRICK_WIN_PCT, "x", color="0.4", ms=5,
-            label="the paper's Fig. 6 values")
+    plots.paper_overlay(ax, range(1, NUM_TRICKS + 1), PAPER_HUMAN_TRICK_WIN_PCT,
+                        label="paper: Fig. 6 values")
     ax.axhline(50, color="red", lw=1)
     ax.set_xticks(range(1, NUM_TRICKS + 1))
-    ax.set_xlabel("trick")
-    ax.set_ylabel("% of tricks won by ISMCTS (95% Wilson CI)")
     ax.legend(fontsize=7, title="opponent", title_fontsize=7)
-    ax.set_title("Trick-win rate per trick")
+    ax.set_title("Trick-win rate per trick", fontsize=10)
     fig.tight_layout()
     session.save_figure(fig, "trick_win_rate", paper_ref="Fig. 6")
     return fig
 
 
+def heatmap_cells(heat: pd.DataFrame) -> pd.DataFrame:
+    """Per (exploration, iterations) cell: mean AI score over duplicate deals with its t 95%
+    interval (``duplicate_mean``), and whether the interval contains 81."""
+    rows = []
+    for (c, it), sub in heat.groupby(["exploration", "iterations"]):
+        d = duplicate_mean(sub)
+        rows.append({"exploration": c, "iterations": it, **d, "games": len(sub),
+                     "contains_half": not (d["lo"] > HALF or d["hi"] < HALF) or d["deals"] < 2})
+    return pd.DataFrame(rows)
+
+
 def plot_heatmap(heat: pd.DataFrame, session, cfg):
+    """Mean score per (exploration C, iterations) against the paper's ISMCTS, on a diverging
+    scale centred on 81. Each cell prints its mean and the half-width of its t 95% interval
+    over duplicate deals; cells whose interval contains 81 (no detectable difference from
+    an even game) are hatched. The paper's own setting is marked with the paper marker."""
     import matplotlib.pyplot as plt
 
-    frame = heatmap_frame(heat)
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    n = heat.groupby(["exploration", "iterations"]).size().min()
-    plots.heatmap(ax, frame, fmt=".1f", cmap="RdBu", center=HALF,
+    cells = heatmap_cells(heat)
+    frame = cells.pivot(index="exploration", columns="iterations", values="mean")
+    half = (cells["hi"] - cells["mean"]).where(cells["deals"] >= 2)
+    text = [f"{m:.1f}\n±{h:.1f}" if np.isfinite(h) else f"{m:.1f}\n(1 deal)"
+            for m, h in zip(cells["mean"], half)]
+    labels = cells.assign(text=text).pivot(index="exploration", columns="iterations",
+                                           values="text")
+    hatch = cells.pivot(index="exploration", columns="iterations", values="contains_half")
+    fig, ax = plt.subplots(figsize=(7.0, 4.6))
+    n_games, n_deals = int(cells["games"].min()), int(cells["deals"].min())
+    plots.heatmap(ax, frame, fmt=".1f", cmap="RdBu", center=HALF, labels=labels, hatch=hatch,
+                  hatch_label="95% CI contains 81 (no detectable difference from an even game)",
                   title=f"Mean score vs the paper's ISMCTS ({cfg['iterations']} it, "
-                        f"C={cfg['exploration']:g}); {n} games per cell",
-                  xlabel="iterations", ylabel="exploration C", cbar_label="mean score")
+                        f"C={cfg['exploration']:g})\n{n_games} games = {n_deals} duplicate "
+                        "deals per cell; ± = half-width of the t 95% CI",
+                  xlabel="iterations per move (count)", ylabel="exploration C (points)",
+                  cbar_label="mean " + SCORE_LABEL)
+    ax.title.set_fontsize(9)
+    rows, cols = list(frame.index), list(frame.columns)
+    if cfg["exploration"] in rows and cfg["iterations"] in cols:
+        plots.paper_overlay(ax, cols.index(cfg["iterations"]) + 0.85,
+                            rows.index(cfg["exploration"]) + 0.2,
+                            label=f"the paper's setting (C = {cfg['exploration']:g}, "
+                                  f"{cfg['iterations']} it; the mirror match)")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, -0.22), frameon=False)
     fig.tight_layout()
     session.save_figure(fig, "heatmap_exploration_iterations", paper_ref="Section V (C = 82)")
     return fig

@@ -35,10 +35,11 @@ from infosets.filtering.policies import OhHellRange, OhHellSpec, beats, cached_p
 from infosets.filtering.public_state import DealConstraints, OhHellPublicState
 from infosets.filtering.scenarios import game_for, policy_action, sample_public_state
 from infosets.filtering.value import OhHellValue, seeded_random
-from infosets.stats import mean_ci, normal_difference, win_rate
+from infosets.stats import mean_ci, normal_difference, t_interval, win_rate
 
 SLUG = "history_filtering"
 PAPER_HEADLINE_HISTORIES = 544_320
+PAPER_HEADLINE_BURN_IN, PAPER_HEADLINE_SAMPLES = 20, 400  # Section 5: 8,000 transitions
 RESAMPLER_BURN_IN = 20  # chain transitions before the first world at a new information state
 
 
@@ -389,47 +390,67 @@ def _label(frame):
         lambda r: f"MCMC b={int(r.burn_in)}" if r.method == "MCMC" else r.method, axis=1)
 
 
+ERROR_LABEL = "mean |V̂ − V(S)| (value units)"
+
+
+def _with_t95(frame: pd.DataFrame) -> pd.DataFrame:
+    """Add ``lo``/``hi``: the Student-t 95% interval of each mean error from its s.e. and its
+    number of runs (an absolute error is >= 0, so the band is cut at 0)."""
+    est = [t_interval(e, s, int(n)) for e, s, n in zip(frame["error"], frame["se"], frame["runs"])]
+    return frame.assign(lo=[max(0.0, x.lo) for x in est], hi=[x.hi for x in est])
+
+
 def plot_value_error(results: pd.DataFrame, session):
-    """Fig. 4: error vs samples per public state, mean +- one standard error."""
+    """Fig. 4: error vs samples per public state, mean with a Student-t 95% interval over runs
+    (the paper draws ±1 s.e.). The paper's operating point (burn-in 20, 400 samples, said to
+    approximate True sampling on a 544,320-history state) is drawn as a paper line."""
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import NullFormatter
 
     fig4 = results[results["kind"] == "fig4"].copy()
     fig4["estimator"] = _label(fig4)
-    fig4["lo"], fig4["hi"] = fig4["error"] - fig4["se"], fig4["error"] + fig4["se"]
+    fig4 = _with_t95(fig4)
     states = list(dict.fromkeys(fig4["state"]))
-    fig, axes = plt.subplots(1, len(states), figsize=(4.0 * len(states), 3.4), squeeze=False)
+    fig, axes = plt.subplots(1, len(states), figsize=(4.2 * len(states), 3.6), squeeze=False)
     for ax, s in zip(axes[0], states):
         sub = fig4[fig4["state"] == s]
         plots.lines_ci(ax, sub, "samples", "error", "lo", "hi", hue="estimator", logx=True,
-                       ci_label=f"bands: ±1 s.e., {int(sub.runs.iloc[0])} runs")
+                       xlabel="samples per estimate (count)", ylabel=ERROR_LABEL,
+                       ci_label=f"bands: t 95% CI, {int(sub.runs.iloc[0])} runs")
+        plots.paper_level(ax, PAPER_HEADLINE_SAMPLES, vertical=True,
+                          label=f"paper: b={PAPER_HEADLINE_BURN_IN}, {PAPER_HEADLINE_SAMPLES} "
+                                "samples ≈ True")
+        plots.ticks_at(ax, list(sub["samples"]) + [PAPER_HEADLINE_SAMPLES])
+        ax.legend(fontsize=6, title="estimator", title_fontsize=6)
         ax.set_title(f"{s}\n|H_S| = {int(sub.histories.iloc[0]):,}", fontsize=8)
-        ax.set_ylabel("|V estimate - V(S)|")
-        ax.xaxis.set_minor_formatter(NullFormatter())
     fig.tight_layout()
     session.save_figure(fig, "value_error_vs_samples", paper_ref="Fig. 4")
     return fig
 
 
 def plot_burn_in(results: pd.DataFrame, session):
-    """Fig. 5: error vs total transitions for several burn-ins."""
+    """Fig. 5: error vs total transitions for several burn-ins, mean with a Student-t 95%
+    interval over runs (the paper draws ±1 s.e.); the paper's headline budget (burn-in 20 ×
+    400 samples = 8,000 transitions) as a paper line."""
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import NullFormatter
 
     fig5 = results[results["kind"] == "fig5"].copy()
     if fig5.empty:
         return None
-    fig5["lo"], fig5["hi"] = fig5["error"] - fig5["se"], fig5["error"] + fig5["se"]
-    fig5["burn_in"] = fig5["burn_in"].astype(int)
+    fig5 = _with_t95(fig5.assign(burn_in=fig5["burn_in"].astype(int)))
     states = list(dict.fromkeys(fig5["state"]))
-    fig, axes = plt.subplots(1, len(states), figsize=(4.4 * len(states), 3.4), squeeze=False)
+    fig, axes = plt.subplots(1, len(states), figsize=(4.6 * len(states), 3.6), squeeze=False)
+    headline = PAPER_HEADLINE_BURN_IN * PAPER_HEADLINE_SAMPLES
     for ax, s in zip(axes[0], states):
         sub = fig5[fig5["state"] == s]
         plots.lines_ci(ax, sub, "transitions", "error", "lo", "hi", hue="burn_in", logx=True,
-                       ci_label=f"bands: ±1 s.e., {int(sub.runs.iloc[0])} runs")
+                       xlabel="chain transitions in total (count)", ylabel=ERROR_LABEL,
+                       ci_label=f"bands: t 95% CI, {int(sub.runs.iloc[0])} runs",
+                       legend_title="burn-in b (transitions)")
+        plots.paper_level(ax, headline, vertical=True,
+                          label=f"paper: {headline:,} transitions (b={PAPER_HEADLINE_BURN_IN})")
+        plots.ticks_at(ax, list(sub["transitions"]) + [headline])
+        ax.legend(fontsize=6, title="burn-in b (transitions)", title_fontsize=6)
         ax.set_title(f"{s} (|H_S| = {int(sub.histories.iloc[0]):,})", fontsize=8)
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_ylabel("|V estimate - V(S)|")
     fig.tight_layout()
     session.save_figure(fig, "burn_in_at_equal_transitions", paper_ref="Fig. 5")
     return fig
@@ -447,7 +468,7 @@ def plot_cost(results: pd.DataFrame, session):
     for ax, ylab in ((a1, "wall time (s), one run"), (a2, "peak memory (MiB, tracemalloc)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_xlabel("|H_S|")
+        ax.set_xlabel("|H_S| (histories in the public state)")
         ax.set_ylabel(ylab)
         ax.legend(fontsize=8)
     fig.tight_layout()
@@ -462,8 +483,8 @@ def plot_sparse_dense(results: pd.DataFrame, session):
     for deal, sub in results.groupby(results["deal"].str.split(" ").str[0], sort=False):
         ax.plot(sub["deck"], sub["histories"], marker="o", label=deal)
     ax.set_yscale("log")
-    ax.set_xlabel("cards in the deck")
-    ax.set_ylabel("|H_S| at the first public state")
+    ax.set_xlabel("cards in the deck (count)")
+    ax.set_ylabel("|H_S| at the first public state (histories)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     session.save_figure(fig, "public_state_size_sparse_vs_dense", paper_ref="Section 4.2")
@@ -480,7 +501,8 @@ def plot_sat(results: pd.DataFrame, session):
     ax.plot(agg["m"], 2.0 ** agg["m"], ls="--", color="0.5", label="2^m")
     ax.plot(agg["m"], agg["histories"], marker="s", label="|H_S| (consistent assignments)")
     ax.set_yscale("log")
-    ax.set_xlabel("variables m")
+    ax.set_xlabel("variables m (count)")
+    ax.set_ylabel("assignments or histories (count)")
     ax.legend(fontsize=8)
     ax.set_title(f"3-FSAT game, brute-force construction (n={results.instance.nunique()}/m)",
                  fontsize=8)

@@ -509,6 +509,23 @@ def win_rates(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+D_LABEL = "determinizations D (trees; D = 1: OL-MCTS)"
+WIN_LABEL = "focus win rate (fraction of games)"
+
+
+def paper_gain(game: str, budget: int) -> tuple[float, float] | None:
+    """The gain of PI-MCTS over OL-MCTS the paper states for ``game`` (Sec. VI), as a
+    (low, high) range in win-rate points: Hearts and Stratego 5% (10% at 10000 iterations),
+    Virus and Colt Express 2-5%; None where it gives no number."""
+    name = game.split("(")[0]
+    if name in ("hearts", "stratego"):
+        g = pimcts_claims.HIGH_BUDGET_GAIN if budget >= 10_000 else pimcts_claims.DEFAULT_EFFECT
+        return (g, g)
+    if name in ("virus", "colt_express"):
+        return (0.02, 0.05)
+    return None
+
+
 def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, paper_ref: str,
                        title: str = "the paper's games"):
     """One panel per game: win rate vs D per aggregation, IS-MCTS band, 1/players line."""
@@ -528,7 +545,8 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
             lines.append(part)
         if lines:
             plots.lines_ci(ax, pd.concat(lines), "D", "win_rate", "lo", "hi", hue="aggregation",
-                           logx=True)
+                           logx=True, xlabel=D_LABEL, ylabel=WIN_LABEL,
+                           ci_label="shaded: Wilson 95% CI")
         elif len(control):
             ax.errorbar(control["D"], control["win_rate"],
                         yerr=[control["win_rate"] - control["lo"], control["hi"] - control["win_rate"]],
@@ -539,10 +557,17 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
             ax.axhspan(r["lo"], r["hi"], color="0.5", alpha=0.2, lw=0)
             ax.axhline(r["win_rate"], color="0.3", ls="-.", lw=1, label="IS-MCTS")
         ax.axhline(sub["baseline"].iloc[0], color="k", ls=":", lw=1, label="1/players")
+        stated = paper_gain(game, budget)
+        if stated is not None and len(control):
+            base = float(control["win_rate"].iloc[0])
+            plots.paper_level(ax, tuple(base + g for g in stated) if stated[0] != stated[1]
+                              else base + stated[0], label="paper: OL-MCTS + its stated gain")
         n = int(sub["n"].min())
         ax.set_title(f"{game} (n={n}/cell)", fontsize=9)
-        ax.set_xlabel("determinizations D (D = 1: OL-MCTS)", fontsize=8)
-        ax.set_ylabel("focus win rate (fraction of games)", fontsize=8)
+        plots.label_axes(ax, D_LABEL, WIN_LABEL)
+        plots.ticks_at(ax, sub["D"])
+        ax.xaxis.label.set_fontsize(8)
+        ax.yaxis.label.set_fontsize(8)
         ax.set_ylim(0, 1)
         ax.legend(fontsize=6)
     for ax in list(axes.flat)[len(games):]:
@@ -555,21 +580,59 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
     return fig
 
 
-def plot_disambiguation(dis: pd.DataFrame, session):
-    """log2 #worlds consistent with the mover's infostate vs fraction of the game played."""
-    import matplotlib.pyplot as plt
-
-    frame = dis.assign(bin=(dis["fraction"] * 9.999).astype(int) / 10 + 0.05)
+def disambiguation_bins(dis: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
+    """Per game and tenth of the game played: mean log2 #worlds with its t 95% interval and
+    the share of censored estimates (no collision: the value sits at the cap, so a bin with
+    any censored value has a mean that is only a lower bound)."""
+    frame = dis.assign(bin=np.minimum((dis["fraction"] * bins).astype(int), bins - 1) / bins
+                       + 0.5 / bins)
     rows = []
     for (game, b), sub in frame.groupby(["game", "bin"], sort=False):
         est = stats.mean_ci(sub["log2_worlds"].to_numpy())
-        rows.append({"game": game, "fraction": b, "log2_worlds": est.value, "lo": est.lo, "hi": est.hi})
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    plots.lines_ci(ax, pd.DataFrame(rows), "fraction", "log2_worlds", "lo", "hi", hue="game")
-    ax.set_xlabel("fraction of the game played (decisions)")
-    ax.set_ylabel("log2 #worlds consistent with the mover's infostate")
-    ax.set_title("Disambiguation (collision estimator; censored values sit at the cap)", fontsize=9)
-    fig.tight_layout()
+        rows.append({"game": game, "fraction": b, "log2_worlds": est.value, "lo": est.lo,
+                     "hi": est.hi, "n": est.n, "censored_share": float(sub["censored"].mean())})
+    return pd.DataFrame(rows).sort_values(["game", "fraction"], kind="stable")
+
+
+def plot_disambiguation(dis: pd.DataFrame, session):
+    """log2 #worlds consistent with the mover's infostate vs fraction of the game played, one
+    panel per game on a shared y axis (not in the paper). Filled points carry a t 95%
+    interval over decisions; open triangles are bins where some estimates are censored at
+    the cap (no collision among the samples): their mean is a lower bound, not data."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    table = disambiguation_bins(dis)
+    games = list(dict.fromkeys(dis["game"]))
+    samples = int(session.cfg["disambiguation_samples"])
+    cap = math.log2(samples * (samples - 1) / 2)
+    cols = min(3, len(games))
+    rows_n = math.ceil(len(games) / cols)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(3.4 * cols, 2.6 * rows_n + 0.9), squeeze=False,
+                             sharex=True, sharey=True, layout="constrained")
+    for ax, game in zip(axes.flat, games):
+        sub = table[table["game"] == game]
+        clean, cens = sub[sub["censored_share"] == 0], sub[sub["censored_share"] > 0]
+        ax.plot(sub["fraction"], sub["log2_worlds"], color="0.6", lw=1, zorder=1)
+        ax.errorbar(clean["fraction"], clean["log2_worlds"],
+                    yerr=[clean["log2_worlds"] - clean["lo"], clean["hi"] - clean["log2_worlds"]],
+                    fmt="o", color="C0", ms=4, capsize=2, zorder=3)
+        ax.plot(cens["fraction"], cens["log2_worlds"], "^", mfc="white", mec="C3", ms=6, zorder=3)
+        ax.axhline(cap, color="C3", ls=":", lw=1)
+        share = float(dis.loc[dis["game"] == game, "censored"].mean())
+        ax.set_title(f"{game}\n{share:.0%} of estimates censored", fontsize=8)
+        ax.set_xlim(0, 1)
+    for ax in list(axes.flat)[len(games):]:
+        ax.axis("off")
+    fig.supxlabel("fraction of the game played (share of decisions)", fontsize=9)
+    fig.supylabel("log2 #worlds consistent with the\nmover's infostate (bits)", fontsize=9)
+    handles = [Line2D([], [], marker="o", color="C0", ls="none", label="mean, t 95% CI"),
+               Line2D([], [], marker="^", mfc="white", mec="C3", ls="none",
+                      label="≥ lower bound (some estimates censored at the cap)"),
+               Line2D([], [], color="C3", ls=":", label=f"cap: log2 of the {samples} samples' pairs")]
+    fig.legend(handles=handles, loc="outside upper center", ncols=3, fontsize=7, frameon=False,
+               title="Disambiguation under random play (collision estimator; not in the paper)",
+               title_fontsize=9)
     session.save_figure(fig, "disambiguation_by_fraction_played", paper_ref="(not in paper)")
     return fig
 
@@ -651,10 +714,15 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
         for _, r in table.iterrows():
             ax.annotate(f"{r['game']} (B={r['budget']})", (r["persistence"], r["gain_pooled_gain"]),
                         fontsize=6)
+            stated = paper_gain(r["game"], int(r["budget"]))
+            if stated is not None:
+                mid, half = (stated[0] + stated[1]) / 2, (stated[1] - stated[0]) / 2
+                plots.paper_overlay(ax, r["persistence"], mid, yerr=half or None,
+                                    label="paper: stated gain (Sec. VI; best D, our persistence)")
         ax.legend(fontsize=7)
     ax.axhline(0, color="k", ls=":", lw=1)
-    ax.set_xlabel("hidden-information persistence\n(mean log2 #worlds / its peak, random play; 95% CI)",
-                  fontsize=9)
+    ax.set_xlabel("hidden-information persistence (fraction of the peak)\n"
+                  "(mean log2 #worlds / its peak, random play; 95% CI)", fontsize=9)
     ax.set_ylabel("PI-MCTS gain over OL-MCTS (win-rate points)\n(D>1 cells pooled per deal − "
                   "control; t 95% CI)", fontsize=9)
     ax.set_xlim(-0.05, 1.1)
@@ -830,15 +898,16 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
         for row, (y, lo, hi, label) in enumerate((
                 ("win_rate", "lo", "hi", "win rate (fraction of games)"),
                 ("mean_depth", "depth_lo", "depth_hi", "mean tree depth (plies)"),
-                ("visit_share", "share_lo", "share_hi", "root visit share of chosen move"))):
+                ("visit_share", "share_lo", "share_hi", "root visit share of chosen move (fraction)"))):
             ax = axes[row, col]
             if frame[y].notna().any():
-                plots.lines_ci(ax, frame.dropna(subset=[y]), "D", y, lo, hi, hue=hue, logx=True)
+                plots.lines_ci(ax, frame.dropna(subset=[y]), "D", y, lo, hi, hue=hue, logx=True,
+                               xlabel=D_LABEL, ylabel=label)
             else:
                 ax.text(0.5, 0.5, "not recorded by this engine", ha="center", fontsize=7,
                         transform=ax.transAxes)
-            ax.set_xlabel("determinizations D (D = 1: OL-MCTS)")
-            ax.set_ylabel(label, fontsize=8)
+            plots.label_axes(ax, D_LABEL, label)
+            ax.yaxis.label.set_fontsize(8)
             if row == 0:
                 ax.set_title(f"{game} (n={int(sub['n'].min())}/cell)", fontsize=9)
         agree = sub.dropna(subset=["tree_agreement"])

@@ -133,35 +133,40 @@ def trade_summary(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_trade(results: pd.DataFrame, session):
+    """Trade Comm (Fig. 1): the mean payoff over runs with its t 95% band, and the 10%
+    quantile (dashed), per map; and the distribution of the final payoffs."""
     import matplotlib.pyplot as plt
 
     summary = trade_summary(results)
+    bands = [stats.mean_ci(sub.to_numpy()) for _, sub in
+             results.groupby(["game", "map", "iteration"], sort=False)["payoff"]]
+    summary = summary.assign(lo=[b.lo for b in bands], hi=[b.hi for b in bands])
     games = list(dict.fromkeys(results["game"]))
-    fig, axes = plt.subplots(1, len(games), figsize=(4.6 * len(games), 3.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(games), figsize=(4.8 * len(games), 3.8), squeeze=False)
     for ax, game in zip(axes[0], games):
         sub = summary[summary["game"] == game]
-        for name, part in sub.groupby("map", sort=False):
-            (line,) = ax.plot(part["iteration"], part["mean"], label=f"{name} (mean)")
+        plots.lines_ci(ax, sub, "iteration", "mean", "lo", "hi", hue="map", logx=True,
+                       marker="", xlabel="iteration (full traversals)",
+                       ylabel="expected payoff of the projected policy (team reward)",
+                       ci_label="shaded: t 95% CI of the mean", label_fmt="{} (mean)",
+                       legend=False)
+        for (_name, part), line in zip(sub.groupby("map", sort=False), ax.get_lines()):
             ax.plot(part["iteration"], part["q10"], ls="--", color=line.get_color(),
-                    label=f"{name} (10% quantile)")
-        ax.set_xscale("log")
-        ax.set_xlabel("iteration")
-        ax.set_ylabel("expected payoff of the projected policy")
-        ax.set_title(f"{game}, n={int(sub['runs'].max())} runs")
-        ax.legend(fontsize=7)
+                    label=f"{_name} (10% quantile)")
+        ax.set_title(f"{game}, n={int(sub['runs'].max())} runs", fontsize=9)
+        ax.legend(fontsize=6, title="learner's map", title_fontsize=6)
     fig.tight_layout()
     session.save_figure(fig, "trade_comm_payoff_vs_iterations", paper_ref="Fig. 1")
     last = results[results["iteration"] == results["iteration"].max()]
-    fig2, axes2 = plt.subplots(1, len(games), figsize=(4.6 * len(games), 3.4), squeeze=False)
+    fig2, axes2 = plt.subplots(1, len(games), figsize=(4.8 * len(games), 3.4), squeeze=False)
     for ax, game in zip(axes2[0], games):
         sub = last[last["game"] == game]
         maps = list(dict.fromkeys(sub["map"]))
         ax.hist([sub[sub["map"] == m]["payoff"] for m in maps], bins=np.linspace(0, 1, 21),
                 label=maps)
-        ax.set_xlabel("final expected payoff")
-        ax.set_ylabel("runs")
-        ax.set_title(f"{game}, n={sub['run'].nunique()} runs per map")
-        ax.legend(fontsize=7)
+        plots.label_axes(ax, "final expected payoff (team reward)", "runs (count)")
+        ax.set_title(f"{game}, n={sub['run'].nunique()} runs per map", fontsize=9)
+        ax.legend(fontsize=7, title="learner's map", title_fontsize=7)
     fig2.tight_layout()
     session.save_figure(fig2, "trade_comm_final_payoff_distribution", paper_ref="Fig. 1 (dist.)")
     return fig, fig2
@@ -244,14 +249,21 @@ def plot_cmp(results: pd.DataFrame, sweep: pd.DataFrame, session):
     ax.bar(x, table["success_rate"], yerr=[below, above], capsize=4)
     ax.set_xticks(x, [f"{m}\n(rho={r:g})" if m == "hiding" else m
                       for m, r in zip(table["method"], table["rho"])], fontsize=8)
-    ax.set_ylabel("success rate (error bars: Wilson 95%)")
+    plots.label_axes(ax, "method (learner)", "success rate (fraction of repetitions)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"CMP, n={int(table['n'].max())} repetitions")
+    mccfr = table["method"] == "mccfr_team"
+    if mccfr.any():
+        plots.paper_overlay(ax, x[mccfr.to_numpy()], [0.0] * int(mccfr.sum()),
+                            label="paper: CFR never succeeded (0%)")
+        ax.legend(fontsize=7, loc="upper left")
+    ax.set_title(f"CMP, n={int(table['n'].max())} repetitions (error bars: Wilson 95% CI)",
+                 fontsize=9)
     grid = success_table(sweep[sweep["method"] == "hiding"])
     frame = grid.pivot(index="pass_payoff", columns="rho", values="success_rate")
-    plots.heatmap(axes[1], frame, fmt=".2f", title="progressive hiding success rate",
-                  xlabel="penalty rho", ylabel="pass payoff", cbar_label="success rate",
-                  vmin=0, vmax=1)
+    n_sweep = int(grid["n"].min()) if len(grid) else 0
+    plots.heatmap(axes[1], frame, title=f"progressive hiding success rate (n={n_sweep}/cell)",
+                  xlabel="penalty ρ (payoff units)", ylabel="pass payoff (payoff units)",
+                  scale=plots.ColourScale(0.0, 1.0, "success rate (fraction of repetitions)"))
     fig.tight_layout()
     session.save_figure(fig, "cmp_success_rates", paper_ref="Sec. 6.2")
     return fig
@@ -306,18 +318,23 @@ def bridge_best(results: pd.DataFrame, within: int | None = None) -> pd.DataFram
 
 
 def plot_bridge(results: pd.DataFrame, session):
+    """Abstracted Tiny Bridge (Fig. 3): exact expected team payoff per episode per method;
+    the paper's PH peak (20.76 within 75 episodes) as a paper marker, CAPI's ~21 as a paper
+    line (no episode given)."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4))
+    fig, ax = plt.subplots(figsize=(6.6, 4.2))
     for method, sub in results.groupby("method", sort=False):
         ax.plot(sub["episode"], sub["payoff"], label=method)
-    ax.axhline(PAPER_BRIDGE_PEAK, color="k", ls="--", lw=1, label="paper PH peak 20.76")
-    ax.axhline(CAPI_BRIDGE, color="0.5", ls=":", lw=1, label="CAPI (Sokota et al.) ~21")
-    ax.axvline(PAPER_BRIDGE_EPISODES, color="0.6", ls="-.", lw=1, label="75 episodes")
+    plots.paper_overlay(ax, PAPER_BRIDGE_EPISODES, PAPER_BRIDGE_PEAK,
+                        label=f"paper: PH peak {PAPER_BRIDGE_PEAK} by episode "
+                              f"{PAPER_BRIDGE_EPISODES}")
+    plots.paper_level(ax, CAPI_BRIDGE, label=f"paper: CAPI (Sokota et al.) ~{CAPI_BRIDGE:g}")
+    ax.axvline(PAPER_BRIDGE_EPISODES, color="0.6", ls="-.", lw=1,
+               label=f"{PAPER_BRIDGE_EPISODES} episodes")
     ax.set_ylim(max(results["payoff"].min(), 0), 22)
-    ax.set_xlabel("episode (one full traversal)")
-    ax.set_ylabel("expected team payoff (deterministic)")
-    ax.set_title("Abstracted Tiny Bridge")
+    plots.label_axes(ax, "episode (full traversals)", "expected team payoff (points, exact)")
+    ax.set_title("Abstracted Tiny Bridge", fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     session.save_figure(fig, "tiny_bridge_payoff_vs_episodes", paper_ref="Fig. 3")

@@ -99,7 +99,9 @@ def plot(results: pd.DataFrame, session):
     fig, axes = plt.subplots(1, len(games), figsize=(4.2 * len(games), 3.4), squeeze=False)
     for ax, game in zip(axes[0], games):
         sub = results[results["game"] == game]
-        plots.lines_ci(ax, sub, "iterations", "exploitability", hue="solver", logx=True)
+        plots.lines_ci(ax, sub, "iterations", "exploitability", hue="solver", logx=True,
+                       xlabel="solver iterations (count)",
+                       ylabel="exploitability (utility units, exact)")
         ax.set_yscale("log")
         ax.set_title(game)
     fig.tight_layout()
