@@ -20,11 +20,21 @@ Design: the rules act on ``PublicNode`` (what both players see); the 467 public 
 enumerated at import (~10 ms) into tables, so a ``LeducKernelState`` is a node id plus two
 private cards and every protocol method is a table lookup. ``sample_world`` is the IS-MCTS
 sampler (``ISMCTSBot(..., sampler=leduc_kernel_sampler)``).
+
+The same tables, as numpy arrays, drive the numba kernel of the compiled search engine
+(``infosets.search.compiled``): a state is an int64 array ``[node, card0, card1, history
+length, history...]`` and the ``nb_*`` functions are the kernel interface (see
+``infosets.games._kernels``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
+import numba as nb
+import numpy as np
+
+from infosets.games._pcg32 import rng_bounded
 
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
@@ -307,3 +317,165 @@ def sample_world(state, player: int, rng) -> LeducKernelState:
 
 
 leduc_kernel_sampler = sample_world
+
+
+# -- numba kernel ------------------------------------------------------------------------
+# State array: [public node, card0, card1, history length, history (MAX_HISTORY slots)].
+MAX_HISTORY = 16  # 3 chance cards + at most 4 actions per betting round, with room to spare
+STATE_SIZE = 4 + MAX_HISTORY
+NUM_ACTIONS = NUM_CARDS  # the longest legal list (a chance node over the six cards)
+NUM_NODES = len(PUBLIC_NODES)
+T_CHILDREN = np.array([[(-1 if c is None else c) for c in (row or [None] * NUM_CARDS)]
+                       for row in _CHILDREN], dtype=np.int64)
+T_PLAYER = np.array(_PLAYER, dtype=np.int64)
+T_NLEGAL = np.array([0 if legal is None else len(legal) for legal in _LEGAL], dtype=np.int64)
+T_LEGAL = np.array([list(legal or ()) + [-1] * (3 - len(legal or ())) for legal in _LEGAL], dtype=np.int64)
+T_DEAL = np.array(_DEAL, dtype=np.int64)
+T_ENDS = np.array(_ENDS, dtype=np.int64)  # folded, contrib0, contrib1, public rank
+T_PUBLIC = np.array([node.public for node in PUBLIC_NODES], dtype=np.int64)
+
+
+def new_state() -> np.ndarray:
+    """The initial state array (chance deals player 0's card)."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[1] = state[2] = NO_CARD
+    return state
+
+
+@nb.njit(cache=True)
+def nb_current_player(s):
+    return T_PLAYER[s[0]]
+
+
+@nb.njit(cache=True)
+def nb_legal_actions(s, buf):
+    """Legal actions (cards at chance nodes) in ascending order into ``buf``; their number."""
+    node = s[0]
+    if T_PLAYER[node] == CHANCE:
+        n = 0
+        public = T_PUBLIC[node]
+        for c in range(NUM_CARDS):
+            if c != s[1] and c != s[2] and c != public:
+                buf[n] = c
+                n += 1
+        return n
+    n = T_NLEGAL[node]
+    for i in range(n):
+        buf[i] = T_LEGAL[node, i]
+    return n
+
+
+@nb.njit(cache=True)
+def nb_chance_outcomes(s, actions, probs):
+    """Chance outcomes (uniform over the undealt cards) as OpenSpiel lists them."""
+    n = nb_legal_actions(s, actions)
+    p = 1.0 / n
+    for i in range(n):
+        probs[i] = p
+    return n
+
+
+@nb.njit(cache=True)
+def nb_apply_action(s, action):
+    node = s[0]
+    h = s[3]
+    s[4 + h] = action
+    s[3] = h + 1
+    deal = T_DEAL[node]
+    if deal == 0:
+        s[1] = action
+    elif deal == 1:
+        s[2] = action
+    s[0] = T_CHILDREN[node, action]
+
+
+@nb.njit(cache=True)
+def _showdown(s, contrib0, contrib1, public_rank, out):
+    s0, s1 = s[1] // 2, s[2] // 2
+    if s0 == public_rank:
+        s0 += 10
+    if s1 == public_rank:
+        s1 += 10
+    if s0 > s1:
+        out[0], out[1] = contrib1, -contrib1
+    elif s1 > s0:
+        out[0], out[1] = -contrib0, contrib0
+    else:
+        out[0], out[1] = 0.0, 0.0
+
+
+@nb.njit(cache=True)
+def nb_returns(s, out):
+    """Returns into ``out`` (zeros before the end), as OpenSpiel's ``returns()``."""
+    node = s[0]
+    out[0], out[1] = 0.0, 0.0
+    if T_PLAYER[node] != TERMINAL:
+        return
+    folded, c0, c1, public_rank = T_ENDS[node, 0], T_ENDS[node, 1], T_ENDS[node, 2], T_ENDS[node, 3]
+    if folded == 0:
+        out[0], out[1] = -c0, c0
+    elif folded == 1:
+        out[0], out[1] = c1, -c1
+    else:
+        _showdown(s, c0, c1, public_rank, out)
+
+
+@nb.njit(cache=True)
+def nb_heuristic(s, out):
+    """Cut-off score on the returns' scale: what a showdown now would pay with the chips in
+    the pot (the pair with the public card if dealt, else the higher private rank); the
+    returns at the end; zeros before both cards are dealt."""
+    node = s[0]
+    if T_PLAYER[node] == TERMINAL:
+        nb_returns(s, out)
+        return
+    out[0], out[1] = 0.0, 0.0
+    if s[2] == NO_CARD:
+        return
+    public = T_PUBLIC[node]
+    _showdown(s, T_ENDS[node, 1], T_ENDS[node, 2], public // 2 if public >= 0 else -1, out)
+
+
+@nb.njit(cache=True)
+def nb_infostate_key(s, player):
+    """An integer that identifies ``player``'s information state (injective)."""
+    card = s[1 + player]
+    return (player * NUM_NODES + s[0]) * (NUM_CARDS + 1) + (card if card >= 0 else NUM_CARDS)
+
+
+@nb.njit(cache=True)
+def nb_determinize(s, player, rng):
+    """Redeal the opponent's card in place, uniform among the cards that are neither
+    ``player``'s nor the public card (as ``resample_from_infostate``); both must be dealt."""
+    own = s[1 + player]
+    public = T_PUBLIC[s[0]]
+    n = 0
+    for c in range(NUM_CARDS):
+        if c != own and c != public:
+            n += 1
+    k = rng_bounded(rng, n)
+    for c in range(NUM_CARDS):
+        if c != own and c != public:
+            if k == 0:
+                s[2 - player] = c
+                s[4 + 1 - player] = c  # the opponent's deal in the history
+                break
+            k -= 1
+
+
+def array_from_history(history) -> np.ndarray:
+    """The state array reached by playing ``history`` (pyspiel action ids)."""
+    state = new_state()
+    for action in history:
+        nb_apply_action(state, int(action))
+    return state
+
+
+def array_infostate_string(s: np.ndarray, player: int) -> str:
+    """OpenSpiel's ``information_state_string(player)`` of a state array."""
+    card = int(s[1 + player])
+    return _INFO[int(s[0])][player][card if card >= 0 else NUM_CARDS]
+
+
+def array_history(s: np.ndarray) -> list[int]:
+    return [int(a) for a in s[4:4 + s[3]]]

@@ -16,16 +16,21 @@ import math
 import numpy as np
 import pyspiel
 
+from infosets.games._kernels import kernel_for, kernel_sampler, require_kernel
 from infosets.games.determinizers import _resample_sampler, infostate_key, sampler_for, uses_aoh_key
+from infosets.search.compiled import CompiledSearch
+from infosets.search.mcts import game_settings
 from infosets.search.state_protocol import (
     RewardScale,
     argmax_random,
     is_python_game,
     python_random,
     sample_chance,
+    uses_pcg,
 )
 
 FINALS = ("mean", "visits")
+ENGINES = ("python", "compiled", "auto")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 NEG_INF = float("-inf")
@@ -83,7 +88,9 @@ class ISMCTSBot(pyspiel.Bot):
     """
 
     def __init__(self, game, player, *, iterations=1000, uct_c=1.0, rng, sampler=None,
-                 availability=True, normalize_rewards=True, final="mean", rollout_policy=None):
+                 availability=True, normalize_rewards=True, final="mean", rollout_policy=None,
+                 engine="python", rollout_length=None, heuristic=None, max_depth=None, fpu=None,
+                 explore_epsilon=0.0):
         if not 0 <= player < game.num_players():
             raise ValueError(f"player: must be in [0, {game.num_players() - 1}], got {player}")
         if not isinstance(iterations, (int, np.integer)) or iterations < 1:
@@ -92,17 +99,37 @@ class ISMCTSBot(pyspiel.Bot):
             raise ValueError(f"uct_c: must be >= 0, got {uct_c!r}")
         if final not in FINALS:
             raise ValueError(f"final: must be one of {FINALS}, got {final!r}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine: must be one of {ENGINES}, got {engine!r}")
+        kernel = kernel_for(game)
+        custom = sampler is not None or rollout_policy is not None
+        if engine == "compiled":
+            require_kernel(game, None)
+            if custom:
+                raise ValueError("engine: 'compiled' draws worlds and rollouts in the kernel; "
+                                 "pass no sampler and no rollout_policy (or use engine='python')")
+        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
+        if engine == "auto":
+            engine = "compiled" if kernel is not None and not custom else "python"
         self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game = game
         self.player = player
         self.iterations = int(iterations)
         self.uct_c = float(uct_c)
-        self.sampler = sampler if sampler is not None else sampler_for(game)
+        if sampler is None:
+            sampler = kernel_sampler(game, kernel) if kernel is not None else sampler_for(game)
+        self.sampler = sampler
         self.availability = availability
         self.scale = RewardScale(game, normalize_rewards)
         self.final = final
         self.rollout_policy = rollout_policy
+        self.settings = settings
+        self.engine = engine
+        self.engine_used = None
+        self.last_search_info = None
+        self._compiled = (CompiledSearch(game, kernel, self.uct_c, self.scale, settings)
+                          if engine == "compiled" else None)
         self._aoh = uses_aoh_key(game)
         self.nodes: dict[str, _Node] = {}
 
@@ -116,6 +143,13 @@ class ISMCTSBot(pyspiel.Bot):
             raise ValueError("state: must be a decision node of a non-terminal state")
         self.nodes = nodes = {}
         rnd = python_random(self._rng)
+        if self._compiled is not None:
+            root, depth_total, depth_max = self._compiled.ismcts(state, self.player, self.iterations,
+                                                                 self.availability, rnd)
+            self.engine_used = "compiled"
+            self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
+            return root
+        self.engine_used = "python"
         sampler, rng, player = self.sampler, self._rng, self.player
         c, availability, scale = self.uct_c, self.availability, self.scale
         rollout_policy = self.rollout_policy
@@ -123,7 +157,13 @@ class ISMCTSBot(pyspiel.Bot):
         normalize, low, span = scale.normalize, scale.low, scale.span
         log, sqrt = math.log, math.sqrt
         rand, randrange = rnd.random, rnd.randrange
-        for world in _worlds(sampler, state, player, rng, self.iterations):
+        settings = self.settings
+        limit, max_depth, fpu = settings.rollout_length, settings.max_depth, settings.fpu
+        epsilon, heuristic = settings.explore_epsilon, settings.heuristic
+        depth_total = depth_max = 0
+        worlds = (_worlds(sampler, state, player, rng, self.iterations) if not uses_pcg(sampler)
+                  else (sampler(state, player, rnd) for _ in range(self.iterations)))
+        for world in worlds:
             current_player, apply_action = world.current_player, world.apply_action
             legal_actions = world.legal_actions
             path = []
@@ -134,72 +174,66 @@ class ISMCTSBot(pyspiel.Bot):
                     apply_action(sample_chance(world, rnd))
                     mover = current_player()
                     continue
+                if max_depth is not None and len(path) >= max_depth:
+                    break
                 key = infostate_key(world, mover) if aoh else world.information_state_string(mover)
                 node = nodes.get(key)
                 if node is None:
                     node = nodes[key] = _Node()
                 stats = node.stats
                 legal = legal_actions()
-                # One pass: count availability, collect untried actions and, while there
-                # are none, score the tried ones by UCB (in legal order, first max wins).
+                chosen = epsilon > 0.0 and rand() < epsilon  # an epsilon move: no UCB
+                # One pass: count availability, collect untried actions (or score them by
+                # FPU) and, while there are none, score the tried ones by UCB (in legal
+                # order, first max wins).
                 untried = None
                 best, action = NEG_INF, legal[0]  # raw rewards can be below -1
-                if availability:
-                    for a in legal:
-                        entry = stats.get(a)
-                        if entry is None:
-                            stats[a] = [0, 0.0, 1]
-                            if untried is None:
-                                untried = [a]
-                            else:
-                                untried.append(a)
-                            continue
-                        n = entry[0]
-                        entry[2] = avail = entry[2] + 1
-                        if n == 0:
-                            if untried is None:
-                                untried = [a]
-                            else:
-                                untried.append(a)
-                        elif untried is None:
-                            score = entry[1] / n + c * sqrt(log(avail) / n)
-                            if score > best:
-                                best, action = score, a
-                else:
-                    visits = node.visits
-                    log_parent = log(visits) if visits else 0.0
-                    for a in legal:
-                        entry = stats.get(a)
-                        if entry is None:
-                            stats[a] = [0, 0.0, 1]
-                            if untried is None:
-                                untried = [a]
-                            else:
-                                untried.append(a)
-                            continue
-                        n = entry[0]
+                visits = node.visits
+                log_parent = log(visits) if visits else 0.0
+                for a in legal:
+                    entry = stats.get(a)
+                    if entry is None:
+                        entry = stats[a] = [0, 0.0, 1]
+                        n = 0
+                    else:
                         entry[2] += 1
-                        if n == 0:
-                            if untried is None:
-                                untried = [a]
-                            else:
-                                untried.append(a)
+                        n = entry[0]
+                    if n == 0:
+                        if fpu is not None:
+                            if fpu > best:
+                                best, action = fpu, a
                         elif untried is None:
-                            score = entry[1] / n + c * sqrt(log_parent / n)
-                            if score > best:
-                                best, action = score, a
-                if untried is not None:
-                    action = untried[randrange(len(untried))]
-                    path.append((node, stats[action], mover))
-                    apply_action(action)
-                    mover = current_player()
-                    break
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                    elif untried is None:
+                        score = entry[1] / n + c * sqrt((log(entry[2]) if availability else log_parent) / n)
+                        if score > best:
+                            best, action = score, a
+                if chosen:
+                    action = legal[randrange(len(legal))]
+                    expand = stats[action][0] == 0
+                elif fpu is not None:
+                    expand = stats[action][0] == 0
+                else:
+                    expand = untried is not None
+                    if expand:
+                        action = untried[randrange(len(untried))]
                 path.append((node, stats[action], mover))
                 apply_action(action)
                 mover = current_player()
+                if expand:
+                    break
+            depth = len(path)
+            depth_total += depth
+            if depth > depth_max:
+                depth_max = depth
             # Rollout (as random_rollout, inlined): chance by its probabilities, players
-            # uniformly or by rollout_policy.
+            # uniformly or by rollout_policy; cut after ``limit`` actions if set.
+            steps = 0
             while mover != TERMINAL:
+                if limit is not None and steps >= limit:
+                    break
                 if mover == CHANCE:
                     apply_action(sample_chance(world, rnd))
                 elif rollout_policy is None:
@@ -207,8 +241,9 @@ class ISMCTSBot(pyspiel.Bot):
                     apply_action(legal[int(rand() * len(legal))])
                 else:
                     apply_action(rollout_policy(world, rnd))
+                steps += 1
                 mover = current_player()
-            returns = world.returns()
+            returns = world.returns() if mover == TERMINAL else heuristic(world)
             if normalize:
                 for node, entry, mover in path:
                     node.visits += 1
@@ -219,6 +254,7 @@ class ISMCTSBot(pyspiel.Bot):
                     node.visits += 1
                     entry[0] += 1
                     entry[1] += returns[mover]
+        self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         root = nodes.get(self._key(state, player))
         if root is None:
             return {}

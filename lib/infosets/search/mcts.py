@@ -13,7 +13,8 @@ Two engines run the per-world tree:
   unchanged); it spends the first iteration expanding the root (no child visit); it expands
   all children of a leaf at once (shuffled) and evaluates the leaf, not a new child.
   The final choice and the aggregation stay ours (we read the root children's
-  ``explore_count`` and ``total_reward``).
+  ``explore_count`` and ``total_reward``, and the ``outcome`` C++ records for a terminal
+  child: C++ ranks a known outcome before visits, and so do the visit-count finals here).
 * ``"auto"``: C++ when the tree's budget is >= AUTO_CPP_MIN_RATIO x the legal actions (the
   lost iteration is then negligible), Python otherwise and on Python-registered games.
 """
@@ -25,16 +26,20 @@ import math
 import numpy as np
 import pyspiel
 
+from infosets.games._kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.games.determinizers import sampler_for
+from infosets.search.compiled import CompiledSearch
+from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 from infosets.search.state_protocol import (
     RewardScale,
     argmax_random,
     is_python_game,
     python_random,
     sample_chance,
+    uses_pcg,
 )
 
-ENGINES = ("python", "cpp", "auto")
+ENGINES = ("python", "cpp", "auto", "compiled")
 NEG_INF = float("-inf")
 # engine="auto" runs a per-world tree in C++ only when its budget is at least this many times
 # the number of legal actions. C++ MCTSBot spends a tree's first iteration expanding the root
@@ -45,17 +50,32 @@ FINALS = ("mean", "visits")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-# Root statistics of one tree: {action: (visits, summed reward of the root player in [0,1])}.
-RootStats = dict
+
+
+class RootStats(dict):
+    """Root statistics of one tree: {action: (visits, summed reward of the root player)}.
+
+    ``outcomes`` maps a root action whose child is terminal and whose outcome the engine
+    recorded (the C++ engine does) to the root player's raw return there. The visit-count
+    finals rank a known outcome first, unknown counting as 0, as C++ ``MCTSBot`` does.
+    """
+
+    outcomes: dict = {}
+    engine: str = "python"
+    depth_total: int = 0  # tree nodes summed over iterations
+    depth_max: int = 0
+    iterations: int = 0
 
 
 def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
-               rollout_policy=None) -> RootStats:
+               rollout_policy=None, settings: MCTSSettings = DEFAULT) -> RootStats:
     """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
 
     Each node stores [visits, reward sum of the player who chose it, children, that player,
     cached view]. Selection is UCB1 with the parent's visits, an untried legal action is
-    expanded at random, then a rollout plays to the end.
+    expanded at random, then a rollout plays to the end. ``settings`` (see
+    ``infosets.search.settings``) cut the rollout, bound the depth, set FPU and epsilon.
+    The result's ``depth_total``/``depth_max`` count tree nodes per iteration.
 
     Before the first chance node of an iteration the state at a node is a fixed function of
     its action path, so the node caches (current player, legal actions, returns if
@@ -64,15 +84,18 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     """
     log, sqrt, randrange, rand = math.log, math.sqrt, rnd.randrange, rnd.random
     normalize, low, span = scale.normalize, scale.low, scale.span
+    limit, max_depth, fpu = settings.rollout_length, settings.max_depth, settings.fpu
+    epsilon, heuristic = settings.explore_epsilon, settings.heuristic
     clone = world.clone
     root = [0, 0.0, {}, -1, None]
+    depth_total = depth_max = 0
     for _ in range(iterations):
         node = root
         path = []
         state = None  # materialised lazily: clone of world + the actions so far
         actions = []
         deterministic = True  # no chance node drawn yet in this iteration
-        expanded = False
+        expanded = False  # leave the tree and roll out (a new leaf, or the depth bound)
         while True:
             view = node[4] if deterministic else None
             if view is None:
@@ -97,25 +120,44 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                 mover, legal, returns = view
                 if mover == TERMINAL:
                     break
+            if max_depth is not None and len(path) >= max_depth:
+                expanded = True
+                break
             children = node[2]
             # One pass: collect untried actions and, while there are none, score the
             # children by UCB1 (in legal order, first max wins). Children imply visits.
             log_parent = log(node[0]) if children else 0.0
             untried = None
             best, best_child = NEG_INF, node  # raw rewards can be below -1
-            for a in legal:
-                ch = children.get(a)
-                if ch is None:
-                    if untried is None:
-                        untried = [a]
-                    else:
-                        untried.append(a)
-                elif untried is None:
-                    score = ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
+            chosen = epsilon > 0.0 and rand() < epsilon  # an epsilon move: no UCB
+            if chosen:
+                action = legal[randrange(len(legal))]
+                best_child = children.get(action)
+                if best_child is None:
+                    untried = [action]
+            elif fpu is None:
+                for a in legal:
+                    ch = children.get(a)
+                    if ch is None:
+                        if untried is None:
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                    elif untried is None:
+                        score = ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
+                        if score > best:
+                            best, action, best_child = score, a, ch
+            else:
+                for a in legal:
+                    ch = children.get(a)
+                    score = fpu if ch is None else ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
                     if score > best:
                         best, action, best_child = score, a, ch
+                if best_child is None:
+                    untried = [action]
             if untried is not None:
-                action = untried[randrange(len(untried))]
+                if fpu is None and not chosen:  # else the one untried action chosen above
+                    action = untried[randrange(len(untried))]
                 child = children[action] = [0, 0.0, {}, mover, None]
                 path.append(child)
                 expanded = True
@@ -132,15 +174,22 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                 state.apply_action(action)
             if expanded:
                 break
+        depth = len(path)
+        depth_total += depth
+        if depth > depth_max:
+            depth_max = depth
         if expanded:
             if state is None:
                 state = clone()
                 for a in actions:
                     state.apply_action(a)
-            # Rollout (as random_rollout, inlined).
+            # Rollout (as random_rollout, inlined), cut after ``limit`` actions if set.
             current_player, apply_action = state.current_player, state.apply_action
             mover = current_player()
+            steps = 0
             while mover != TERMINAL:
+                if limit is not None and steps >= limit:
+                    break
                 if mover == CHANCE:
                     apply_action(sample_chance(state, rnd))
                 elif rollout_policy is None:
@@ -148,8 +197,9 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                     apply_action(legal[int(rand() * len(legal))])
                 else:
                     apply_action(rollout_policy(state, rnd))
+                steps += 1
                 mover = current_player()
-            returns = state.returns()
+            returns = state.returns() if mover == TERMINAL else heuristic(state)
         root[0] += 1
         if normalize:
             for nd in path:
@@ -159,7 +209,9 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
             for nd in path:
                 nd[0] += 1
                 nd[1] += returns[nd[3]]
-    return {a: (ch[0], ch[1]) for a, ch in root[2].items()}
+    stats = RootStats((a, (ch[0], ch[1])) for a, ch in root[2].items())
+    stats.depth_total, stats.depth_max, stats.iterations = depth_total, depth_max, iterations
+    return stats
 
 
 class CppTreeRunner:
@@ -173,12 +225,15 @@ class CppTreeRunner:
 
     def search(self, world) -> RootStats:
         root = self.bot.mcts_search(world)
-        scale, stats = self.scale, {}
+        scale, stats, outcomes = self.scale, RootStats(), {}
         for child in root.children:
             n, total = child.explore_count, child.total_reward
             if scale.normalize:
                 total = (total - scale.low * n) / scale.span
             stats[child.action] = (n, total)
+            if child.outcome:  # a terminal child: its exact return is known
+                outcomes[child.action] = child.outcome[child.player]
+        stats.outcomes = outcomes
         return stats
 
 
@@ -194,28 +249,33 @@ def check_engine(game, engine: str) -> None:
     if engine == "cpp" and is_python_game(game):
         raise ValueError(f"engine: 'cpp' needs a C++ game; '{game.get_type().short_name}' is "
                          "Python-registered (OpenSpiel 2.0.2's C++ bots crash on it), use engine='python'")
+    if engine == "compiled":
+        require_kernel(game, "cpp" if not is_python_game(game) else None)
 
 
-def search_world(world, iterations, uct_c, rng, scale, rollout_policy, engine,
-                 runners: dict | None = None) -> RootStats:
-    """One per-world tree with either engine; consumes ``rng`` identically for both.
+def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
+                 runners: dict | None = None, settings: MCTSSettings = DEFAULT) -> RootStats:
+    """One per-world tree with the Python or C++ engine, drawing from ``rnd`` (the move's
+    PCG32); the C++ engine takes one seed draw per tree whether or not a runner is cached.
 
-    ``runners`` caches one C++ runner per budget (seeded from the first call's stream).
+    ``runners`` caches one C++ runner per budget (seeded by the first call's draw).
+    The result's ``engine`` attribute names the engine that ran.
     """
     if engine == "auto":
-        engine = "cpp" if (not is_python_game(world.get_game()) and
+        engine = "cpp" if (not is_python_game(world.get_game()) and settings.is_default and
                            iterations >= AUTO_CPP_MIN_RATIO * len(world.legal_actions())) else "python"
     if engine == "cpp":
+        seed = rnd.randrange(2**31 - 1)
         runner = runners.get(iterations) if runners is not None else None
-        if runner is not None:
-            rng.integers(0, 2**63 - 1)  # the draw python_random would make: same stream, no Random
-            return runner.search(world)
-        seed = python_random(rng).randrange(2**31 - 1)
-        if runners is None:
-            return cpp_uct_search(world, iterations, uct_c, seed, scale)
-        runner = runners[iterations] = CppTreeRunner(world.get_game(), iterations, uct_c, seed, scale)
-        return runner.search(world)
-    return uct_search(world, iterations, uct_c, python_random(rng), scale, rollout_policy)
+        if runner is None:
+            runner = CppTreeRunner(world.get_game(), iterations, uct_c, seed, scale)
+            if runners is not None:
+                runners[iterations] = runner
+        stats = runner.search(world)
+    else:
+        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings)
+    stats.engine = engine
+    return stats
 
 
 def validate_common(game, player, iterations, uct_c, final, engine):
@@ -230,15 +290,72 @@ def validate_common(game, player, iterations, uct_c, final, engine):
     check_engine(game, engine)
 
 
+class OpenLoopPlanner:
+    """The per-move tree work shared by OL-MCTS and PI-MCTS: sample D worlds, run D open-loop
+    trees, with the engine chosen once (``"compiled"``/``"auto"``) or per tree (C++ auto).
+
+    After ``trees``: ``engine_used`` names the engine that ran and ``last_search_info`` holds
+    the trees' depth statistics (mean over all iterations of the tree nodes visited, max).
+    """
+
+    def __init__(self, game, player, uct_c, scale, sampler, rollout_policy, engine,
+                 settings: MCTSSettings):
+        self.game, self.player, self.uct_c, self.scale = game, player, uct_c, scale
+        self.rollout_policy, self.settings = rollout_policy, settings
+        kernel = kernel_for(game)
+        custom = sampler is not None or rollout_policy is not None
+        if engine == "compiled" and custom:
+            raise ValueError("engine: 'compiled' draws worlds and rollouts in the kernel; "
+                             "pass no sampler and no rollout_policy (or use engine='python')")
+        if engine == "cpp" and not settings.is_default:
+            raise ValueError("engine: 'cpp' runs OpenSpiel's MCTSBot, which takes none of "
+                             "rollout_length/max_depth/fpu/explore_epsilon; use 'python' or 'compiled'")
+        if engine == "auto" and kernel is not None and not custom:
+            engine = "compiled"
+        self.engine = engine
+        if sampler is None:
+            sampler = kernel_sampler(game, kernel) if kernel is not None else sampler_for(game)
+        self.sampler = sampler
+        self._compiled = (CompiledSearch(game, kernel, uct_c, scale, settings)
+                          if engine == "compiled" else None)
+        self._runners: dict = {}
+        self.engine_used = None
+        self.last_search_info = None
+
+    def trees(self, state, trees: int, budget: int, rng, rnd) -> list[RootStats]:
+        """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32."""
+        if self._compiled is not None:
+            result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd)
+            self.engine_used = "compiled"
+        else:
+            sampler, pcg = self.sampler, uses_pcg(self.sampler)
+            result, depth_total, depth_max = [], 0, 0
+            for _ in range(trees):
+                world = sampler(state, self.player, rnd if pcg else rng)
+                stats = search_world(world, budget, self.uct_c, rnd, self.scale, self.rollout_policy,
+                                     self.engine, self._runners, self.settings)
+                result.append(stats)
+                depth_total += stats.depth_total
+                depth_max = max(depth_max, stats.depth_max)
+            used = sorted({t.engine for t in result})
+            self.engine_used = "+".join(used)
+        self.last_search_info = {"mean_depth": depth_total / (trees * budget), "max_depth": int(depth_max)}
+        return result
+
+
 def choose_final(stats: RootStats, final: str, legal, rnd):
-    """Highest mean (final="mean") or most visits among visited legal actions; random ties."""
+    """Highest mean (final="mean") or most visits among visited legal actions; random ties.
+
+    With final="visits", a known terminal outcome (``stats.outcomes``) ranks first.
+    """
     legal = set(legal)
     visited = {a: s for a, s in stats.items() if s[0] > 0 and a in legal}
     if not visited:
         return sorted(legal)[rnd.randrange(len(legal))]
     if final == "mean":
         return argmax_random({a: w / n for a, (n, w) in visited.items()}, rnd)
-    return argmax_random({a: n for a, (n, _) in visited.items()}, rnd)
+    outcomes = getattr(stats, "outcomes", {})
+    return argmax_random({a: (outcomes.get(a, 0.0), n) for a, (n, _) in visited.items()}, rnd)
 
 
 class OLMCTSBot(pyspiel.Bot):
@@ -247,37 +364,55 @@ class OLMCTSBot(pyspiel.Bot):
     Args:
       game, player: the game and this bot's seat.
       iterations: budget per move (>= 1).
-      uct_c: exploration constant (on [0,1] rewards when normalize_rewards).
-      rng: numpy Generator / SeedSequence / int (required).
-      sampler: ``sampler(state, player, rng)``; defaults to ``sampler_for(game)``.
+      uct_c: exploration constant K (on [0,1] rewards when normalize_rewards).
+      rng: numpy Generator / SeedSequence / int (required). Each move draws one seed from it
+        for the move's PCG32, which every draw of the search uses.
+      sampler: ``sampler(state, player, rng)``; defaults to the game kernel's determinizer
+        where there is a kernel, else ``sampler_for(game)``.
       normalize_rewards: map returns to [0, 1] with the game's utility bounds.
       final: "mean" or "visits".
       rollout_policy: ``policy(state, rnd) -> action`` or None (uniform random).
-      engine: "python" or "cpp" (C++ MCTSBot per world; C++ games only).
+      engine: "python", "cpp" (C++ MCTSBot per world; C++ games only), "compiled" (the numba
+        engine; games with a kernel) or "auto" (compiled where there is a kernel, else C++
+        trees on C++ games at large enough budgets, else Python). ``engine_used`` tells.
+      rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings (see
+        ``infosets.search.settings``); a kernel game's heuristic is its kernel's.
     """
 
     def __init__(self, game, player, *, iterations=4000, uct_c=1.0, rng, sampler=None,
-                 normalize_rewards=True, final="mean", rollout_policy=None, engine="python"):
+                 normalize_rewards=True, final="mean", rollout_policy=None, engine="python",
+                 rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
         from infosets.search.ismcts import as_generator
         validate_common(game, player, iterations, uct_c, final, engine)
+        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
         self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
-        self.iterations, self.uct_c, self.final, self.engine = int(iterations), float(uct_c), final, engine
-        self.sampler = sampler if sampler is not None else sampler_for(game)
+        self.iterations, self.uct_c, self.final = int(iterations), float(uct_c), final
         self.scale = RewardScale(game, normalize_rewards)
         self.rollout_policy = rollout_policy
-        self._runners: dict = {}
+        self._planner = OpenLoopPlanner(game, player, self.uct_c, self.scale, sampler, rollout_policy,
+                                        engine, settings)
+        self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
+        self.last_search_info = None
 
-    def search(self, state) -> RootStats:
+    @property
+    def engine_used(self) -> str | None:
+        """The engine that ran the last search ("python", "cpp", "compiled"; "cpp+python"
+        when engine="auto" chose per tree)."""
+        return self._planner.engine_used
+
+    def search(self, state, rnd=None) -> RootStats:
         """{action: (visits, summed reward)} of the root of one tree on one sampled world."""
-        world = self.sampler(state, self.player, self._rng)
-        return search_world(world, self.iterations, self.uct_c, self._rng, self.scale,
-                            self.rollout_policy, self.engine, self._runners)
+        rnd = python_random(self._rng) if rnd is None else rnd
+        stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd)[0]
+        self.last_search_info = self._planner.last_search_info
+        return stats
 
     def step_with_policy(self, state):
-        stats = self.search(state)
-        action = choose_final(stats, self.final, state.legal_actions(), python_random(self._rng))
+        rnd = python_random(self._rng)
+        stats = self.search(state, rnd)
+        action = choose_final(stats, self.final, state.legal_actions(), rnd)
         total = sum(n for n, _ in stats.values()) or 1
         return [(a, n / total) for a, (n, _) in stats.items()], action
 
@@ -292,3 +427,14 @@ class OLMCTSBot(pyspiel.Bot):
 
     def inform_action(self, state, player_id, action):
         pass
+
+
+def game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon) -> MCTSSettings:
+    """Validated settings; a rollout cut-off defaults to the game kernel's heuristic. The
+    compiled engine scores cut-offs with its kernel's heuristic only."""
+    kernel = kernel_for(game)
+    if engine == "compiled" and heuristic is not None:
+        raise ValueError("heuristic: the compiled engine scores cut-offs with its kernel's "
+                         "heuristic; pass heuristic=None (or use engine='python')")
+    return make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
+                         kernel_heuristic(game, kernel) if kernel is not None else None)

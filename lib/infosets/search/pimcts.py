@@ -5,7 +5,8 @@ games" (docs/papers/pimcts_aggregation.md), as in the authors' TAG code: D indep
 trees, each on its own world sampled from the decision player's information set, each with
 budget floor(B / D). Aggregation:
 
-* ``TotalVisits``: argmax of the summed visits;
+* ``TotalVisits``: argmax of the summed visits (after the summed known terminal outcome,
+  which only the C++ trees record: C++ ``MCTSBot`` ranks it first);
 * ``AverageValue``: argmax of summed reward / summed visits (the framework default);
 * ``SingleVote``: each tree votes for its highest-mean action; most votes wins.
 
@@ -18,8 +19,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from infosets.games.determinizers import sampler_for
-from infosets.search.mcts import search_world, validate_common
+from infosets.search.mcts import OpenLoopPlanner, game_settings, validate_common
 from infosets.search.state_protocol import RewardScale, argmax_random, python_random
 
 AGGREGATIONS = ("TotalVisits", "AverageValue", "SingleVote")
@@ -40,12 +40,15 @@ def aggregate(trees: list[dict], aggregation: str, legal, rnd):
         raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
     legal = list(legal)
     legal_set = set(legal)
-    visits, rewards, votes = {}, {}, {}
+    visits, rewards, votes, outcomes = {}, {}, {}, {}
     for tree in trees:
+        known = getattr(tree, "outcomes", {})
         for a, (n, w) in tree.items():
             if a in legal_set and n > 0:
                 visits[a] = visits.get(a, 0) + n
                 rewards[a] = rewards.get(a, 0.0) + w
+                if a in known:
+                    outcomes[a] = outcomes.get(a, 0.0) + known[a]
         if aggregation == "SingleVote":
             means = {a: w / n for a, (n, w) in tree.items() if a in legal_set and n > 0}
             if means:
@@ -55,7 +58,8 @@ def aggregate(trees: list[dict], aggregation: str, legal, rnd):
         action = legal[rnd.randrange(len(legal))]
         return action, {}
     if aggregation == "TotalVisits":
-        table = visits
+        # A terminal outcome the engine knows (C++ records it) ranks first, as in C++ MCTSBot.
+        table = {a: (outcomes.get(a, 0.0), n) for a, n in visits.items()} if outcomes else visits
     elif aggregation == "AverageValue":
         table = {a: rewards[a] / visits[a] for a in visits}
     else:
@@ -71,12 +75,16 @@ class PIMCTSBot(pyspiel.Bot):
       iterations: total budget B per move; each tree gets floor(B / D).
       determinizations: D, 1 <= D <= iterations.
       aggregation: "TotalVisits", "AverageValue" or "SingleVote".
-      uct_c, rng, sampler, normalize_rewards, rollout_policy, engine: as ``OLMCTSBot``.
+      uct_c, rng, sampler, normalize_rewards, rollout_policy, engine, rollout_length,
+      heuristic, max_depth, fpu, explore_epsilon: as ``OLMCTSBot`` (one game's settings
+      serve OL-MCTS, PI-MCTS and IS-MCTS alike). ``engine_used`` and ``last_search_info``
+      (tree depths over the D trees) describe the last search.
     """
 
     def __init__(self, game, player, *, iterations=4000, determinizations=1,
                  aggregation="AverageValue", uct_c=1.0, rng, sampler=None,
-                 normalize_rewards=True, rollout_policy=None, engine="python"):
+                 normalize_rewards=True, rollout_policy=None, engine="python",
+                 rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
         from infosets.search.ismcts import as_generator
         validate_common(game, player, iterations, uct_c, "mean", engine)
         if not isinstance(determinizations, int) or determinizations < 1:
@@ -86,29 +94,36 @@ class PIMCTSBot(pyspiel.Bot):
                 f"determinizations: must be <= iterations ({iterations}), got {determinizations}")
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
+        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
         self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
         self.iterations, self.determinizations = int(iterations), determinizations
-        self.aggregation, self.uct_c, self.engine = aggregation, float(uct_c), engine
-        self.sampler = sampler if sampler is not None else sampler_for(game)
+        self.aggregation, self.uct_c = aggregation, float(uct_c)
         self.scale = RewardScale(game, normalize_rewards)
         self.rollout_policy = rollout_policy
-        self._runners: dict = {}
+        self._planner = OpenLoopPlanner(game, player, self.uct_c, self.scale, sampler, rollout_policy,
+                                        engine, settings)
+        self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
+        self.last_search_info = None
 
-    def search(self, state) -> list[dict]:
+    @property
+    def engine_used(self) -> str | None:
+        """The engine that ran the last search (see ``OLMCTSBot.engine_used``)."""
+        return self._planner.engine_used
+
+    def search(self, state, rnd=None) -> list[dict]:
         """Per-world root statistics, one dict per determinization."""
+        rnd = python_random(self._rng) if rnd is None else rnd
         budget = self.iterations // self.determinizations
-        trees = []
-        for _ in range(self.determinizations):
-            world = self.sampler(state, self.player, self._rng)
-            trees.append(search_world(world, budget, self.uct_c, self._rng, self.scale,
-                                      self.rollout_policy, self.engine, self._runners))
+        trees = self._planner.trees(state, self.determinizations, budget, self._rng, rnd)
+        self.last_search_info = self._planner.last_search_info
         return trees
 
     def step_with_policy(self, state):
-        trees = self.search(state)
-        action, _ = aggregate(trees, self.aggregation, state.legal_actions(), python_random(self._rng))
+        rnd = python_random(self._rng)
+        trees = self.search(state, rnd)
+        action, _ = aggregate(trees, self.aggregation, state.legal_actions(), rnd)
         visits = {}
         for tree in trees:
             for a, (n, _) in tree.items():

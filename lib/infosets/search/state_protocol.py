@@ -15,6 +15,8 @@ from typing import Protocol
 import numpy as np
 import pyspiel
 
+from infosets.games._pcg32 import PCG32
+
 
 class SearchState(Protocol):
     """What MCTS, PI-MCTS and IS-MCTS call on a state.
@@ -36,13 +38,23 @@ class SearchState(Protocol):
     def information_state_string(self, player: int) -> str: ...
 
 
-# rollout_policy(state, rnd) -> action, with rnd a random.Random derived from the bot's rng.
+# rollout_policy(state, rnd) -> action, with rnd the search's PCG32 (or a random.Random).
 RolloutPolicy = Callable[[SearchState, random.Random], int]
 
 
-def python_random(rng: np.random.Generator) -> random.Random:
-    """A fast stdlib generator seeded from a numpy Generator (for the inner loops)."""
-    return random.Random(int(rng.integers(0, 2**63 - 1)))
+def python_random(rng: np.random.Generator) -> PCG32:
+    """The search's generator for one move, seeded by one draw of a numpy Generator.
+
+    A PCG32 (``randrange``/``random`` as ``random.Random``), so the compiled engine, which
+    runs the same generator in jitted code, reproduces the Python searches draw for draw.
+    """
+    return PCG32.from_generator(rng)
+
+
+def uses_pcg(sampler) -> bool:
+    """True for a sampler that draws from the search's PCG32 (a kernel's determinizer)
+    rather than from the bot's numpy Generator."""
+    return getattr(sampler, "uses_pcg", False)
 
 
 def sample_chance(state: SearchState, rnd: random.Random) -> int:
@@ -97,7 +109,11 @@ def is_python_game(game: pyspiel.Game) -> bool:
 
 
 def argmax_random(values: dict, rnd: random.Random):
-    """Key with the largest value; ties broken uniformly at random."""
+    """Key with the largest value; ties broken uniformly at random among the tied keys in
+    ascending order (so the draw does not depend on the dict's insertion order)."""
     best = max(values.values())
     keys = [k for k, v in values.items() if v == best]
-    return keys[0] if len(keys) == 1 else keys[rnd.randrange(len(keys))]
+    if len(keys) == 1:
+        return keys[0]
+    keys.sort()
+    return keys[rnd.randrange(len(keys))]

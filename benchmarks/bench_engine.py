@@ -1,0 +1,184 @@
+"""Benchmark of the compiled search engine of pimcts_aggregation (Ravichandran, Goodman and
+Lucas): every number is a ratio of two measurements taken in this run.
+
+* IS-MCTS on leduc, compiled vs OpenSpiel's C++ ``ISMCTSBot``, equal iterations (goal >= 1x).
+* OL-MCTS on leduc, compiled (one sampled world + one tree) vs OpenSpiel's C++ ``MCTSBot``
+  on one world (goal >= 1x).
+* PI-MCTS (D = 10) and IS-MCTS, compiled vs the Python reference engine, on the same
+  positions of each kernel game (goal >= 20x). The Python reference draws from the PCG32 now
+  (pure Python), so it is somewhat slower than the engine before the compiled one existed.
+* First-call compile time (fresh numba cache, in a subprocess) and cached load time.
+* ``--strength N``: N games of compiled IS-MCTS against C++ ``ISMCTSBot`` on leduc at equal
+  iterations, seats alternating; mean return of ours with its 95% interval (goal: contains 0).
+
+Usage: ``python benchmarks/bench_engine.py [--iterations 1000] [--strength 0]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from _harness import report, row, timeit
+from infosets.games.determinizers import sampler_for
+from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
+from infosets.search.mcts import CppTreeRunner, OLMCTSBot
+from infosets.search.pimcts import PIMCTSBot
+from infosets.search.state_protocol import RewardScale
+
+GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides": 6})}
+LIB = Path(__file__).resolve().parents[1] / "lib"
+
+
+def decision_state(game, seed=3, skip=2):
+    """A decision after ``skip`` random player actions, with at least two legal actions."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    made = 0
+    while state.is_chance_node() or made < skip or len(state.legal_actions()) < 2:
+        if state.is_terminal():
+            state, made = game.new_initial_state(), 0
+            continue
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            made += 1
+    return state
+
+
+def bench_vs_cpp(iterations, rows):
+    game = pyspiel.load_game("leduc_poker")
+    state = decision_state(game)
+    player = state.current_player()
+    ours = OLMCTSBot(game, player, iterations=iterations, rng=0, engine="compiled")
+    ours.step(state)  # warm (compile or load the cache)
+    ol = iterations / timeit(lambda: ours.step(state), repeat=7, number=5)
+    world = sampler_for(game)(state, player, np.random.default_rng(0))
+    runner = CppTreeRunner(game, iterations, 1.0, 1, RewardScale(game, True))
+    cpp = iterations / timeit(lambda: runner.search(world), repeat=7, number=5)
+    rows.append(row("leduc OL-MCTS compiled (incl. sampling) vs C++ MCTSBot (one world)", ol, cpp, "it/s",
+                    goal=">= 1.0x"))
+    ism = ISMCTSBot(game, player, iterations=iterations, rng=0, engine="compiled")
+    ism.step(state)
+    ours_is = iterations / timeit(lambda: ism.step(state), repeat=7, number=5)
+    cpp_bot = make_cpp_ismcts_bot(game, iterations=iterations, seed=0)
+    cpp_is = iterations / timeit(lambda: cpp_bot.step(state), repeat=7, number=5)
+    rows.append(row("leduc IS-MCTS compiled vs C++ ISMCTSBot (equal iterations)", ours_is, cpp_is, "it/s",
+                    goal=">= 1.0x"))
+
+
+def bench_vs_python(iterations, rows):
+    for label, (name, params) in GAMES.items():
+        game = pyspiel.load_game(name, params)
+        states = [decision_state(game, seed=s) for s in range(3)]
+        for algo, bot_class, kwargs in (("PI-MCTS(D=10)", PIMCTSBot, {"determinizations": 10}),
+                                        ("IS-MCTS", ISMCTSBot, {})):
+            speeds = {}
+            for engine in ("compiled", "python"):
+                bots = [bot_class(game, s.current_player(), iterations=iterations, rng=0, engine=engine,
+                                  **kwargs) for s in states]
+                for bot, s in zip(bots, states):
+                    bot.step(s)  # warm
+
+                def run(bots=bots, states=states):
+                    for bot, s in zip(bots, states):
+                        bot.step(s)
+
+                repeat = 5 if engine == "compiled" else 1
+                speeds[engine] = len(states) * iterations / timeit(run, repeat=repeat)
+            rows.append(row(f"{label} {algo} compiled vs Python reference engine (same positions)",
+                            speeds["compiled"], speeds["python"], "it/s", goal=">= 20x"))
+
+
+COMPILE_SCRIPT = r"""
+import sys, time
+t0 = time.perf_counter()
+import pyspiel
+from infosets.search.ismcts import ISMCTSBot
+from infosets.search.pimcts import PIMCTSBot
+name, sides = sys.argv[1], int(sys.argv[2])
+game = pyspiel.load_game(name, {"dice_sides": sides} if name == "liars_dice" else {})
+state = game.new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.legal_actions()[0])
+t1 = time.perf_counter()
+PIMCTSBot(game, 0, iterations=20, determinizations=2, rng=0, engine="compiled").step(state)
+t2 = time.perf_counter()
+ISMCTSBot(game, 0, iterations=20, rng=0, engine="compiled").step(state)
+t3 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2)
+"""
+
+
+def bench_compile(rows):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(LIB), os.environ.get("PYTHONPATH", "")])}
+    for label, (name, params) in GAMES.items():
+        with tempfile.TemporaryDirectory() as cache:
+            env["NUMBA_CACHE_DIR"] = cache
+            times = []
+            for _ in range(2):  # fresh cache, then cached
+                command = [sys.executable, "-c", COMPILE_SCRIPT, name, str(params.get("dice_sides", 0))]
+                done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+                out = done.stdout.split()
+                times.append([float(x) for x in out])
+        fresh, cached = times
+        rows.append(row(f"{label} first-call compile (OL/PI trees + IS-MCTS, fresh cache) vs cached load",
+                        fresh[1] + fresh[2], cached[1] + cached[2], "s", higher_is_better=False,
+                        import_s=fresh[0], trees_s=fresh[1], ismcts_s=fresh[2]))
+
+
+def bench_strength(games, iterations, rows):
+    game = pyspiel.load_game("leduc_poker")
+    rng = np.random.default_rng(2026)
+    results = []
+    for g in range(games):
+        seat = g % 2
+        ours = ISMCTSBot(game, seat, iterations=iterations, rng=rng, engine="compiled")
+        cpp = make_cpp_ismcts_bot(game, iterations=iterations, seed=int(rng.integers(2**31 - 1)))
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+            elif state.current_player() == seat:
+                state.apply_action(ours.step(state))
+            else:
+                state.apply_action(cpp.step(state))
+        results.append(state.returns()[seat])
+    mean = float(np.mean(results))
+    half = 1.96 * float(np.std(results, ddof=1)) / math.sqrt(len(results))
+    rows.append(row(f"leduc strength: compiled IS-MCTS vs C++ ISMCTSBot, mean return over {games} games",
+                    mean, None, "chips", goal="95% CI contains 0", ci_low=mean - half, ci_high=mean + half,
+                    games=games, iterations=iterations))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--strength", type=int, default=0, help="games of the strength check (0: skip)")
+    args = parser.parse_args()
+    rows = []
+    t0 = time.perf_counter()
+    bench_compile(rows)
+    bench_vs_cpp(args.iterations, rows)
+    bench_vs_python(args.iterations, rows)
+    if args.strength:
+        bench_strength(args.strength, args.iterations, rows)
+    report("engine", rows)
+    print(f"total {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,422 @@
+"""The compiled search engine: open-loop UCT (OL-MCTS / PI-MCTS) and IS-MCTS in numba.
+
+Reproduces, at compiled speed, the agents of Ravichandran, Goodman and Lucas, "PIMCTS
+evaluation in tabletop games" (slug ``pimcts_aggregation``). The Python loops stay the
+readable specification: ``infosets.search.mcts.uct_search`` (one open-loop tree),
+``infosets.search.pimcts`` (D trees, aggregation) and ``infosets.search.ismcts.ISMCTSBot``
+(one tree keyed by the mover's information state, availability counts, vector backup).
+This module runs the same algorithms draw for draw with the same PCG32 generator
+(``infosets.games._pcg32``), on a game kernel (``infosets.games._kernels``): seeded, it gives
+the same root statistics and moves as the Python reference (tests/test_engine_equivalence.py).
+
+Trees are preallocated arrays, one node per iteration at most:
+* open-loop UCT: ``visits``, ``wsum``, ``mover`` per node and ``children[node, action]``
+  (open loop: chance is redrawn every iteration, so children are player actions only);
+* IS-MCTS: nodes found by their mover's information-state key in an open-addressing table,
+  per node and action ``n``, ``w``, ``avail`` and ``present`` (the action has been legal
+  there).
+
+The final choice and the PI-MCTS aggregation are done by the Python code of the reference
+(``choose_final``, ``aggregate``) from these statistics, with the generator's state carried
+back, so there is one implementation of each rule.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from infosets.games._kernels import (
+    k_apply_action,
+    k_chance_outcomes,
+    k_current_player,
+    k_determinize,
+    k_heuristic,
+    k_infostate_key,
+    k_legal_actions,
+    k_returns,
+)
+from infosets.games._pcg32 import rng_bounded, rng_random
+
+CHANCE = -1
+TERMINAL = -4
+
+
+@nb.njit(cache=True)
+def _sample_chance(kid, s, actions, probs, rng):
+    """A chance outcome by its probabilities (as ``state_protocol.sample_chance``)."""
+    n = k_chance_outcomes(kid, s, actions, probs)
+    u = rng_random(rng)
+    acc = 0.0
+    for i in range(n):
+        acc += probs[i]
+        if u < acc:
+            return actions[i]
+    return actions[n - 1]
+
+
+@nb.njit(cache=True)
+def _rollout(kid, st, rng, limit, buf, probs, returns):
+    """Random playout from ``st`` in place; raw returns (or the heuristic at a cut-off after
+    ``limit`` actions, ``limit < 0``: none) into ``returns``."""
+    steps = 0
+    mover = k_current_player(kid, st)
+    while mover != TERMINAL:
+        if limit >= 0 and steps >= limit:
+            break
+        if mover == CHANCE:
+            action = _sample_chance(kid, st, buf, probs, rng)
+        else:
+            n = k_legal_actions(kid, st, buf)
+            action = buf[int(rng_random(rng) * n)]
+        k_apply_action(kid, st, action)
+        steps += 1
+        mover = k_current_player(kid, st)
+    if mover == TERMINAL:
+        k_returns(kid, st, returns)
+    else:
+        k_heuristic(kid, st, returns)
+
+
+@nb.njit(cache=True)
+def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
+             epsilon, rng, num_actions, num_players, out_n, out_w, depths):
+    """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
+
+    Root children's visits and reward sums go to ``out_n[a]``/``out_w[a]``; ``depths``
+    receives [sum of tree depths over iterations, max depth].
+    """
+    cap = iterations + 1
+    visits = np.zeros(cap, np.int64)
+    wsum = np.zeros(cap, np.float64)
+    mover_of = np.zeros(cap, np.int64)
+    nchild = np.zeros(cap, np.int64)
+    children = np.full((cap, num_actions), -1, np.int64)
+    path = np.empty(cap, np.int64)
+    st = np.empty_like(world)
+    buf = np.empty(num_actions, np.int64)
+    untried = np.empty(num_actions, np.int64)
+    probs = np.empty(num_actions, np.float64)
+    returns = np.zeros(num_players, np.float64)
+    nnodes = 1
+    depth_total = 0
+    depth_max = 0
+    for _ in range(iterations):
+        st[:] = world
+        node = 0
+        plen = 0
+        expanded = False
+        while True:
+            mover = k_current_player(kid, st)
+            if mover == TERMINAL:
+                k_returns(kid, st, returns)
+                break
+            if mover == CHANCE:
+                k_apply_action(kid, st, _sample_chance(kid, st, buf, probs, rng))
+                continue
+            n = k_legal_actions(kid, st, buf)
+            if max_depth >= 0 and plen >= max_depth:
+                expanded = True
+                break
+            log_parent = math.log(visits[node]) if nchild[node] > 0 else 0.0
+            nu = 0
+            best = -np.inf
+            best_child = -1
+            action = -1
+            chosen = False
+            if epsilon > 0.0:
+                chosen = rng_random(rng) < epsilon
+            if chosen:
+                action = buf[rng_bounded(rng, n)]
+                best_child = children[node, action]
+                if best_child < 0:
+                    untried[0] = action
+                    nu = 1
+            elif not use_fpu:
+                for i in range(n):
+                    a = buf[i]
+                    ch = children[node, a]
+                    if ch < 0:
+                        untried[nu] = a
+                        nu += 1
+                    elif nu == 0:
+                        score = wsum[ch] / visits[ch] + c * math.sqrt(log_parent / visits[ch])
+                        if score > best:
+                            best, action, best_child = score, a, ch
+            else:
+                for i in range(n):
+                    a = buf[i]
+                    ch = children[node, a]
+                    if ch < 0:
+                        score = fpu
+                    else:
+                        score = wsum[ch] / visits[ch] + c * math.sqrt(log_parent / visits[ch])
+                    if score > best:
+                        best, action, best_child = score, a, ch
+                if best_child < 0:
+                    untried[0] = action
+                    nu = 1
+            if nu > 0:
+                if not use_fpu and not chosen:
+                    action = untried[rng_bounded(rng, nu)]
+                child = nnodes
+                nnodes += 1
+                mover_of[child] = mover
+                children[node, action] = child
+                nchild[node] += 1
+                path[plen] = child
+                plen += 1
+                expanded = True
+            else:
+                node = best_child
+                path[plen] = node
+                plen += 1
+            k_apply_action(kid, st, action)
+            if expanded:
+                break
+        depth_total += plen
+        if plen > depth_max:
+            depth_max = plen
+        if expanded:
+            _rollout(kid, st, rng, limit, buf, probs, returns)
+        visits[0] += 1
+        for i in range(plen):
+            nd = path[i]
+            visits[nd] += 1
+            if normalize:
+                wsum[nd] += (returns[mover_of[nd]] - low) / span
+            else:
+                wsum[nd] += returns[mover_of[nd]]
+    for a in range(num_actions):
+        ch = children[0, a]
+        if ch >= 0:
+            out_n[a] = visits[ch]
+            out_w[a] = wsum[ch]
+    depths[0] += depth_total
+    depths[1] = max(depths[1], depth_max)
+
+
+@nb.njit(cache=True)
+def pimcts_trees(kid, state, player, trees, budget, c, normalize, low, span, limit, max_depth,
+                 use_fpu, fpu, epsilon, rng, num_actions, num_players, out_n, out_w, depths):
+    """``trees`` open-loop trees, each on a world determinized for ``player`` (as
+    ``PIMCTSBot.search``; ``trees = 1`` is OL-MCTS). Row t of ``out_n``/``out_w`` is tree t."""
+    world = np.empty_like(state)
+    for t in range(trees):
+        world[:] = state
+        k_determinize(kid, world, player, rng)
+        uct_tree(kid, world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
+                 epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths)
+
+
+@nb.njit(cache=True)
+def _find_node(table_keys, table_nodes, key, mask):
+    """Slot of ``key`` in the open-addressing table (or of the empty slot where it goes)."""
+    slot = ((key * 0x5851F42D4C957F2D) >> 17) & mask  # multiplicative hashing (wraps in int64)
+    while table_nodes[slot] >= 0 and table_keys[slot] != key:
+        slot = (slot + 1) & mask
+    return slot
+
+
+@nb.njit(cache=True)
+def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low, span, limit,
+                max_depth, use_fpu, fpu, epsilon, rng, num_actions, num_players, root_n, root_w,
+                root_present, depths):
+    """Single-observer IS-MCTS (as ``ISMCTSBot.search``): a world determinized for
+    ``player`` each iteration, one tree of information-state nodes for all players.
+
+    The root node's per-action visits, reward sums and presence go to ``root_*``.
+    """
+    cap = iterations + 2
+    size = 1
+    while size < 2 * cap:
+        size *= 2
+    mask = size - 1
+    table_keys = np.zeros(size, np.int64)
+    table_nodes = np.full(size, -1, np.int64)
+    node_visits = np.zeros(cap, np.int64)
+    n_of = np.zeros((cap, num_actions), np.int64)
+    w_of = np.zeros((cap, num_actions), np.float64)
+    avail_of = np.zeros((cap, num_actions), np.int64)
+    present = np.zeros((cap, num_actions), np.bool_)
+    path_node = np.empty(cap, np.int64)
+    path_action = np.empty(cap, np.int64)
+    path_mover = np.empty(cap, np.int64)
+    st = np.empty_like(state)
+    buf = np.empty(num_actions, np.int64)
+    untried = np.empty(num_actions, np.int64)
+    probs = np.empty(num_actions, np.float64)
+    returns = np.zeros(num_players, np.float64)
+    nnodes = 0
+    depth_total = 0
+    depth_max = 0
+    for _ in range(iterations):
+        st[:] = state
+        k_determinize(kid, st, player, rng)
+        plen = 0
+        mover = k_current_player(kid, st)
+        while mover != TERMINAL:
+            if mover == CHANCE:
+                k_apply_action(kid, st, _sample_chance(kid, st, buf, probs, rng))
+                mover = k_current_player(kid, st)
+                continue
+            if max_depth >= 0 and plen >= max_depth:
+                break
+            key = k_infostate_key(kid, st, mover)
+            slot = _find_node(table_keys, table_nodes, key, mask)
+            node = table_nodes[slot]
+            if node < 0:
+                node = nnodes
+                nnodes += 1
+                table_keys[slot] = key
+                table_nodes[slot] = node
+            n = k_legal_actions(kid, st, buf)
+            chosen = False
+            if epsilon > 0.0:
+                chosen = rng_random(rng) < epsilon
+            log_parent = math.log(node_visits[node]) if node_visits[node] > 0 else 0.0
+            nu = 0
+            best = -np.inf
+            action = buf[0]
+            for i in range(n):
+                a = buf[i]
+                if not present[node, a]:
+                    present[node, a] = True
+                    avail_of[node, a] = 1
+                    if use_fpu:
+                        score = fpu
+                        if score > best:
+                            best, action = score, a
+                    else:
+                        untried[nu] = a
+                        nu += 1
+                    continue
+                avail_of[node, a] += 1
+                na = n_of[node, a]
+                if na == 0:
+                    if use_fpu:
+                        score = fpu
+                        if score > best:
+                            best, action = score, a
+                    else:
+                        untried[nu] = a
+                        nu += 1
+                elif nu == 0:
+                    if availability:
+                        score = w_of[node, a] / na + c * math.sqrt(math.log(avail_of[node, a]) / na)
+                    else:
+                        score = w_of[node, a] / na + c * math.sqrt(log_parent / na)
+                    if score > best:
+                        best, action = score, a
+            if chosen:
+                action = buf[rng_bounded(rng, n)]
+                expand = n_of[node, action] == 0
+            elif use_fpu:
+                expand = n_of[node, action] == 0
+            else:
+                expand = nu > 0
+                if expand:
+                    action = untried[rng_bounded(rng, nu)]
+            path_node[plen] = node
+            path_action[plen] = action
+            path_mover[plen] = mover
+            plen += 1
+            k_apply_action(kid, st, action)
+            mover = k_current_player(kid, st)
+            if expand:
+                break
+        depth_total += plen
+        if plen > depth_max:
+            depth_max = plen
+        _rollout(kid, st, rng, limit, buf, probs, returns)
+        for i in range(plen):
+            node = path_node[i]
+            a = path_action[i]
+            node_visits[node] += 1
+            n_of[node, a] += 1
+            if normalize:
+                w_of[node, a] += (returns[path_mover[i]] - low) / span
+            else:
+                w_of[node, a] += returns[path_mover[i]]
+    key = k_infostate_key(kid, state, player)
+    slot = _find_node(table_keys, table_nodes, key, mask)
+    root = table_nodes[slot]
+    if root >= 0:
+        for a in range(num_actions):
+            root_n[a] = n_of[root, a]
+            root_w[a] = w_of[root, a]
+            root_present[a] = present[root, a]
+    depths[0] += depth_total
+    depths[1] = max(depths[1], depth_max)
+
+
+class CompiledSearch:
+    """Python front of the jitted searches for one game kernel and one set of settings.
+
+    ``trees`` and ``ismcts`` take the move's PCG32 (``infosets.games._pcg32.PCG32``), run the
+    jitted search on its state and hand the advanced state back, so the caller's later draws
+    (final choice, aggregation) continue the same stream as in the Python reference.
+    """
+
+    def __init__(self, game, kernel, uct_c: float, scale, settings):
+        self.game, self.kernel, self.uct_c, self.scale = game, kernel, float(uct_c), scale
+        limit, depth = settings.rollout_length, settings.max_depth
+        self._params = (-1 if limit is None else int(limit), -1 if depth is None else int(depth),
+                        settings.fpu is not None, 0.0 if settings.fpu is None else float(settings.fpu),
+                        float(settings.explore_epsilon))
+        self._history: list | None = None
+        self._array: np.ndarray | None = None
+
+    def _state_array(self, state) -> np.ndarray:
+        history = state.history()
+        if history != self._history:
+            self._array, self._history = self.kernel.from_history(history), history
+        return self._array
+
+    def trees(self, state, player: int, trees: int, budget: int, rnd):
+        """Root statistics of ``trees`` open-loop trees of ``budget`` iterations, each on its
+        own world; returns (list of RootStats, summed depth, max depth)."""
+        from infosets.search.mcts import RootStats  # noqa: PLC0415 (mcts imports this module)
+        kernel, scale = self.kernel, self.scale
+        limit, max_depth, use_fpu, fpu, epsilon = self._params
+        a = kernel.num_actions
+        out_n = np.zeros((trees, a), np.int64)
+        out_w = np.zeros((trees, a), np.float64)
+        depths = np.zeros(2, np.int64)
+        stream = rnd.to_array()
+        pimcts_trees(kernel.kid, self._state_array(state), player, trees, budget, self.uct_c,
+                     scale.normalize, float(scale.low), float(scale.span), limit, max_depth, use_fpu,
+                     fpu, epsilon, stream, a, kernel.num_players, out_n, out_w, depths)
+        rnd.load(stream)
+        result = []
+        for t in range(trees):
+            visited = np.flatnonzero(out_n[t])
+            stats = RootStats((int(x), (int(out_n[t, x]), float(out_w[t, x]))) for x in visited)
+            stats.engine = "compiled"
+            result.append(stats)
+        return result, int(depths[0]), int(depths[1])
+
+    def ismcts(self, state, player: int, iterations: int, availability: bool, rnd):
+        """IS-MCTS root statistics {action: (visits, mean reward)} over the legal actions of
+        ``state`` seen at the root; returns (root, summed depth, max depth)."""
+        kernel, scale = self.kernel, self.scale
+        limit, max_depth, use_fpu, fpu, epsilon = self._params
+        a = kernel.num_actions
+        root_n = np.zeros(a, np.int64)
+        root_w = np.zeros(a, np.float64)
+        present = np.zeros(a, np.bool_)
+        depths = np.zeros(2, np.int64)
+        stream = rnd.to_array()
+        ismcts_tree(kernel.kid, self._state_array(state), player, iterations, self.uct_c,
+                    bool(availability), scale.normalize, float(scale.low), float(scale.span), limit,
+                    max_depth, use_fpu, fpu, epsilon, stream, a, kernel.num_players, root_n, root_w,
+                    present, depths)
+        rnd.load(stream)
+        root = {}
+        for x in state.legal_actions():
+            if present[x]:
+                n = int(root_n[x])
+                root[x] = (n, float(root_w[x]) / n if n else 0.0)
+        return root, int(depths[0]), int(depths[1])

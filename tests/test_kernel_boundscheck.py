@@ -1,0 +1,77 @@
+"""Every game kernel and the compiled engine (pimcts_aggregation) run with numba's bounds
+checking on: random games through every kernel function, and every search variant.
+
+Runs in a subprocess with NUMBA_BOUNDSCHECK=1 and its own NUMBA_CACHE_DIR (numba's cache key
+ignores the flag, so the shared cache must not serve or receive these builds)."""
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SCRIPT = r'''
+import random
+import numba as nb
+import numpy as np
+import pyspiel
+from infosets.games import _kernels as K
+from infosets.games._pcg32 import PCG32
+from infosets.search.compiled import ismcts_tree, pimcts_trees
+
+@nb.njit
+def _probe(a):
+    return a[len(a)]
+
+try:
+    _probe(np.zeros(3))
+    raise SystemExit("bounds checking is off")
+except IndexError:
+    pass
+
+rnd = random.Random(0)
+GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 3}), ("liars_dice", {"dice_sides": 6})]
+VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
+for name, params in GAMES:
+    game = pyspiel.load_game(name, params)
+    kernel = K.kernel_for(game)
+    kid, a, p = kernel.kid, kernel.num_actions, kernel.num_players
+    buf, probs, out = np.zeros(a, np.int64), np.zeros(a), np.zeros(p)
+    rng = PCG32(1).to_array()
+    for _ in range(200):
+        s = kernel.from_history([])
+        while K.k_current_player(kid, s) != -4:
+            if K.k_current_player(kid, s) >= 0:
+                for player in range(p):
+                    K.k_infostate_key(kid, s, player)
+                K.k_heuristic(kid, s, out)
+                if rnd.random() < 0.3:
+                    mover = int(K.k_current_player(kid, s))
+                    w = s.copy()
+                    K.k_determinize(kid, w, mover, rng)
+                    for variant in VARIANTS:
+                        for availability in (True, False):
+                            ismcts_tree(kid, s, mover, 30, 1.0, availability, True, -13.0, 26.0,
+                                        *variant, rng, a, p, np.zeros(a, np.int64), np.zeros(a),
+                                        np.zeros(a, np.bool_), np.zeros(2, np.int64))
+                        pimcts_trees(kid, s, mover, 2, 15, 1.0, False, 0.0, 1.0, *variant, rng, a, p,
+                                     np.zeros((2, a), np.int64), np.zeros((2, a)), np.zeros(2, np.int64))
+            if K.k_current_player(kid, s) == -1:
+                n = K.k_chance_outcomes(kid, s, buf, probs)
+            else:
+                n = K.k_legal_actions(kid, s, buf)
+            K.k_apply_action(kid, s, buf[rnd.randrange(n)])
+        K.k_returns(kid, s, out)
+print("ok")
+'''
+
+
+def test_kernels_and_engine_never_index_out_of_bounds():
+    lib = Path(__file__).resolve().parents[1] / "lib"
+    cache = Path(tempfile.gettempdir()) / f"infosets-numba-boundscheck-{os.getuid()}"
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(cache),
+           "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().endswith("ok")

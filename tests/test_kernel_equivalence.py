@@ -1,0 +1,95 @@
+"""Game kernels of the compiled engine (pimcts_aggregation) against their pyspiel adapters:
+legal sets, chance outcomes, returns and information state strings on random games, and the
+determinizer's consistency and distribution."""
+
+import random
+from collections import Counter
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+from infosets.games._kernels import (
+    k_apply_action,
+    k_chance_outcomes,
+    k_current_player,
+    k_determinize,
+    k_infostate_key,
+    k_legal_actions,
+    k_returns,
+    kernel_for,
+)
+from infosets.games._pcg32 import PCG32
+
+GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 6}), ("liars_dice", {"dice_sides": 3})]
+
+
+def _check(game, kernel, real, arr, keys):
+    buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
+    out = np.zeros(kernel.num_players)
+    kid = kernel.kid
+    assert k_current_player(kid, arr) == real.current_player()
+    n = k_legal_actions(kid, arr, buf)
+    if real.is_terminal():
+        k_returns(kid, arr, out)
+        assert list(out) == real.returns()
+        return
+    if real.is_chance_node():
+        m = k_chance_outcomes(kid, arr, buf, probs)
+        assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == real.chance_outcomes()
+    else:
+        assert list(buf[:n]) == real.legal_actions()
+    for p in range(game.num_players()):
+        text = real.information_state_string(p)
+        assert kernel.infostate_string(arr, p) == text
+        key = k_infostate_key(kid, arr, p)
+        assert keys.setdefault((p, key), text) == text  # the key is injective
+
+
+@pytest.mark.parametrize("name,params", GAMES)
+def test_kernel_agrees_with_pyspiel_on_1000_random_games(name, params):
+    game = pyspiel.load_game(name, params)
+    kernel = kernel_for(game)
+    rnd, keys = random.Random(5), {}
+    for _ in range(1000):
+        real, arr = game.new_initial_state(), kernel.from_history([])
+        _check(game, kernel, real, arr, keys)
+        while not real.is_terminal():
+            action = rnd.choice(real.legal_actions())
+            real.apply_action(action)
+            k_apply_action(kernel.kid, arr, action)
+            _check(game, kernel, real, arr, keys)
+        assert kernel.history(arr) == real.history()
+        assert kernel.to_state(game, arr).history() == real.history()
+
+
+@pytest.mark.parametrize("name,params", GAMES)
+def test_determinize_keeps_the_information_state_and_is_uniform(name, params):
+    game = pyspiel.load_game(name, params)
+    kernel = kernel_for(game)
+    rnd, rng = random.Random(1), PCG32(9).to_array()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rnd.choice(state.legal_actions()))
+    state.apply_action(state.legal_actions()[1])  # player 0 acts: player 1 decides next
+    player = state.current_player()
+    arr = kernel.from_state(state)
+    counts = Counter()
+    for _ in range(3000):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        counts[kernel.history(world)[1 - player]] += 1
+        assert kernel.infostate_string(world, player) == state.information_state_string(player)
+    real = kernel.to_state(game, world)  # replays legally in pyspiel
+    assert real.information_state_string(player) == state.information_state_string(player)
+    own = state.history()[player]
+    allowed = [c for c in range(game.max_chance_outcomes()) if name != "leduc_poker" or c != own]
+    assert sorted(counts) == allowed
+    assert stats.chisquare([counts[c] for c in allowed]).pvalue > 1e-3
+
+
+def test_kernels_exist_only_for_supported_parameters():
+    assert kernel_for(pyspiel.load_game("leduc_poker")) is not None
+    assert kernel_for(pyspiel.load_game("liars_dice", {"numdice": 2})) is None
+    assert kernel_for(pyspiel.load_game("kuhn_poker")) is None
