@@ -34,15 +34,20 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games import _poker_tag_kernel as poker_tag
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
+# -- kernels of the newer TAG ports (ids from 20 up; one branch each below) ---------------
+POKER_TAG = 20
 
 
 @nb.njit(cache=True)
 def k_current_player(kid, s):
     if kid == LEDUC:
         return leduc.nb_current_player(s)
+    if kid == POKER_TAG:
+        return poker_tag.nb_current_player(s)
     return liars.nb_current_player(s)
 
 
@@ -50,6 +55,8 @@ def k_current_player(kid, s):
 def k_legal_actions(kid, s, buf):
     if kid == LEDUC:
         return leduc.nb_legal_actions(s, buf)
+    if kid == POKER_TAG:
+        return poker_tag.nb_legal_actions(s, buf)
     return liars.nb_legal_actions(s, buf)
 
 
@@ -57,6 +64,8 @@ def k_legal_actions(kid, s, buf):
 def k_chance_outcomes(kid, s, actions, probs):
     if kid == LEDUC:
         return leduc.nb_chance_outcomes(s, actions, probs)
+    if kid == POKER_TAG:
+        return poker_tag.nb_chance_outcomes(s, actions, probs)
     return liars.nb_chance_outcomes(s, actions, probs)
 
 
@@ -64,6 +73,8 @@ def k_chance_outcomes(kid, s, actions, probs):
 def k_apply_action(kid, s, action):
     if kid == LEDUC:
         leduc.nb_apply_action(s, action)
+    elif kid == POKER_TAG:
+        poker_tag.nb_apply_action(s, action)
     else:
         liars.nb_apply_action(s, action)
 
@@ -72,6 +83,8 @@ def k_apply_action(kid, s, action):
 def k_returns(kid, s, out):
     if kid == LEDUC:
         leduc.nb_returns(s, out)
+    elif kid == POKER_TAG:
+        poker_tag.nb_returns(s, out)
     else:
         liars.nb_returns(s, out)
 
@@ -80,6 +93,8 @@ def k_returns(kid, s, out):
 def k_heuristic(kid, s, out):
     if kid == LEDUC:
         leduc.nb_heuristic(s, out)
+    elif kid == POKER_TAG:
+        poker_tag.nb_heuristic(s, out)
     else:
         liars.nb_heuristic(s, out)
 
@@ -88,6 +103,8 @@ def k_heuristic(kid, s, out):
 def k_infostate_key(kid, s, player):
     if kid == LEDUC:
         return leduc.nb_infostate_key(s, player)
+    if kid == POKER_TAG:
+        return poker_tag.nb_infostate_key(s, player)
     return liars.nb_infostate_key(s, player)
 
 
@@ -95,6 +112,8 @@ def k_infostate_key(kid, s, player):
 def k_determinize(kid, s, player, rng):
     if kid == LEDUC:
         leduc.nb_determinize(s, player, rng)
+    elif kid == POKER_TAG:
+        poker_tag.nb_determinize(s, player, rng)
     else:
         liars.nb_determinize(s, player, rng)
 
@@ -147,7 +166,21 @@ def _liars_dice(game) -> Kernel | None:
                   liars.array_infostate_string)
 
 
-_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice}
+def _poker_tag(game) -> Kernel:
+    n = game.num_players()  # the parameters as the adapter validated them
+    settings = (n, game.max_hands, game.starting_money, game.small_blind, game.big_blind, game.bet,
+                game.max_game_length())
+
+    def from_history(history) -> np.ndarray:
+        state = poker_tag.new_state(*settings)
+        poker_tag.nb_apply_history(state, np.asarray(history, dtype=np.int64))
+        return state
+
+    return Kernel("poker_tag", POKER_TAG, n, poker_tag.NUM_ACTIONS, from_history,
+                  poker_tag.array_history, poker_tag.array_infostate_string)
+
+
+_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, "poker_tag": _poker_tag}
 
 
 def kernel_games() -> tuple[str, ...]:
