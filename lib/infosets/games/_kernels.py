@@ -39,6 +39,8 @@ from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
 # -- kernels of the newer TAG ports (ids from 20 up; one branch each below) ---------------
+# Their histories are long, so their nb_infostate_key is a 64-bit hash of the information
+# state (equal strings, equal keys; distinct strings collide with probability ~2**-64).
 POKER_TAG = 20
 
 
