@@ -7,6 +7,8 @@ Lucas): every number is a ratio of two measurements taken in this run.
 * PI-MCTS (D = 10) and IS-MCTS, compiled vs the Python reference engine, on the same
   positions of each kernel game (goal >= 20x). The Python reference draws from the PCG32 now
   (pure Python), so it is somewhat slower than the engine before the compiled one existed.
+* poker_tag with TAG's Poker settings (rollout length 0, LeaderHeuristic): compiled vs
+  Python, and the paper's Poker move (B = 10,000, D = 100 / 500, IS-MCTS) in seconds.
 * First-call compile time (fresh numba cache, in a subprocess) and cached load time.
 * ``--strength N``: N games of compiled IS-MCTS against C++ ``ISMCTSBot`` on leduc at equal
   iterations, seats alternating; mean return of ours with its 95% interval (goal: contains 0).
@@ -39,7 +41,10 @@ from infosets.search.pimcts import PIMCTSBot
 from infosets.search.state_protocol import RewardScale
 
 GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides": 6}),
-         "trick_game": ("trick_game", {})}
+         "trick_game": ("trick_game", {}), "poker_tag": ("poker_tag", {})}
+# TAG's Poker settings (json/players/gameSpecific/Poker/Poker_3+P.json): rollouts cut at once,
+# the leaf scored by the LeaderHeuristic.
+POKER_TAG_SETTINGS = {"rollout_length": 0}
 LIB = Path(__file__).resolve().parents[1] / "lib"
 
 
@@ -127,6 +132,43 @@ print(t1 - t0, t2 - t1, t3 - t2)
 """
 
 
+def bench_poker_tag(iterations, rows):
+    """poker_tag with TAG's settings: compiled vs Python at ``iterations``, and the paper's
+    Poker move (B = 10,000; D = 100 and 500; IS-MCTS) compiled, in seconds per move."""
+    game = pyspiel.load_game("poker_tag")
+    states = [decision_state(game, seed=s) for s in range(3)]
+    for algo, bot_class, kwargs in (("PI-MCTS(D=10)", PIMCTSBot, {"determinizations": 10}),
+                                    ("IS-MCTS", ISMCTSBot, {})):
+        speeds = {}
+        for engine in ("compiled", "python"):
+            bots = [bot_class(game, s.current_player(), iterations=iterations, rng=0, engine=engine,
+                              **kwargs, **POKER_TAG_SETTINGS) for s in states]
+            for bot, s in zip(bots, states):
+                bot.step(s)  # warm
+
+            def run(bots=bots, states=states):
+                for bot, s in zip(bots, states):
+                    bot.step(s)
+
+            speeds[engine] = len(states) * iterations / timeit(run, repeat=5 if engine == "compiled" else 1)
+        rows.append(row(f"poker_tag {algo} with TAG settings (rollout length 0) compiled vs Python reference",
+                        speeds["compiled"], speeds["python"], "it/s", goal=">= 20x"))
+    for algo, bot_class, kwargs in (("PI-MCTS(D=100)", PIMCTSBot, {"determinizations": 100}),
+                                    ("PI-MCTS(D=500)", PIMCTSBot, {"determinizations": 500}),
+                                    ("IS-MCTS", ISMCTSBot, {})):
+        bots = [bot_class(game, s.current_player(), iterations=10_000, rng=0, engine="compiled", **kwargs,
+                          **POKER_TAG_SETTINGS) for s in states]
+        bots[0].step(states[0])
+
+        def move(bots=bots):
+            for bot, s in zip(bots, states):
+                bot.step(s)
+
+        seconds = timeit(move, repeat=3) / len(states)
+        rows.append(row(f"poker_tag paper move {algo}, B = 10,000, TAG settings, compiled", seconds, None,
+                        "s/move", higher_is_better=False))
+
+
 def bench_compile(rows):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(LIB), os.environ.get("PYTHONPATH", "")])}
     for label, (name, params) in GAMES.items():
@@ -180,6 +222,7 @@ def main():
     bench_compile(rows)
     bench_vs_cpp(args.iterations, rows)
     bench_vs_python(args.iterations, rows)
+    bench_poker_tag(args.iterations, rows)
     if args.strength:
         # Ours normalises returns to [0, 1] with c = 1; C++ uses raw returns (leduc: span 26).
         game = pyspiel.load_game("leduc_poker")

@@ -8,7 +8,9 @@ stratego, dominion, poker_tag and seven_wonders. For each port:
 - the same playouts on the bare kernel (``state.kernel``; what a search can use);
 - the game's ``sample_world`` (``determinizers.sampler_for``) calls per second next to
   hearts' ``resample_from_infostate``.
-Games differ in length, so decision moves per game are printed too.
+Games differ in length, so decision moves per game are printed too. Ports with a numba kernel
+(``infosets.games._kernels``) also get their compiled random playouts (the compiled engine's
+rollout) against the Python kernel's (goal >= 20x).
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_tabletop.py [--seconds S]``.
 """
 
@@ -25,6 +27,9 @@ import pyspiel
 import infosets.games  # noqa: F401  (registers the ports)
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
+from infosets.games._kernels import kernel_for
+from infosets.games._pcg32 import PCG32
+from infosets.search.compiled import _rollout
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import (
@@ -86,6 +91,22 @@ def kernel_playout(game, rng):
                 kernel.apply(legal[int(rng.random() * len(legal))])
                 moves += 1
         return moves
+    return loop
+
+
+def compiled_playout(game, seed: int):
+    """Random playouts of the game's numba kernel (the compiled engine's rollout), from the
+    start; one call per game, so the Python call overhead is counted."""
+    kernel = kernel_for(game)
+    start = kernel.from_history([])
+    buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
+    returns, stream = np.zeros(kernel.num_players), PCG32(seed).to_array()
+    state = start.copy()
+
+    def loop():
+        state[:] = start
+        _rollout(kernel.kid, state, stream, -1, buf, probs, returns)
+        return 0
     return loop
 
 
@@ -156,6 +177,10 @@ def main(argv=None) -> None:
         rows.append(row(f"{name} random playouts on the kernel", calls / elapsed, hearts_rate,
                         "games/s", goal="reference = hearts (C++) through pyspiel",
                         moves_per_game=moves / calls))
+        if kernel_for(game) is not None:
+            kernel_calls, _, kernel_elapsed = timed(compiled_playout(game, 0), args.seconds)
+            rows.append(row(f"{name} random playouts, numba kernel vs Python kernel",
+                            kernel_calls / kernel_elapsed, calls / elapsed, "games/s", goal=">= 20x"))
         n, _, elapsed = timed(resampler(decision_states(game, rng, 50), rng), args.seconds)
         rows.append(row(f"{name} sample_world", n / elapsed, hearts_resample_rate, "calls/s",
                         goal="reference = hearts resample_from_infostate (C++)"))

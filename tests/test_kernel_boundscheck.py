@@ -15,6 +15,7 @@ import random
 import numba as nb
 import numpy as np
 import pyspiel
+import infosets.games  # registers the Python ports
 from infosets.games import _kernels as K
 from infosets.games._pcg32 import PCG32
 from infosets.search.compiled import ismcts_tree, pimcts_trees
@@ -30,9 +31,10 @@ except IndexError:
     pass
 
 rnd = random.Random(0)
-import infosets.games  # registers trick_game
+import infosets.games  # registers trick_game and the ports
 GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 3}), ("liars_dice", {"dice_sides": 6}),
-         ("trick_game", {}), ("trick_game", {"num_cards": 52, "hand_size": 26})]
+         ("trick_game", {}), ("trick_game", {"num_cards": 52, "hand_size": 26}),
+         ("poker_tag", {"max_hands": 3})]
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params in GAMES:
     game = pyspiel.load_game(name, params)

@@ -35,10 +35,15 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games import _poker_tag_kernel as poker_tag
 from infosets.games import _trick_kernel_nb as trick
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE, TRICK_GAME = 0, 1, 2
+# -- kernels of the newer TAG ports (ids from 20 up; one branch each below) ---------------
+# Their histories are long, so their nb_infostate_key is a 64-bit hash of the information
+# state (equal strings, equal keys; distinct strings collide with probability ~2**-64).
+POKER_TAG = 20
 
 
 @nb.njit(cache=True)
@@ -47,6 +52,8 @@ def k_current_player(kid, s):
         return leduc.nb_current_player(s)
     if kid == LIARS_DICE:
         return liars.nb_current_player(s)
+    if kid == POKER_TAG:
+        return poker_tag.nb_current_player(s)
     return trick.nb_current_player(s)
 
 
@@ -56,6 +63,8 @@ def k_legal_actions(kid, s, buf):
         return leduc.nb_legal_actions(s, buf)
     if kid == LIARS_DICE:
         return liars.nb_legal_actions(s, buf)
+    if kid == POKER_TAG:
+        return poker_tag.nb_legal_actions(s, buf)
     return trick.nb_legal_actions(s, buf)
 
 
@@ -65,6 +74,8 @@ def k_chance_outcomes(kid, s, actions, probs):
         return leduc.nb_chance_outcomes(s, actions, probs)
     if kid == LIARS_DICE:
         return liars.nb_chance_outcomes(s, actions, probs)
+    if kid == POKER_TAG:
+        return poker_tag.nb_chance_outcomes(s, actions, probs)
     return trick.nb_chance_outcomes(s, actions, probs)
 
 
@@ -74,6 +85,8 @@ def k_apply_action(kid, s, action):
         leduc.nb_apply_action(s, action)
     elif kid == LIARS_DICE:
         liars.nb_apply_action(s, action)
+    elif kid == POKER_TAG:
+        poker_tag.nb_apply_action(s, action)
     else:
         trick.nb_apply_action(s, action)
 
@@ -84,6 +97,8 @@ def k_returns(kid, s, out):
         leduc.nb_returns(s, out)
     elif kid == LIARS_DICE:
         liars.nb_returns(s, out)
+    elif kid == POKER_TAG:
+        poker_tag.nb_returns(s, out)
     else:
         trick.nb_returns(s, out)
 
@@ -94,6 +109,8 @@ def k_heuristic(kid, s, out):
         leduc.nb_heuristic(s, out)
     elif kid == LIARS_DICE:
         liars.nb_heuristic(s, out)
+    elif kid == POKER_TAG:
+        poker_tag.nb_heuristic(s, out)
     else:
         trick.nb_heuristic(s, out)
 
@@ -104,6 +121,8 @@ def k_infostate_key(kid, s, player):
         return leduc.nb_infostate_key(s, player)
     if kid == LIARS_DICE:
         return liars.nb_infostate_key(s, player)
+    if kid == POKER_TAG:
+        return poker_tag.nb_infostate_key(s, player)
     return trick.nb_infostate_key(s, player)
 
 
@@ -113,9 +132,10 @@ def k_determinize(kid, s, player, rng):
         leduc.nb_determinize(s, player, rng)
     elif kid == LIARS_DICE:
         liars.nb_determinize(s, player, rng)
+    elif kid == POKER_TAG:
+        poker_tag.nb_determinize(s, player, rng)
     else:
         trick.nb_determinize(s, player, rng)
-
 
 @dataclass(frozen=True)
 class Kernel:
@@ -174,7 +194,22 @@ def _trick_game(game) -> Kernel | None:
                   trick.array_history, trick.array_infostate_string)
 
 
-_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, "trick_game": _trick_game}
+def _poker_tag(game) -> Kernel:
+    n = game.num_players()  # the parameters as the adapter validated them
+    settings = (n, game.max_hands, game.starting_money, game.small_blind, game.big_blind, game.bet,
+                game.max_game_length())
+
+    def from_history(history) -> np.ndarray:
+        state = poker_tag.new_state(*settings)
+        poker_tag.nb_apply_history(state, np.asarray(history, dtype=np.int64))
+        return state
+
+    return Kernel("poker_tag", POKER_TAG, n, poker_tag.NUM_ACTIONS, from_history,
+                  poker_tag.array_history, poker_tag.array_infostate_string)
+
+
+_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, "trick_game": _trick_game,
+              "poker_tag": _poker_tag}
 
 
 def kernel_games() -> tuple[str, ...]:
