@@ -34,15 +34,22 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games import _sushi_go_kernel as sushi  # tabletop card-game kernels
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
+# -- tabletop card-game kernel ids --
+SUSHI_GO = 10
+# -- end tabletop card-game kernel ids --
 
 
 @nb.njit(cache=True)
 def k_current_player(kid, s):
     if kid == LEDUC:
         return leduc.nb_current_player(s)
+    # tabletop card games
+    if kid == SUSHI_GO:
+        return sushi.nb_current_player(s)
     return liars.nb_current_player(s)
 
 
@@ -50,6 +57,9 @@ def k_current_player(kid, s):
 def k_legal_actions(kid, s, buf):
     if kid == LEDUC:
         return leduc.nb_legal_actions(s, buf)
+    # tabletop card games
+    if kid == SUSHI_GO:
+        return sushi.nb_legal_actions(s, buf)
     return liars.nb_legal_actions(s, buf)
 
 
@@ -57,6 +67,9 @@ def k_legal_actions(kid, s, buf):
 def k_chance_outcomes(kid, s, actions, probs):
     if kid == LEDUC:
         return leduc.nb_chance_outcomes(s, actions, probs)
+    # tabletop card games
+    if kid == SUSHI_GO:
+        return sushi.nb_chance_outcomes(s, actions, probs)
     return liars.nb_chance_outcomes(s, actions, probs)
 
 
@@ -64,6 +77,9 @@ def k_chance_outcomes(kid, s, actions, probs):
 def k_apply_action(kid, s, action):
     if kid == LEDUC:
         leduc.nb_apply_action(s, action)
+    # tabletop card games
+    elif kid == SUSHI_GO:
+        sushi.nb_apply_action(s, action)
     else:
         liars.nb_apply_action(s, action)
 
@@ -72,6 +88,9 @@ def k_apply_action(kid, s, action):
 def k_returns(kid, s, out):
     if kid == LEDUC:
         leduc.nb_returns(s, out)
+    # tabletop card games
+    elif kid == SUSHI_GO:
+        sushi.nb_returns(s, out)
     else:
         liars.nb_returns(s, out)
 
@@ -80,6 +99,9 @@ def k_returns(kid, s, out):
 def k_heuristic(kid, s, out):
     if kid == LEDUC:
         leduc.nb_heuristic(s, out)
+    # tabletop card games
+    elif kid == SUSHI_GO:
+        sushi.nb_heuristic(s, out)
     else:
         liars.nb_heuristic(s, out)
 
@@ -88,6 +110,9 @@ def k_heuristic(kid, s, out):
 def k_infostate_key(kid, s, player):
     if kid == LEDUC:
         return leduc.nb_infostate_key(s, player)
+    # tabletop card games
+    if kid == SUSHI_GO:
+        return sushi.nb_infostate_key(s, player)
     return liars.nb_infostate_key(s, player)
 
 
@@ -95,6 +120,9 @@ def k_infostate_key(kid, s, player):
 def k_determinize(kid, s, player, rng):
     if kid == LEDUC:
         leduc.nb_determinize(s, player, rng)
+    # tabletop card games
+    elif kid == SUSHI_GO:
+        sushi.nb_determinize(s, player, rng)
     else:
         liars.nb_determinize(s, player, rng)
 
@@ -148,6 +176,44 @@ def _liars_dice(game) -> Kernel | None:
 
 
 _FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice}
+
+
+# -- tabletop card-game kernels (sushi_go, love_letter, virus) --------------------------------
+@dataclass(frozen=True)
+class FieldKernel(Kernel):
+    """A kernel of a tabletop port whose array holds exactly the fields of the port's Python
+    kernel (``state.kernel``): states convert both ways directly, without replaying moves.
+
+    ``to_state`` gives a pyspiel state whose ``kernel`` is built from the array; its
+    ``history()`` is empty (a determinized world has no history of its own: its hidden cards
+    are not the dealt ones). ``history`` is unavailable for the same reason.
+    """
+
+    from_kernel: Callable | None = None
+    to_kernel: Callable | None = None
+
+    def from_state(self, state) -> np.ndarray:
+        return self.from_kernel(state.kernel)
+
+    def to_state(self, game, array: np.ndarray):
+        state = game.new_initial_state()
+        state.kernel = self.to_kernel(array)
+        return state
+
+
+def _no_history(array: np.ndarray) -> list:
+    raise ValueError("array: this kernel's states carry no action history; use to_state")
+
+
+def _sushi_go(game) -> Kernel | None:
+    n = game.num_players()
+    return FieldKernel("sushi_go", SUSHI_GO, n, sushi.NUM_ACTIONS,
+                       lambda history: sushi.array_from_history(history, n), _no_history,
+                       sushi.array_infostate_string, sushi.array_from_kernel, sushi.kernel_from_array)
+
+
+_FACTORIES.update({"sushi_go": _sushi_go})
+# -- end tabletop card-game kernels ----------------------------------------------------------
 
 
 def kernel_games() -> tuple[str, ...]:
