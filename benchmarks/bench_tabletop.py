@@ -25,6 +25,9 @@ import pyspiel
 import infosets.games  # noqa: F401  (registers the ports)
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
+from infosets.games._kernels import kernel_for
+from infosets.games._pcg32 import PCG32
+from infosets.search.compiled import _rollout
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import (
@@ -86,6 +89,21 @@ def kernel_playout(game, rng):
                 kernel.apply(legal[int(rng.random() * len(legal))])
                 moves += 1
         return moves
+    return loop
+
+
+def compiled_playout(game, kernel, seed: int):
+    """Random playouts (deal included) on the numba kernel, one jitted rollout per game."""
+    rng = PCG32(seed).to_array()
+    start = kernel.from_history([])
+    st = start.copy()
+    buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
+    returns = np.zeros(kernel.num_players)
+
+    def loop():
+        st[:] = start
+        _rollout(kernel.kid, st, rng, -1, buf, probs, returns)
+        return 1
     return loop
 
 
@@ -153,9 +171,17 @@ def main(argv=None) -> None:
                         goal="reference = hearts (C++) through the same loop",
                         moves_per_game=moves / calls))
         calls, moves, elapsed = timed(kernel_playout(game, rng), args.seconds)
-        rows.append(row(f"{name} random playouts on the kernel", calls / elapsed, hearts_rate,
+        kernel_rate = calls / elapsed
+        rows.append(row(f"{name} random playouts on the kernel", kernel_rate, hearts_rate,
                         "games/s", goal="reference = hearts (C++) through pyspiel",
                         moves_per_game=moves / calls))
+        compiled = kernel_for(game)
+        if compiled is not None:
+            loop = compiled_playout(game, compiled, seed=0)
+            loop()  # compile or load the numba cache
+            calls, _, elapsed = timed(loop, args.seconds)
+            rows.append(row(f"{name} random playouts compiled kernel vs Python kernel", calls / elapsed,
+                            kernel_rate, "games/s", goal=">= 20x"))
         n, _, elapsed = timed(resampler(decision_states(game, rng, 50), rng), args.seconds)
         rows.append(row(f"{name} sample_world", n / elapsed, hearts_resample_rate, "calls/s",
                         goal="reference = hearts resample_from_infostate (C++)"))
