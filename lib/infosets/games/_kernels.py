@@ -34,12 +34,13 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games import _love_letter_kernel as love  # tabletop card-game kernels
 from infosets.games import _sushi_go_kernel as sushi  # tabletop card-game kernels
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
 # -- tabletop card-game kernel ids --
-SUSHI_GO = 10
+SUSHI_GO, LOVE_LETTER = 10, 11
 # -- end tabletop card-game kernel ids --
 
 
@@ -50,6 +51,8 @@ def k_current_player(kid, s):
     # tabletop card games
     if kid == SUSHI_GO:
         return sushi.nb_current_player(s)
+    if kid == LOVE_LETTER:
+        return love.nb_current_player(s)
     return liars.nb_current_player(s)
 
 
@@ -60,6 +63,8 @@ def k_legal_actions(kid, s, buf):
     # tabletop card games
     if kid == SUSHI_GO:
         return sushi.nb_legal_actions(s, buf)
+    if kid == LOVE_LETTER:
+        return love.nb_legal_actions(s, buf)
     return liars.nb_legal_actions(s, buf)
 
 
@@ -70,6 +75,8 @@ def k_chance_outcomes(kid, s, actions, probs):
     # tabletop card games
     if kid == SUSHI_GO:
         return sushi.nb_chance_outcomes(s, actions, probs)
+    if kid == LOVE_LETTER:
+        return love.nb_chance_outcomes(s, actions, probs)
     return liars.nb_chance_outcomes(s, actions, probs)
 
 
@@ -80,6 +87,8 @@ def k_apply_action(kid, s, action):
     # tabletop card games
     elif kid == SUSHI_GO:
         sushi.nb_apply_action(s, action)
+    elif kid == LOVE_LETTER:
+        love.nb_apply_action(s, action)
     else:
         liars.nb_apply_action(s, action)
 
@@ -91,6 +100,8 @@ def k_returns(kid, s, out):
     # tabletop card games
     elif kid == SUSHI_GO:
         sushi.nb_returns(s, out)
+    elif kid == LOVE_LETTER:
+        love.nb_returns(s, out)
     else:
         liars.nb_returns(s, out)
 
@@ -102,6 +113,8 @@ def k_heuristic(kid, s, out):
     # tabletop card games
     elif kid == SUSHI_GO:
         sushi.nb_heuristic(s, out)
+    elif kid == LOVE_LETTER:
+        love.nb_heuristic(s, out)
     else:
         liars.nb_heuristic(s, out)
 
@@ -113,6 +126,8 @@ def k_infostate_key(kid, s, player):
     # tabletop card games
     if kid == SUSHI_GO:
         return sushi.nb_infostate_key(s, player)
+    if kid == LOVE_LETTER:
+        return love.nb_infostate_key(s, player)
     return liars.nb_infostate_key(s, player)
 
 
@@ -123,6 +138,8 @@ def k_determinize(kid, s, player, rng):
     # tabletop card games
     elif kid == SUSHI_GO:
         sushi.nb_determinize(s, player, rng)
+    elif kid == LOVE_LETTER:
+        love.nb_determinize(s, player, rng)
     else:
         liars.nb_determinize(s, player, rng)
 
@@ -212,7 +229,14 @@ def _sushi_go(game) -> Kernel | None:
                        sushi.array_infostate_string, sushi.array_from_kernel, sushi.kernel_from_array)
 
 
-_FACTORIES.update({"sushi_go": _sushi_go})
+def _love_letter(game) -> Kernel | None:
+    n, tokens = game.num_players(), game.tokens_to_win
+    return FieldKernel("love_letter", LOVE_LETTER, n, love.NUM_ACTIONS,
+                       lambda history: love.array_from_history(history, n, tokens), _no_history,
+                       love.array_infostate_string, love.array_from_kernel, love.kernel_from_array)
+
+
+_FACTORIES.update({"sushi_go": _sushi_go, "love_letter": _love_letter})
 # -- end tabletop card-game kernels ----------------------------------------------------------
 
 
