@@ -154,12 +154,11 @@ def nb_legal_actions(s, buf):
                 n += 1
         return n
     p = s[CUR]
-    has = np.zeros(NT, np.bool_)
+    has = 0  # bitmask of the card types in hand
     for i in range(s[HAND_LEN + p]):
-        has[s[HANDS + 2 * p + i]] = True
-    if has[COUNTESS] and (has[KING] or has[PRINCE]):
-        for c in range(NT):
-            has[c] = c == COUNTESS
+        has |= 1 << s[HANDS + 2 * p + i]
+    if has >> COUNTESS & 1 and (has >> KING & 1 or has >> PRINCE & 1):
+        has = 1 << COUNTESS
     any_target = False
     for q in range(s[N]):
         if q != p and s[ALIVE + q] and not s[IMMUNE + q]:
@@ -167,7 +166,7 @@ def nb_legal_actions(s, buf):
     n = 0
     # Ascending ids: card-major, then target, then guess (the encoding's order).
     for c in range(NT):
-        if not has[c]:
+        if not has >> c & 1:
             continue
         targeted = c == GUARD or c == PRIEST or c == BARON or c == KING
         for t in range(s[N]):
