@@ -38,7 +38,7 @@ from infosets.search.state_protocol import RewardScale
 GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides": 6})}
 # Tabletop ports with a kernel (the paper's player counts).
 GAMES.update({"sushi_go(3p)": ("sushi_go", {"players": 3}), "sushi_go(5p)": ("sushi_go", {"players": 5}),
-              "love_letter": ("love_letter", {})})
+              "love_letter": ("love_letter", {}), "virus": ("virus", {})})
 LIB = Path(__file__).resolve().parents[1] / "lib"
 
 

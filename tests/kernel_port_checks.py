@@ -33,10 +33,10 @@ def _fields(kernel_object) -> dict:
     return {name: getattr(kernel_object, name) for name in type(kernel_object).__slots__}
 
 
-def check_random_games(game, games: int, seed: int, strings_every: int):
+def check_random_games(game, games: int, seed: int, strings_every: int, fields_every: int = 4):
     """``games`` random games played on the adapter's kernel and on the array side by side:
     mover, legal actions, chance outcomes and returns at every step; every field of the state
-    (so every string view) every 4th step; in one game of ``strings_every``, at every step,
+    (so every string view) every ``fields_every``-th step; in one game of ``strings_every``, at every step,
     all fields and all players' information state strings and keys (equal strings give equal
     keys, distinct strings distinct keys)."""
     kernel = kernel_for(game)
@@ -53,7 +53,7 @@ def check_random_games(game, games: int, seed: int, strings_every: int):
             mover = real.current_player()
             assert k_current_player(kid, arr) == mover
             step += 1
-            if strings or step % 4 == 0 or mover == tt.TERMINAL:
+            if strings or step % fields_every == 0 or mover == tt.TERMINAL:
                 assert _fields(kernel.to_kernel(arr)) == _fields(real)
             if strings:
                 for p in range(n):

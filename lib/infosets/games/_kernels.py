@@ -36,11 +36,12 @@ from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
 from infosets.games import _love_letter_kernel as love  # tabletop card-game kernels
 from infosets.games import _sushi_go_kernel as sushi  # tabletop card-game kernels
+from infosets.games import _virus_kernel as virus  # tabletop card-game kernels
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
 # -- tabletop card-game kernel ids --
-SUSHI_GO, LOVE_LETTER = 10, 11
+SUSHI_GO, LOVE_LETTER, VIRUS = 10, 11, 12
 # -- end tabletop card-game kernel ids --
 
 
@@ -53,6 +54,8 @@ def k_current_player(kid, s):
         return sushi.nb_current_player(s)
     if kid == LOVE_LETTER:
         return love.nb_current_player(s)
+    if kid == VIRUS:
+        return virus.nb_current_player(s)
     return liars.nb_current_player(s)
 
 
@@ -65,6 +68,8 @@ def k_legal_actions(kid, s, buf):
         return sushi.nb_legal_actions(s, buf)
     if kid == LOVE_LETTER:
         return love.nb_legal_actions(s, buf)
+    if kid == VIRUS:
+        return virus.nb_legal_actions(s, buf)
     return liars.nb_legal_actions(s, buf)
 
 
@@ -77,6 +82,8 @@ def k_chance_outcomes(kid, s, actions, probs):
         return sushi.nb_chance_outcomes(s, actions, probs)
     if kid == LOVE_LETTER:
         return love.nb_chance_outcomes(s, actions, probs)
+    if kid == VIRUS:
+        return virus.nb_chance_outcomes(s, actions, probs)
     return liars.nb_chance_outcomes(s, actions, probs)
 
 
@@ -89,6 +96,8 @@ def k_apply_action(kid, s, action):
         sushi.nb_apply_action(s, action)
     elif kid == LOVE_LETTER:
         love.nb_apply_action(s, action)
+    elif kid == VIRUS:
+        virus.nb_apply_action(s, action)
     else:
         liars.nb_apply_action(s, action)
 
@@ -102,6 +111,8 @@ def k_returns(kid, s, out):
         sushi.nb_returns(s, out)
     elif kid == LOVE_LETTER:
         love.nb_returns(s, out)
+    elif kid == VIRUS:
+        virus.nb_returns(s, out)
     else:
         liars.nb_returns(s, out)
 
@@ -115,6 +126,8 @@ def k_heuristic(kid, s, out):
         sushi.nb_heuristic(s, out)
     elif kid == LOVE_LETTER:
         love.nb_heuristic(s, out)
+    elif kid == VIRUS:
+        virus.nb_heuristic(s, out)
     else:
         liars.nb_heuristic(s, out)
 
@@ -128,6 +141,8 @@ def k_infostate_key(kid, s, player):
         return sushi.nb_infostate_key(s, player)
     if kid == LOVE_LETTER:
         return love.nb_infostate_key(s, player)
+    if kid == VIRUS:
+        return virus.nb_infostate_key(s, player)
     return liars.nb_infostate_key(s, player)
 
 
@@ -140,6 +155,8 @@ def k_determinize(kid, s, player, rng):
         sushi.nb_determinize(s, player, rng)
     elif kid == LOVE_LETTER:
         love.nb_determinize(s, player, rng)
+    elif kid == VIRUS:
+        virus.nb_determinize(s, player, rng)
     else:
         liars.nb_determinize(s, player, rng)
 
@@ -236,7 +253,14 @@ def _love_letter(game) -> Kernel | None:
                        love.array_infostate_string, love.array_from_kernel, love.kernel_from_array)
 
 
-_FACTORIES.update({"sushi_go": _sushi_go, "love_letter": _love_letter})
+def _virus(game) -> Kernel | None:
+    n = game.num_players()
+    return FieldKernel("virus", VIRUS, n, virus.NUM_ACTIONS,
+                       lambda history: virus.array_from_history(history, n), _no_history,
+                       virus.array_infostate_string, virus.array_from_kernel, virus.kernel_from_array)
+
+
+_FACTORIES.update({"sushi_go": _sushi_go, "love_letter": _love_letter, "virus": _virus})
 # -- end tabletop card-game kernels ----------------------------------------------------------
 
 
