@@ -45,6 +45,9 @@ GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides
 # TAG's Poker settings (json/players/gameSpecific/Poker/Poker_3+P.json): rollouts cut at once,
 # the leaf scored by the LeaderHeuristic.
 POKER_TAG_SETTINGS = {"rollout_length": 0}
+# Tabletop ports with a kernel (the paper's player counts).
+GAMES.update({"sushi_go(3p)": ("sushi_go", {"players": 3}), "sushi_go(5p)": ("sushi_go", {"players": 5}),
+              "love_letter": ("love_letter", {}), "virus": ("virus", {})})
 LIB = Path(__file__).resolve().parents[1] / "lib"
 
 

@@ -174,7 +174,8 @@ def main(argv=None) -> None:
                         goal="reference = hearts (C++) through the same loop",
                         moves_per_game=moves / calls))
         calls, moves, elapsed = timed(kernel_playout(game, rng), args.seconds)
-        rows.append(row(f"{name} random playouts on the kernel", calls / elapsed, hearts_rate,
+        kernel_rate = calls / elapsed
+        rows.append(row(f"{name} random playouts on the kernel", kernel_rate, hearts_rate,
                         "games/s", goal="reference = hearts (C++) through pyspiel",
                         moves_per_game=moves / calls))
         if kernel_for(game) is not None:

@@ -31,25 +31,30 @@ except IndexError:
     pass
 
 rnd = random.Random(0)
-import infosets.games  # registers trick_game and the ports
-GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 3}), ("liars_dice", {"dice_sides": 6}),
-         ("trick_game", {}), ("trick_game", {"num_cards": 52, "hand_size": 26}),
-         ("poker_tag", {"max_hands": 3})]
+GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0.3),
+         ("liars_dice", {"dice_sides": 6}, 200, 0.3), ("trick_game", {}, 100, 0.3),
+         ("trick_game", {"num_cards": 52, "hand_size": 26}, 20, 0.3),
+         ("poker_tag", {"max_hands": 3}, 30, 0.1),
+         # tabletop card-game kernels: long games, so few of them and few searches
+         ("sushi_go", {"players": 2}, 2, 0.03), ("sushi_go", {"players": 5}, 2, 0.03),
+         ("love_letter", {"players": 2, "tokens_to_win": 2}, 3, 0.05),
+         ("love_letter", {"players": 4}, 3, 0.05), ("virus", {"players": 3}, 2, 0.01),
+         ("virus", {"players": 6}, 1, 0.01)]
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
-for name, params in GAMES:
+for name, params, games, search_rate in GAMES:
     game = pyspiel.load_game(name, params)
     kernel = K.kernel_for(game)
     kid, a, p = kernel.kid, kernel.num_actions, kernel.num_players
     buf, probs, out = np.zeros(a, np.int64), np.zeros(a), np.zeros(p)
     rng = PCG32(1).to_array()
-    for _ in range(100):
+    for _ in range(games):
         s = kernel.from_history([])
         while K.k_current_player(kid, s) != -4:
             if K.k_current_player(kid, s) >= 0:
                 for player in range(p):
                     K.k_infostate_key(kid, s, player)
                 K.k_heuristic(kid, s, out)
-                if rnd.random() < 0.3:
+                if rnd.random() < search_rate:
                     mover = int(K.k_current_player(kid, s))
                     w = s.copy()
                     K.k_determinize(kid, w, mover, rng)

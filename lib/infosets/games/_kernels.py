@@ -35,11 +35,16 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games import _love_letter_kernel as love
 from infosets.games import _poker_tag_kernel as poker_tag
+from infosets.games import _sushi_go_kernel as sushi
 from infosets.games import _trick_kernel_nb as trick
+from infosets.games import _virus_kernel as virus
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE, TRICK_GAME = 0, 1, 2
+# -- tabletop card-game kernel ids --
+SUSHI_GO, LOVE_LETTER, VIRUS = 10, 11, 12
 # -- kernels of the newer TAG ports (ids from 20 up; one branch each below) ---------------
 # Their histories are long, so their nb_infostate_key is a 64-bit hash of the information
 # state (equal strings, equal keys; distinct strings collide with probability ~2**-64).
@@ -54,6 +59,12 @@ def k_current_player(kid, s):
         return liars.nb_current_player(s)
     if kid == POKER_TAG:
         return poker_tag.nb_current_player(s)
+    if kid == SUSHI_GO:
+        return sushi.nb_current_player(s)
+    if kid == LOVE_LETTER:
+        return love.nb_current_player(s)
+    if kid == VIRUS:
+        return virus.nb_current_player(s)
     return trick.nb_current_player(s)
 
 
@@ -65,6 +76,12 @@ def k_legal_actions(kid, s, buf):
         return liars.nb_legal_actions(s, buf)
     if kid == POKER_TAG:
         return poker_tag.nb_legal_actions(s, buf)
+    if kid == SUSHI_GO:
+        return sushi.nb_legal_actions(s, buf)
+    if kid == LOVE_LETTER:
+        return love.nb_legal_actions(s, buf)
+    if kid == VIRUS:
+        return virus.nb_legal_actions(s, buf)
     return trick.nb_legal_actions(s, buf)
 
 
@@ -76,6 +93,12 @@ def k_chance_outcomes(kid, s, actions, probs):
         return liars.nb_chance_outcomes(s, actions, probs)
     if kid == POKER_TAG:
         return poker_tag.nb_chance_outcomes(s, actions, probs)
+    if kid == SUSHI_GO:
+        return sushi.nb_chance_outcomes(s, actions, probs)
+    if kid == LOVE_LETTER:
+        return love.nb_chance_outcomes(s, actions, probs)
+    if kid == VIRUS:
+        return virus.nb_chance_outcomes(s, actions, probs)
     return trick.nb_chance_outcomes(s, actions, probs)
 
 
@@ -87,6 +110,12 @@ def k_apply_action(kid, s, action):
         liars.nb_apply_action(s, action)
     elif kid == POKER_TAG:
         poker_tag.nb_apply_action(s, action)
+    elif kid == SUSHI_GO:
+        sushi.nb_apply_action(s, action)
+    elif kid == LOVE_LETTER:
+        love.nb_apply_action(s, action)
+    elif kid == VIRUS:
+        virus.nb_apply_action(s, action)
     else:
         trick.nb_apply_action(s, action)
 
@@ -99,6 +128,12 @@ def k_returns(kid, s, out):
         liars.nb_returns(s, out)
     elif kid == POKER_TAG:
         poker_tag.nb_returns(s, out)
+    elif kid == SUSHI_GO:
+        sushi.nb_returns(s, out)
+    elif kid == LOVE_LETTER:
+        love.nb_returns(s, out)
+    elif kid == VIRUS:
+        virus.nb_returns(s, out)
     else:
         trick.nb_returns(s, out)
 
@@ -111,6 +146,12 @@ def k_heuristic(kid, s, out):
         liars.nb_heuristic(s, out)
     elif kid == POKER_TAG:
         poker_tag.nb_heuristic(s, out)
+    elif kid == SUSHI_GO:
+        sushi.nb_heuristic(s, out)
+    elif kid == LOVE_LETTER:
+        love.nb_heuristic(s, out)
+    elif kid == VIRUS:
+        virus.nb_heuristic(s, out)
     else:
         trick.nb_heuristic(s, out)
 
@@ -123,6 +164,12 @@ def k_infostate_key(kid, s, player):
         return liars.nb_infostate_key(s, player)
     if kid == POKER_TAG:
         return poker_tag.nb_infostate_key(s, player)
+    if kid == SUSHI_GO:
+        return sushi.nb_infostate_key(s, player)
+    if kid == LOVE_LETTER:
+        return love.nb_infostate_key(s, player)
+    if kid == VIRUS:
+        return virus.nb_infostate_key(s, player)
     return trick.nb_infostate_key(s, player)
 
 
@@ -134,6 +181,12 @@ def k_determinize(kid, s, player, rng):
         liars.nb_determinize(s, player, rng)
     elif kid == POKER_TAG:
         poker_tag.nb_determinize(s, player, rng)
+    elif kid == SUSHI_GO:
+        sushi.nb_determinize(s, player, rng)
+    elif kid == LOVE_LETTER:
+        love.nb_determinize(s, player, rng)
+    elif kid == VIRUS:
+        virus.nb_determinize(s, player, rng)
     else:
         trick.nb_determinize(s, player, rng)
 
@@ -210,6 +263,58 @@ def _poker_tag(game) -> Kernel:
 
 _FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, "trick_game": _trick_game,
               "poker_tag": _poker_tag}
+
+
+# -- tabletop card-game kernels (sushi_go, love_letter, virus) --------------------------------
+@dataclass(frozen=True)
+class FieldKernel(Kernel):
+    """A kernel of a tabletop port whose array holds exactly the fields of the port's Python
+    kernel (``state.kernel``): states convert both ways directly, without replaying moves.
+
+    ``to_state`` gives a pyspiel state whose ``kernel`` is built from the array; its
+    ``history()`` is empty (a determinized world has no history of its own: its hidden cards
+    are not the dealt ones). ``history`` is unavailable for the same reason.
+    """
+
+    from_kernel: Callable | None = None
+    to_kernel: Callable | None = None
+
+    def from_state(self, state) -> np.ndarray:
+        return self.from_kernel(state.kernel)
+
+    def to_state(self, game, array: np.ndarray):
+        state = game.new_initial_state()
+        state.kernel = self.to_kernel(array)
+        return state
+
+
+def _no_history(array: np.ndarray) -> list:
+    raise ValueError("array: this kernel's states carry no action history; use to_state")
+
+
+def _sushi_go(game) -> Kernel | None:
+    n = game.num_players()
+    return FieldKernel("sushi_go", SUSHI_GO, n, sushi.NUM_ACTIONS,
+                       lambda history: sushi.array_from_history(history, n), _no_history,
+                       sushi.array_infostate_string, sushi.array_from_kernel, sushi.kernel_from_array)
+
+
+def _love_letter(game) -> Kernel | None:
+    n, tokens = game.num_players(), game.tokens_to_win
+    return FieldKernel("love_letter", LOVE_LETTER, n, love.NUM_ACTIONS,
+                       lambda history: love.array_from_history(history, n, tokens), _no_history,
+                       love.array_infostate_string, love.array_from_kernel, love.kernel_from_array)
+
+
+def _virus(game) -> Kernel | None:
+    n = game.num_players()
+    return FieldKernel("virus", VIRUS, n, virus.NUM_ACTIONS,
+                       lambda history: virus.array_from_history(history, n), _no_history,
+                       virus.array_infostate_string, virus.array_from_kernel, virus.kernel_from_array)
+
+
+_FACTORIES.update({"sushi_go": _sushi_go, "love_letter": _love_letter, "virus": _virus})
+# -- end tabletop card-game kernels ----------------------------------------------------------
 
 
 def kernel_games() -> tuple[str, ...]:

@@ -1,0 +1,103 @@
+"""The sushi_go numba kernel (pimcts_aggregation, 3 and 5 players in the paper) against its
+pyspiel adapter, the adapter's resampler, and the Python reference engines."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+from infosets.games import _sushi_go_kernel as sk
+from infosets.games import sushi_go as sg
+from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
+from infosets.games._pcg32 import PCG32
+from kernel_port_checks import (
+    check_determinize_keeps_infostate,
+    check_engines_agree,
+    check_heuristic_on_returns_scale,
+    check_pyspiel_games,
+    check_random_games,
+    compare_with_adapter_resample,
+    decision_states,
+)
+
+PLAYERS = {2: 100, 3: 400, 4: 100, 5: 400}  # players -> random games (1,000 in all)
+
+
+@pytest.mark.parametrize("players", sorted(PLAYERS))
+def test_kernel_agrees_with_adapter_on_random_games(players):
+    game = pyspiel.load_game("sushi_go", {"players": players})
+    distinct = check_random_games(game, PLAYERS[players], seed=players, strings_every=20)
+    assert distinct > 300  # many distinct information states met, no key collision
+    check_pyspiel_games(game, 3, seed=players)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_determinize_keeps_the_information_state(players):
+    game = pyspiel.load_game("sushi_go", {"players": players})
+    states = decision_states(game, 40, seed=players)
+    check_determinize_keeps_infostate(game, states, seed=players)
+    check_heuristic_on_returns_scale(game, states)
+
+
+def _mid_turn_state(players, picks):
+    """First round, turn 0, after ``picks`` hidden picks: unseen hands and hidden picks."""
+    game = pyspiel.load_game("sushi_go", {"players": players})
+    for state in decision_states(game, 200, seed=11, stop=1.0):
+        k = state.kernel
+        if k.round == 0 and k.turn == 0 and k.cur == picks:
+            return game, state
+    state = decision_states(game, 1, seed=11, stop=1.0)[0]
+    for _ in range(picks):
+        state.apply_action(state.legal_actions()[-1])
+    return game, state
+
+
+def test_determinize_matches_the_adapter_resample():
+    game, state = _mid_turn_state(3, picks=2)
+    player = state.current_player()
+    other = (player + 1) % 3  # an unseen hand (the turn-0 hands are all unseen)
+
+    def unseen_hand(k):
+        return tuple(k.hands[other][t] for t in (sg.TEMPURA, sg.SASHIMI, sg.DUMPLING, sg.MAKI2))
+
+    def hidden_pick(k):
+        return k.pending[0], k.pending[1]
+
+    def deck(k):
+        return k.deck[sg.PUDDING], k.deck[sg.WASABI]
+
+    for statistic in (unseen_hand, hidden_pick, deck):
+        assert compare_with_adapter_resample(game, state, statistic, draws=3000, seed=5) > 1e-3
+
+
+def test_determinize_changes_only_what_the_player_cannot_see():
+    game, state = _mid_turn_state(3, picks=1)
+    kernel = kernel_for(game)
+    player = state.current_player()
+    arr = kernel.from_state(state)
+    rng = PCG32(3).to_array()
+    changed = set()
+    for _ in range(200):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        k = kernel.to_kernel(world)
+        assert k.hands[player] == state.kernel.hands[player]
+        changed |= {q for q in range(3) if k.hands[q] != state.kernel.hands[q]}
+        assert np.sum(world[sk.DECK:sk.DECK + sk.NT]) == np.sum(arr[sk.DECK:sk.DECK + sk.NT])
+    assert changed == {q for q in range(3) if q != player}
+
+
+def test_heuristic_is_the_leader_lead():
+    game = pyspiel.load_game("sushi_go", {"players": 3})
+    kernel = kernel_for(game)
+    k = game.new_kernel()
+    k.to_deal, k.score, k.table[0][sg.T_TEMPURA] = 0, [10, 4, 12], 2  # p0: 10 + 5 points
+    out = np.zeros(3)
+    k_heuristic(kernel.kid, kernel.from_kernel(k), out)
+    leads = np.array([15 - 12, 4 - 15, 12 - 15])
+    assert np.allclose(out, 0.5 + 0.5 * leads / (np.abs(leads) + sk.LEAD_SCALE))
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_compiled_engine_equals_python_reference(players):
+    game = pyspiel.load_game("sushi_go", {"players": players})
+    check_engines_agree(game, decision_states(game, 100, seed=20 + players), iterations=10)
