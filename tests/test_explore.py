@@ -254,3 +254,16 @@ def test_quickstart_view_and_widget():
     before = bytes(box.image.value)
     box.controls["game"].value = "leduc_poker"
     assert bytes(box.image.value).startswith(PNG) and bytes(box.image.value) != before
+
+
+def test_an_empty_run_gives_a_note_instead_of_an_explorer():
+    import ipywidgets as widgets
+
+    empty = pd.DataFrame()
+    boxes = [explore.explore_belief_mixtures(empty, empty), explore.explore_pimcts_aggregation(empty),
+             explore.explore_belote_ismcts(empty), explore.explore_quickstart(empty),
+             explore.explore_history_filtering(pd.DataFrame(columns=_values().columns)),
+             explore.explore_progressive_hiding(pd.DataFrame(columns=_trade().columns),
+                                                pd.DataFrame(columns=_bridge().columns))]
+    for box in boxes:
+        assert isinstance(box, widgets.HTML) and "nothing to explore" in box.value

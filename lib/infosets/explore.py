@@ -107,6 +107,13 @@ def _widget(controls: dict, render: Callable[..., View], note: str,
     return box
 
 
+def _nothing(what: str):
+    """The widget shown when a run computed nothing to explore (e.g. a preset without it)."""
+    import ipywidgets as widgets  # noqa: PLC0415
+
+    return widgets.HTML(f"<i>No {what} in this run: nothing to explore.</i>")
+
+
 def _yerr(value, lo, hi) -> np.ndarray:
     """Error-bar lengths below and above ``value`` (rounding can put a bound a hair inside)."""
     value, lo, hi = (np.asarray(a, dtype=float) for a in (value, lo, hi))
@@ -211,6 +218,8 @@ def explore_belief_mixtures(heat: pd.DataFrame, util: pd.DataFrame):
     """λ sliders over the best-responder heatmaps (belief_mixtures, Figs 3 and 6)."""
     import ipywidgets as widgets  # noqa: PLC0415
 
+    if heat.empty:
+        return _nothing("heatmaps")
     panels = belief_mixtures_panels(heat)
     lambdas = sorted(set(heat["lam_first"]) | set(heat["lam_later"]))
     controls = {
@@ -295,6 +304,8 @@ def explore_pimcts_aggregation(rates: pd.DataFrame):
     """A game, a budget and the aggregation rules: win rate vs D (pimcts_aggregation)."""
     import ipywidgets as widgets  # noqa: PLC0415
 
+    if rates.empty:
+        return _nothing("win rates")
     games = pimcts_games(rates)
     paper = (set(rates.loc[rates["paper_game"].astype(bool), "game"])
              if "paper_game" in rates else set(games))
@@ -413,6 +424,8 @@ def belote_view(games: pd.DataFrame, opponent: str, index: int, trick: int) -> V
 def _belote_widget(games: pd.DataFrame, note: str):
     import ipywidgets as widgets  # noqa: PLC0415
 
+    if games.empty:
+        return _nothing("logged games")
     opponents = list(dict.fromkeys(games["opponent"]))
     sizes = games.groupby("opponent", sort=False).size().to_dict()
     controls = {
@@ -440,11 +453,21 @@ def explore_belote_ismcts(results: pd.DataFrame, humans: pd.DataFrame | None = N
 
 
 def explore_play_belote(log_path, published: pd.DataFrame | None = None):
-    """Step through the games in your own log (``log_path``) and the paper's human games
-    (belote_ismcts, played through ``play_belote``); reads the log, computes nothing."""
+    """Step through the games in your own log (``log_path``, relative to the repository when
+    not absolute) and the paper's 63 human games (``published``; by default read from the
+    author's logs in ``data/belote_human_logs/``) (belote_ismcts, played through
+    ``play_belote``). Reads the logs, computes nothing."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from infosets.experiments.config import repo_root  # noqa: PLC0415
     from infosets.games.belote2p import log as game_log  # noqa: PLC0415
 
-    games = belote_games(None, game_log.read_games(log_path), published)
+    if published is None:
+        from infosets.papers.belote_human_games import published_games  # noqa: PLC0415
+        published = published_games(repo_root())
+    path = Path(log_path)
+    games = belote_games(None, game_log.read_games(path if path.is_absolute() else repo_root() / path),
+                         published)
     return _belote_widget(games, "Your games appear here once finished (the board appends them "
                                  "to your log); the paper's 63 games are shown for comparison.")
 
@@ -501,6 +524,8 @@ def explore_history_filtering(values: pd.DataFrame):
     import ipywidgets as widgets  # noqa: PLC0415
 
     fig4 = history_filtering_estimates(values)
+    if fig4.empty:
+        return _nothing("value-error runs")
     states = list(dict.fromkeys(fig4["state"]))
     sizes = fig4.drop_duplicates("state").set_index("state")["histories"]
     names = list(dict.fromkeys(fig4["estimator"]))
@@ -594,6 +619,8 @@ def explore_progressive_hiding(trade: pd.DataFrame, bridge: pd.DataFrame):
     import ipywidgets as widgets  # noqa: PLC0415
 
     curves = progressive_hiding_curves(trade, bridge)
+    if curves.empty:
+        return _nothing("learning curves")
     experiments = list(dict.fromkeys(curves["experiment"]))
     controls = {
         "experiment": widgets.Dropdown(options=experiments, description="experiment"),
@@ -632,6 +659,8 @@ def explore_quickstart(results: pd.DataFrame):
     """A game: exploitability vs iterations per solver (quickstart)."""
     import ipywidgets as widgets  # noqa: PLC0415
 
+    if results.empty:
+        return _nothing("results")
     controls = {"game": widgets.Dropdown(options=list(dict.fromkeys(results["game"])),
                                          description="game")}
     return _widget(controls, lambda **v: quickstart_view(results, **v),
