@@ -267,3 +267,11 @@ def test_an_empty_run_gives_a_note_instead_of_an_explorer():
                                                 pd.DataFrame(columns=_bridge().columns))]
     for box in boxes:
         assert isinstance(box, widgets.HTML) and "nothing to explore" in box.value
+
+
+def test_pimcts_view_ticks_only_the_d_grid():
+    rates = _rates()
+    rates.loc[rates["agent"] == "ismcts", "D"] = 0          # IS-MCTS has no D
+    view = explore.pimcts_aggregation_view(rates, "hearts", 100, ("TotalVisits",))
+    assert list(view.figure.axes[0].get_xticks()) == [1, 3, 10]
+    assert view.table.set_index("agent").loc["IS-MCTS", "D"] == ""

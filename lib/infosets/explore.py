@@ -124,7 +124,7 @@ def _log_ticks(ax, values) -> None:
     """A log x axis labelled at the data's own values (1, 3, 10, ... rather than 10^k)."""
     from matplotlib.ticker import NullFormatter  # noqa: PLC0415
 
-    ticks = sorted({int(v) for v in values})
+    ticks = sorted({int(v) for v in values if v > 0})
     ax.set_xscale("log")
     ax.set_xticks(ticks, [f"{t:,}" for t in ticks], fontsize=8)
     ax.xaxis.set_minor_formatter(NullFormatter())
@@ -286,7 +286,7 @@ def pimcts_aggregation_view(rates: pd.DataFrame, game: str, budget: int,
     if "baseline" in sub and sub["baseline"].notna().any():
         ax.axhline(100 * float(sub["baseline"].iloc[0]), color="red", lw=1,
                    label=f"1/players = {100 * float(sub['baseline'].iloc[0]):.0f}%")
-    _log_ticks(ax, sub["D"])
+    _log_ticks(ax, sub.loc[sub["agent"] != "ismcts", "D"])
     ax.set_xlabel("determinizations D (log scale; D = 1 is OL-MCTS)")
     ax.set_ylabel("win rate of the focus agent (%)")
     n = int(sub["n"].min()) if "n" in sub else 0
@@ -294,7 +294,8 @@ def pimcts_aggregation_view(rates: pd.DataFrame, game: str, budget: int,
     ax.legend(fontsize=7)
     fig.tight_layout()
     table = pd.concat(shown, ignore_index=True) if shown else sub.iloc[:0]
-    table = pd.DataFrame({"agent": table["aggregation"], "D": table["D"].astype(int),
+    d = table["D"].astype(int).astype(str).where(table["aggregation"] != "IS-MCTS", "")  # no D
+    table = pd.DataFrame({"agent": table["aggregation"], "D": d,
                           "win rate %": 100 * table["win_rate"], "95% low": 100 * table["lo"],
                           "95% high": 100 * table["hi"], "games": table["n"]})
     return View(fig, table.reset_index(drop=True))
