@@ -31,7 +31,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from scipy import stats as _st
 
 from infosets import stats
 
@@ -484,9 +483,10 @@ def history_filtering_estimates(values: pd.DataFrame) -> pd.DataFrame:
     the mean error's standard error over ``runs`` runs (clipped at 0: errors are >= 0)."""
     fig4 = values[values["kind"] == "fig4"].copy()
     fig4["estimator"] = [estimator_label(r) for _, r in fig4.iterrows()]
-    runs = fig4["runs"].astype(int)
-    half = _st.t.ppf(0.975, np.maximum(runs - 1, 1)) * fig4["se"]
-    fig4["lo"], fig4["hi"] = np.maximum(fig4["error"] - half, 0.0), fig4["error"] + half
+    intervals = [stats.t_interval(e, se, int(n))
+                 for e, se, n in zip(fig4["error"], fig4["se"], fig4["runs"])]
+    fig4["lo"] = np.maximum([i.lo for i in intervals], 0.0)
+    fig4["hi"] = [i.hi for i in intervals]
     return fig4
 
 
