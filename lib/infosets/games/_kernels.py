@@ -32,15 +32,20 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from infosets.games import _belote_kernel as belote
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
+# -- belote2p block (kernel ids of later kernels live in their own blocks) --
+BELOTE2P = 20
 
 
 @nb.njit(cache=True)
 def k_current_player(kid, s):
+    if kid == BELOTE2P:  # belote2p block
+        return belote.nb_current_player(s)
     if kid == LEDUC:
         return leduc.nb_current_player(s)
     return liars.nb_current_player(s)
@@ -48,6 +53,8 @@ def k_current_player(kid, s):
 
 @nb.njit(cache=True)
 def k_legal_actions(kid, s, buf):
+    if kid == BELOTE2P:  # belote2p block
+        return belote.nb_legal_actions(s, buf)
     if kid == LEDUC:
         return leduc.nb_legal_actions(s, buf)
     return liars.nb_legal_actions(s, buf)
@@ -55,6 +62,8 @@ def k_legal_actions(kid, s, buf):
 
 @nb.njit(cache=True)
 def k_chance_outcomes(kid, s, actions, probs):
+    if kid == BELOTE2P:  # belote2p block
+        return belote.nb_chance_outcomes(s, actions, probs)
     if kid == LEDUC:
         return leduc.nb_chance_outcomes(s, actions, probs)
     return liars.nb_chance_outcomes(s, actions, probs)
@@ -62,6 +71,9 @@ def k_chance_outcomes(kid, s, actions, probs):
 
 @nb.njit(cache=True)
 def k_apply_action(kid, s, action):
+    if kid == BELOTE2P:  # belote2p block
+        belote.nb_apply_action(s, action)
+        return
     if kid == LEDUC:
         leduc.nb_apply_action(s, action)
     else:
@@ -70,6 +82,9 @@ def k_apply_action(kid, s, action):
 
 @nb.njit(cache=True)
 def k_returns(kid, s, out):
+    if kid == BELOTE2P:  # belote2p block
+        belote.nb_returns(s, out)
+        return
     if kid == LEDUC:
         leduc.nb_returns(s, out)
     else:
@@ -78,6 +93,9 @@ def k_returns(kid, s, out):
 
 @nb.njit(cache=True)
 def k_heuristic(kid, s, out):
+    if kid == BELOTE2P:  # belote2p block
+        belote.nb_heuristic(s, out)
+        return
     if kid == LEDUC:
         leduc.nb_heuristic(s, out)
     else:
@@ -86,6 +104,8 @@ def k_heuristic(kid, s, out):
 
 @nb.njit(cache=True)
 def k_infostate_key(kid, s, player):
+    if kid == BELOTE2P:  # belote2p block
+        return belote.nb_infostate_key(s, player)
     if kid == LEDUC:
         return leduc.nb_infostate_key(s, player)
     return liars.nb_infostate_key(s, player)
@@ -93,6 +113,9 @@ def k_infostate_key(kid, s, player):
 
 @nb.njit(cache=True)
 def k_determinize(kid, s, player, rng):
+    if kid == BELOTE2P:  # belote2p block
+        belote.nb_determinize(s, player, rng)
+        return
     if kid == LEDUC:
         leduc.nb_determinize(s, player, rng)
     else:
@@ -106,6 +129,8 @@ class Kernel:
     ``kid`` selects the jitted branch; ``num_actions`` bounds every legal list (chance
     included) and every action id; ``from_history``/``history`` convert to and from pyspiel
     action histories; ``infostate_string`` is OpenSpiel's string of a state array.
+    ``state_history`` reads the action history of a pyspiel state where ``history()`` does
+    not hold all of it (None: ``state.history()``).
     """
 
     name: str
@@ -115,10 +140,15 @@ class Kernel:
     from_history: Callable[[list], np.ndarray]
     history: Callable[[np.ndarray], list]
     infostate_string: Callable[[np.ndarray, int], str]
+    state_history: Callable[[object], list] | None = None
+
+    def history_of(self, state) -> list:
+        """The action history of a pyspiel state of this game, as ``from_history`` reads it."""
+        return state.history() if self.state_history is None else self.state_history(state)
 
     def from_state(self, state) -> np.ndarray:
         """The state array of a pyspiel state of this game (by its history)."""
-        return self.from_history(state.history())
+        return self.from_history(self.history_of(state))
 
     def to_state(self, game, array: np.ndarray):
         """The pyspiel state of ``game`` reached by the array's history."""
@@ -147,7 +177,16 @@ def _liars_dice(game) -> Kernel | None:
                   liars.array_infostate_string)
 
 
-_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice}
+# -- belote2p block --
+def _belote2p(game) -> Kernel:
+    c = game.constraint
+    return Kernel("belote2p", BELOTE2P, 2, belote.NUM_ACTIONS,
+                  lambda history: belote.array_from_history(history, c.min_trumps, c.points_lo,
+                                                            c.points_hi),
+                  belote.array_history, belote.array_infostate_string, belote.adapter_history)
+
+
+_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, "belote2p": _belote2p}
 
 
 def kernel_games() -> tuple[str, ...]:
@@ -188,7 +227,7 @@ class KernelSampler:
         self._array: np.ndarray | None = None
 
     def array(self, state) -> np.ndarray:
-        history = state.history()
+        history = self.kernel.history_of(state)
         if history != self._history:
             self._array, self._history = self.kernel.from_history(history), history
         return self._array

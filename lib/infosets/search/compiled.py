@@ -370,7 +370,7 @@ class CompiledSearch:
         self._array: np.ndarray | None = None
 
     def _state_array(self, state) -> np.ndarray:
-        history = state.history()
+        history = self.kernel.history_of(state)
         if history != self._history:
             self._array, self._history = self.kernel.from_history(history), history
         return self._array
