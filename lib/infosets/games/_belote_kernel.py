@@ -198,24 +198,30 @@ def _legal_mask(s):
     return playable
 
 
+@nb.njit(cache=True, inline="always")
+def _index(low):
+    """The card of a one-card mask."""
+    c = 0
+    if low >> 16:
+        c += 16
+    if low >> (c + 8):
+        c += 8
+    if low >> (c + 4):
+        c += 4
+    if low >> (c + 2):
+        c += 2
+    if low >> (c + 1):
+        c += 1
+    return c
+
+
 @nb.njit(cache=True)
 def _bits(mask, buf):
     """The cards of ``mask`` into ``buf`` in increasing order; returns how many."""
     n = 0
     while mask:
         low = mask & -mask
-        c = 0
-        if low >> 16:
-            c += 16
-        if low >> (c + 8):
-            c += 8
-        if low >> (c + 4):
-            c += 4
-        if low >> (c + 2):
-            c += 2
-        if low >> (c + 1):
-            c += 1
-        buf[n] = c
+        buf[n] = _index(low)
         n += 1
         mask ^= low
     return n
@@ -390,81 +396,80 @@ def _fair(s):
 
 
 @nb.njit(cache=True)
+def _nth_card(mask, r):
+    """The ``r``-th card (0-based, in increasing order) of ``mask``."""
+    for _ in range(r):
+        mask &= mask - 1
+    return _index(mask & -mask)
+
+
+@nb.njit(cache=True)
 def nb_determinize(s, player, rng):
     """In place, a world consistent with ``player``'s information state (as the adapter's
     ``sample_world``): the opponent's unplayed hand is a uniform subset of the hidden cards
     its replies allow (``INFER``), the covered pile cards are the rest in a uniform order,
     and, for a recorded deal with ``CONSTRAIN``, worlds breaking the deal constraint are
-    redrawn. The draws depend only on what ``player`` sees. Before the deal is complete the
-    state is left as it is. If the evidence admits no hand (not reachable in a game), the
-    inference is dropped."""
+    redrawn. The draws depend only on what ``player`` sees (cards are drawn by rank among
+    the hidden ones, piles filled in the order of their top cards). Before the deal is
+    complete the state is left as it is. If the evidence admits no hand (not reachable in a
+    game), the inference is dropped."""
     if s[NDEALT] < DEALT:
         return
     opp = 1 - player
     opp_hand = s[HAND + opp]
     hidden = opp_hand | s[DOWN] | s[DOWN + 1]
     n_hand = _popcount(opp_hand)
-    cards = np.empty(NUM_CARDS, np.int64)
-    n_cards = _bits(hidden, cards)
-    allowed = np.empty(NUM_CARDS, np.int64)
-    excluded = s[EXCL + opp] if s[INFER] else 0
-    n_allowed = _bits(hidden & ~excluded, allowed)
+    allowed = hidden & ~s[EXCL + opp] if s[INFER] else hidden
+    n_allowed = _popcount(allowed)
     if n_allowed < n_hand:
-        n_allowed = _bits(hidden, allowed)
-    # The covered pile tops (both players, in card order) and, with a record, the slots.
-    tops = np.empty(2 * NUM_PILES, np.int64)
-    n_tops = 0
+        allowed, n_allowed = hidden, _popcount(hidden)
+    covered = np.int64(0)  # the pile tops that still cover a card
     for p in range(2):
         up = s[UP + p]
-        for c in range(NUM_CARDS):
-            if up >> c & 1 and s[UNDER + c] >= 0:
-                tops[n_tops] = c
-                n_tops += 1
+        while up:
+            low = up & -up
+            up ^= low
+            if s[UNDER + _index(low)] >= 0:
+                covered |= low
+    n_rest = _popcount(hidden) - n_hand
     record = s[RECORD] == 1
-    hand_slots = np.empty(HAND_SIZE, np.int64)
-    bottom_slots = np.empty(2 * NUM_PILES, np.int64)
+    hand_slots = 0  # bit i: slot SIDE * opp + i holds an unplayed hand card
     if record:
-        n = 0
         for i in range(HAND_SIZE):
-            slot = SIDE * opp + i
-            if opp_hand >> s[DEAL + slot] & 1:
-                hand_slots[n] = slot
-                n += 1
-        for j in range(n_tops):
-            for slot in range(NUM_CARDS):
-                if s[DEAL + slot] == tops[j]:
-                    bottom_slots[j] = slot + NUM_PILES
+            if opp_hand >> s[DEAL + SIDE * opp + i] & 1:
+                hand_slots |= 1 << i
     constrain = record and s[CONSTRAIN] == 1
-    rest = np.empty(NUM_CARDS, np.int64)
     while True:
         chosen = np.int64(0)
-        for i in range(n_hand):  # a uniform n_hand-subset of allowed (partial Fisher-Yates)
-            j = i + rng_bounded(rng, n_allowed - i)
-            allowed[i], allowed[j] = allowed[j], allowed[i]
-            chosen |= np.int64(1) << allowed[i]
-        n_rest = 0
-        for i in range(n_cards):
-            if not (chosen >> cards[i] & 1):
-                rest[n_rest] = cards[i]
-                n_rest += 1
-        for i in range(n_rest - 1, 0, -1):  # a uniform order of the rest (Fisher-Yates)
-            j = rng_bounded(rng, i + 1)
-            rest[i], rest[j] = rest[j], rest[i]
-        if record:
-            for i in range(n_hand):
-                s[DEAL + hand_slots[i]] = allowed[i]
-            for j in range(n_tops):
-                s[DEAL + bottom_slots[j]] = rest[j]
+        left = allowed
+        slot_bits = hand_slots
+        for i in range(n_hand):  # a uniform n_hand-subset of allowed, in a uniform order
+            c = _nth_card(left, rng_bounded(rng, n_allowed - i))
+            left ^= np.int64(1) << c
+            chosen |= np.int64(1) << c
+            if record:
+                slot = _nth_card(slot_bits, 0)
+                slot_bits ^= 1 << slot
+                s[DEAL + SIDE * opp + slot] = c
+        rest = hidden & ~chosen
+        tops = covered
+        s[DOWN] = 0
+        s[DOWN + 1] = 0
+        for j in range(n_rest):  # the rest onto the covered piles, in a uniform order
+            c = _nth_card(rest, rng_bounded(rng, n_rest - j))
+            rest ^= np.int64(1) << c
+            top = _nth_card(tops, 0)
+            tops ^= np.int64(1) << top
+            s[UNDER + top] = c
+            s[DOWN + (0 if s[UP] >> top & 1 else 1)] |= np.int64(1) << c
+            if record:
+                for slot in range(NUM_CARDS):
+                    if s[DEAL + slot] == top:
+                        s[DEAL + slot + NUM_PILES] = c
+                        break
         if not constrain or _fair(s):
             break
     s[HAND + opp] = chosen
-    s[DOWN] = 0
-    s[DOWN + 1] = 0
-    for j in range(n_tops):
-        top = tops[j]
-        s[UNDER + top] = rest[j]
-        owner = 0 if s[UP] >> top & 1 else 1
-        s[DOWN + owner] |= np.int64(1) << rest[j]
 
 
 # -- conversions (Python) ----------------------------------------------------------------
