@@ -1,4 +1,5 @@
-"""Belote ISMCTS (the paper's algorithm), the double-dummy solver and the baseline bots."""
+"""Belote ISMCTS (belote_ismcts: the paper's algorithm as options of the one IS-MCTS), the
+double-dummy solver and the baseline bots."""
 
 import random
 
@@ -8,6 +9,7 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401
+from infosets.games import _belote_kernel as belote_kernel
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.rules import KernelState, cards_of, mask_of, parse_card
 from infosets.search.belote_bots import (
@@ -19,7 +21,8 @@ from infosets.search.belote_bots import (
     openspiel_ismcts_bot,
     solve,
 )
-from infosets.search.belote_ismcts import BeloteISMCTSBot, opponent_hand_exclusions
+from infosets.search.belote_ismcts import PAPER_OPTIONS, BeloteISMCTSBot, opponent_hand_exclusions
+from infosets.search.ismcts import ISMCTSBot
 
 C = parse_card
 
@@ -197,3 +200,54 @@ def test_bots_finish_games_and_openspiel_ismcts_is_seeded():
 def test_bad_bot_arguments(kwargs, word):
     with pytest.raises(ValueError, match=word):
         BeloteISMCTSBot(**kwargs)
+
+
+def _last_two_tricks():
+    """Two tricks left, card points all zero: leading 8D (the lower id) wins the next trick
+    and loses the last one (and its 10-point bonus); leading 7S does the opposite."""
+    k = KernelState([mask_of([C("8D"), C("7S")]), mask_of([C("7D"), C("8S")])], [0, 0], [0, 0],
+                    [-1] * 32, 0)
+    k.trick, k.points = 14, [76, 76]
+    return k
+
+
+def test_tied_root_moves_are_chosen_at_random_and_seeded():
+    stats_ = None
+    picks = []
+    for seed in range(24):
+        bot = BeloteISMCTSBot(100, 82.0, seed=seed)
+        picks.append(bot.choose(_last_two_tricks()))
+        stats_ = bot.root_statistics()
+        assert BeloteISMCTSBot(100, 82.0, seed=seed).choose(_last_two_tricks()) == picks[-1]
+    # Visits and means tie (card points cannot tell the two leads apart) ...
+    assert {(n, mean) for n, mean, _ in stats_.values()} == {(50, 76.0)}
+    # ... and the choice is not the lowest card id every time (that gave away the bonus).
+    assert set(picks) == {C("8D"), C("7S")}
+    assert 4 <= picks.count(C("7S")) <= 20
+
+
+def test_final_rule_prefers_visits_then_mean():
+    game = pyspiel.load_game("belote2p")
+    bot = ISMCTSBot(game, 0, rng=0, final="visits_mean")
+    assert bot.final_action({3: (5, 10.0), 9: (6, 1.0)}) == 9
+    assert bot.final_action({3: (6, 10.0), 9: (6, 1.0)}) == 3
+    assert {bot.final_action({3: (6, 1.0), 9: (6, 1.0)}) for _ in range(40)} == {3, 9}
+
+
+def test_paper_bot_is_the_engine_with_the_paper_options():
+    """The wrapper's move equals the engine's IS-MCTS with the paper's options run on the same
+    kernel position and generator draws (one search loop)."""
+    rng = np.random.default_rng(9)
+    for plies in (0, 9, 20):
+        k = _random_position(rng, plies)
+        while len(k.legal_moves()) == 1:
+            k = _random_position(rng, plies)
+        wrapper = BeloteISMCTSBot(200, 82.0, seed=5)
+        card = wrapper.choose(k)
+        engine = ISMCTSBot(pyspiel.load_game("belote2p"), k.to_move, iterations=200, uct_c=82.0,
+                           rng=np.random.default_rng(5),
+                           engine="compiled", **PAPER_OPTIONS)
+        root = engine.search_array(belote_kernel.array_from_position(k))
+        assert {c: (n, m) for c, (n, m, _) in wrapper.root_statistics().items()} == \
+            {c: s for c, s in root.items() if s[0] > 0}
+        assert engine.final_action(root) == card

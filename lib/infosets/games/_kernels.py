@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from infosets.games import _belote_kernel as belote
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
 from infosets.games import _love_letter_kernel as love
@@ -43,6 +44,7 @@ from infosets.games import _virus_kernel as virus
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE, TRICK_GAME = 0, 1, 2
+BELOTE2P = 3
 # -- tabletop card-game kernel ids --
 SUSHI_GO, LOVE_LETTER, VIRUS = 10, 11, 12
 # -- kernels of the newer TAG ports (ids from 20 up; one branch each below) ---------------
@@ -57,6 +59,8 @@ def k_current_player(kid, s):
         return leduc.nb_current_player(s)
     if kid == LIARS_DICE:
         return liars.nb_current_player(s)
+    if kid == BELOTE2P:
+        return belote.nb_current_player(s)
     if kid == POKER_TAG:
         return poker_tag.nb_current_player(s)
     if kid == SUSHI_GO:
@@ -74,6 +78,8 @@ def k_legal_actions(kid, s, buf):
         return leduc.nb_legal_actions(s, buf)
     if kid == LIARS_DICE:
         return liars.nb_legal_actions(s, buf)
+    if kid == BELOTE2P:
+        return belote.nb_legal_actions(s, buf)
     if kid == POKER_TAG:
         return poker_tag.nb_legal_actions(s, buf)
     if kid == SUSHI_GO:
@@ -91,6 +97,8 @@ def k_chance_outcomes(kid, s, actions, probs):
         return leduc.nb_chance_outcomes(s, actions, probs)
     if kid == LIARS_DICE:
         return liars.nb_chance_outcomes(s, actions, probs)
+    if kid == BELOTE2P:
+        return belote.nb_chance_outcomes(s, actions, probs)
     if kid == POKER_TAG:
         return poker_tag.nb_chance_outcomes(s, actions, probs)
     if kid == SUSHI_GO:
@@ -108,6 +116,8 @@ def k_apply_action(kid, s, action):
         leduc.nb_apply_action(s, action)
     elif kid == LIARS_DICE:
         liars.nb_apply_action(s, action)
+    elif kid == BELOTE2P:
+        belote.nb_apply_action(s, action)
     elif kid == POKER_TAG:
         poker_tag.nb_apply_action(s, action)
     elif kid == SUSHI_GO:
@@ -126,6 +136,8 @@ def k_returns(kid, s, out):
         leduc.nb_returns(s, out)
     elif kid == LIARS_DICE:
         liars.nb_returns(s, out)
+    elif kid == BELOTE2P:
+        belote.nb_returns(s, out)
     elif kid == POKER_TAG:
         poker_tag.nb_returns(s, out)
     elif kid == SUSHI_GO:
@@ -144,6 +156,8 @@ def k_heuristic(kid, s, out):
         leduc.nb_heuristic(s, out)
     elif kid == LIARS_DICE:
         liars.nb_heuristic(s, out)
+    elif kid == BELOTE2P:
+        belote.nb_heuristic(s, out)
     elif kid == POKER_TAG:
         poker_tag.nb_heuristic(s, out)
     elif kid == SUSHI_GO:
@@ -162,6 +176,8 @@ def k_infostate_key(kid, s, player):
         return leduc.nb_infostate_key(s, player)
     if kid == LIARS_DICE:
         return liars.nb_infostate_key(s, player)
+    if kid == BELOTE2P:
+        return belote.nb_infostate_key(s, player)
     if kid == POKER_TAG:
         return poker_tag.nb_infostate_key(s, player)
     if kid == SUSHI_GO:
@@ -179,6 +195,8 @@ def k_determinize(kid, s, player, rng):
         leduc.nb_determinize(s, player, rng)
     elif kid == LIARS_DICE:
         liars.nb_determinize(s, player, rng)
+    elif kid == BELOTE2P:
+        belote.nb_determinize(s, player, rng)
     elif kid == POKER_TAG:
         poker_tag.nb_determinize(s, player, rng)
     elif kid == SUSHI_GO:
@@ -197,6 +215,8 @@ class Kernel:
     ``kid`` selects the jitted branch; ``num_actions`` bounds every legal list (chance
     included) and every action id; ``from_history``/``history`` convert to and from pyspiel
     action histories; ``infostate_string`` is OpenSpiel's string of a state array.
+    ``state_history`` reads the action history of a pyspiel state where ``history()`` does
+    not hold all of it (None: ``state.history()``).
     """
 
     name: str
@@ -206,10 +226,15 @@ class Kernel:
     from_history: Callable[[list], np.ndarray]
     history: Callable[[np.ndarray], list]
     infostate_string: Callable[[np.ndarray, int], str]
+    state_history: Callable[[object], list] | None = None
+
+    def history_of(self, state) -> list:
+        """The action history of a pyspiel state of this game, as ``from_history`` reads it."""
+        return state.history() if self.state_history is None else self.state_history(state)
 
     def from_state(self, state) -> np.ndarray:
         """The state array of a pyspiel state of this game (by its history)."""
-        return self.from_history(state.history())
+        return self.from_history(self.history_of(state))
 
     def to_state(self, game, array: np.ndarray):
         """The pyspiel state of ``game`` reached by the array's history."""
@@ -261,8 +286,17 @@ def _poker_tag(game) -> Kernel:
                   poker_tag.array_history, poker_tag.array_infostate_string)
 
 
+# -- belote2p block --
+def _belote2p(game) -> Kernel:
+    c = game.constraint
+    return Kernel("belote2p", BELOTE2P, 2, belote.NUM_ACTIONS,
+                  lambda history: belote.array_from_history(history, c.min_trumps, c.points_lo,
+                                                            c.points_hi),
+                  belote.array_history, belote.array_infostate_string, belote.adapter_history)
+
+
 _FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, "trick_game": _trick_game,
-              "poker_tag": _poker_tag}
+              "poker_tag": _poker_tag, "belote2p": _belote2p}
 
 
 # -- tabletop card-game kernels (sushi_go, love_letter, virus) --------------------------------
@@ -355,7 +389,7 @@ class KernelSampler:
         self._array: np.ndarray | None = None
 
     def array(self, state) -> np.ndarray:
-        history = state.history()
+        history = self.kernel.history_of(state)
         if history != self._history:
             self._array, self._history = self.kernel.from_history(history), history
         return self._array

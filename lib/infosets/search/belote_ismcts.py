@@ -1,48 +1,46 @@
-"""The ISMCTS of Boudier's two-player Belote paper, on the bitmask kernel, as a pyspiel.Bot.
+"""The ISMCTS of Boudier's two-player Belote paper: options of the one IS-MCTS, on the Belote kernel.
 
 Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
-(docs/papers/belote_ismcts.md), Algorithm 1, with the details of the authors' code from the reading notes:
+(docs/papers/belote_ismcts.md), Algorithm 1, with the details of the authors' code from the
+reading notes. ``BeloteISMCTSBot`` runs ``infosets.search.ismcts.ISMCTSBot`` with the compiled
+engine on the ``belote2p`` kernel (``infosets.games._belote_kernel``) and these options
+(``PAPER_OPTIONS``):
 
-- one tree over card sequences (both players' moves), rebuilt at every move;
+- ``node_key="moves"``: one tree over card sequences (both players' moves), rebuilt at every
+  move;
 - each iteration deals a determinization: a uniform shuffle of every card the mover cannot
-  see (the opponent's hand and both players' covered face-down cards); with
-  ``inference=True`` the opponent's hand is drawn only from cards its past failures to
-  follow suit / trump / overtrump allow (the paper's footnote 5, which it skipped);
-- selection among the children legal in the determinization by
-  ``mean + C * sqrt(ln(avail) / visits)`` on raw card points (C = 82); a child's
-  availability starts at 1 when it is created and gains 1 each time it is legal at a
-  selection or expansion step through its parent;
+  see (the opponent's hand and both players' covered face-down cards), without the fair-deal
+  constraint; with ``inference=True`` the opponent's hand is drawn only from cards its past
+  failures to follow suit / trump / overtrump allow (the paper's footnote 5, which it
+  skipped);
+- ``availability="expanded"``: selection among the children legal in the determinization by
+  ``mean + C * sqrt(ln(avail) / visits)``; a child's availability starts at 1 when it is
+  created and gains 1 each time it is legal at a selection or expansion step through its
+  parent;
+- ``normalize_rewards=False``, ``uct_c=C`` (82): raw card points;
 - expansion of one untried legal move chosen uniformly, then a uniform random rollout;
-- reward of a node = the final card points (no last-trick bonus) of the player who moved
-  into it;
-- the move played is the most visited root child (ties: higher mean, then lower card id).
+- ``reward="heuristic"``: the reward of a node is the final card points (no last-trick
+  bonus) of the player who moved into it (the kernel's heuristic at the end of the game);
+- ``final="visits_mean"``: the move played is the most visited root child, ties to the
+  higher mean, remaining ties uniformly at random (seeded). The authors' rule took the lowest
+  card id, which in the last tricks, where two cards often score the same card points,
+  gives away the last-trick bonus.
 """
 
 from __future__ import annotations
 
-import math
 import random
 
 import numpy as np
 import pyspiel
 
-from infosets.games.belote2p.rules import (
-    BEATS,
-    FOLLOW,
-    NUM_TRICKS,
-    POINTS,
-    TRUMP_MASK,
-    KernelState,
-    cards_of,
-    hand_exclusions,
-)
+from infosets.games import _belote_kernel as belote_kernel
+from infosets.games.belote2p.game import GAME_NAME
+from infosets.games.belote2p.rules import KernelState, hand_exclusions
+from infosets.search.ismcts import ISMCTSBot
 
-# A tree node is a list [visits, reward_sum, avail, tried_mask, children{card: node}].
-_VISITS, _REWARD, _AVAIL, _TRIED, _CHILDREN = range(5)
-
-
-def _new_node() -> list:
-    return [0, 0.0, 1, 0, {}]
+PAPER_OPTIONS = {"availability": "expanded", "node_key": "moves", "reward": "heuristic",
+                 "normalize_rewards": False, "final": "visits_mean"}
 
 
 def _rng_from(seed) -> random.Random:
@@ -53,6 +51,16 @@ def _rng_from(seed) -> random.Random:
         return random.Random(int(seed.integers(2**63)))
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         return random.Random(int(seed))
+    raise ValueError(f"seed must be an int, a numpy SeedSequence or Generator, got {seed!r}")
+
+
+def _generator_from(seed) -> np.random.Generator:
+    """The bot's numpy Generator: from an int or a SeedSequence, or one draw of a Generator."""
+    if isinstance(seed, np.random.Generator):
+        return np.random.default_rng(int(seed.integers(2**63)))
+    if isinstance(seed, np.random.SeedSequence) or (
+            isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)):
+        return np.random.default_rng(seed)
     raise ValueError(f"seed must be an int, a numpy SeedSequence or Generator, got {seed!r}")
 
 
@@ -84,8 +92,17 @@ class BeloteISMCTSBot(pyspiel.Bot):
         self.iterations = int(iterations)
         self.exploration = float(exploration)
         self.inference = bool(inference)
-        self._rand = _rng_from(seed)
-        self.last_root: list | None = None
+        self._rng = _generator_from(seed)
+        self._searchers: dict[int, ISMCTSBot] = {}
+        self._root_stats: dict[int, tuple[int, float, int]] = {}
+
+    def _searcher(self, player: int) -> ISMCTSBot:
+        """The engine's IS-MCTS for one seat (both seats share this bot's generator)."""
+        if player not in self._searchers:
+            self._searchers[player] = ISMCTSBot(
+                pyspiel.load_game(GAME_NAME), player, iterations=self.iterations,
+                uct_c=self.exploration, rng=self._rng, engine="compiled", **PAPER_OPTIONS)
+        return self._searchers[player]
 
     # -- pyspiel.Bot ----------------------------------------------------------------
     def step(self, state) -> int:
@@ -104,200 +121,29 @@ class BeloteISMCTSBot(pyspiel.Bot):
 
     # -- search ---------------------------------------------------------------------
     def choose(self, root_state: KernelState, excluded_from_opponent_hand: int = 0) -> int:
-        """Run the search from the mover's view of ``root_state``; return the card."""
+        """Run the search from the mover's view of ``root_state``; return the card (a single
+        legal card is played without a search)."""
         legal = root_state.legal_mask()
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
-        root = self.search(root_state, excluded_from_opponent_hand)
-        best = max(
-            root[_CHILDREN].items(),
-            key=lambda kv: (kv[1][_VISITS], kv[1][_REWARD] / max(kv[1][_VISITS], 1), -kv[0]),
-        )
-        return best[0]
+        self.search(root_state, excluded_from_opponent_hand)
+        root = {c: (n, mean) for c, (n, mean, _) in self._root_stats.items()}
+        return int(self._searcher(root_state.to_move).final_action(root))
 
-    def search(self, root_state: KernelState, excluded_from_opponent_hand: int = 0) -> list:
-        """Build the tree; returns the root node (children keyed by card)."""
-        rnd = self._rand.random
-        shuffle = self._rand.shuffle
-        sample = self._rand.sample
-        sqrt = math.sqrt
-        log_of = [0.0] + [math.log(a) for a in range(1, self.iterations + 2)]  # avail <= it + 1
-        c_explore = self.exploration
-        follow, beats, points, trumps, n_tricks = FOLLOW, BEATS, POINTS, TRUMP_MASK, NUM_TRICKS
-        me = root_state.to_move
-        opp = 1 - me
-        opp_hand_mask = root_state.hand[opp]
-        n_opp_hand = opp_hand_mask.bit_count()
-        unknown = cards_of(opp_hand_mask | root_state.down[0] | root_state.down[1])
-        covered_tops = root_state.covered_tops()
-        allowed = [c for c in unknown if not (excluded_from_opponent_hand >> c & 1)]
-        infer = len(allowed) < len(unknown)
-        if infer and len(allowed) < n_opp_hand:
-            # Impossible evidence (cannot happen in a real game); fall back to no inference.
-            infer = False
-        root_under = root_state.under
-        my_hand = root_state.hand[me]
-        root_up = root_state.up
-        r_leader, r_lead, r_to_move, r_trick = (
-            root_state.leader, root_state.lead, root_state.to_move, root_state.trick)
-        r_pts0, r_pts1 = root_state.points
-        root = _new_node()
-        # Plain determinizations: all permutations of the unseen cards drawn in one batch.
-        if not infer and unknown:
-            np_rng = np.random.default_rng(self._rand.getrandbits(64))
-            perms = np_rng.permuted(np.tile(np.array(unknown), (self.iterations, 1)),
-                                    axis=1).tolist()
-        else:
-            perms = [unknown] * self.iterations
-
-        for it in range(self.iterations):
-            # -- determinization
-            under = root_under[:]
-            if infer:
-                opp_cards = sample(allowed, n_opp_hand)
-                chosen = 0
-                for c in opp_cards:
-                    chosen |= 1 << c
-                rest = [c for c in unknown if not (chosen >> c & 1)]
-                shuffle(rest)
-                opp_hand = chosen
-            else:
-                perm = perms[it]
-                opp_hand = 0
-                for c in perm[:n_opp_hand]:
-                    opp_hand |= 1 << c
-                rest = perm[n_opp_hand:]
-            for top, c in zip(covered_tops, rest):
-                under[top] = c
-            # Playable cards per player: hand + face-up tops (a played top reveals its bottom).
-            pl = [0, 0]
-            pl[me] = my_hand | root_up[me]
-            pl[opp] = opp_hand | root_up[opp]
-            leader, lead, to_move, trick = r_leader, r_lead, r_to_move, r_trick
-            pts = [r_pts0, r_pts1]
-
-            # -- selection and expansion
-            node = root
-            path = []
-            while trick < NUM_TRICKS:
-                playable = pl[to_move]
-                if lead < 0:
-                    legal = playable
-                else:
-                    legal = (playable & FOLLOW[lead]) or (playable & TRUMP_MASK) or playable
-                children = node[_CHILDREN]
-                tried = legal & node[_TRIED]
-                m = tried
-                while m:
-                    low = m & -m
-                    children[low.bit_length() - 1][_AVAIL] += 1
-                    m ^= low
-                untried = legal & ~node[_TRIED]
-                if untried:
-                    n = untried.bit_count()
-                    k = int(rnd() * n)
-                    while k:
-                        untried &= untried - 1
-                        k -= 1
-                    card = (untried & -untried).bit_length() - 1
-                    child = _new_node()
-                    children[card] = child
-                    node[_TRIED] |= 1 << card
-                    expanded = True
-                else:
-                    best_value = -1.0
-                    card = -1
-                    m = tried
-                    while m:
-                        low = m & -m
-                        c = low.bit_length() - 1
-                        ch = children[c]
-                        visits = ch[_VISITS]
-                        v = ch[_REWARD] / visits + c_explore * sqrt(log_of[ch[_AVAIL]] / visits)
-                        if v > best_value:
-                            best_value, card = v, c
-                        m ^= low
-                    child = children[card]
-                    expanded = False
-                path.append((child, to_move))
-                # play the card (inline kernel rules; only pile tops have under >= 0)
-                below = under[card]
-                pl[to_move] ^= 1 << card
-                if below >= 0:
-                    pl[to_move] |= 1 << below
-                if lead < 0:
-                    lead = card
-                    to_move = 1 - to_move
-                else:
-                    winner = to_move if BEATS[lead] >> card & 1 else leader
-                    pts[winner] += POINTS[lead] + POINTS[card]
-                    trick += 1
-                    lead = -1
-                    leader = to_move = winner
-                node = child
-                if expanded:
-                    break
-
-            # -- uniform random rollout, a whole trick per loop
-            if lead >= 0 and trick < n_tricks:  # finish the trick in progress
-                playable = pl[to_move]
-                legal = (playable & follow[lead]) or (playable & trumps) or playable
-                k = int(rnd() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                bit = legal & -legal
-                card = bit.bit_length() - 1
-                below = under[card]
-                pl[to_move] ^= bit
-                if below >= 0:
-                    pl[to_move] |= 1 << below
-                winner = to_move if beats[lead] >> card & 1 else leader
-                pts[winner] += points[lead] + points[card]
-                trick += 1
-                to_move = winner
-            while trick < n_tricks:
-                # the leader plays any playable card
-                legal = pl[to_move]
-                k = int(rnd() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                bit = legal & -legal
-                lead = bit.bit_length() - 1
-                below = under[lead]
-                pl[to_move] ^= bit
-                if below >= 0:
-                    pl[to_move] |= 1 << below
-                # the follower obeys the duties
-                follower = 1 - to_move
-                playable = pl[follower]
-                legal = (playable & follow[lead]) or (playable & trumps) or playable
-                k = int(rnd() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                bit = legal & -legal
-                card = bit.bit_length() - 1
-                below = under[card]
-                pl[follower] ^= bit
-                if below >= 0:
-                    pl[follower] |= 1 << below
-                if beats[lead] >> card & 1:
-                    to_move = follower
-                pts[to_move] += points[lead] + points[card]
-                trick += 1
-
-            # -- backpropagation: each node scores its mover's card points
-            for nd, mover in path:
-                nd[_VISITS] += 1
-                nd[_REWARD] += pts[mover]
-        self.last_root = root
-        return root
+    def search(self, root_state: KernelState, excluded_from_opponent_hand: int = 0
+               ) -> dict[int, tuple[int, float, int]]:
+        """Search from the mover's view of ``root_state`` (a position, not terminal);
+        returns ``root_statistics()``. ``excluded_from_opponent_hand``: cards the opponent
+        is known not to hold (0: none)."""
+        if root_state.is_terminal():
+            raise ValueError("root_state: must not be terminal")
+        array = belote_kernel.array_from_position(root_state, excluded_from_opponent_hand)
+        searcher = self._searcher(root_state.to_move)
+        root = searcher.search_array(array)
+        avail = searcher.last_root_availability
+        self._root_stats = {c: (n, mean, avail[c]) for c, (n, mean) in root.items() if n > 0}
+        return self.root_statistics()
 
     def root_statistics(self) -> dict[int, tuple[int, float, int]]:
         """Per root card: (visits, mean reward, availability) of the last search."""
-        if self.last_root is None:
-            return {}
-        return {c: (n[_VISITS], n[_REWARD] / max(n[_VISITS], 1), n[_AVAIL])
-                for c, n in self.last_root[_CHILDREN].items()}
+        return dict(self._root_stats)

@@ -228,6 +228,28 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
     ``player`` each iteration, one tree of information-state nodes for all players.
 
     The root node's per-action visits, reward sums and presence go to ``root_*``.
+    ``ismcts_tree_with`` runs it with the further options.
+    """
+    ismcts_tree_with(kid, state, player, iterations, c, AVAIL_LEGAL if availability else AVAIL_PARENT,
+                     False, False, normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng,
+                     num_actions, num_players, root_n, root_w, root_present,
+                     np.zeros(num_actions, np.int64), depths)
+
+
+# Availability modes of ``ismcts_tree_with`` (``ISMCTSBot(availability=...)``): parent visits
+# (plain UCT), availability counted from the first time an action is legal at its node, or
+# from its expansion (the belote_ismcts authors' code: only expanded actions gain availability).
+AVAIL_PARENT, AVAIL_LEGAL, AVAIL_EXPANDED = 0, 1, 2
+
+
+@nb.njit(cache=True)
+def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
+                     normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
+                     num_players, root_n, root_w, root_present, root_avail, depths):
+    """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``),
+    ``key_by_moves`` (a node is the sequence of player moves from the root, not the mover's
+    information state: the belote_ismcts tree), ``heuristic_reward`` (playouts scored by the
+    kernel's heuristic, also at the end of the game). Root availabilities go to ``root_avail``.
     """
     cap = iterations + 2
     size = 1
@@ -256,6 +278,7 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
         st[:] = state
         k_determinize(kid, st, player, rng)
         plen = 0
+        node_key = -1  # the root's key when nodes are keyed by moves
         mover = k_current_player(kid, st)
         while mover != TERMINAL:
             if mover == CHANCE:
@@ -264,7 +287,7 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
                 continue
             if max_depth >= 0 and plen >= max_depth:
                 break
-            key = k_infostate_key(kid, st, mover)
+            key = node_key if key_by_moves else k_infostate_key(kid, st, mover)
             slot = _find_node(table_keys, table_nodes, key, mask)
             node = table_nodes[slot]
             if node < 0:
@@ -284,7 +307,8 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
                 a = buf[i]
                 if not present[node, a]:
                     present[node, a] = True
-                    avail_of[node, a] = 1
+                    if avail_mode != AVAIL_EXPANDED:
+                        avail_of[node, a] = 1
                     if use_fpu:
                         score = fpu
                         if score > best:
@@ -293,8 +317,9 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
                         untried[nu] = a
                         nu += 1
                     continue
-                avail_of[node, a] += 1
                 na = n_of[node, a]
+                if avail_mode != AVAIL_EXPANDED or na > 0:
+                    avail_of[node, a] += 1
                 if na == 0:
                     if use_fpu:
                         score = fpu
@@ -304,7 +329,7 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
                         untried[nu] = a
                         nu += 1
                 elif nu == 0:
-                    if availability:
+                    if avail_mode != AVAIL_PARENT:
                         score = w_of[node, a] / na + c * math.sqrt(math.log(avail_of[node, a]) / na)
                     else:
                         score = w_of[node, a] / na + c * math.sqrt(log_parent / na)
@@ -319,6 +344,9 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
                 expand = nu > 0
                 if expand:
                     action = untried[rng_bounded(rng, nu)]
+            if avail_mode == AVAIL_EXPANDED and n_of[node, action] == 0:
+                avail_of[node, action] = 1
+            node_key = (node + 1) * num_actions + action
             path_node[plen] = node
             path_action[plen] = action
             path_mover[plen] = mover
@@ -331,6 +359,8 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
         if plen > depth_max:
             depth_max = plen
         _rollout(kid, st, rng, limit, buf, probs, returns)
+        if heuristic_reward:
+            k_heuristic(kid, st, returns)
         for i in range(plen):
             node = path_node[i]
             a = path_action[i]
@@ -340,7 +370,7 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
                 w_of[node, a] += (returns[path_mover[i]] - low) / span
             else:
                 w_of[node, a] += returns[path_mover[i]]
-    key = k_infostate_key(kid, state, player)
+    key = -1 if key_by_moves else k_infostate_key(kid, state, player)
     slot = _find_node(table_keys, table_nodes, key, mask)
     root = table_nodes[slot]
     if root >= 0:
@@ -348,6 +378,7 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
             root_n[a] = n_of[root, a]
             root_w[a] = w_of[root, a]
             root_present[a] = present[root, a]
+            root_avail[a] = avail_of[root, a]
     depths[0] += depth_total
     depths[1] = max(depths[1], depth_max)
 
@@ -370,7 +401,7 @@ class CompiledSearch:
         self._array: np.ndarray | None = None
 
     def _state_array(self, state) -> np.ndarray:
-        history = state.history()
+        history = self.kernel.history_of(state)
         if history != self._history:
             self._array, self._history = self.kernel.from_history(history), history
         return self._array
@@ -398,25 +429,38 @@ class CompiledSearch:
             result.append(stats)
         return result, int(depths[0]), int(depths[1])
 
-    def ismcts(self, state, player: int, iterations: int, availability: bool, rnd):
+    def ismcts(self, state, player: int, iterations: int, availability, rnd, node_key: str = "infostate",
+               reward: str = "returns", array: np.ndarray | None = None):
         """IS-MCTS root statistics {action: (visits, mean reward)} over the legal actions of
-        ``state`` seen at the root; returns (root, summed depth, max depth)."""
+        ``state`` seen at the root; returns (root, summed depth, max depth). ``availability``,
+        ``node_key`` and ``reward`` as in ``ISMCTSBot``; ``array``: search this kernel state
+        array instead of ``state``'s (``state`` may then be None). The root's availability
+        counts are left in ``self.last_root_availability``."""
         kernel, scale = self.kernel, self.scale
         limit, max_depth, use_fpu, fpu, epsilon = self._params
         a = kernel.num_actions
         root_n = np.zeros(a, np.int64)
         root_w = np.zeros(a, np.float64)
         present = np.zeros(a, np.bool_)
+        avail = np.zeros(a, np.int64)
         depths = np.zeros(2, np.int64)
+        if array is None:
+            array = self._state_array(state)
+            legal = state.legal_actions()
+        else:
+            buf = np.empty(a, np.int64)
+            legal = buf[:k_legal_actions(kernel.kid, array, buf)].tolist()
+        mode = AVAIL_EXPANDED if availability == "expanded" else AVAIL_LEGAL if availability else AVAIL_PARENT
         stream = rnd.to_array()
-        ismcts_tree(kernel.kid, self._state_array(state), player, iterations, self.uct_c,
-                    bool(availability), scale.normalize, float(scale.low), float(scale.span), limit,
-                    max_depth, use_fpu, fpu, epsilon, stream, a, kernel.num_players, root_n, root_w,
-                    present, depths)
+        ismcts_tree_with(kernel.kid, array, player, iterations, self.uct_c, mode, node_key == "moves",
+                         reward == "heuristic", scale.normalize, float(scale.low), float(scale.span), limit,
+                         max_depth, use_fpu, fpu, epsilon, stream, a, kernel.num_players, root_n, root_w,
+                         present, avail, depths)
         rnd.load(stream)
         root = {}
-        for x in state.legal_actions():
+        for x in legal:
             if present[x]:
                 n = int(root_n[x])
                 root[x] = (n, float(root_w[x]) / n if n else 0.0)
+        self.last_root_availability = {x: int(avail[x]) for x in root}
         return root, int(depths[0]), int(depths[1])

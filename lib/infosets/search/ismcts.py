@@ -21,7 +21,7 @@ import math
 import numpy as np
 import pyspiel
 
-from infosets.games._kernels import kernel_for, kernel_sampler, require_kernel
+from infosets.games._kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.games.determinizers import _resample_sampler, infostate_key, sampler_for, uses_aoh_key
 from infosets.search.compiled import CompiledSearch
 from infosets.search.mcts import game_settings
@@ -34,8 +34,11 @@ from infosets.search.state_protocol import (
     uses_pcg,
 )
 
-FINALS = ("mean", "visits")
+FINALS = ("mean", "visits", "visits_mean")
 ENGINES = ("python", "compiled", "auto")
+AVAILABILITIES = (True, False, "expanded")
+NODE_KEYS = ("infostate", "moves")
+REWARDS = ("returns", "heuristic")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 NEG_INF = float("-inf")
@@ -88,20 +91,31 @@ class ISMCTSBot(pyspiel.Bot):
         determinizer where there is a kernel, else ``sampler_for(game)``.
         A sampler may return worlds where ``player`` holds another information state: the
         root then behaves as a chance node over own information states.
-      availability: UCB uses availability counts (True) or parent visits (False: plain UCT).
+      availability: UCB uses availability counts (True: an action's count starts the first
+        time it is legal at its node), parent visits (False: plain UCT), or "expanded": counts
+        start when the action is expanded and only expanded actions gain them (the
+        belote_ismcts authors' code).
       normalize_rewards: rewards mapped to [0, 1] with the game's utility bounds.
-      final: "mean" (highest mean reward) or "visits" (most visited) for ``step``.
+      final: "mean" (highest mean reward), "visits" (most visited) or "visits_mean" (most
+        visited, ties to the higher mean) for ``step``; remaining ties are broken uniformly
+        at random (seeded).
       rollout_policy: ``policy(state, rnd) -> action`` for rollouts; uniform random if None.
       engine: "python", "compiled" (games with a kernel) or "auto"; ``engine_used`` tells
         which ran, ``last_search_info`` holds the tree depths of the last search.
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings, as
         ``OLMCTSBot`` (see ``infosets.search.settings``).
+      node_key: "infostate" (a node is the mover's information state in the sampled world) or
+        "moves" (a node is the sequence of player moves from the root, chance left out: the
+        belote_ismcts tree, for games whose moves are public).
+      reward: "returns" (a finished playout scores its returns) or "heuristic" (every playout
+        is scored by the game's heuristic, finished or cut off; belote2p's is the card points
+        won, the belote_ismcts authors' reward).
     """
 
     def __init__(self, game, player, *, iterations=1000, uct_c=1.0, rng, sampler=None,
                  availability=True, normalize_rewards=True, final="mean", rollout_policy=None,
                  engine="python", rollout_length=None, heuristic=None, max_depth=None, fpu=None,
-                 explore_epsilon=0.0):
+                 explore_epsilon=0.0, node_key="infostate", reward="returns"):
         if not 0 <= player < game.num_players():
             raise ValueError(f"player: must be in [0, {game.num_players() - 1}], got {player}")
         if not isinstance(iterations, (int, np.integer)) or iterations < 1:
@@ -112,6 +126,12 @@ class ISMCTSBot(pyspiel.Bot):
             raise ValueError(f"final: must be one of {FINALS}, got {final!r}")
         if engine not in ENGINES:
             raise ValueError(f"engine: must be one of {ENGINES}, got {engine!r}")
+        if not (isinstance(availability, (bool, np.bool_)) or availability == "expanded"):
+            raise ValueError(f"availability: must be one of {AVAILABILITIES}, got {availability!r}")
+        if node_key not in NODE_KEYS:
+            raise ValueError(f"node_key: must be one of {NODE_KEYS}, got {node_key!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward: must be one of {REWARDS}, got {reward!r}")
         kernel = kernel_for(game)
         custom = sampler is not None or rollout_policy is not None
         if engine == "compiled":
@@ -120,6 +140,12 @@ class ISMCTSBot(pyspiel.Bot):
                 raise ValueError("engine: 'compiled' draws worlds and rollouts in the kernel; "
                                  "pass no sampler and no rollout_policy (or use engine='python')")
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
+        self._reward_heuristic = None
+        if reward == "heuristic":
+            self._reward_heuristic = settings.heuristic or (
+                kernel_heuristic(game, kernel) if kernel is not None else None)
+            if self._reward_heuristic is None:
+                raise ValueError("reward: 'heuristic' needs a game heuristic and this game has none")
         if engine == "auto":
             engine = "compiled" if kernel is not None and not custom else "python"
         self._rng = as_generator(rng)
@@ -132,6 +158,9 @@ class ISMCTSBot(pyspiel.Bot):
             sampler = kernel_sampler(game, kernel) if kernel is not None else sampler_for(game)
         self.sampler = sampler
         self.availability = availability
+        self.node_key = node_key
+        self.reward = reward
+        self.last_root_availability: dict[int, int] = {}
         self.scale = RewardScale(game, normalize_rewards)
         self.final = final
         self.rollout_policy = rollout_policy
@@ -146,6 +175,8 @@ class ISMCTSBot(pyspiel.Bot):
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
+        if self.node_key == "moves":
+            return ()
         return infostate_key(world, mover) if self._aoh else world.information_state_string(mover)
 
     def search(self, state) -> dict[int, tuple[int, float]]:
@@ -153,16 +184,14 @@ class ISMCTSBot(pyspiel.Bot):
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("state: must be a decision node of a non-terminal state")
         self.nodes = nodes = {}
-        rnd = python_random(self._rng)
         if self._compiled is not None:
-            root, depth_total, depth_max = self._compiled.ismcts(state, self.player, self.iterations,
-                                                                 self.availability, rnd)
-            self.engine_used = "compiled"
-            self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
-            return root
+            return self._search_compiled(state, None)
+        rnd = python_random(self._rng)
         self.engine_used = "python"
         sampler, rng, player = self.sampler, self._rng, self.player
         c, availability, scale = self.uct_c, self.availability, self.scale
+        from_expansion = availability == "expanded"
+        by_moves, reward_heuristic = self.node_key == "moves", self._reward_heuristic
         rollout_policy = self.rollout_policy
         aoh = self._aoh
         normalize, low, span = scale.normalize, scale.low, scale.span
@@ -178,6 +207,7 @@ class ISMCTSBot(pyspiel.Bot):
             current_player, apply_action = world.current_player, world.apply_action
             legal_actions = world.legal_actions
             path = []
+            moves_key = ()  # the node's key when nodes are keyed by moves
             # current_player() is TERMINAL (< 0, != CHANCE) at the end, CHANCE at chance nodes.
             mover = current_player()
             while mover != TERMINAL:
@@ -187,7 +217,10 @@ class ISMCTSBot(pyspiel.Bot):
                     continue
                 if max_depth is not None and len(path) >= max_depth:
                     break
-                key = infostate_key(world, mover) if aoh else world.information_state_string(mover)
+                if by_moves:
+                    key = moves_key
+                else:
+                    key = infostate_key(world, mover) if aoh else world.information_state_string(mover)
                 node = nodes.get(key)
                 if node is None:
                     node = nodes[key] = _Node()
@@ -204,11 +237,12 @@ class ISMCTSBot(pyspiel.Bot):
                 for a in legal:
                     entry = stats.get(a)
                     if entry is None:
-                        entry = stats[a] = [0, 0.0, 1]
+                        entry = stats[a] = [0, 0.0, 0 if from_expansion else 1]
                         n = 0
                     else:
-                        entry[2] += 1
                         n = entry[0]
+                        if n or not from_expansion:
+                            entry[2] += 1
                     if n == 0:
                         if fpu is not None:
                             if fpu > best:
@@ -230,6 +264,9 @@ class ISMCTSBot(pyspiel.Bot):
                     expand = untried is not None
                     if expand:
                         action = untried[randrange(len(untried))]
+                if from_expansion and stats[action][0] == 0:
+                    stats[action][2] = 1
+                moves_key = (moves_key, action)
                 path.append((node, stats[action], mover))
                 apply_action(action)
                 mover = current_player()
@@ -254,7 +291,10 @@ class ISMCTSBot(pyspiel.Bot):
                     apply_action(rollout_policy(world, rnd))
                 steps += 1
                 mover = current_player()
-            returns = world.returns() if mover == TERMINAL else heuristic(world)
+            if reward_heuristic is not None:
+                returns = reward_heuristic(world)
+            else:
+                returns = world.returns() if mover == TERMINAL else heuristic(world)
             if normalize:
                 for node, entry, mover in path:
                     node.visits += 1
@@ -268,14 +308,40 @@ class ISMCTSBot(pyspiel.Bot):
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         root = nodes.get(self._key(state, player))
         if root is None:
+            self.last_root_availability = {}
             return {}
-        return {a: (e[0], e[1] / e[0] if e[0] else 0.0) for a, e in root.stats.items()
-                if a in set(state.legal_actions())}
+        legal = set(state.legal_actions())
+        self.last_root_availability = {a: e[2] for a, e in root.stats.items() if a in legal}
+        return {a: (e[0], e[1] / e[0] if e[0] else 0.0) for a, e in root.stats.items() if a in legal}
+
+    def _search_compiled(self, state, array):
+        rnd = python_random(self._rng)
+        root, depth_total, depth_max = self._compiled.ismcts(state, self.player, self.iterations,
+                                                             self.availability, rnd, self.node_key,
+                                                             self.reward, array)
+        self.last_root_availability = self._compiled.last_root_availability
+        self.engine_used = "compiled"
+        self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
+        return root
+
+    def search_array(self, array: np.ndarray) -> dict[int, tuple[int, float]]:
+        """``search`` from a state array of the game's kernel (compiled engine only), for
+        callers that hold kernel positions (``belote_ismcts.BeloteISMCTSBot``)."""
+        if self._compiled is None:
+            raise ValueError("engine: search_array needs the compiled engine (engine='compiled')")
+        return self._search_compiled(None, array)
+
+    def final_action(self, root_stats: dict[int, tuple[int, float]]):
+        """The move ``final`` picks from root statistics (ties uniformly at random, seeded by
+        the bot's generator); None if no action was visited."""
+        return self._choose(root_stats, python_random(self._rng))
 
     def _choose(self, root_stats, rnd):
         visited = {a: s for a, s in root_stats.items() if s[0] > 0}
         if not visited:
             return None
+        if self.final == "visits_mean":
+            return argmax_random({a: (s[0], s[1]) for a, s in visited.items()}, rnd)
         index = 1 if self.final == "mean" else 0
         return argmax_random({a: s[index] for a, s in visited.items()}, rnd)
 
@@ -287,7 +353,7 @@ class ISMCTSBot(pyspiel.Bot):
     def step_with_policy(self, state):
         root = self.search(state)
         policy = _normalised_visits(root, state)
-        action = self._choose(root, python_random(self._rng))
+        action = self.final_action(root)
         if action is None:
             legal = state.legal_actions()
             action = legal[int(self._rng.integers(len(legal)))]
