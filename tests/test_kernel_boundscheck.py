@@ -34,7 +34,7 @@ rnd = random.Random(0)
 GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0.3),
          ("liars_dice", {"dice_sides": 6}, 200, 0.3), ("trick_game", {}, 100, 0.3),
          ("trick_game", {"num_cards": 52, "hand_size": 26}, 20, 0.3),
-         ("poker_tag", {"max_hands": 3}, 30, 0.1),
+         ("poker_tag", {"max_hands": 3}, 30, 0.1), ("belote2p", {}, 4, 0.05),
          # tabletop card-game kernels: long games, so few of them and few searches
          ("sushi_go", {"players": 2}, 2, 0.03), ("sushi_go", {"players": 5}, 2, 0.03),
          ("love_letter", {"players": 2, "tokens_to_win": 2}, 3, 0.05),
