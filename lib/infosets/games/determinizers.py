@@ -56,11 +56,10 @@ from infosets.games.history_replay import (  # noqa: F401  (re-exported: one imp
 
 Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
 
-RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "oh_hell", "gin_rummy", "bridge",
-                            "universal_poker"})
+RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "oh_hell", "bridge", "universal_poker"})
 RESAMPLE_CHECKED_GAMES = frozenset({"hearts", "euchre"})
 REDRAW_GAMES = frozenset({"liars_dice"})
-CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish"})
+CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish", "gin_rummy"})
 ROLLOUT_GAMES = frozenset({"phantom_ttt"})
 
 _REGISTRY: dict[str, Callable[[pyspiel.Game], Sampler]] = {}
@@ -100,7 +99,8 @@ def _classify_registered() -> tuple[tuple[str, ...], dict[str, str]]:
                 pyspiel.load_game(name)
             except pyspiel.SpielError as error:
                 first = str(error).strip().splitlines()[0] if str(error).strip() else "load failed"
-                reasons[name] = f"does not load with default parameters (a wrapper takes its inner game: {first})"
+                reasons[name] = ("does not load with default parameters (a wrapper takes its inner "
+                                 f"game: {first})")
             else:
                 works.append(name)
     return tuple(works), reasons
