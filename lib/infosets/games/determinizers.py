@@ -83,17 +83,27 @@ def undeterminizable_games() -> dict[str, str]:
     return {name: reason for name, reason in _classify_registered()[1].items() if name not in _REGISTRY}
 
 
+def _generic_obstacle(game_type: pyspiel.GameType) -> str | None:
+    """Why the generic replay sampler cannot serve a game, or None."""
+    if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        return "simultaneous moves (wrap it: turn_based_simultaneous_game(game=...))"
+    if game_type.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+        return "chance is sampled inside the engine, so the history does not determine the state"
+    if not (game_type.provides_information_state_string or game_type.provides_observation_string):
+        return "neither an information-state nor an observation string"
+    return None
+
+
 @functools.cache
 def _classify_registered() -> tuple[tuple[str, ...], dict[str, str]]:
     works, reasons = [], {}
     for game_type in pyspiel.registered_games():
         name = game_type.short_name
-        if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-            reasons[name] = "simultaneous moves (wrap it: turn_based_simultaneous_game(game=...))"
-        elif game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        obstacle = _generic_obstacle(game_type)
+        if game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION:
             reasons[name] = "perfect information: the state is the world, none needed"
-        elif not (game_type.provides_information_state_string or game_type.provides_observation_string):
-            reasons[name] = "neither an information-state nor an observation string"
+        elif obstacle is not None:
+            reasons[name] = obstacle
         else:
             try:
                 pyspiel.load_game(name)
@@ -132,9 +142,9 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         return ReplayDeterminizer(game, mode="auto")
     if name in ROLLOUT_GAMES:
         return OpponentRolloutDeterminizer(game)
-    if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        raise ValueError(f"game: no determinizer for '{name}': simultaneous moves "
-                         "(wrap it: turn_based_simultaneous_game(game=...))")
+    obstacle = _generic_obstacle(game.get_type())
+    if obstacle is not None:
+        raise ValueError(f"game: no determinizer for '{name}': {obstacle}")
     warnings.warn(f"game '{name}': no specific determinizer, using the generic history-replay "
                   "sampler (exact when small, else an approximate Markov chain)", stacklevel=2)
     return ReplayDeterminizer(game, mode="auto")

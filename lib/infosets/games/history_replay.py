@@ -169,6 +169,27 @@ class ReplayDeterminizer:
             raise RuntimeError(f"redraw determinizer: no consistent world in {self.max_tries} tries")
         return self._chain_sample(actions, player, target, rng)
 
+    def exact_distribution(self, state: pyspiel.State, player: int) -> dict[tuple[int, ...], float]:
+        """{history: probability} over every world consistent with ``player``'s view, by
+        enumeration (raises RuntimeError past ``max_nodes``): the exact target of the sampler."""
+        actions = [item.action for item in state.full_history()]
+        target = self._targets(state, actions, player)
+        saved = self._aoh
+        try:
+            worlds = self._enumerate(state, actions, player, target)
+        except _Budget:
+            raise RuntimeError(f"exact determinizer: more than {self.max_nodes} nodes to "
+                               "enumerate") from None
+        finally:
+            self._aoh = saved
+        logp = np.array([lp for _, lp in worlds])
+        weights = np.exp(logp - logp.max())
+        weights /= weights.sum()
+        out: dict[tuple[int, ...], float] = {}
+        for (history, _), weight in zip(worlds, weights):
+            out[tuple(history)] = out.get(tuple(history), 0.0) + float(weight)
+        return out
+
     def _prepare(self, state, actions, player, target):
         self._chain = None
         self._worlds = []
