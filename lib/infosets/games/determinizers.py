@@ -99,20 +99,23 @@ def _classify_registered() -> tuple[tuple[str, ...], dict[str, str]]:
     works, reasons = [], {}
     for game_type in pyspiel.registered_games():
         name = game_type.short_name
-        obstacle = _generic_obstacle(game_type)
+        if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            reasons[name] = _generic_obstacle(game_type)
+            continue
         if game_type.information == pyspiel.GameType.Information.PERFECT_INFORMATION:
             reasons[name] = "perfect information: the state is the world, none needed"
-        elif obstacle is not None:
-            reasons[name] = obstacle
+            continue
+        try:
+            pyspiel.load_game(name)
+        except pyspiel.SpielError as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else "load failed"
+            reasons[name] = f"does not load with default parameters (a wrapper takes its inner game: {first})"
+            continue
+        obstacle = _generic_obstacle(game_type)
+        if obstacle is None:
+            works.append(name)
         else:
-            try:
-                pyspiel.load_game(name)
-            except pyspiel.SpielError as error:
-                first = str(error).strip().splitlines()[0] if str(error).strip() else "load failed"
-                reasons[name] = ("does not load with default parameters (a wrapper takes its inner "
-                                 f"game: {first})")
-            else:
-                works.append(name)
+            reasons[name] = obstacle
     return tuple(works), reasons
 
 

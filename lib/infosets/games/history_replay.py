@@ -174,14 +174,11 @@ class ReplayDeterminizer:
         enumeration (raises RuntimeError past ``max_nodes``): the exact target of the sampler."""
         actions = [item.action for item in state.full_history()]
         target = self._targets(state, actions, player)
-        saved = self._aoh
         try:
             worlds = self._enumerate(state, actions, player, target)
         except _Budget:
             raise RuntimeError(f"exact determinizer: more than {self.max_nodes} nodes to "
                                "enumerate") from None
-        finally:
-            self._aoh = saved
         logp = np.array([lp for _, lp in worlds])
         weights = np.exp(logp - logp.max())
         weights /= weights.sum()
