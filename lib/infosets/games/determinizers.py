@@ -1,35 +1,37 @@
 """Determinizers: sample a full world consistent with one player's information state.
 
 Used by every search in ``infosets.search`` (PI-MCTS, IS-MCTS; Ravichandran, Goodman and
-Lucas, "PIMCTS evaluation in tabletop games", NOTES.md slug ``pimcts_aggregation``).
+Lucas, slug ``pimcts_aggregation``) and by the world samplers of Arjonilla, Saffidine and
+Cazenave (slug ``belief_mixtures``).
 
 ``sampler_for(game)`` returns ``sampler(state, player, rng) -> pyspiel.State``: a world drawn
 from the chance-weighted distribution over histories consistent with ``player``'s
-information state, with the same ``infostate_key`` for ``player``. Strategies, per game:
+information state, with the same ``infostate_key`` for ``player``, and whose ``history()``
+replays to it. Strategies, per game:
 
-* ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, oh_hell, gin_rummy,
-  bridge, universal_poker, and Python-registered games whose state implements it, e.g.
-  trick_game, belote2p), fed a seeded ``UniformProbabilitySampler``. Exact.
+* ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, oh_hell, bridge,
+  universal_poker, and Python-registered games whose state implements it: trick_game,
+  belote2p), fed a seeded ``UniformProbabilitySampler``. Exact. Audited phase by phase
+  (tests/test_determinizer_audit.py): no truth leak, histories rebuild the worlds.
 * registered: games that call ``register_determinizer`` (the tabletop ports).
 * ``resample_checked`` (hearts, euchre): OpenSpiel's resampler returns histories the game
   itself rejects in some phases (measured: 108 of 272 hearts samples, 10 of 84 euchre, an
   illegal action on replay, e.g. during the passing phase). Each resampled world is replayed
   with legality checks and redrawn when refused; after ``max_resample_tries`` refusals the
-  ``chain`` strategy below takes over for that call.
+  replay chain takes over for that call.
 * ``redraw`` (liars_dice): history replay; every chance outcome hidden from ``player`` is
   redrawn independently from its chance distribution. Exact (hidden dice are independent).
-* ``chain`` (spades, skat, crazy_eights, go_fish): history replay inside a Metropolis chain
-  over the hidden chance outcomes (swap two hidden outcomes, or redraw one), target = the
-  chance probability of the history restricted to histories the game engine accepts (every
-  action legal, same view for ``player``). The engine enforces every constraint (played
-  cards, voids, asks, forced draws) so no game logic is duplicated, but the result is only
-  approximately uniform: the chain starts at the real history and is kept per information
-  state, with ``burn_in`` proposals on first use and ``thin`` proposals between samples.
-  This is the "only history replay works" case.
+* ``replay`` (spades, skat, crazy_eights, go_fish, gin_rummy; ``CHAIN_GAMES``): the generic
+  history-replay sampler of ``history_replay`` (exact enumeration when the consistent set is
+  small, else an approximate Metropolis chain). gin_rummy is here because OpenSpiel 2.0.2's
+  resampler returns the real ``history()`` with other cards in every phase (30 of 30 worlds
+  in the audit) and the true world in the layoff phase (30 of 30; chance allows < 8%).
 * ``opponent_rollout`` (phantom_ttt): the hidden part is the opponent's moves, not chance.
   Own moves are replayed, opponents move uniformly at random, and a run is rejected as soon
   as ``player``'s view differs. Exact posterior under a uniformly random opponent model.
 * ``perfect_information``: the state itself (cloned).
+* any other sequential game: the generic replay sampler, with a one-line warning saying so.
+  ``undeterminizable_games()`` names every registered game it cannot serve, and why.
 
 Games without an information-state string (spades, skat, crazy_eights) and games whose
 string forgets the past (go_fish) are keyed by the player's action-observation history built
