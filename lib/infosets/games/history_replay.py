@@ -27,7 +27,11 @@ Three ways to sample, chosen per information state:
   samples). Approximate twice over: finite mixing (measured in
   ``benchmarks/bench_determinizers.py`` against the exact sampler), and it keeps the real
   history's shape (the same steps, so worlds where an unseen opponent made a different
-  number of moves are not reached).
+  number of moves are not reached). Measured against enumeration at 300 samples: where the
+  hidden part is separate chance outcomes it matches (leduc, 3-player kuhn, liars_dice_ir,
+  kriegspiel: chi-square p > 0.1, total variation <= 0.12); where it is unseen opponent moves
+  or whole hands drawn as one outcome it does not mix (dark_hex TV 0.43, dark_chess 0.51,
+  tiny_bridge_4p 0.98). Hence ``auto`` enumerates whenever the walk is affordable.
 * ``redraw``: every hidden chance outcome drawn independently from its distribution, until
   the engine accepts the history (exact when hidden outcomes are independent, liars_dice).
 
