@@ -14,6 +14,7 @@ from scipy import stats
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.games.determinizers import (
     determinizable_games,
+    determinizer_obstacle,
     infostate_key,
     sampler_for,
     undeterminizable_games,
@@ -138,6 +139,12 @@ def test_every_registered_game_is_determinizable_or_has_a_reason():
     assert "simultaneous" in cannot["goofspiel"]
     assert "sampled inside the engine" in cannot["tarok"]
     assert "perfect information" in cannot["tic_tac_toe"]
+
+
+def test_determinizer_obstacle_says_why_before_any_compute():
+    assert determinizer_obstacle(pyspiel.load_game("dark_hex")) is None
+    assert determinizer_obstacle(pyspiel.load_game("belote2p")) is None
+    assert "simultaneous" in determinizer_obstacle(pyspiel.load_game("goofspiel(imp_info=True,num_cards=4)"))
 
 
 def test_bad_parameters_are_named():

@@ -85,6 +85,15 @@ def undeterminizable_games() -> dict[str, str]:
     return {name: reason for name, reason in _classify_registered()[1].items() if name not in _REGISTRY}
 
 
+def determinizer_obstacle(game: pyspiel.Game) -> str | None:
+    """Why ``sampler_for(game)`` would fail, in a few words, or None when it works (a config
+    check can call this before any compute)."""
+    name = game.get_type().short_name
+    if name in _REGISTRY or game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return None
+    return _generic_obstacle(game.get_type())
+
+
 def _generic_obstacle(game_type: pyspiel.GameType) -> str | None:
     """Why the generic replay sampler cannot serve a game, or None."""
     if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
