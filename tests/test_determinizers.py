@@ -62,9 +62,15 @@ def test_sampler_is_reproducible_from_the_rng():
     assert a[0] == a[1]
 
 
-def test_unknown_game_raises_naming_the_game():
-    with pytest.raises(ValueError, match="^game: no determinizer for 'dark_hex'"):
-        sampler_for(pyspiel.load_game("dark_hex"))
+def test_a_game_without_its_own_determinizer_gets_the_generic_one_with_a_note():
+    with pytest.warns(UserWarning, match="^game 'dark_hex': no specific determinizer"):
+        sampler = sampler_for(pyspiel.load_game("dark_hex"))
+    assert isinstance(sampler, ReplayDeterminizer)
+
+
+def test_a_simultaneous_game_raises_naming_the_game():
+    with pytest.raises(ValueError, match="^game: no determinizer for 'goofspiel': simultaneous"):
+        sampler_for(pyspiel.load_game("goofspiel(imp_info=True,num_cards=4)"))
 
 
 def test_resample_leduc_opponent_card_is_uniform():

@@ -98,6 +98,6 @@ def test_bad_input_one_line_errors():
     with pytest.raises(ValueError, match="^player:"):
         ISMCTSBot(game, 2, rng=0)
     with pytest.raises(ValueError, match="^game: no determinizer"):
-        ISMCTSBot(pyspiel.load_game("dark_hex"), 0, rng=0)
+        ISMCTSBot(pyspiel.load_game("goofspiel(imp_info=True,num_cards=4)"), 0, rng=0)
     with pytest.raises(ValueError, match="^game: engine='cpp' needs a C\\+\\+ game"):
         make_cpp_ismcts_bot(pyspiel.load_game("trick_game"), seed=0)

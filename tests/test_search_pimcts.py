@@ -96,7 +96,7 @@ def test_bad_input_one_line_errors():
     with pytest.raises(ValueError, match="^aggregation:"):
         PIMCTSBot(game, 0, aggregation="Majority", rng=0)
     with pytest.raises(ValueError, match="^game: no determinizer"):
-        PIMCTSBot(pyspiel.load_game("dark_hex"), 0, rng=0)
+        PIMCTSBot(pyspiel.load_game("goofspiel(imp_info=True,num_cards=4)"), 0, rng=0)
 
 
 def test_auto_engine_uses_python_trees_at_small_tree_budgets():

@@ -1,7 +1,7 @@
 """The game kernels of the compiled search engine: a registry and one jitted dispatch per call.
 
 Serves the compiled PI-MCTS / IS-MCTS engine (``infosets.search.compiled``) of Ravichandran,
-Goodman and Lucas, "PIMCTS evaluation in tabletop games" (slug ``pimcts_aggregation``).
+Goodman and Lucas, "PIMCTS evaluation in tabletop games" (docs/papers/pimcts_aggregation.md).
 
 A kernel state is a flat int64 numpy array. Each kernel module provides jitted functions
 with one contract (``s`` a state array, ``buf``/``actions`` int64 buffers, ``probs``/``out``

@@ -1,7 +1,7 @@
 """Numba kernel of OpenSpiel's ``liars_dice`` with one k-sided die per player (2 players).
 
 Serves the compiled search engine of Ravichandran, Goodman and Lucas, "PIMCTS evaluation in
-tabletop games" (slug ``pimcts_aggregation``). Same rules, action ids, returns and
+tabletop games" (docs/papers/pimcts_aggregation.md). Same rules, action ids, returns and
 information state strings as OpenSpiel 2.0.2's C++ ``liars_dice(players=2, numdice=1,
 dice_sides=k, bidding_rule=reset-face)``:
 - Chance rolls player 0's die, then player 1's: actions 0..k-1 are faces 1..k, uniform.

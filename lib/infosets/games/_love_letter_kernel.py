@@ -1,7 +1,7 @@
 """Numba kernel of the ``love_letter`` port for the compiled search engine.
 
 Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (slug ``pimcts_aggregation``). The readable reference is
+evaluation in tabletop games" (docs/papers/pimcts_aggregation.md). The readable reference is
 ``infosets.games.love_letter.LoveLetterKernel``: this module runs the same rules, action ids
 (``love_letter.encode``), chance outcomes (card types of the pool, in type order, probability
 count / total), returns (win shares of the affection tokens) and determinization law, on a

@@ -1,7 +1,7 @@
 """PCG32: one seeded integer generator, bit-identical in Python and in numba-jitted code.
 
 Serves the compiled search engine of the PI-MCTS / IS-MCTS comparison of Ravichandran,
-Goodman and Lucas, "PIMCTS evaluation in tabletop games" (slug ``pimcts_aggregation``): the
+Goodman and Lucas, "PIMCTS evaluation in tabletop games" (docs/papers/pimcts_aggregation.md): the
 Python reference searches and the jitted engine draw every random number (worlds, chance,
 expansions, rollouts, tie-breaks) from this generator, so a seeded search gives the same
 moves and statistics in both.

@@ -1,7 +1,7 @@
 """Numba kernel of ``poker_tag`` (TAG's Poker: Texas Hold'em over several reshuffled hands).
 
 Serves the compiled PI-MCTS / IS-MCTS engine (``infosets.search.compiled``) of Ravichandran,
-Goodman and Lucas, "PIMCTS evaluation in tabletop games" (slug ``pimcts_aggregation``):
+Goodman and Lucas, "PIMCTS evaluation in tabletop games" (docs/papers/pimcts_aggregation.md):
 Poker is the game where the paper finds PI-MCTS ahead of IS-MCTS, at 10,000 iterations and
 up to 500 determinizations, so it is searched here at compiled speed. The readable rules
 are ``infosets.games.poker_tag.PokerKernel``; this module implements them again on a flat

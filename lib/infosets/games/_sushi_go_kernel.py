@@ -1,7 +1,7 @@
 """Numba kernel of the ``sushi_go`` port for the compiled search engine.
 
 Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (slug ``pimcts_aggregation``), who ran Sushi Go! with 3 and 5
+evaluation in tabletop games" (docs/papers/pimcts_aggregation.md), who ran Sushi Go! with 3 and 5
 players. The readable reference is ``infosets.games.sushi_go.SushiGoKernel``: this module
 runs the same rules, action ids, chance outcomes (card types of the undealt deck, in type
 order, probability count / total), returns (win shares, ties on points broken by puddings)

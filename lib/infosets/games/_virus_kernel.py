@@ -1,7 +1,7 @@
 """Numba kernel of the ``virus`` port for the compiled search engine.
 
 Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (slug ``pimcts_aggregation``), who ran Virus! with 3 players.
+evaluation in tabletop games" (docs/papers/pimcts_aggregation.md), who ran Virus! with 3 players.
 The readable reference is ``infosets.games.virus.VirusKernel``: this module runs the same
 rules, action ids (``virus.A_*``), chance outcomes (card types of the deck, in type order,
 probability count / total), returns (win shares; a draw after 100 rounds gives 1/n each) and

@@ -1,7 +1,7 @@
 """The compiled search engine: open-loop UCT (OL-MCTS / PI-MCTS) and IS-MCTS in numba.
 
 Reproduces, at compiled speed, the agents of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (slug ``pimcts_aggregation``). The Python loops stay the
+evaluation in tabletop games" (docs/papers/pimcts_aggregation.md). The Python loops stay the
 readable specification: ``infosets.search.mcts.uct_search`` (one open-loop tree),
 ``infosets.search.pimcts`` (D trees, aggregation) and ``infosets.search.ismcts.ISMCTSBot``
 (one tree keyed by the mover's information state, availability counts, vector backup).

@@ -79,12 +79,16 @@ class BeloteGame(pyspiel.Game):
         return BeloteState(self)
 
     def new_state_from_deal(self, deal, first_leader: int) -> BeloteState:
-        """A state right after chance: ``deal`` (32 cards, slot order) and the first leader."""
-        if not self.constraint.is_fair(list(deal)):
-            raise ValueError("deal violates the game's deal constraint")
-        state = BeloteState(self)
-        state._finish_deal(list(deal), first_leader)
-        return state
+        """A state right after chance: ``deal`` (32 cards, slot order) and the first leader.
+
+        The deal is applied as its 33 chance outcomes, so ``history()`` rebuilds the state.
+        """
+        deal = [int(c) for c in deal]
+        if sorted(deal) != list(range(NUM_CARDS)) or not self.constraint.is_fair(deal):
+            raise ValueError("deal must be the 32 cards and meet the game's deal constraint")
+        if first_leader not in (0, 1):
+            raise ValueError(f"first_leader must be 0 or 1, got {first_leader!r}")
+        return _dealt_state(self, deal, first_leader)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
@@ -188,6 +192,16 @@ class BeloteState(pyspiel.State):
         return sample_world(self, player_id, rng)
 
 
+def _dealt_state(game: BeloteGame, deal: list[int], first_leader: int) -> BeloteState:
+    """The state after chance dealt ``deal`` and drew ``first_leader``, through its chance
+    actions: a world's ``history()`` starts with its deal, so equal histories mean equal worlds."""
+    state = BeloteState(game)
+    for card in deal:
+        state.apply_action(card)
+    state.apply_action(first_leader)
+    return state
+
+
 def hidden_slots(state: BeloteState, player: int) -> list[int]:
     """The deal slots whose card ``player`` cannot see in ``state``."""
     if state.kernel is None:
@@ -241,8 +255,7 @@ def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
             new_deal[s] = int(c)
         if not respect_constraint or state.constraint.is_fair(new_deal):
             break
-    world = BeloteState(state.get_game())
-    world._finish_deal(new_deal, state.first_leader)
+    world = _dealt_state(state.get_game(), new_deal, state.first_leader)
     for _, card, _, _ in state.plays:
         world.apply_action(card)
     return world

@@ -1,0 +1,87 @@
+"""Every determinizer of the table, phase by phase: the infostate is kept, a world's history
+rebuilds it, and the truth comes back no more often than chance allows (issue: determinizers
+must never hand back the truth). Phases, policies and the chance bound: determinizer_phases.py.
+"""
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+from determinizer_phases import SCENARIOS, states_by_phase, truth_probability_bound
+from infosets.games import belote2p
+from infosets.games.determinizers import CHAIN_GAMES, infostate_key, sampler_for
+
+ALPHA = 1e-9  # a correct sampler exceeds the threshold with probability < ALPHA (seeds are fixed)
+TABLETOP = {"sushi_go", "love_letter", "exploding_kittens", "virus", "stratego", "dominion"}
+SLOW = CHAIN_GAMES | {"belote2p", "crazy_eights", "oh_hell"}
+
+
+def _replayed(game, world):
+    state = game.new_initial_state()
+    for action in world.history():
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
+    game = pyspiel.load_game(name)
+    short = game.get_type().short_name
+    found = states_by_phase(name, seed=0)
+    assert set(found) == set(SCENARIOS[name][1]), "a phase was not reached"
+    sampler = sampler_for(game)
+    samples = 8 if short in SLOW else 30
+    rng = np.random.default_rng(1)
+    for phase, state in found.items():
+        player = state.current_player()
+        key = infostate_key(state, player)
+        hits = 0
+        for _ in range(samples):
+            world = sampler(state, player, rng)
+            assert infostate_key(world, player) == key, phase
+            if short not in TABLETOP:
+                assert str(_replayed(game, world)) == str(world), f"{phase}: history() is not the world"
+            hits += str(world) == str(state)
+        if hits:
+            bound, _ = truth_probability_bound(state, player, max_trials=60 if short in SLOW else 300)
+            allowed = stats.binom.isf(ALPHA, samples, bound)
+            assert hits <= allowed, f"{phase}: truth {hits}/{samples}, chance allows <= {allowed}"
+
+
+@pytest.mark.xfail(strict=True, reason="the tabletop ports resample the kernel only: history() "
+                   "still holds the real draws (a fix belongs in games/_tabletop.py)")
+@pytest.mark.parametrize("name", sorted(TABLETOP))
+def test_tabletop_world_history_rebuilds_the_world(name):
+    game = pyspiel.load_game(name)
+    found = states_by_phase(name, seed=0)
+    rng = np.random.default_rng(1)
+    sampler = sampler_for(game)
+    for state in found.values():
+        for _ in range(5):
+            world = sampler(state, state.current_player(), rng)
+            assert str(_replayed(game, world)) == str(world)
+
+
+def test_belote_worlds_with_other_deals_have_other_histories():
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(3)
+    state = game.new_state_from_deal(belote2p.fair_deal(rng, game.constraint), 0)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    worlds = [belote2p.sample_world(state, 1, rng) for _ in range(6)]
+    assert len({str(w) for w in worlds}) > 1
+    assert len({tuple(w.history()) for w in worlds}) == len({str(w) for w in worlds})
+    for world in worlds:
+        assert world.history()[:33] != state.history()[:33] or str(world) == str(state)
+        assert str(_replayed(game, world)) == str(world)
+
+
+def test_gin_rummy_worlds_replay_to_themselves():
+    """OpenSpiel 2.0.2's gin_rummy resampler returns the real history with other cards."""
+    game = pyspiel.load_game("gin_rummy")
+    found = states_by_phase("gin_rummy", seed=0)
+    rng = np.random.default_rng(2)
+    state = found["draw"]
+    world = sampler_for(game)(state, state.current_player(), rng)
+    assert str(_replayed(game, world)) == str(world)

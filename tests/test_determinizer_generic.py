@@ -1,0 +1,165 @@
+"""The generic history-replay determinizer (games/history_replay.py) on games we never touched:
+worlds keep the player's view and rebuild from their history; exact enumeration matches an
+independent posterior; the sampler and the chain match the enumeration (chi-square)."""
+
+import collections
+import itertools
+import warnings
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers our games)
+from infosets.games.determinizers import (
+    determinizable_games,
+    determinizer_obstacle,
+    infostate_key,
+    sampler_for,
+    undeterminizable_games,
+)
+from infosets.games.history_replay import ReplayDeterminizer
+from test_determinizers import _phantom_posterior
+
+P_MIN = 1e-3  # fixed seeds: deterministic; this only guards against real bias
+
+
+def _play(game, rng, moves):
+    state = game.new_initial_state()
+    made = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            probs = np.array([p for _, p in outcomes])
+            state.apply_action(outcomes[rng.choice(len(outcomes), p=probs / probs.sum())][0])
+            continue
+        if made == moves:
+            return state
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+        made += 1
+    raise AssertionError("game ended early")
+
+
+def _replayed(game, history):
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("name,moves", [
+    ("dark_hex", 4), ("latent_ttt", 4), ("kriegspiel", 4), ("phantom_go(board_size=5)", 6),
+    ("battleship", 6), ("cribbage", 4), ("hanabi", 4), ("dou_dizhu", 4), ("tiny_bridge_4p", 2)])
+def test_generic_worlds_keep_the_view_and_rebuild_from_their_history(name, moves):
+    game = pyspiel.load_game(name)
+    state = _play(game, np.random.default_rng(0), moves)
+    player = state.current_player()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sampler = sampler_for(game)
+    assert isinstance(sampler, ReplayDeterminizer)
+    key = infostate_key(state, player)
+    rng = np.random.default_rng(1)
+    worlds = [sampler(state, player, rng) for _ in range(8)]
+    for world in worlds:
+        assert infostate_key(world, player) == key
+        assert world.current_player() == player
+        assert str(_replayed(game, world.history())) == str(world)
+    assert len({str(w) for w in worlds}) > 1  # the hidden part does vary
+
+
+def test_exact_enumeration_equals_the_phantom_ttt_posterior():
+    """Against the independent uniform-opponent posterior of tests/test_determinizers.py."""
+    game = pyspiel.load_game("phantom_ttt")
+    state = game.new_initial_state()
+    for action in (4, 0, 8, 2):  # x centre, o corner, x corner, o corner: x to move
+        state.apply_action(action)
+    exact = ReplayDeterminizer(game, mode="exact").exact_distribution(state, 0)
+    brute = _phantom_posterior(game, state, 0)
+    assert set(exact) == set(brute)
+    for history, p in brute.items():
+        assert exact[history] == pytest.approx(p, rel=1e-9)
+
+
+def test_exact_enumeration_equals_the_kuhn_deals():
+    """3-player Kuhn: the two hidden cards are a uniform ordered pair of the 3 others."""
+    game = pyspiel.load_game("kuhn_poker(players=3)")
+    state = _play(game, np.random.default_rng(4), 1)
+    player = state.current_player()
+    real = state.history()
+    exact = ReplayDeterminizer(game, mode="exact").exact_distribution(state, player)
+    others = [c for c in range(4) if c != real[player]]
+    brute = {}
+    for deal in itertools.permutations(others, 2):
+        cards = list(deal)
+        cards.insert(player, real[player])
+        brute[tuple(cards) + tuple(real[3:])] = 1 / 6
+    assert set(exact) == set(brute)
+    for history, p in brute.items():
+        assert exact[history] == pytest.approx(p, rel=1e-9)
+
+
+def _chi_square(sampler, state, player, exact, n, rng):
+    counts = collections.Counter(tuple(sampler(state, player, rng).history()) for _ in range(n))
+    assert set(counts) <= set(exact)
+    keys = sorted(exact)
+    return stats.chisquare([counts.get(k, 0) for k in keys], [n * exact[k] for k in keys]).pvalue
+
+
+def test_exact_sampler_follows_the_enumeration():
+    game = pyspiel.load_game("dark_hex(board_size=3)")
+    state = _play(game, np.random.default_rng(2), 3)
+    player = state.current_player()
+    sampler = ReplayDeterminizer(game, mode="exact")
+    exact = sampler.exact_distribution(state, player)
+    assert len(exact) >= 3
+    assert _chi_square(sampler, state, player, exact, 1500, np.random.default_rng(3)) > P_MIN
+    assert sampler.last_method == "exact"
+
+
+def test_chain_converges_to_the_enumeration():
+    """The approximate chain, on a state small enough to enumerate (3-player Kuhn deals)."""
+    game = pyspiel.load_game("kuhn_poker(players=3)")
+    state = _play(game, np.random.default_rng(5), 2)
+    player = state.current_player()
+    exact = ReplayDeterminizer(game, mode="exact").exact_distribution(state, player)
+    chain = ReplayDeterminizer(game, mode="chain", thin=10)
+    assert _chi_square(chain, state, player, exact, 1200, np.random.default_rng(6)) > P_MIN
+    assert chain.last_method == "chain"
+
+
+def test_every_registered_game_is_determinizable_or_has_a_reason():
+    works, cannot = set(determinizable_games()), undeterminizable_games()
+    assert {"belote2p", "trick_game", "dark_hex", "kriegspiel", "hanabi", "cribbage"} <= works
+    assert not works & set(cannot)
+    assert {g.short_name for g in pyspiel.registered_games()} <= works | set(cannot)
+    assert "inner game" in cannot["add_noise"]
+    assert "simultaneous" in cannot["goofspiel"]
+    assert "sampled inside the engine" in cannot["tarok"]
+    assert "perfect information" in cannot["tic_tac_toe"]
+
+
+def test_determinizer_obstacle_says_why_before_any_compute():
+    assert determinizer_obstacle(pyspiel.load_game("dark_hex")) is None
+    assert determinizer_obstacle(pyspiel.load_game("belote2p")) is None
+    assert "simultaneous" in determinizer_obstacle(pyspiel.load_game("goofspiel(imp_info=True,num_cards=4)"))
+
+
+def test_bad_parameters_are_named():
+    game = pyspiel.load_game("dark_hex")
+    with pytest.raises(ValueError, match="^mode: "):
+        ReplayDeterminizer(game, mode="fast")
+    with pytest.raises(ValueError, match="thin"):
+        ReplayDeterminizer(game, thin=0)
+    with pytest.raises(ValueError, match="^game: 'goofspiel' is not sequential"):
+        ReplayDeterminizer(pyspiel.load_game("goofspiel"))
+
+
+def test_exact_mode_refuses_a_set_too_large_to_enumerate():
+    game = pyspiel.load_game("hearts")
+    state = _play(game, np.random.default_rng(0), 1)
+    with pytest.raises(RuntimeError, match="more than 100 nodes"):
+        ReplayDeterminizer(game, mode="exact", max_nodes=100)(state, state.current_player(),
+                                                               np.random.default_rng(0))
