@@ -83,7 +83,7 @@ def test_digest_ignores_preset_name_but_not_seed():
         # pimcts_aggregation: no determinizer / simultaneous moves; a budget below every D > 1
         ("pimcts_aggregation", {"games": ["goofspiel(imp_info=True,num_cards=4)"]}, "games[0]",
          "simultaneous"),
-        ("pimcts_aggregation", {"games": ["leduc_poker", "dark_hex"]}, "games[1]",
+        ("pimcts_aggregation", {"games": ["leduc_poker", "tarok"]}, "games[1]",
          "no determinizer"),
         ("pimcts_aggregation", {"budgets": [5], "determinizations": [10, 20]}, "budgets[0]",
          "no PI-MCTS cell"),

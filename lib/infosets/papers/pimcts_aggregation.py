@@ -39,7 +39,7 @@ from infosets.games.determinizers import (
     REDRAW_GAMES,
     RESAMPLE_CHECKED_GAMES,
     ROLLOUT_GAMES,
-    determinizable_games,
+    determinizer_obstacle,
     infostate_key,
     sampler_for,
 )
@@ -78,11 +78,9 @@ def searchable(game_string: str) -> str | None:
     game = pyspiel.load_game(game_string)
     if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         return f"{game_string!r} has simultaneous moves; the searches need a sequential game"
-    try:
-        sampler_for(game)
-    except ValueError:
-        return (f"{game_string!r} has no determinizer (infosets.games.determinizers); "
-                f"games with one: perfect-information games, {', '.join(determinizable_games())}")
+    obstacle = determinizer_obstacle(game)
+    if obstacle is not None:
+        return f"{game_string!r} has no determinizer: {obstacle}"
     return None
 
 
@@ -743,7 +741,7 @@ def _strategy(game) -> str:
     if name in REDRAW_GAMES:
         return "history replay, hidden chance redrawn (exact)"
     if name in CHAIN_GAMES:
-        return "history replay, Metropolis chain (approximate)"
+        return "history replay, history replay: exact when small, else Metropolis chain (approximate)"
     if name in ROLLOUT_GAMES:
         return "opponent rollouts + rejection (exact, uniform opponent)"
     return "resample_from_infostate (exact)"
