@@ -34,13 +34,20 @@ import numpy as np
 
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
+from infosets.games import _stratego_kernel as stratego
 from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
+# -- tabletop-port kernels (ids 20+; one ``if kid == ...`` block in each k_* below) --
+STRATEGO = 20
 
 
 @nb.njit(cache=True)
 def k_current_player(kid, s):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        return stratego.nb_current_player(s)
+    # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_current_player(s)
     return liars.nb_current_player(s)
@@ -48,6 +55,10 @@ def k_current_player(kid, s):
 
 @nb.njit(cache=True)
 def k_legal_actions(kid, s, buf):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        return stratego.nb_legal_actions(s, buf)
+    # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_legal_actions(s, buf)
     return liars.nb_legal_actions(s, buf)
@@ -55,6 +66,10 @@ def k_legal_actions(kid, s, buf):
 
 @nb.njit(cache=True)
 def k_chance_outcomes(kid, s, actions, probs):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        return stratego.nb_chance_outcomes(s, actions, probs)
+    # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_chance_outcomes(s, actions, probs)
     return liars.nb_chance_outcomes(s, actions, probs)
@@ -62,6 +77,11 @@ def k_chance_outcomes(kid, s, actions, probs):
 
 @nb.njit(cache=True)
 def k_apply_action(kid, s, action):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        stratego.nb_apply_action(s, action)
+        return
+    # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_apply_action(s, action)
     else:
@@ -70,6 +90,11 @@ def k_apply_action(kid, s, action):
 
 @nb.njit(cache=True)
 def k_returns(kid, s, out):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        stratego.nb_returns(s, out)
+        return
+    # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_returns(s, out)
     else:
@@ -78,6 +103,11 @@ def k_returns(kid, s, out):
 
 @nb.njit(cache=True)
 def k_heuristic(kid, s, out):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        stratego.nb_heuristic(s, out)
+        return
+    # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_heuristic(s, out)
     else:
@@ -86,6 +116,10 @@ def k_heuristic(kid, s, out):
 
 @nb.njit(cache=True)
 def k_infostate_key(kid, s, player):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        return stratego.nb_infostate_key(s, player)
+    # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_infostate_key(s, player)
     return liars.nb_infostate_key(s, player)
@@ -93,6 +127,11 @@ def k_infostate_key(kid, s, player):
 
 @nb.njit(cache=True)
 def k_determinize(kid, s, player, rng):
+    # -- tabletop ports --
+    if kid == STRATEGO:
+        stratego.nb_determinize(s, player, rng)
+        return
+    # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_determinize(s, player, rng)
     else:
@@ -147,7 +186,18 @@ def _liars_dice(game) -> Kernel | None:
                   liars.array_infostate_string)
 
 
-_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice}
+# -- tabletop ports --
+def _stratego(game) -> Kernel | None:
+    max_moves = int(game.max_moves)
+    return Kernel("stratego", STRATEGO, 2, stratego.NUM_ACTIONS,
+                  lambda history: stratego.array_from_history(history, max_moves), stratego.array_history,
+                  stratego.array_infostate_string)
+
+
+_TABLETOP_FACTORIES = {"stratego": _stratego}
+# -- end tabletop ports --
+
+_FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, **_TABLETOP_FACTORIES}
 
 
 def kernel_games() -> tuple[str, ...]:
