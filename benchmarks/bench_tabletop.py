@@ -89,6 +89,32 @@ def kernel_playout(game, rng):
     return loop
 
 
+# -- compiled kernels: random playouts in the numba kernel vs the Python kernel --
+def compiled_playout(game, seed: int):
+    """Random playouts (deal included) of the game's numba kernel, through the compiled
+    engine's rollout; one jitted call per game. None when the game has no kernel."""
+    from infosets.games._kernels import kernel_for
+    from infosets.games._pcg32 import PCG32
+    from infosets.search.compiled import _rollout
+
+    kernel = kernel_for(game)
+    if kernel is None:
+        return None
+    start = kernel.from_history([])
+    stream = PCG32(seed).to_array()
+    buf, probs = np.empty(kernel.num_actions, np.int64), np.empty(kernel.num_actions)
+    returns = np.zeros(kernel.num_players)
+    world = start.copy()
+    _rollout(kernel.kid, world, stream, -1, buf, probs, returns)  # compile / load the cache
+
+    def loop():
+        world[:] = start
+        _rollout(kernel.kid, world, stream, -1, buf, probs, returns)
+        return 1
+    return loop
+# -- end compiled kernels --
+
+
 def decision_states(game, rng, count: int) -> list:
     """Decision states from random games (every fifth decision), for resampling."""
     states = []
@@ -123,6 +149,7 @@ def resampler(states: list, rng):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--ports", nargs="*", default=None, help="only these ports (default: all)")
     args = parser.parse_args(argv)
     if not 0.1 <= args.seconds <= 60:
         raise ValueError(f"seconds: must be in [0.1, 60], got {args.seconds}")
@@ -144,7 +171,7 @@ def main(argv=None) -> None:
     n, _, elapsed = timed(hearts_resample, args.seconds)
     hearts_resample_rate = n / elapsed
     rows = []
-    for name in PORTS:
+    for name in PORTS if args.ports is None else args.ports:
         game = pyspiel.load_game(name)
         calls, moves, elapsed = timed(pyspiel_playout(game, rng), args.seconds)
         rate = calls / elapsed
@@ -153,9 +180,15 @@ def main(argv=None) -> None:
                         goal="reference = hearts (C++) through the same loop",
                         moves_per_game=moves / calls))
         calls, moves, elapsed = timed(kernel_playout(game, rng), args.seconds)
-        rows.append(row(f"{name} random playouts on the kernel", calls / elapsed, hearts_rate,
+        python_kernel_rate = calls / elapsed
+        rows.append(row(f"{name} random playouts on the kernel", python_kernel_rate, hearts_rate,
                         "games/s", goal="reference = hearts (C++) through pyspiel",
                         moves_per_game=moves / calls))
+        compiled = compiled_playout(game, seed=0)
+        if compiled is not None:
+            calls, _, elapsed = timed(compiled, args.seconds)
+            rows.append(row(f"{name} random playouts, numba kernel vs Python kernel", calls / elapsed,
+                            python_kernel_rate, "games/s", goal=">= 20x"))
         n, _, elapsed = timed(resampler(decision_states(game, rng, 50), rng), args.seconds)
         rows.append(row(f"{name} sample_world", n / elapsed, hearts_resample_rate, "calls/s",
                         goal="reference = hearts resample_from_infostate (C++)"))

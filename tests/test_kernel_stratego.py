@@ -121,8 +121,9 @@ def test_heuristic_is_tags_win_plus_over_mean_piece_values():
 
 
 def test_compiled_engine_equals_the_python_reference_on_200_positions():
-    game = pyspiel.load_game("stratego", {"max_moves": 16})
-    states = positions(game, 200, seed=11, stop=0.3, skip=6)
-    engines_agree(game, states, iterations=8,
+    # Late positions of short games keep the Python reference's rollouts short.
+    game = pyspiel.load_game("stratego", {"max_moves": 12})
+    states = positions(game, 200, seed=11, stop=0.3, skip=7)
+    engines_agree(game, states, iterations=5,
                   settings=[{}, dict(rollout_length=0), dict(rollout_length=3, max_depth=2, fpu=0.5),
                             dict(explore_epsilon=0.3, uct_c=0.01)])
