@@ -106,6 +106,7 @@ def bench_vs_python(iterations, rows):
 # name: (game, params, bot settings). Python searches these ports slowly, so fewer iterations.
 TABLETOP = {
     "stratego": ("stratego", {}, dict(uct_c=0.01, rollout_length=0, explore_epsilon=0.3)),
+    "exploding_kittens": ("exploding_kittens", {}, dict(uct_c=1.0, rollout_length=10, explore_epsilon=0.1)),
 }
 TABLETOP_ITERATIONS = 200
 

@@ -19,29 +19,39 @@ from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
 
+CHANCE, TERMINAL = -1, -4
 
-def check_step(game, kernel, real, arr, keys, strings=True):
+
+class _Buffers:
+    def __init__(self, kernel):
+        self.buf = np.zeros(kernel.num_actions, np.int64)
+        self.probs = np.zeros(kernel.num_actions)
+        self.out = np.zeros(kernel.num_players)
+
+
+def check_step(game, kernel, real, arr, keys, strings=True, buffers=None):
     """Mover, legal set (or chance outcomes), returns, information state strings and key
     injectivity of the kernel array ``arr`` against the pyspiel state ``real``."""
-    buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
-    out = np.zeros(kernel.num_players)
+    b = buffers or _Buffers(kernel)
+    buf, probs, out = b.buf, b.probs, b.out
     kid = kernel.kid
-    assert k_current_player(kid, arr) == real.current_player()
-    if real.is_terminal():
-        assert k_legal_actions(kid, arr, buf) == 0
-        k_returns(kid, arr, out)
-        assert list(out) == real.returns()
-        return
+    mover = real.current_player()
+    assert k_current_player(kid, arr) == mover
     k_returns(kid, arr, out)
+    if mover == TERMINAL:
+        assert k_legal_actions(kid, arr, buf) == 0
+        assert out.tolist() == real.returns()
+        return
     assert not out.any()
-    if real.is_chance_node():
+    if mover == CHANCE:
         m = k_chance_outcomes(kid, arr, buf, probs)
-        assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == real.chance_outcomes()
+        outcomes = real.chance_outcomes()
+        assert list(zip(buf[:m].tolist(), probs[:m].tolist())) == outcomes
         n = k_legal_actions(kid, arr, buf)
-        assert list(buf[:n]) == [a for a, _ in real.chance_outcomes()]
+        assert buf[:n].tolist() == [a for a, _ in outcomes]
     else:
         n = k_legal_actions(kid, arr, buf)
-        assert list(buf[:n]) == real.legal_actions()
+        assert buf[:n].tolist() == real.legal_actions()
     if strings:
         for p in range(game.num_players()):
             text = real.information_state_string(p)
@@ -54,10 +64,11 @@ def random_games_agree(game, kernel, games, seed, strings_every=1):
     """Play ``games`` random games in both; compare at every step (strings at every
     ``strings_every``-th step and at the end). Returns the set of final returns seen."""
     rnd, keys, finals = random.Random(seed), {}, set()
+    buffers = _Buffers(kernel)
     for _ in range(games):
         real, arr = game.new_initial_state(), kernel.from_history([])
         step = 0
-        check_step(game, kernel, real, arr, keys)
+        check_step(game, kernel, real, arr, keys, buffers=buffers)
         while not real.is_terminal():
             if real.is_chance_node():
                 outcomes = real.chance_outcomes()
@@ -67,8 +78,8 @@ def random_games_agree(game, kernel, games, seed, strings_every=1):
             real.apply_action(action)
             k_apply_action(kernel.kid, arr, action)
             step += 1
-            check_step(game, kernel, real, arr, keys, strings=step % strings_every == 0)
-        check_step(game, kernel, real, arr, keys)
+            check_step(game, kernel, real, arr, keys, strings=step % strings_every == 0, buffers=buffers)
+        check_step(game, kernel, real, arr, keys, buffers=buffers)
         assert kernel.history(arr) == real.history()
         finals.add(tuple(real.returns()))
     return finals

@@ -31,7 +31,8 @@ except IndexError:
 
 rnd = random.Random(0)
 GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 3}), ("liars_dice", {"dice_sides": 6})]
-GAMES += [("stratego", {"max_moves": 20})]  # tabletop ports (short games)
+# tabletop ports (stratego in short games)
+GAMES += [("stratego", {"max_moves": 20}), ("exploding_kittens", {"players": 3})]
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params in GAMES:
     game = pyspiel.load_game(name, params)

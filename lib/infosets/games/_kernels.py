@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from infosets.games import _exploding_kittens_kernel as kittens
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
 from infosets.games import _stratego_kernel as stratego
@@ -39,7 +40,7 @@ from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
 # -- tabletop-port kernels (ids 20+; one ``if kid == ...`` block in each k_* below) --
-STRATEGO = 20
+STRATEGO, EXPLODING_KITTENS = 20, 21
 
 
 @nb.njit(cache=True)
@@ -47,6 +48,8 @@ def k_current_player(kid, s):
     # -- tabletop ports --
     if kid == STRATEGO:
         return stratego.nb_current_player(s)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_current_player(s)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_current_player(s)
@@ -58,6 +61,8 @@ def k_legal_actions(kid, s, buf):
     # -- tabletop ports --
     if kid == STRATEGO:
         return stratego.nb_legal_actions(s, buf)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_legal_actions(s, buf)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_legal_actions(s, buf)
@@ -69,6 +74,8 @@ def k_chance_outcomes(kid, s, actions, probs):
     # -- tabletop ports --
     if kid == STRATEGO:
         return stratego.nb_chance_outcomes(s, actions, probs)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_chance_outcomes(s, actions, probs)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_chance_outcomes(s, actions, probs)
@@ -80,6 +87,9 @@ def k_apply_action(kid, s, action):
     # -- tabletop ports --
     if kid == STRATEGO:
         stratego.nb_apply_action(s, action)
+        return
+    if kid == EXPLODING_KITTENS:
+        kittens.nb_apply_action(s, action)
         return
     # -- end tabletop ports --
     if kid == LEDUC:
@@ -94,6 +104,9 @@ def k_returns(kid, s, out):
     if kid == STRATEGO:
         stratego.nb_returns(s, out)
         return
+    if kid == EXPLODING_KITTENS:
+        kittens.nb_returns(s, out)
+        return
     # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_returns(s, out)
@@ -107,6 +120,9 @@ def k_heuristic(kid, s, out):
     if kid == STRATEGO:
         stratego.nb_heuristic(s, out)
         return
+    if kid == EXPLODING_KITTENS:
+        kittens.nb_heuristic(s, out)
+        return
     # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_heuristic(s, out)
@@ -119,6 +135,8 @@ def k_infostate_key(kid, s, player):
     # -- tabletop ports --
     if kid == STRATEGO:
         return stratego.nb_infostate_key(s, player)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_infostate_key(s, player)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_infostate_key(s, player)
@@ -130,6 +148,9 @@ def k_determinize(kid, s, player, rng):
     # -- tabletop ports --
     if kid == STRATEGO:
         stratego.nb_determinize(s, player, rng)
+        return
+    if kid == EXPLODING_KITTENS:
+        kittens.nb_determinize(s, player, rng)
         return
     # -- end tabletop ports --
     if kid == LEDUC:
@@ -154,13 +175,21 @@ class Kernel:
     from_history: Callable[[list], np.ndarray]
     history: Callable[[np.ndarray], list]
     infostate_string: Callable[[np.ndarray, int], str]
+    # Ports whose worlds keep the real history (a tabletop adapter's ``resample`` changes hidden
+    # cards only) convert through the adapter's kernel object instead of by replay.
+    array_of_state: Callable | None = None   # pyspiel state -> array
+    state_of_array: Callable | None = None   # (game, array) -> pyspiel state
 
     def from_state(self, state) -> np.ndarray:
         """The state array of a pyspiel state of this game (by its history)."""
+        if self.array_of_state is not None:
+            return self.array_of_state(state)
         return self.from_history(state.history())
 
     def to_state(self, game, array: np.ndarray):
         """The pyspiel state of ``game`` reached by the array's history."""
+        if self.state_of_array is not None:
+            return self.state_of_array(game, array)
         state = game.new_initial_state()
         for action in self.history(array):
             state.apply_action(action)
@@ -194,7 +223,14 @@ def _stratego(game) -> Kernel | None:
                   stratego.array_infostate_string)
 
 
-_TABLETOP_FACTORIES = {"stratego": _stratego}
+def _exploding_kittens(game) -> Kernel | None:
+    players = game.num_players()
+    return Kernel("exploding_kittens", EXPLODING_KITTENS, players, kittens.NUM_ACTIONS,
+                  lambda history: kittens.array_from_history(history, players), kittens.array_history,
+                  kittens.array_infostate_string, kittens.array_from_state, kittens.state_from_array)
+
+
+_TABLETOP_FACTORIES = {"stratego": _stratego, "exploding_kittens": _exploding_kittens}
 # -- end tabletop ports --
 
 _FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, **_TABLETOP_FACTORIES}
