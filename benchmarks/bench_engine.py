@@ -107,6 +107,7 @@ def bench_vs_python(iterations, rows):
 TABLETOP = {
     "stratego": ("stratego", {}, dict(uct_c=0.01, rollout_length=0, explore_epsilon=0.3)),
     "exploding_kittens": ("exploding_kittens", {}, dict(uct_c=1.0, rollout_length=10, explore_epsilon=0.1)),
+    "dominion": ("dominion", {}, dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.3)),
 }
 TABLETOP_ITERATIONS = 200
 

@@ -32,7 +32,8 @@ except IndexError:
 rnd = random.Random(0)
 GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 3}), ("liars_dice", {"dice_sides": 6})]
 # tabletop ports (stratego in short games)
-GAMES += [("stratego", {"max_moves": 20}), ("exploding_kittens", {"players": 3})]
+GAMES += [("stratego", {"max_moves": 20}), ("exploding_kittens", {"players": 3}),
+          ("dominion", {"players": 3, "max_turns": 12})]
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params in GAMES:
     game = pyspiel.load_game(name, params)

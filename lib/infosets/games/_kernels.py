@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from infosets.games import _dominion_kernel as dominion
 from infosets.games import _exploding_kittens_kernel as kittens
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
@@ -40,7 +41,7 @@ from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE = 0, 1
 # -- tabletop-port kernels (ids 20+; one ``if kid == ...`` block in each k_* below) --
-STRATEGO, EXPLODING_KITTENS = 20, 21
+STRATEGO, EXPLODING_KITTENS, DOMINION = 20, 21, 22
 
 
 @nb.njit(cache=True)
@@ -50,6 +51,8 @@ def k_current_player(kid, s):
         return stratego.nb_current_player(s)
     if kid == EXPLODING_KITTENS:
         return kittens.nb_current_player(s)
+    if kid == DOMINION:
+        return dominion.nb_current_player(s)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_current_player(s)
@@ -63,6 +66,8 @@ def k_legal_actions(kid, s, buf):
         return stratego.nb_legal_actions(s, buf)
     if kid == EXPLODING_KITTENS:
         return kittens.nb_legal_actions(s, buf)
+    if kid == DOMINION:
+        return dominion.nb_legal_actions(s, buf)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_legal_actions(s, buf)
@@ -76,6 +81,8 @@ def k_chance_outcomes(kid, s, actions, probs):
         return stratego.nb_chance_outcomes(s, actions, probs)
     if kid == EXPLODING_KITTENS:
         return kittens.nb_chance_outcomes(s, actions, probs)
+    if kid == DOMINION:
+        return dominion.nb_chance_outcomes(s, actions, probs)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_chance_outcomes(s, actions, probs)
@@ -90,6 +97,9 @@ def k_apply_action(kid, s, action):
         return
     if kid == EXPLODING_KITTENS:
         kittens.nb_apply_action(s, action)
+        return
+    if kid == DOMINION:
+        dominion.nb_apply_action(s, action)
         return
     # -- end tabletop ports --
     if kid == LEDUC:
@@ -107,6 +117,9 @@ def k_returns(kid, s, out):
     if kid == EXPLODING_KITTENS:
         kittens.nb_returns(s, out)
         return
+    if kid == DOMINION:
+        dominion.nb_returns(s, out)
+        return
     # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_returns(s, out)
@@ -123,6 +136,9 @@ def k_heuristic(kid, s, out):
     if kid == EXPLODING_KITTENS:
         kittens.nb_heuristic(s, out)
         return
+    if kid == DOMINION:
+        dominion.nb_heuristic(s, out)
+        return
     # -- end tabletop ports --
     if kid == LEDUC:
         leduc.nb_heuristic(s, out)
@@ -137,6 +153,8 @@ def k_infostate_key(kid, s, player):
         return stratego.nb_infostate_key(s, player)
     if kid == EXPLODING_KITTENS:
         return kittens.nb_infostate_key(s, player)
+    if kid == DOMINION:
+        return dominion.nb_infostate_key(s, player)
     # -- end tabletop ports --
     if kid == LEDUC:
         return leduc.nb_infostate_key(s, player)
@@ -151,6 +169,9 @@ def k_determinize(kid, s, player, rng):
         return
     if kid == EXPLODING_KITTENS:
         kittens.nb_determinize(s, player, rng)
+        return
+    if kid == DOMINION:
+        dominion.nb_determinize(s, player, rng)
         return
     # -- end tabletop ports --
     if kid == LEDUC:
@@ -230,7 +251,15 @@ def _exploding_kittens(game) -> Kernel | None:
                   kittens.array_infostate_string, kittens.array_from_state, kittens.state_from_array)
 
 
-_TABLETOP_FACTORIES = {"stratego": _stratego, "exploding_kittens": _exploding_kittens}
+def _dominion(game) -> Kernel | None:
+    players, max_turns = game.num_players(), int(game.max_turns)
+    return Kernel("dominion", DOMINION, players, dominion.NUM_ACTIONS,
+                  lambda history: dominion.array_from_history(history, players, max_turns),
+                  dominion.array_history, dominion.array_infostate_string, dominion.array_from_state,
+                  dominion.state_from_array)
+
+
+_TABLETOP_FACTORIES = {"stratego": _stratego, "exploding_kittens": _exploding_kittens, "dominion": _dominion}
 # -- end tabletop ports --
 
 _FACTORIES = {"leduc_poker": _leduc, "liars_dice": _liars_dice, **_TABLETOP_FACTORIES}
