@@ -702,6 +702,7 @@ def from_python_kernel(k: ExplodingKittensKernel, history) -> np.ndarray:
     s[POOL:POOL + NUM_TYPES] = k.pool
     s[DISCARDS:DISCARDS + NUM_TYPES] = k.discards
     s[ALIVE:ALIVE + k.n] = k.alive
+    s[HANDS:TOP] = 0   # new_state's opening Defuses: every hand is written below
     for q in range(k.n):
         base = q * HAND_CAP
         s[HAND_LEN + q] = len(k.hands[q])
