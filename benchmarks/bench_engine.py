@@ -163,9 +163,9 @@ print(t1 - t0, t2 - t1, t3 - t2)
 """
 
 
-def bench_compile(rows):
+def bench_compile(rows, games=None):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(LIB), os.environ.get("PYTHONPATH", "")])}
-    for label, (name, params) in GAMES.items():
+    for label, (name, params, *_) in (GAMES if games is None else games).items():
         with tempfile.TemporaryDirectory() as cache:
             env["NUMBA_CACHE_DIR"] = cache
             times = []
@@ -215,10 +215,13 @@ def main():
     rows = []
     t0 = time.perf_counter()
     if args.tabletop_only is not None:
-        bench_tabletop_vs_python(rows, args.tabletop_only)
+        only = args.tabletop_only or list(TABLETOP)
+        bench_compile(rows, {label: TABLETOP[label] for label in only})
+        bench_tabletop_vs_python(rows, only)
         report("engine_tabletop", rows)
         return
     bench_compile(rows)
+    bench_compile(rows, TABLETOP)
     bench_vs_cpp(args.iterations, rows)
     bench_vs_python(args.iterations, rows)
     bench_tabletop_vs_python(rows)
