@@ -127,3 +127,15 @@ def test_compiled_engine_equals_the_python_reference_on_200_positions():
     engines_agree(game, states, iterations=5,
                   settings=[{}, dict(rollout_length=0), dict(rollout_length=3, max_depth=2, fpu=0.5),
                             dict(explore_epsilon=0.3, uct_c=0.01)])
+
+
+def test_auto_engine_uses_the_tabletop_kernels():
+    from infosets.games._kernels import kernel_games
+    from infosets.search.ismcts import ISMCTSBot
+    from infosets.search.pimcts import PIMCTSBot
+
+    assert {"stratego", "exploding_kittens", "dominion"} <= set(kernel_games())
+    for name in ("stratego", "exploding_kittens", "dominion"):
+        game = pyspiel.load_game(name)
+        assert PIMCTSBot(game, 0, iterations=4, determinizations=2, rng=0, engine="auto").engine == "compiled"
+        assert ISMCTSBot(game, 0, iterations=4, rng=0, engine="auto").engine == "compiled"
