@@ -291,13 +291,17 @@ def _begin_turn(s):
 def _continue_drawing(s):
     while True:
         q = s[H_DRAWER]
-        if s[H_TO_DRAW] > 0 and _total(s, DRAW, q) == 0:   # shuffle the discards in
-            for c in range(NUM_TYPES):
-                s[DRAW + q * NUM_TYPES + c] = s[DISCARD + q * NUM_TYPES + c]
-                s[DISCARD + q * NUM_TYPES + c] = 0
-        if s[H_TO_DRAW] > 0 and _total(s, DRAW, q) > 0:
-            s[H_PHASE] = DRAWING
-            return
+        if s[H_TO_DRAW] > 0:
+            if _total(s, DRAW, q) == 0:   # shuffle the discards in
+                for c in range(NUM_TYPES):
+                    s[DRAW + q * NUM_TYPES + c] = s[DISCARD + q * NUM_TYPES + c]
+                    s[DISCARD + q * NUM_TYPES + c] = 0
+                if _total(s, DRAW, q) > 0:
+                    s[H_PHASE] = DRAWING
+                    return
+            else:
+                s[H_PHASE] = DRAWING
+                return
         s[H_TO_DRAW] = 0
         after = s[H_AFTER]
         if after == AFTER_DEAL:
