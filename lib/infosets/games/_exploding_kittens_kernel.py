@@ -11,7 +11,9 @@ A state is an int64 array: a header (``H_*`` below), then ``pool`` (13 card coun
 unordered deck remainder), ``discards`` (13), ``alive`` (5), ``hand_len`` (5), ``hands`` and
 ``seen`` (5 x ``HAND_CAP`` card types and knowledge bitmasks, in hand order), ``top`` and
 ``top_seen`` (the ordered deck top), ``responders`` (Nope window order), the public ``log``
-(``player * 32 + event`` with event the index in ``LOG_EVENTS``) and the action ``history``.
+(``player * 32 + event`` with event the index in ``LOG_EVENTS``), ``hcount`` (5 x 13 hand
+counts by type, kept with the hands) and the action ``history``
+(its first ``HISTORY_CAP`` actions; ``array_history`` refuses a longer game).
 
 Worlds keep the real history, as the adapter's ``resample`` does: a determinized array has the
 history of the real game and other hidden cards. So the registry converts pyspiel states through
@@ -85,7 +87,7 @@ TOTAL_CARDS = sum(BASE_COUNTS) + TOTAL_DEFUSES + MAX_PLAYERS - 1
 HAND_CAP = TOTAL_CARDS          # every card but the kittens could end in one hand
 TOP_CAP = TOTAL_CARDS + 1
 LOG_CAP = 4 * TOTAL_CARDS       # plays, "noped" entries, placements, defuses, explosions
-HISTORY_CAP = 4000              # the adapter's max_game_length
+HISTORY_CAP = 1024              # actions kept (random games take about 100-300); see array_history
 (H_N, H_PHASE, H_CUR, H_TURNS, H_TO_DEAL, H_ACTOR, H_VICTIM, H_FILL_TO, H_FILL_THEN, H_PENDING,
  H_NOPES, H_NTOP, H_NRESP, H_NLOG, H_NHIST) = range(15)
 POOL = 16
@@ -98,7 +100,8 @@ TOP = SEEN + MAX_PLAYERS * HAND_CAP
 TOP_SEEN = TOP + TOP_CAP
 RESP = TOP_SEEN + TOP_CAP
 LOG = RESP + MAX_PLAYERS
-HISTORY = LOG + LOG_CAP
+HCOUNT = LOG + LOG_CAP          # per player, hand card counts by type (kept with the hands)
+HISTORY = HCOUNT + MAX_PLAYERS * NUM_TYPES
 STATE_SIZE = HISTORY + HISTORY_CAP
 EV_ATTACK, EV_SKIP, EV_SHUFFLE, EV_FUTURE = 0, 1, 2, 3
 EV_FAVOR, EV_STEAL = 4, 9
@@ -128,6 +131,7 @@ def new_state(n: int) -> np.ndarray:
         s[HAND_LEN + p] = 1
         s[HANDS + p * HAND_CAP] = DEFUSE
         s[SEEN + p * HAND_CAP] = (1 << n) - 1
+        s[HCOUNT + p * NUM_TYPES + DEFUSE] = 1
     return s
 
 
@@ -148,12 +152,7 @@ def nb_current_player(s):
 
 @nb.njit(cache=True)
 def _count(s, q, card):
-    base = HANDS + q * HAND_CAP
-    c = 0
-    for i in range(s[HAND_LEN + q]):
-        if s[base + i] == card:
-            c += 1
-    return c
+    return s[HCOUNT + q * NUM_TYPES + card]
 
 
 @nb.njit(cache=True)
@@ -165,24 +164,36 @@ def _deck_size(s):
 
 
 @nb.njit(cache=True)
-def nb_chance_outcomes(s, actions, probs):
-    counts = np.zeros(NUM_TYPES, np.int64)
+def _chance_counts(s, actions, counts):
+    """Chance outcomes (card types, ascending) into ``actions`` and their card counts into
+    ``counts`` (a float64 buffer); their number."""
+    m = 0
     if s[H_PHASE] == STEAL:
         q = s[H_VICTIM]
-        for i in range(s[HAND_LEN + q]):
-            counts[s[HANDS + q * HAND_CAP + i]] += 1
-    else:
         for t in range(NUM_TYPES):
-            counts[t] = s[POOL + t]
-    total = 0
+            c = _count(s, q, t)
+            if c > 0:
+                actions[m] = t
+                counts[m] = c
+                m += 1
+        return m
     for t in range(NUM_TYPES):
-        total += counts[t]
-    m = 0
-    for t in range(NUM_TYPES):
-        if counts[t] > 0:
+        c = s[POOL + t]
+        if c > 0:
             actions[m] = t
-            probs[m] = counts[t] / total
+            counts[m] = c
             m += 1
+    return m
+
+
+@nb.njit(cache=True)
+def nb_chance_outcomes(s, actions, probs):
+    m = _chance_counts(s, actions, probs)
+    total = 0.0
+    for i in range(m):
+        total += probs[i]
+    for i in range(m):
+        probs[i] = probs[i] / total   # whole numbers: exactly count / total, as the adapter
     return m
 
 
@@ -199,21 +210,17 @@ def nb_legal_actions(s, buf):
             if _count(s, p, SINGLE_CARD[a]) > 0:
                 buf[m] = a
                 m += 1
-        targets = np.empty(MAX_PLAYERS, np.int64)
-        nt = 0
-        for q in range(n):
-            if q != p and s[ALIVE + q] and s[HAND_LEN + q] > 0:
-                targets[nt] = q
-                nt += 1
         if _count(s, p, FAVOR) > 0:
-            for i in range(nt):
-                buf[m] = FAVOR_BASE + targets[i]
-                m += 1
+            for q in range(n):
+                if q != p and s[ALIVE + q] and s[HAND_LEN + q] > 0:
+                    buf[m] = FAVOR_BASE + q
+                    m += 1
         for k in range(NUM_CATS):
             if _count(s, p, FIRST_CAT + k) >= 2:
-                for i in range(nt):
-                    buf[m] = CAT_BASE + k * MAX_PLAYERS + targets[i]
-                    m += 1
+                for q in range(n):
+                    if q != p and s[ALIVE + q] and s[HAND_LEN + q] > 0:
+                        buf[m] = CAT_BASE + k * MAX_PLAYERS + q
+                        m += 1
         return m
     if phase == GIVE:
         q = s[H_VICTIM]
@@ -236,7 +243,18 @@ def nb_legal_actions(s, buf):
         return 1
     if phase == OVER:
         return 0
-    return nb_chance_outcomes(s, buf, np.empty(NUM_TYPES, np.float64))
+    m = 0
+    if phase == STEAL:
+        for t in range(NUM_TYPES):
+            if _count(s, s[H_VICTIM], t) > 0:
+                buf[m] = t
+                m += 1
+        return m
+    for t in range(NUM_TYPES):
+        if s[POOL + t] > 0:
+            buf[m] = t
+            m += 1
+    return m
 
 
 @nb.njit(cache=True)
@@ -251,6 +269,7 @@ def _append(s, q, card, mask):
     s[HANDS + q * HAND_CAP + i] = card
     s[SEEN + q * HAND_CAP + i] = mask
     s[HAND_LEN + q] = i + 1
+    s[HCOUNT + q * NUM_TYPES + card] += 1
 
 
 @nb.njit(cache=True)
@@ -270,6 +289,7 @@ def _remove(s, q, card, watchers):
     length -= 1
     s[hb + length] = 0   # vacated slots are zero: one array per state
     s[sb + length] = 0
+    s[HCOUNT + q * NUM_TYPES + card] -= 1
     s[HAND_LEN + q] = length
     n = s[H_N]
     for r in range(n):
@@ -382,6 +402,8 @@ def _drawn(s, card, mask):
             s[DISCARDS + s[HANDS + p * HAND_CAP + i]] += 1
             s[HANDS + p * HAND_CAP + i] = 0
             s[SEEN + p * HAND_CAP + i] = 0
+        for t in range(NUM_TYPES):
+            s[HCOUNT + p * NUM_TYPES + t] = 0
         s[HAND_LEN + p] = 0
         s[ALIVE + p] = 0
         _log(s, p, EV_EXPLODED)
@@ -483,8 +505,10 @@ def _respond(s, action):
 
 @nb.njit(cache=True)
 def nb_apply_action(s, action):
-    s[HISTORY + s[H_NHIST]] = action
-    s[H_NHIST] += 1
+    h = s[H_NHIST]
+    if h < HISTORY_CAP:   # past the cap the history is counted, not kept
+        s[HISTORY + h] = action
+    s[H_NHIST] = h + 1
     phase = s[H_PHASE]
     if phase == DEAL:
         n = s[H_N]
@@ -635,7 +659,10 @@ def nb_determinize(s, player, rng):
             m += 1
     _shuffle(cards, m, rng)
     for i in range(nslots):
+        q = slots[i] // HAND_CAP
+        s[HCOUNT + q * NUM_TYPES + s[HANDS + slots[i]]] -= 1
         s[HANDS + slots[i]] = cards[i]
+        s[HCOUNT + q * NUM_TYPES + cards[i]] += 1
     rest = np.empty(TOTAL_CARDS, np.int64)
     r = m - nslots
     rest[:r] = cards[nslots:m]
@@ -660,6 +687,10 @@ def array_from_history(history, n: int) -> np.ndarray:
 
 
 def array_history(s: np.ndarray) -> list[int]:
+    """The actions played (ValueError past ``HISTORY_CAP`` of them: the array keeps no more)."""
+    if s[H_NHIST] > HISTORY_CAP:
+        raise ValueError(f"state: {int(s[H_NHIST])} actions played, more than the array keeps "
+                         f"({HISTORY_CAP})")
     return [int(a) for a in s[HISTORY:HISTORY + s[H_NHIST]]]
 
 
@@ -703,16 +734,20 @@ def from_python_kernel(k: ExplodingKittensKernel, history) -> np.ndarray:
     s[DISCARDS:DISCARDS + NUM_TYPES] = k.discards
     s[ALIVE:ALIVE + k.n] = k.alive
     s[HANDS:TOP] = 0   # new_state's opening Defuses: every hand is written below
+    s[HCOUNT:HISTORY] = 0
     for q in range(k.n):
         base = q * HAND_CAP
         s[HAND_LEN + q] = len(k.hands[q])
         s[HANDS + base:HANDS + base + len(k.hands[q])] = k.hands[q]
         s[SEEN + base:SEEN + base + len(k.seen[q])] = k.seen[q]
+        for card in k.hands[q]:
+            s[HCOUNT + q * NUM_TYPES + card] += 1
     s[TOP:TOP + len(k.top)] = k.top
     s[TOP_SEEN:TOP_SEEN + len(k.top_seen)] = k.top_seen
     s[RESP:RESP + len(k.responders)] = k.responders
     s[LOG:LOG + len(k.log)] = [p * 32 + LOG_EVENTS.index(event) for p, event in k.log]
-    s[HISTORY:HISTORY + len(history)] = history
+    kept = min(len(history), HISTORY_CAP)
+    s[HISTORY:HISTORY + kept] = history[:kept]
     return s
 
 
