@@ -114,6 +114,47 @@ def bench_vs_python(iterations, rows):
                             speeds["compiled"], speeds["python"], "it/s", goal=">= 20x"))
 
 
+# -- tabletop ports: TAG's per-game MCTS settings (json/players/gameSpecific/<Game>.json) --
+# name: (game, params, bot settings). Python searches these ports slowly, so fewer iterations.
+TABLETOP = {
+    "stratego": ("stratego", {}, dict(uct_c=0.01, rollout_length=0, explore_epsilon=0.3)),
+    "exploding_kittens": ("exploding_kittens", {}, dict(uct_c=1.0, rollout_length=10, explore_epsilon=0.1)),
+    "dominion": ("dominion", {}, dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.3)),
+}
+TABLETOP_ITERATIONS = 200
+
+
+def bench_tabletop_vs_python(rows, only=None):
+    """PI-MCTS (D = 10) and IS-MCTS on the tabletop ports with TAG's settings, compiled vs
+    the Python reference engine, same positions and iterations."""
+    iterations = TABLETOP_ITERATIONS
+    for label, (name, params, settings) in TABLETOP.items():
+        if only and label not in only:
+            continue
+        game = pyspiel.load_game(name, params)
+        states = [decision_state(game, seed=s, skip=10) for s in range(2)]
+        for algo, bot_class, kwargs in (("PI-MCTS(D=10)", PIMCTSBot, {"determinizations": 10}),
+                                        ("IS-MCTS", ISMCTSBot, {})):
+            speeds = {}
+            for engine in ("compiled", "python"):
+                bots = [bot_class(game, s.current_player(), iterations=iterations, rng=0, engine=engine,
+                                  **kwargs, **settings) for s in states]
+                if engine == "compiled":
+                    for bot, s in zip(bots, states):
+                        bot.step(s)  # warm
+
+                def run(bots=bots, states=states):
+                    for bot, s in zip(bots, states):
+                        bot.step(s)
+
+                repeat = 3 if engine == "compiled" else 1
+                speeds[engine] = len(states) * iterations / timeit(run, repeat=repeat)
+            rows.append(row(f"{label} {algo} compiled vs Python reference engine (TAG settings, same "
+                            f"positions)", speeds["compiled"], speeds["python"], "it/s", goal=">= 20x",
+                            iterations=iterations, settings=str(settings)))
+# -- end tabletop ports --
+
+
 COMPILE_SCRIPT = r"""
 import sys, time
 t0 = time.perf_counter()
@@ -172,9 +213,9 @@ def bench_poker_tag(iterations, rows):
                         "s/move", higher_is_better=False))
 
 
-def bench_compile(rows):
+def bench_compile(rows, games=None):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(LIB), os.environ.get("PYTHONPATH", "")])}
-    for label, (name, params) in GAMES.items():
+    for label, (name, params, *_) in (GAMES if games is None else games).items():
         with tempfile.TemporaryDirectory() as cache:
             env["NUMBA_CACHE_DIR"] = cache
             times = []
@@ -219,13 +260,23 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--strength", type=int, default=0, help="games of the strength check (0: skip)")
+    parser.add_argument("--tabletop-only", nargs="*", default=None,
+                        help="run only the tabletop-port rows (of these ports; none named: all)")
     args = parser.parse_args()
     rows = []
     t0 = time.perf_counter()
+    if args.tabletop_only is not None:
+        only = args.tabletop_only or list(TABLETOP)
+        bench_compile(rows, {label: TABLETOP[label] for label in only})
+        bench_tabletop_vs_python(rows, only)
+        report("engine_tabletop", rows)
+        return
     bench_compile(rows)
+    bench_compile(rows, TABLETOP)
     bench_vs_cpp(args.iterations, rows)
     bench_vs_python(args.iterations, rows)
     bench_poker_tag(args.iterations, rows)
+    bench_tabletop_vs_python(rows)
     if args.strength:
         # Ours normalises returns to [0, 1] with c = 1; C++ uses raw returns (leduc: span 26).
         game = pyspiel.load_game("leduc_poker")

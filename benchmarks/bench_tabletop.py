@@ -144,6 +144,7 @@ def resampler(states: list, rng):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--ports", nargs="*", default=None, help="only these ports (default: all)")
     args = parser.parse_args(argv)
     if not 0.1 <= args.seconds <= 60:
         raise ValueError(f"seconds: must be in [0.1, 60], got {args.seconds}")
@@ -165,7 +166,7 @@ def main(argv=None) -> None:
     n, _, elapsed = timed(hearts_resample, args.seconds)
     hearts_resample_rate = n / elapsed
     rows = []
-    for name in PORTS:
+    for name in PORTS if args.ports is None else args.ports:
         game = pyspiel.load_game(name)
         calls, moves, elapsed = timed(pyspiel_playout(game, rng), args.seconds)
         rate = calls / elapsed

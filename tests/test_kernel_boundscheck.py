@@ -39,7 +39,10 @@ GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0
          ("sushi_go", {"players": 2}, 2, 0.03), ("sushi_go", {"players": 5}, 2, 0.03),
          ("love_letter", {"players": 2, "tokens_to_win": 2}, 3, 0.05),
          ("love_letter", {"players": 4}, 3, 0.05), ("virus", {"players": 3}, 2, 0.01),
-         ("virus", {"players": 6}, 1, 0.01)]
+         ("virus", {"players": 6}, 1, 0.01),
+         # tabletop ports (stratego in short games)
+         ("stratego", {"max_moves": 20}, 3, 0.05), ("exploding_kittens", {"players": 3}, 3, 0.05),
+         ("dominion", {"players": 3, "max_turns": 12}, 3, 0.05)]
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params, games, search_rate in GAMES:
     game = pyspiel.load_game(name, params)

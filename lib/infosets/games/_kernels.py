@@ -34,10 +34,13 @@ import numba as nb
 import numpy as np
 
 from infosets.games import _belote_kernel as belote
+from infosets.games import _dominion_kernel as dominion
+from infosets.games import _exploding_kittens_kernel as kittens
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
 from infosets.games import _love_letter_kernel as love
 from infosets.games import _poker_tag_kernel as poker_tag
+from infosets.games import _stratego_kernel as stratego
 from infosets.games import _sushi_go_kernel as sushi
 from infosets.games import _trick_kernel_nb as trick
 from infosets.games import _virus_kernel as virus
@@ -47,6 +50,7 @@ LEDUC, LIARS_DICE, TRICK_GAME = 0, 1, 2
 BELOTE2P = 3
 # -- tabletop card-game kernel ids --
 SUSHI_GO, LOVE_LETTER, VIRUS = 10, 11, 12
+STRATEGO, EXPLODING_KITTENS, DOMINION = 13, 14, 15
 # -- kernels of the newer TAG ports (ids from 20 up; one branch each below) ---------------
 # Their histories are long, so their nb_infostate_key is a 64-bit hash of the information
 # state (equal strings, equal keys; distinct strings collide with probability ~2**-64).
@@ -69,6 +73,12 @@ def k_current_player(kid, s):
         return love.nb_current_player(s)
     if kid == VIRUS:
         return virus.nb_current_player(s)
+    if kid == STRATEGO:
+        return stratego.nb_current_player(s)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_current_player(s)
+    if kid == DOMINION:
+        return dominion.nb_current_player(s)
     return trick.nb_current_player(s)
 
 
@@ -88,6 +98,12 @@ def k_legal_actions(kid, s, buf):
         return love.nb_legal_actions(s, buf)
     if kid == VIRUS:
         return virus.nb_legal_actions(s, buf)
+    if kid == STRATEGO:
+        return stratego.nb_legal_actions(s, buf)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_legal_actions(s, buf)
+    if kid == DOMINION:
+        return dominion.nb_legal_actions(s, buf)
     return trick.nb_legal_actions(s, buf)
 
 
@@ -107,6 +123,12 @@ def k_chance_outcomes(kid, s, actions, probs):
         return love.nb_chance_outcomes(s, actions, probs)
     if kid == VIRUS:
         return virus.nb_chance_outcomes(s, actions, probs)
+    if kid == STRATEGO:
+        return stratego.nb_chance_outcomes(s, actions, probs)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_chance_outcomes(s, actions, probs)
+    if kid == DOMINION:
+        return dominion.nb_chance_outcomes(s, actions, probs)
     return trick.nb_chance_outcomes(s, actions, probs)
 
 
@@ -126,6 +148,12 @@ def k_apply_action(kid, s, action):
         love.nb_apply_action(s, action)
     elif kid == VIRUS:
         virus.nb_apply_action(s, action)
+    elif kid == STRATEGO:
+        stratego.nb_apply_action(s, action)
+    elif kid == EXPLODING_KITTENS:
+        kittens.nb_apply_action(s, action)
+    elif kid == DOMINION:
+        dominion.nb_apply_action(s, action)
     else:
         trick.nb_apply_action(s, action)
 
@@ -146,6 +174,12 @@ def k_returns(kid, s, out):
         love.nb_returns(s, out)
     elif kid == VIRUS:
         virus.nb_returns(s, out)
+    elif kid == STRATEGO:
+        stratego.nb_returns(s, out)
+    elif kid == EXPLODING_KITTENS:
+        kittens.nb_returns(s, out)
+    elif kid == DOMINION:
+        dominion.nb_returns(s, out)
     else:
         trick.nb_returns(s, out)
 
@@ -166,6 +200,12 @@ def k_heuristic(kid, s, out):
         love.nb_heuristic(s, out)
     elif kid == VIRUS:
         virus.nb_heuristic(s, out)
+    elif kid == STRATEGO:
+        stratego.nb_heuristic(s, out)
+    elif kid == EXPLODING_KITTENS:
+        kittens.nb_heuristic(s, out)
+    elif kid == DOMINION:
+        dominion.nb_heuristic(s, out)
     else:
         trick.nb_heuristic(s, out)
 
@@ -186,6 +226,12 @@ def k_infostate_key(kid, s, player):
         return love.nb_infostate_key(s, player)
     if kid == VIRUS:
         return virus.nb_infostate_key(s, player)
+    if kid == STRATEGO:
+        return stratego.nb_infostate_key(s, player)
+    if kid == EXPLODING_KITTENS:
+        return kittens.nb_infostate_key(s, player)
+    if kid == DOMINION:
+        return dominion.nb_infostate_key(s, player)
     return trick.nb_infostate_key(s, player)
 
 
@@ -205,6 +251,12 @@ def k_determinize(kid, s, player, rng):
         love.nb_determinize(s, player, rng)
     elif kid == VIRUS:
         virus.nb_determinize(s, player, rng)
+    elif kid == STRATEGO:
+        stratego.nb_determinize(s, player, rng)
+    elif kid == EXPLODING_KITTENS:
+        kittens.nb_determinize(s, player, rng)
+    elif kid == DOMINION:
+        dominion.nb_determinize(s, player, rng)
     else:
         trick.nb_determinize(s, player, rng)
 
@@ -227,6 +279,10 @@ class Kernel:
     history: Callable[[np.ndarray], list]
     infostate_string: Callable[[np.ndarray, int], str]
     state_history: Callable[[object], list] | None = None
+    # Ports whose worlds keep the real history (a tabletop adapter's ``resample`` changes hidden
+    # cards only) convert through the adapter's kernel object instead of by replay.
+    array_of_state: Callable | None = None   # pyspiel state -> array
+    state_of_array: Callable | None = None   # (game, array) -> pyspiel state
 
     def history_of(self, state) -> list:
         """The action history of a pyspiel state of this game, as ``from_history`` reads it."""
@@ -234,10 +290,14 @@ class Kernel:
 
     def from_state(self, state) -> np.ndarray:
         """The state array of a pyspiel state of this game (by its history)."""
+        if self.array_of_state is not None:
+            return self.array_of_state(state)
         return self.from_history(self.history_of(state))
 
     def to_state(self, game, array: np.ndarray):
         """The pyspiel state of ``game`` reached by the array's history."""
+        if self.state_of_array is not None:
+            return self.state_of_array(game, array)
         state = game.new_initial_state()
         for action in self.history(array):
             state.apply_action(action)
@@ -349,6 +409,34 @@ def _virus(game) -> Kernel | None:
 
 _FACTORIES.update({"sushi_go": _sushi_go, "love_letter": _love_letter, "virus": _virus})
 # -- end tabletop card-game kernels ----------------------------------------------------------
+
+
+# -- tabletop ports (stratego, exploding_kittens, dominion) --
+def _stratego(game) -> Kernel | None:
+    max_moves = int(game.max_moves)
+    return Kernel("stratego", STRATEGO, 2, stratego.NUM_ACTIONS,
+                  lambda history: stratego.array_from_history(history, max_moves), stratego.array_history,
+                  stratego.array_infostate_string)
+
+
+def _exploding_kittens(game) -> Kernel | None:
+    players = game.num_players()
+    return Kernel("exploding_kittens", EXPLODING_KITTENS, players, kittens.NUM_ACTIONS,
+                  lambda history: kittens.array_from_history(history, players), kittens.array_history,
+                  kittens.array_infostate_string, array_of_state=kittens.array_from_state,
+                  state_of_array=kittens.state_from_array)
+
+
+def _dominion(game) -> Kernel | None:
+    players, max_turns = game.num_players(), int(game.max_turns)
+    return Kernel("dominion", DOMINION, players, dominion.NUM_ACTIONS,
+                  lambda history: dominion.array_from_history(history, players, max_turns),
+                  dominion.array_history, dominion.array_infostate_string,
+                  array_of_state=dominion.array_from_state, state_of_array=dominion.state_from_array)
+
+
+_FACTORIES.update({"stratego": _stratego, "exploding_kittens": _exploding_kittens, "dominion": _dominion})
+# -- end tabletop ports --
 
 
 def kernel_games() -> tuple[str, ...]:

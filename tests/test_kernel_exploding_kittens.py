@@ -1,0 +1,108 @@
+"""The numba kernel of the exploding_kittens port (pimcts_aggregation's compiled engine) against
+the pyspiel adapter: rules, chance outcomes, returns and information state strings on random
+games; the determinizer's constraints and distribution; the compiled engine against the Python
+reference engine."""
+
+import random
+from collections import Counter
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers the ports)
+from infosets.games import _exploding_kittens_kernel as ekk
+from infosets.games import exploding_kittens as ek
+from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
+from infosets.games._pcg32 import PCG32
+from kernel_checks import engines_agree, positions, random_games_agree
+
+
+def test_kernel_agrees_with_the_adapter_on_1000_random_games():
+    game = pyspiel.load_game("exploding_kittens", {"players": 2})
+    finals = random_games_agree(game, kernel_for(game), 1000, seed=1, strings_every=16)
+    assert finals == {(1.0, 0.0), (0.0, 1.0)}
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_kernel_agrees_with_the_adapter_with_more_players(players):
+    game = pyspiel.load_game("exploding_kittens", {"players": players})
+    finals = random_games_agree(game, kernel_for(game), 40, seed=players, strings_every=2)
+    assert len(finals) > 1
+
+
+def _decision(game, seed, moves):
+    rnd = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node() or moves > 0:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(rnd.choice(state.legal_actions()))
+            moves -= 1
+    return state
+
+
+def _layout(k, player):
+    """What a world puts where ``player`` cannot see: other hands' unknown cards by slot, the
+    deck top's unknown cards by depth, the remainder's counts."""
+    bit = 1 << player
+    hands = tuple((q, i, c) for q in range(k.n) for i, (c, s) in enumerate(zip(k.hands[q], k.seen[q]))
+                  if not s & bit)
+    top = tuple((i, c) for i, (c, s) in enumerate(zip(k.top, k.top_seen)) if not s & bit)
+    return hands, top, tuple(k.pool)
+
+
+def test_determinize_keeps_the_information_state_and_matches_the_adapter():
+    game = pyspiel.load_game("exploding_kittens", {"players": 3})
+    kernel = kernel_for(game)
+    state = _decision(game, seed=6, moves=14)
+    player = state.current_player()
+    arr = kernel.from_state(state)
+    assert arr.tolist() == kernel.from_history(state.history()).tolist()
+    info = state.information_state_string(player)
+    rng, np_rng = PCG32(2).to_array(), np.random.default_rng(2)
+    ours, theirs = Counter(), Counter()
+    for _ in range(3000):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        assert kernel.infostate_string(world, player) == info
+        hands, top, pool = _layout(ekk.to_python_kernel(world), player)
+        assert all(c != ek.KITTEN for _, _, c in hands)
+        ours[hands[0]] += 1
+        ours[("pool", pool[ek.KITTEN])] += 1
+        hands, top, pool = _layout(ek.sample_world(state, player, np_rng).kernel, player)
+        theirs[hands[0]] += 1
+        theirs[("pool", pool[ek.KITTEN])] += 1
+    real = kernel.to_state(game, world)  # the real history with the world's cards
+    assert real.history() == state.history()
+    assert real.information_state_string(player) == info
+    assert kernel.from_state(real).tolist() == world.tolist()
+    keys = sorted(set(ours) | set(theirs), key=str)
+    table = np.array([[ours[k] for k in keys], [theirs[k] for k in keys]])
+    assert stats.chi2_contingency(table).pvalue > 1e-3
+
+
+def test_heuristic_shares_the_win_among_the_players_still_in():
+    game = pyspiel.load_game("exploding_kittens", {"players": 4})
+    kernel = kernel_for(game)
+    out = np.zeros(4)
+    for seed in range(40):
+        state = _decision(game, seed, moves=60)
+        if state.is_terminal() or all(state.kernel.alive):
+            continue
+        k_heuristic(kernel.kid, kernel.from_state(state), out)
+        alive = state.kernel.alive
+        assert out.tolist() == [1 / sum(alive) if a else 0.0 for a in alive]
+        return
+    pytest.fail("no position with a player out")
+
+
+def test_compiled_engine_equals_the_python_reference_on_200_positions():
+    game = pyspiel.load_game("exploding_kittens", {"players": 2})
+    states = positions(game, 200, seed=11, stop=0.3, skip=2)
+    engines_agree(game, states, iterations=6,
+                  settings=[{}, dict(rollout_length=10, explore_epsilon=0.1), dict(rollout_length=0),
+                            dict(max_depth=2, fpu=0.5)])

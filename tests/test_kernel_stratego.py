@@ -1,0 +1,141 @@
+"""The numba kernel of the stratego port (pimcts_aggregation's compiled engine) against the
+pyspiel adapter: rules, chance outcomes, returns and information state strings on random games;
+the determinizer's constraints and distribution; the compiled engine against the Python one."""
+
+import random
+from collections import Counter
+
+import numpy as np
+import pyspiel
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers the ports)
+from infosets.games import _stratego_kernel as sk
+from infosets.games import stratego
+from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
+from infosets.games._pcg32 import PCG32
+from kernel_checks import engines_agree, positions, random_games_agree
+
+
+def test_kernel_agrees_with_the_adapter_on_1000_random_games():
+    # Short games (a draw after 10 moves) keep 1000 of them fast; full games follow below.
+    game = pyspiel.load_game("stratego", {"max_moves": 10})
+    kernel = kernel_for(game)
+    finals = random_games_agree(game, kernel, 1000, seed=1, strings_every=7)
+    assert (0.5, 0.5) in finals
+
+
+def test_kernel_agrees_with_the_adapter_on_full_games():
+    game = pyspiel.load_game("stratego")
+    finals = random_games_agree(game, kernel_for(game), 6, seed=2, strings_every=25)
+    assert finals & {(1.0, 0.0), (0.0, 1.0)}  # decided games (flag taken or no move left)
+
+
+def _decision(game, seed, moves):
+    rnd = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node() or moves > 0:
+        if state.is_chance_node():
+            state.apply_action(rnd.choice(state.legal_actions()))
+        else:
+            state.apply_action(rnd.choice(state.legal_actions()))
+            moves -= 1
+    return state
+
+
+def _hidden_rank_counts(arr, player):
+    """(square, rank) counts of the opponent's unrevealed pieces of a state array."""
+    other = 1 - player
+    return Counter((q, int(arr[sk.RANK + q])) for q in range(sk.NUM_SQUARES)
+                   if arr[sk.OWNER + q] == other and not arr[sk.REVEALED + q])
+
+
+def test_determinize_keeps_the_information_state_and_matches_the_adapter():
+    game = pyspiel.load_game("stratego")
+    kernel = kernel_for(game)
+    state = _decision(game, seed=4, moves=60)
+    player = state.current_player()
+    arr = kernel.from_state(state)
+    rng, np_rng = PCG32(3).to_array(), np.random.default_rng(3)
+    ours, theirs = Counter(), Counter()
+    info = state.information_state_string(player)
+    for _ in range(1500):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        assert kernel.infostate_string(world, player) == info
+        for (q, r), c in _hidden_rank_counts(world, player).items():
+            assert not (world[sk.MOVED + q] and r in (stratego.FLAG, stratego.BOMB))
+            ours[q, r] += c
+        adapter = stratego.sample_world(state, player, np_rng)
+        k = adapter.kernel
+        theirs.update((q, k.rank[q]) for q in range(sk.NUM_SQUARES)
+                      if k.owner[q] == 1 - player and not k.revealed[q])
+    replay = kernel.to_state(game, world)  # the world's history replays legally in pyspiel
+    assert replay.information_state_string(player) == info
+    assert kernel.from_state(replay).tolist() == world.tolist()
+    assert set(ours) == set(theirs)
+    # Flags' squares, and one hidden square's ranks, have the adapter's distribution.
+    for key in ([k for k in ours if k[1] == stratego.FLAG],
+                [k for k in ours if k[0] == min(q for q, _ in ours)]):
+        table = np.array([[ours[k] for k in key], [theirs[k] for k in key]])
+        assert stats.chi2_contingency(table).pvalue > 1e-3
+
+
+def test_determinize_during_setup_shuffles_placed_and_undealt_pieces():
+    game = pyspiel.load_game("stratego")
+    kernel = kernel_for(game)
+    state = game.new_initial_state()
+    rnd = random.Random(0)
+    for _ in range(20):  # player 0 has placed 20 pieces; player 1 determinizes
+        state.apply_action(rnd.choice(state.legal_actions()))
+    arr = kernel.from_state(state)
+    rng = PCG32(5).to_array()
+    counts = Counter()
+    for _ in range(2000):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, 1, rng)
+        assert kernel.infostate_string(world, 1) == state.information_state_string(1)
+        pool = world[sk.POOL:sk.POOL + stratego.NUM_RANKS]
+        placed = Counter(int(world[sk.RANK + q]) for q in range(20))
+        assert [placed[r] + pool[r] for r in range(stratego.NUM_RANKS)] == list(stratego.PIECE_COUNTS)
+        counts[int(world[sk.RANK + 0])] += 1
+    expected = np.array(stratego.PIECE_COUNTS) / 40 * 2000
+    assert stats.chisquare([counts[r] for r in range(stratego.NUM_RANKS)], expected).pvalue > 1e-3
+
+
+def test_heuristic_is_tags_win_plus_over_mean_piece_values():
+    game = pyspiel.load_game("stratego")
+    kernel = kernel_for(game)
+    state = _decision(game, seed=7, moves=40)
+    arr = kernel.from_state(state)
+    out = np.zeros(2)
+    k_heuristic(kernel.kid, arr, out)
+    k = state.kernel
+
+    def mean(p):
+        values = [0.0 if k.rank[q] == stratego.BOMB else 1.0 if k.rank[q] == stratego.FLAG else k.rank[q] / 10
+                  for q in range(sk.NUM_SQUARES) if k.owner[q] == p]
+        return sum(values) / len(values)
+
+    assert np.allclose(out, [(mean(0) - mean(1)) / 1000, (mean(1) - mean(0)) / 1000])
+
+
+def test_compiled_engine_equals_the_python_reference_on_200_positions():
+    # Late positions of short games keep the Python reference's rollouts short.
+    game = pyspiel.load_game("stratego", {"max_moves": 12})
+    states = positions(game, 200, seed=11, stop=0.3, skip=7)
+    engines_agree(game, states, iterations=5,
+                  settings=[{}, dict(rollout_length=0), dict(rollout_length=3, max_depth=2, fpu=0.5),
+                            dict(explore_epsilon=0.3, uct_c=0.01)])
+
+
+def test_auto_engine_uses_the_tabletop_kernels():
+    from infosets.games._kernels import kernel_games
+    from infosets.search.ismcts import ISMCTSBot
+    from infosets.search.pimcts import PIMCTSBot
+
+    assert {"stratego", "exploding_kittens", "dominion"} <= set(kernel_games())
+    for name in ("stratego", "exploding_kittens", "dominion"):
+        game = pyspiel.load_game(name)
+        assert PIMCTSBot(game, 0, iterations=4, determinizations=2, rng=0, engine="auto").engine == "compiled"
+        assert ISMCTSBot(game, 0, iterations=4, rng=0, engine="auto").engine == "compiled"
