@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-import tensor_checks as tc
 
 import infosets.games  # noqa: F401  (registers the games)
+import tensor_checks as tc
 from infosets.games import _tabletop as tt
 from infosets.games.determinizers import sampler_for
 
