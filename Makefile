@@ -56,7 +56,8 @@ smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder 
 	else echo "smoke outputs kept in $$tmp"; fi; \
 	exit $$rc
 
-test: $(STAMP) ## the whole pytest suite, notebook smoke runs included
+test: $(STAMP) ## the whole pytest suite, notebook smoke runs included (compiles the numba engine first)
+	$(PY) -m infosets.search.warm_cache
 	$(PY) -m pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
 
 lint: $(STAMP) ## ruff
