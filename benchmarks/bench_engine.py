@@ -7,6 +7,10 @@ Lucas): every number is a ratio of two measurements taken in this run.
 * PI-MCTS (D = 10) and IS-MCTS, compiled vs the Python reference engine, on the same
   positions of each kernel game (goal >= 20x). The Python reference draws from the PCG32 now
   (pure Python), so it is somewhat slower than the engine before the compiled one existed.
+* Tabletop ports with a kernel (stratego, exploding_kittens, dominion): PI-MCTS (D = 10) and
+  IS-MCTS compiled vs the Python reference engine with TAG's per-game settings (K, rollout
+  cut-off, epsilon), same positions and iterations (goal >= 20x); ``--tabletop-only [PORT ...]``
+  runs just these rows and their compile times.
 * First-call compile time (fresh numba cache, in a subprocess) and cached load time.
 * ``--strength N``: N games of compiled IS-MCTS against C++ ``ISMCTSBot`` on leduc at equal
   iterations, seats alternating; mean return of ours with its 95% interval (goal: contains 0).

@@ -8,7 +8,9 @@ stratego, dominion, poker_tag and seven_wonders. For each port:
 - the same playouts on the bare kernel (``state.kernel``; what a search can use);
 - the game's ``sample_world`` (``determinizers.sampler_for``) calls per second next to
   hearts' ``resample_from_infostate``.
-Games differ in length, so decision moves per game are printed too.
+For the ports with a numba kernel (stratego, exploding_kittens, dominion) also the same random
+playouts in the kernel (the compiled engine's rollout) against the Python kernel (goal >= 20x).
+Games differ in length, so decision moves per game are printed too. ``--ports`` picks ports.
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_tabletop.py [--seconds S]``.
 """
 
