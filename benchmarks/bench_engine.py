@@ -9,6 +9,10 @@ Lucas): every number is a ratio of two measurements taken in this run.
   (pure Python), so it is somewhat slower than the engine before the compiled one existed.
 * poker_tag with TAG's Poker settings (rollout length 0, LeaderHeuristic): compiled vs
   Python, and the paper's Poker move (B = 10,000, D = 100 / 500, IS-MCTS) in seconds.
+* Tabletop ports with a kernel (stratego, exploding_kittens, dominion): PI-MCTS (D = 10) and
+  IS-MCTS compiled vs the Python reference engine with TAG's per-game settings (K, rollout
+  cut-off, epsilon), same positions and iterations (goal >= 20x); ``--tabletop-only [PORT ...]``
+  runs just these rows and their compile times.
 * First-call compile time (fresh numba cache, in a subprocess) and cached load time.
 * ``--strength N``: N games of compiled IS-MCTS against C++ ``ISMCTSBot`` on leduc at equal
   iterations, seats alternating; mean return of ours with its 95% interval (goal: contains 0).

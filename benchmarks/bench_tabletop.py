@@ -10,7 +10,7 @@ stratego, dominion, poker_tag and seven_wonders. For each port:
   hearts' ``resample_from_infostate``.
 Games differ in length, so decision moves per game are printed too. Ports with a numba kernel
 (``infosets.games._kernels``) also get their compiled random playouts (the compiled engine's
-rollout) against the Python kernel's (goal >= 20x).
+rollout) against the Python kernel's (goal >= 20x). ``--ports`` picks ports.
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_tabletop.py [--seconds S]``.
 """
 
