@@ -390,21 +390,24 @@ def _sushi_go(game) -> Kernel | None:
     n = game.num_players()
     return FieldKernel("sushi_go", SUSHI_GO, n, sushi.NUM_ACTIONS,
                        lambda history: sushi.array_from_history(history, n), _no_history,
-                       sushi.array_infostate_string, sushi.array_from_kernel, sushi.kernel_from_array)
+                       sushi.array_infostate_string, from_kernel=sushi.array_from_kernel,
+                       to_kernel=sushi.kernel_from_array)
 
 
 def _love_letter(game) -> Kernel | None:
     n, tokens = game.num_players(), game.tokens_to_win
     return FieldKernel("love_letter", LOVE_LETTER, n, love.NUM_ACTIONS,
                        lambda history: love.array_from_history(history, n, tokens), _no_history,
-                       love.array_infostate_string, love.array_from_kernel, love.kernel_from_array)
+                       love.array_infostate_string, from_kernel=love.array_from_kernel,
+                       to_kernel=love.kernel_from_array)
 
 
 def _virus(game) -> Kernel | None:
     n = game.num_players()
     return FieldKernel("virus", VIRUS, n, virus.NUM_ACTIONS,
                        lambda history: virus.array_from_history(history, n), _no_history,
-                       virus.array_infostate_string, virus.array_from_kernel, virus.kernel_from_array)
+                       virus.array_infostate_string, from_kernel=virus.array_from_kernel,
+                       to_kernel=virus.kernel_from_array)
 
 
 _FACTORIES.update({"sushi_go": _sushi_go, "love_letter": _love_letter, "virus": _virus})
