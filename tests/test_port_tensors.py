@@ -36,7 +36,7 @@ def test_tensors_declared_fixed_and_not_leaking(name):
 def test_random_sim_and_rl_environment(name):
     game = pyspiel.load_game(name)
     tc.check_random_sim(game)
-    tc.check_q_learning_runs(game, steps=150)
+    tc.check_q_learning_runs(game, steps=300)
 
 
 def test_sampler_is_the_ports_own():
