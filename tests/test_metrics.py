@@ -154,3 +154,11 @@ def test_lambda_costs_nothing_is_paired_tost_with_holm():
     # a handful of games is inconclusive, never a match
     few = games[games.deal < 8]
     assert bm._costs_nothing(few, "PIMC", "G", 0, [0.2, 0.4], None).verdict == "inconclusive"
+
+
+def test_win_rate_takes_a_seed_with_sequence_entropy():
+    # Regression: a SeedSequence([a, b]) (list entropy) used to fail in int(seed.entropy).
+    game = pyspiel.load_game("tic_tac_toe")
+    res = metrics.win_rate(game, lambda _s: [_Scripted(), _Scripted()], 0, 2,
+                           np.random.SeedSequence([7, 1]))
+    assert res["n"] == 2 and res["draws"] == 2

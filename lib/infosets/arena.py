@@ -40,14 +40,15 @@ class Entrant:
     make_bot: BotFactory
 
 
-def deal_seed(entropy: int, label: str, deal: int) -> np.random.SeedSequence:
+def deal_seed(entropy, label: str, deal: int) -> np.random.SeedSequence:
     """The seed of duplicate deal ``deal`` of ``label`` (e.g. a game string): a function of the
-    root entropy, the label and the deal index only, so every cell replays the same deals."""
+    root entropy (an int or a sequence of ints, as SeedSequence takes), the label and the deal
+    index only, so every cell replays the same deals."""
     if int(deal) < 0:
         raise ValueError(f"deal: expected an index >= 0, got {deal}")
     words = hashlib.blake2b(label.encode(), digest_size=8).digest()
     key = (int.from_bytes(words[:4], "little"), int.from_bytes(words[4:], "little"), int(deal))
-    return np.random.SeedSequence(entropy=int(entropy), spawn_key=key)
+    return np.random.SeedSequence(entropy=entropy, spawn_key=key)
 
 
 def win_share(returns: Sequence[float], seat: int) -> float:

@@ -166,7 +166,7 @@ def win_rate(game: pyspiel.Game, make_bots: Callable[[np.random.SeedSequence], l
     """
     if int(num_games) < 1:
         raise ValueError(f"num_games must be >= 1, got {num_games}")
-    rows = outcomes(game, make_bots, seat, range(int(num_games)), entropy=int(seed.entropy),
+    rows = outcomes(game, make_bots, seat, range(int(num_games)), entropy=seed.entropy,
                     label=f"win_rate/{game}/{tuple(seed.spawn_key)}")
     est = stats.wilson_interval(sum(r["win"] for r in rows), len(rows))
     return {"win_rate": est.value, "ci_low": est.lo, "ci_high": est.hi, "n": est.n,

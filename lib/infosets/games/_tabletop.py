@@ -29,8 +29,8 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-# A kernel is a SearchState: draw its chance outcomes with the search helper (one rng.random()).
-from infosets.search.state_protocol import sample_chance
+# Chance is drawn by the shared bottom-layer helper (one rng.random()), as search draws it.
+from infosets.chance import sample_chance
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)

@@ -15,6 +15,7 @@ from typing import Protocol
 import numpy as np
 import pyspiel
 
+from infosets.chance import sample_chance  # noqa: F401  (re-exported: search's callers use it)
 from infosets.games._pcg32 import PCG32
 
 
@@ -55,18 +56,6 @@ def uses_pcg(sampler) -> bool:
     """True for a sampler that draws from the search's PCG32 (a kernel's determinizer)
     rather than from the bot's numpy Generator."""
     return getattr(sampler, "uses_pcg", False)
-
-
-def sample_chance(state: SearchState, rnd: random.Random) -> int:
-    """Draw a chance outcome of ``state`` by its probabilities."""
-    outcomes = state.chance_outcomes()
-    u = rnd.random()
-    acc = 0.0
-    for action, prob in outcomes:
-        acc += prob
-        if u < acc:
-            return action
-    return outcomes[-1][0]
 
 
 def random_rollout(state: SearchState, rnd: random.Random,
