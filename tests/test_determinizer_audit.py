@@ -40,7 +40,7 @@ def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
         for _ in range(samples):
             world = sampler(state, player, rng)
             assert infostate_key(world, player) == key, phase
-            if short not in TABLETOP:
+            if short not in TABLETOP - REBUILT:
                 assert str(_replayed(game, world)) == str(world), f"{phase}: history() is not the world"
             hits += str(world) == str(state)
         if hits:
@@ -49,18 +49,33 @@ def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
             assert hits <= allowed, f"{phase}: truth {hits}/{samples}, chance allows <= {allowed}"
 
 
-@pytest.mark.xfail(strict=True, reason="the tabletop ports resample the kernel only: history() "
-                   "still holds the real draws (a fix belongs in games/_tabletop.py)")
-@pytest.mark.parametrize("name", sorted(TABLETOP))
+REBUILT = {"love_letter", "stratego"}  # tabletop ports whose worlds replay from history()
+
+
+def _rebuilds(name):
+    if name in REBUILT:
+        return name
+    return pytest.param(name, marks=pytest.mark.xfail(
+        strict=True, reason="this port still resamples the kernel only: history() holds the "
+        "real draws (hidden moves such as a Favor's card or a kitten's place, count-vector hands, "
+        "and draws made before a reshuffle are not traced yet)"))
+
+
+@pytest.mark.parametrize("name", [_rebuilds(name) for name in sorted(TABLETOP)])
 def test_tabletop_world_history_rebuilds_the_world(name):
     game = pyspiel.load_game(name)
     found = states_by_phase(name, seed=0)
     rng = np.random.default_rng(1)
     sampler = sampler_for(game)
     for state in found.values():
+        player = state.current_player()
         for _ in range(5):
-            world = sampler(state, state.current_player(), rng)
-            assert str(_replayed(game, world)) == str(world)
+            world = sampler(state, player, rng)
+            rebuilt = _replayed(game, world)
+            assert str(rebuilt) == str(world)
+            assert all(rebuilt.information_state_string(p) == world.information_state_string(p)
+                       for p in range(game.num_players()))
+            assert world.information_state_string(player) == state.information_state_string(player)
 
 
 def test_belote_worlds_with_other_deals_have_other_histories():

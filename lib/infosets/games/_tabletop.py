@@ -128,6 +128,19 @@ class Kernel:
     def resample(self, player: int, rng) -> Kernel:
         raise NotImplementedError
 
+    # Worlds rebuilt from a history (``rebuild_world``): the history dealing this kernel's
+    # cards, planned from the real ``history`` (default: each changed card rewrites the
+    # chance step that drew it), and the test that a rebuilt kernel holds this one's cards.
+    # Ports whose worlds are not rebuilt yet (``REBUILDS_WORLDS = False``) keep the real
+    # ``history()`` with the resampled kernel (issue: a world's history must rebuild it).
+    REBUILDS_WORLDS = False
+
+    def plan_history(self, game: TabletopGame, history: list[int], player: int) -> list[int] | None:
+        return _traced_history(game, history, self)
+
+    def same_cards(self, other: Kernel) -> bool:
+        return str(self) == str(other)
+
     # Tensors: what ``_view`` shows, as named numeric pieces of fixed shape (every state of a
     # game with given parameters gives the same names and shapes). The observation tensor is
     # these pieces; the information-state tensor appends ``public_log``: how many times each
@@ -440,13 +453,11 @@ class TabletopState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A world consistent with ``player_id``'s information state (seeded by the sampler).
 
-        Note: the returned state's ``history()`` is the real one; only hidden card
-        placements differ (chance outcomes are card types, dealt from count vectors).
+        Drawn uniformly over the card placements ``player_id`` cannot tell apart, and rebuilt
+        from its own history (``sample_rebuilt_world``): ``world.history()`` replays to it.
         """
         _check_player(player_id, self.get_game().num_players())
-        new = self.clone()
-        new.kernel = self.kernel.resample(player_id, SamplerRng(probability_sampler))
-        return new
+        return sample_rebuilt_world(self, int(player_id), SamplerRng(probability_sampler))
 
 
 def _check_player(player: int, num_players: int) -> None:
@@ -462,13 +473,126 @@ def sample_world(state: TabletopState, player: int, rng: np.random.Generator) ->
       player: whose information state must be kept.
       rng: numpy Generator (or any object with ``random()``).
     Returns:
-      a new pyspiel state with the same information-state string for ``player``.
+      a new pyspiel state with the same information-state string for ``player``, rebuilt
+      from its own ``history()`` (``sample_rebuilt_world``).
     """
     _check_player(player, state.get_game().num_players())
     check_rng(rng)
-    new = state.clone()
-    new.kernel = state.kernel.resample(player, rng)
-    return new
+    return sample_rebuilt_world(state, int(player), rng)
+
+
+# -- worlds rebuilt from their history ------------------------------------------------------
+# ``kernel.resample`` places the hidden cards; the pyspiel world is then the state reached by
+# a history whose chance outcomes deal exactly those cards (so ``world.history()`` rebuilds
+# the world). The history is found by tracing each card back to the chance step that drew
+# it: the real history is replayed with chance outcomes tagged by their step (``Drawn``),
+# and every tagged card the resampled kernel changed rewrites its step's outcome.
+
+MAX_WORLD_ATTEMPTS = 1000
+
+
+class Drawn(int):
+    """A chance outcome (a card type) that remembers the history step that drew it."""
+
+    origin: int
+
+    def __new__(cls, value: int, origin: int):
+        card = int.__new__(cls, value)
+        card.origin = origin
+        return card
+
+
+def _trace_origins(traced, world, changes: dict) -> bool:
+    """Map origin -> new card wherever ``world`` holds another card than ``traced`` (False on
+    a shape mismatch or two cards for one origin)."""
+    if isinstance(traced, (list, tuple)):
+        if not isinstance(world, (list, tuple)) or len(world) != len(traced):
+            return False
+        return all(_trace_origins(a, b, changes) for a, b in zip(traced, world))
+    if isinstance(traced, Drawn) and world != traced:
+        if changes.setdefault(traced.origin, world) != world:
+            return False
+    return True
+
+
+def _traced_history(game: TabletopGame, history: list[int], world: Kernel) -> list[int] | None:
+    """``history`` with the chance outcomes rewritten to deal ``world``'s hidden cards."""
+    kernel = game.new_kernel()
+    for step, action in enumerate(history):
+        kernel.apply(Drawn(action, step) if kernel.current_player() == CHANCE else action)
+    changes = {}
+    for name in type(kernel).VALUE_FIELDS + type(kernel).LIST_FIELDS + type(kernel).NESTED_FIELDS:
+        if not _trace_origins(getattr(kernel, name), getattr(world, name), changes):
+            return None
+    planned = list(history)
+    for step, card in changes.items():
+        planned[step] = int(card)
+    return planned
+
+
+def rebuild_world(game: TabletopGame, history: list[int], world: Kernel,
+                  player: int) -> TabletopState | None:
+    """The pyspiel state whose history deals ``world``'s cards, or None when none does.
+
+    The planned history (``world.plan_history``) is replayed step by step beside the real
+    one. A chance step must be possible; a player step takes its planned action when that
+    leaves ``player``'s information state as in the real game, else the first legal action
+    that does (a move named by its place in a hand, e.g. a discard mask, keeps its meaning).
+    The result must hold ``world``'s cards (``world.same_cards``).
+    """
+    planned = world.plan_history(game, history, player)
+    if planned is None:
+        return None
+    truth = game.new_kernel()
+    state = game.new_initial_state()
+    kernel = state.kernel
+    for action, real in zip(planned, history):
+        if kernel.current_player() == CHANCE:
+            if action not in {a for a, p in kernel.chance_outcomes() if p > 0}:
+                return None
+            truth.apply(real)
+            state.apply_action(action)
+            continue
+        truth.apply(real)
+        target = truth.information_state_string(player)
+        legal = kernel.legal_actions()
+        for candidate in [action] + [a for a in legal if a != action]:
+            if candidate not in legal:
+                continue
+            trial = kernel.copy()
+            trial.apply(candidate)
+            if trial.information_state_string(player) == target:
+                state.apply_action(candidate)
+                kernel = state.kernel
+                break
+        else:
+            return None
+    if state.kernel.information_state_string(player) != truth.information_state_string(player):
+        return None
+    if not world.same_cards(state.kernel):
+        return None
+    return state
+
+
+def sample_rebuilt_world(state: TabletopState, player: int, rng) -> TabletopState:
+    """A world drawn uniformly over the consistent ones, rebuilt from its own history.
+
+    ``kernel.resample`` draws the card placement uniformly; a placement that no history
+    consistent with ``player``'s information state deals is drawn again (rejection keeps
+    the draw uniform over the placements that some such history deals).
+    """
+    if not state.kernel.REBUILDS_WORLDS:
+        new = state.clone()
+        new.kernel = state.kernel.resample(player, rng)
+        return new
+    game = state.get_game()
+    history = state.history()
+    for _ in range(MAX_WORLD_ATTEMPTS):
+        world = rebuild_world(game, history, state.kernel.resample(player, rng), player)
+        if world is not None:
+            return world
+    raise RuntimeError(f"no consistent world rebuilt in {MAX_WORLD_ATTEMPTS} draws "
+                       f"({game.get_type().short_name}, player {player})")
 
 
 def register(game_type: pyspiel.GameType, game_class) -> None:

@@ -86,6 +86,8 @@ def decode(action: int) -> tuple[int, int, int]:
 class LoveLetterKernel(tt.Kernel):
     """Whole Love Letter state: hands with visibility bitmasks, deck as counts."""
 
+    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
+
     VALUE_FIELDS = ("n", "cur", "after_draw", "done", "tokens_to_win")
     LIST_FIELDS = ("tokens", "pool", "alive", "immune", "face_up", "queue", "log")
     NESTED_FIELDS = ("hands", "seen", "discards")
@@ -344,6 +346,12 @@ class LoveLetterKernel(tt.Kernel):
             k.hands[q][i] = c
         k.pool = tt.list_to_counts(cards[len(slots):], NUM_TYPES)
         return k
+
+    def same_cards(self, other):
+        """Same cards in the same places (who has seen them is bookkeeping of the history:
+        a resampled kernel keeps the real one's, a rebuilt world has its own)."""
+        return (self.hands == other.hands and self.pool == other.pool
+                and self.face_up == other.face_up and self.discards == other.discards)
 
     def action_to_string(self, player, action):
         if player == tt.CHANCE:

@@ -96,6 +96,8 @@ def _target(square: int, direction: int, distance: int) -> int:
 class StrategoKernel(tt.Kernel):
     """Whole Stratego state on flat 100-square lists."""
 
+    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
+
     VALUE_FIELDS = ("placed", "cur", "moves", "max_moves", "winner", "done")
     LIST_FIELDS = ("owner", "rank", "revealed", "moved", "pool")
     NESTED_FIELDS = ("lost",)
