@@ -40,10 +40,6 @@ def suit_of(card: int) -> int:
     return card >> 3
 
 
-def is_trump(card: int) -> bool:
-    return card >> 3 == TRUMP_SUIT
-
-
 POINTS = tuple(
     (_TRUMP_POINTS if c >> 3 == TRUMP_SUIT else _PLAIN_POINTS)[c & 7] for c in range(NUM_CARDS)
 )
@@ -114,10 +110,6 @@ def mask_of(cards) -> int:
 def legal_reply_mask(playable: int, lead: int) -> int:
     """The duties: follow (overtrump on a trump lead), else trump, else anything."""
     return (playable & FOLLOW[lead]) or (playable & TRUMP_MASK) or playable
-
-
-def reply_wins(lead: int, reply: int) -> bool:
-    return bool(BEATS[lead] >> reply & 1)
 
 
 def hand_exclusions(plays, player: int) -> int:
