@@ -34,7 +34,8 @@ from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
 from infosets.filtering.policies import OhHellRange, OhHellSpec, beats, cached_policy
 from infosets.filtering.public_state import DealConstraints, OhHellPublicState
 from infosets.filtering.scenarios import game_for, policy_action, sample_public_state
-from infosets.filtering.value import OhHellValue, seeded_random
+from infosets.filtering.value import OhHellValue
+from infosets.rng import as_random
 from infosets.stats import mean_ci, normal_difference, t_interval, win_rate
 
 SLUG = "history_filtering"
@@ -163,7 +164,7 @@ def _deterministic(value: OhHellValue, seed: int):
         return value.value
 
     def fn(hands):
-        return value.value(hands, seeded_random(np.random.SeedSequence([seed, *hands])))
+        return value.value(hands, as_random(np.random.SeedSequence([seed, *hands])))
 
     return fn
 
@@ -202,7 +203,7 @@ def value_error_task(cfg: dict, params: dict, seed) -> list[dict]:
         record("True", -1, true_estimates(explicit, n_max, s_true))
         record("Importance", -1, importance_estimates(table, rng_range.log_reach, vfun, n_max,
                                                       s_imp))
-        start = table.sample(seeded_random(s_chain))
+        start = table.sample(as_random(s_chain))
         for b, cs in zip(cfg["burn_ins"], s_chain.spawn(len(cfg["burn_ins"]))):
             chain = RingSwapChain(c, rng_range.log_reach, cs, initial=start)
             record("MCMC", b, mcmc_estimates(chain, vfun, n_max, b, restart=restart))
@@ -233,7 +234,7 @@ def _burnin_rows(cfg, c, rng_range, vfun, table, truth, seed, base):
                 cfg["runs"]):
             s_start, s_chain = rs.spawn(2)
             chain = RingSwapChain(c, rng_range.log_reach, s_chain,
-                                  initial=table.sample(seeded_random(s_start)))
+                                  initial=table.sample(as_random(s_start)))
             est = mcmc_estimates(chain, vfun, n_max, b, restart=restart)
             for t in budgets:
                 n = max(1, t // b)
@@ -255,7 +256,7 @@ def _cost_rows(cfg, c, rng_range, value, table, seed, base, enum_seconds, enum_p
     b, n = cfg["headline_burn_in"], cfg["headline_samples"]
     s_start, s_chain = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (999,)
                                               ).spawn(2)
-    start = table.sample(seeded_random(s_start))
+    start = table.sample(as_random(s_start))
     tracemalloc.start()
     t0 = time.perf_counter()
     fresh_range = OhHellRange(rng_range.ps, rng_range.policy)
@@ -361,11 +362,10 @@ def ismcts_task(cfg: dict, params: dict, seed) -> list[dict]:
     game = game_for(spec)
     rows = []
     for g, gs in enumerate(seed.spawn(cfg["ismcts_block"])):
-        s_chance, s_opp, s_bot, s_sampler = gs.spawn(4)
+        s_chance, s_opp, s_bot = gs.spawn(3)  # the sampler draws from the bot's generator
         result = {"game": params["block"] * cfg["ismcts_block"] + g}
         for mode in ("mcmc", "uniform"):
-            sampler = InfostateSampler(policy, mode, cfg["ismcts_transitions"], RESAMPLER_BURN_IN,
-                                       s_sampler)
+            sampler = InfostateSampler(policy, mode, cfg["ismcts_transitions"], RESAMPLER_BURN_IN)
             bot = ISMCTSBot(game, 0, iterations=cfg["ismcts_iterations"], uct_c=1.0,
                             rng=np.random.default_rng(s_bot), sampler=sampler)
             opp = np.random.default_rng(s_opp)

@@ -13,6 +13,8 @@ position; the tables below (``FOLLOW``, ``BEATS``, ``POINTS``) let search inline
 
 from __future__ import annotations
 
+from infosets.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
+
 SUITS = "CDHS"
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 TRUMP_SUIT = 0
@@ -88,16 +90,6 @@ def parse_card(text: str) -> int:
             f"card {text!r} is unknown; use rank 7 8 9 10 J Q K A then suit C D H S, e.g. 10H"
         )
     return _NAME_TO_CARD[key]
-
-
-def cards_of(mask: int) -> list[int]:
-    """The cards of a mask, in increasing id order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def mask_of(cards) -> int:
