@@ -193,9 +193,9 @@ def test_bots_finish_games_and_openspiel_ismcts_is_seeded():
 
 
 @pytest.mark.parametrize("kwargs, word", [
-    ({"iterations": 0, "seed": 1}, "iterations"), ({"exploration": -1.0, "seed": 1},
-                                                   "exploration"),
-    ({"seed": None}, "seed"), ({"seed": "x"}, "seed"),
+    ({"iterations": 0, "rng": 1}, "iterations"), ({"exploration": -1.0, "rng": 1},
+                                                  "exploration"),
+    ({"rng": None}, "^rng: "), ({"rng": "x"}, "^rng: "),
 ])
 def test_bad_bot_arguments(kwargs, word):
     with pytest.raises(ValueError, match=word):
