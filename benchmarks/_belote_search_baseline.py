@@ -9,7 +9,6 @@ is ``infosets.search.belote_ismcts.BeloteISMCTSBot``.
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pyspiel
@@ -24,6 +23,7 @@ from infosets.games.belote2p.rules import (
     cards_of,
     hand_exclusions,
 )
+from infosets.rng import as_random
 
 # A tree node is a list [visits, reward_sum, avail, tried_mask, children{card: node}].
 _VISITS, _REWARD, _AVAIL, _TRIED, _CHILDREN = range(5)
@@ -31,17 +31,6 @@ _VISITS, _REWARD, _AVAIL, _TRIED, _CHILDREN = range(5)
 
 def _new_node() -> list:
     return [0, 0.0, 1, 0, {}]
-
-
-def _rng_from(seed) -> random.Random:
-    """A fast Python RNG derived from an int, a SeedSequence or a numpy Generator."""
-    if isinstance(seed, np.random.SeedSequence):
-        return random.Random(int(seed.generate_state(2, np.uint64)[0]))
-    if isinstance(seed, np.random.Generator):
-        return random.Random(int(seed.integers(2**63)))
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        return random.Random(int(seed))
-    raise ValueError(f"seed must be an int, a numpy SeedSequence or Generator, got {seed!r}")
 
 
 def opponent_hand_exclusions(plays, player: int) -> int:
@@ -56,23 +45,21 @@ class BeloteISMCTSBot(pyspiel.Bot):
     Args:
       iterations: iterations per move (the paper: 500).
       exploration: UCB constant C on raw points (the paper: 82).
-      seed: int, numpy SeedSequence or Generator; the only source of randomness.
+      rng: numpy Generator, SeedSequence or int seed (``infosets.rng``); the only randomness.
       inference: restrict the opponent's hand by its revealed voids (footnote 5).
     """
 
-    def __init__(self, iterations: int = 500, exploration: float = 82.0, seed=None,
+    def __init__(self, iterations: int = 500, exploration: float = 82.0, *, rng,
                  inference: bool = False):
         super().__init__()
         if not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
         if not exploration >= 0:
             raise ValueError(f"exploration must be >= 0, got {exploration!r}")
-        if seed is None:
-            raise ValueError("seed must be given (int, SeedSequence or Generator), got None")
         self.iterations = int(iterations)
         self.exploration = float(exploration)
         self.inference = bool(inference)
-        self._rand = _rng_from(seed)
+        self._rand = as_random(rng)
         self.last_root: list | None = None
 
     # -- pyspiel.Bot ----------------------------------------------------------------

@@ -50,7 +50,7 @@ def bench_ismcts_move(openings, iterations: int, bot_class=BeloteISMCTSBot) -> t
     cpu, wall = [], []
     for i, (deal, first) in enumerate(openings):
         kernel = KernelState.from_deal(deal, first)
-        bot = bot_class(iterations, 82.0, seed=i)
+        bot = bot_class(iterations, 82.0, rng=i)
         c0, t0 = time.process_time(), time.perf_counter()
         bot.search(kernel)
         wall.append(time.perf_counter() - t0)
@@ -61,7 +61,7 @@ def bench_ismcts_move(openings, iterations: int, bot_class=BeloteISMCTSBot) -> t
 def first_call_seconds(opening) -> float:
     """Seconds of the first compiled search in this process (compile or cache load)."""
     t0 = time.perf_counter()
-    BeloteISMCTSBot(2, 82.0, seed=0).search(KernelState.from_deal(*opening))
+    BeloteISMCTSBot(2, 82.0, rng=0).search(KernelState.from_deal(*opening))
     return time.perf_counter() - t0
 
 
@@ -70,7 +70,7 @@ def bench_openspiel_ismcts(openings, iterations: int) -> float:
     times = []
     for i, (deal, first) in enumerate(openings):
         state = game.new_state_from_deal(deal, first)
-        bot = openspiel_ismcts_bot(game, iterations, 82.0, seed=i)
+        bot = openspiel_ismcts_bot(game, iterations, 82.0, rng=i)
         t0 = time.perf_counter()
         bot.step(state)
         times.append(time.perf_counter() - t0)

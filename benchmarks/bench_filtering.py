@@ -27,8 +27,8 @@ from infosets.filtering.baselines import mcmc_estimates
 from infosets.filtering.enumerate import ExplicitRange
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
 from infosets.filtering.policies import OhHellRange
-from infosets.filtering.value import seeded_random
 from infosets.papers import history_filtering as hf
+from infosets.rng import as_random
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import (
@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     sizes = {s: AssignmentTable(hf.build_state(cfg, s)[1]).size for s in cfg["states"]}
     largest = max(sizes, key=sizes.get)
     ps, c, rng_range, value, _ = hf.build_state(cfg, largest)
-    chain = RingSwapChain(c, rng_range.log_reach, seed=0)
+    chain = RingSwapChain(c, rng_range.log_reach, rng=0)
     chain.run(5000)  # warm the neighbourhood and reach caches
     t0 = time.perf_counter()
     chain.run(args.transitions)
@@ -111,7 +111,7 @@ def main(argv=None) -> int:
     for s in seeds:  # running estimates of long chains give the RMS error at every n
         s_start, s_chain = s.spawn(2)
         ch = RingSwapChain(c, OhHellRange(ps, rng_range.policy).log_reach, s_chain,
-                           initial=table.sample(seeded_random(s_start)))
+                           initial=table.sample(as_random(s_start)))
         est = mcmc_estimates(ch, value.value, grid[-1], burn_in)
         sq_err += (est[np.array(grid) - 1] - explicit.value) ** 2
     rms_by_n = np.sqrt(sq_err / len(seeds))
@@ -123,13 +123,13 @@ def main(argv=None) -> int:
         s_start, s_chain = s.spawn(2)
         t0 = time.perf_counter()
         ch = RingSwapChain(c, OhHellRange(ps, rng_range.policy).log_reach, s_chain,
-                           initial=table.sample(seeded_random(s_start)))
+                           initial=table.sample(as_random(s_start)))
         mcmc_estimates(ch, value.fresh().value, n, burn_in)
         secs.append(time.perf_counter() - t0)
     mcmc_seconds = float(np.median(secs))
     tracemalloc.start()
     fresh = OhHellRange(ps, rng_range.policy)
-    ch = RingSwapChain(c, fresh.log_reach, seeds[0], initial=table.sample(seeded_random(0)))
+    ch = RingSwapChain(c, fresh.log_reach, seeds[0], initial=table.sample(as_random(0)))
     mcmc_estimates(ch, value.fresh().value, n, burn_in)
     _, mcmc_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()

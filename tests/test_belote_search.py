@@ -13,8 +13,8 @@ from infosets.games import _belote_kernel as belote_kernel
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.rules import KernelState, cards_of, mask_of, parse_card
 from infosets.search.belote_bots import (
+    BelotePIMCBot,
     GreedyBot,
-    PIMCBot,
     RandomBot,
     determinize,
     greedy_card,
@@ -87,7 +87,7 @@ def test_solver_horizon_is_a_prefix_of_the_game():
 
 def test_ismcts_root_availability_and_visits():
     k = _random_position(np.random.default_rng(2), 0)
-    bot = BeloteISMCTSBot(iterations=300, exploration=82.0, seed=0)
+    bot = BeloteISMCTSBot(iterations=300, exploration=82.0, rng=0)
     bot.choose(k)
     stats_ = bot.root_statistics()
     n = len(k.legal_moves())
@@ -107,8 +107,8 @@ def test_ismcts_is_seeded_and_sees_only_the_information_state():
         player = state.current_player()
         world = state.resample_from_infostate(player, rng)
         assert world.deal != state.deal
-        a = BeloteISMCTSBot(200, 82.0, seed=7).step(state)
-        b = BeloteISMCTSBot(200, 82.0, seed=7).step(world)
+        a = BeloteISMCTSBot(200, 82.0, rng=7).step(state)
+        b = BeloteISMCTSBot(200, 82.0, rng=7).step(world)
         assert a == b
 
 
@@ -121,7 +121,7 @@ def test_ismcts_plays_solver_optimal_moves_with_open_cards():
         if len(set(values.values())) == 1:
             continue
         total += 1
-        card = BeloteISMCTSBot(3000, 20.0, seed=total).choose(k)
+        card = BeloteISMCTSBot(3000, 20.0, rng=total).choose(k)
         hits += values[card] == max(values.values())
     assert total >= 8 and hits == total
 
@@ -131,7 +131,7 @@ def test_pimc_open_cards_equals_solver():
     for _ in range(10):
         k = _open_cards(_random_position(rng, 20))
         values = solve(k)
-        card = PIMCBot(worlds=2, seed=0, exact_tricks=16).choose(k)
+        card = BelotePIMCBot(worlds=2, rng=0, exact_tricks=16).choose(k)
         assert values[card] == max(values.values())
 
 
@@ -182,20 +182,20 @@ def test_bots_finish_games_and_openspiel_ismcts_is_seeded():
     game = pyspiel.load_game("belote2p")
     rng = np.random.default_rng(8)
     state = game.new_state_from_deal(deal_lib.fair_deal(rng), 0)
-    bots = [RandomBot(seed=1), GreedyBot()]
+    bots = [RandomBot(rng=1), GreedyBot()]
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
     assert sum(state.returns()) == 162
     state = game.new_state_from_deal(deal_lib.fair_deal(rng), 1)
-    a = openspiel_ismcts_bot(game, 50, 82.0, seed=3).step(state)
-    b = openspiel_ismcts_bot(game, 50, 82.0, seed=3).step(state)
+    a = openspiel_ismcts_bot(game, 50, 82.0, rng=3).step(state)
+    b = openspiel_ismcts_bot(game, 50, 82.0, rng=3).step(state)
     assert a == b and a in state.legal_actions()
 
 
 @pytest.mark.parametrize("kwargs, word", [
-    ({"iterations": 0, "seed": 1}, "iterations"), ({"exploration": -1.0, "seed": 1},
-                                                   "exploration"),
-    ({"seed": None}, "seed"), ({"seed": "x"}, "seed"),
+    ({"iterations": 0, "rng": 1}, "iterations"), ({"exploration": -1.0, "rng": 1},
+                                                  "exploration"),
+    ({"rng": None}, "^rng: "), ({"rng": "x"}, "^rng: "),
 ])
 def test_bad_bot_arguments(kwargs, word):
     with pytest.raises(ValueError, match=word):
@@ -215,10 +215,10 @@ def test_tied_root_moves_are_chosen_at_random_and_seeded():
     stats_ = None
     picks = []
     for seed in range(24):
-        bot = BeloteISMCTSBot(100, 82.0, seed=seed)
+        bot = BeloteISMCTSBot(100, 82.0, rng=seed)
         picks.append(bot.choose(_last_two_tricks()))
         stats_ = bot.root_statistics()
-        assert BeloteISMCTSBot(100, 82.0, seed=seed).choose(_last_two_tricks()) == picks[-1]
+        assert BeloteISMCTSBot(100, 82.0, rng=seed).choose(_last_two_tricks()) == picks[-1]
     # Visits and means tie (card points cannot tell the two leads apart) ...
     assert {(n, mean) for n, mean, _ in stats_.values()} == {(50, 76.0)}
     # ... and the choice is not the lowest card id every time (that gave away the bonus).
@@ -242,7 +242,7 @@ def test_paper_bot_is_the_engine_with_the_paper_options():
         k = _random_position(rng, plies)
         while len(k.legal_moves()) == 1:
             k = _random_position(rng, plies)
-        wrapper = BeloteISMCTSBot(200, 82.0, seed=5)
+        wrapper = BeloteISMCTSBot(200, 82.0, rng=5)
         card = wrapper.choose(k)
         engine = ISMCTSBot(pyspiel.load_game("belote2p"), k.to_move, iterations=200, uct_c=82.0,
                            rng=np.random.default_rng(5),

@@ -59,7 +59,7 @@ def test_ring_swap_is_symmetric_and_valid(small):
 def test_chain_matches_exact_joint_range_chi_square(small):
     _, _, c, rng_range = small
     hs, p = exact_probs(c, rng_range.log_reach)
-    chain = RingSwapChain(c, rng_range.log_reach, seed=3)
+    chain = RingSwapChain(c, rng_range.log_reach, rng=3)
     n = 6000
     counts = collections.Counter(chain.sample(n, burn_in=50, thin=25))
     # pool rare histories so expected counts are >= 5
@@ -83,7 +83,7 @@ def test_chain_on_a_tilted_range_is_not_uniform(small):
     _, _, c, rng_range = small
     hs, p = exact_probs(c, rng_range.log_reach)
     top = hs[int(np.argmax(p))]
-    chain = RingSwapChain(c, rng_range.log_reach, seed=4)
+    chain = RingSwapChain(c, rng_range.log_reach, rng=4)
     freq = sum(h == top for h in chain.sample(3000, 20, 5)) / 3000
     assert abs(freq - p.max()) < 4 * math.sqrt(p.max() / 3000) + 0.005
     assert p.max() > 3 / len(hs)
@@ -91,7 +91,7 @@ def test_chain_on_a_tilted_range_is_not_uniform(small):
 
 def test_every_sample_reproduces_the_public_state(small):
     ps, _, c, rng_range = small
-    chain = RingSwapChain(c, rng_range.log_reach, seed=5)
+    chain = RingSwapChain(c, rng_range.log_reach, rng=5)
     for hands in chain.sample(200, 10, 3):
         assert ps.reproduced_by(hands)
 
@@ -109,7 +109,7 @@ def test_uniform_sampling_from_h_s_chi_square(small):
 
 def test_bad_chain_inputs(small, policy):
     ps, state, c, rng_range = small
-    chain = RingSwapChain(c, rng_range.log_reach, seed=0)
+    chain = RingSwapChain(c, rng_range.log_reach, rng=0)
     with pytest.raises(ValueError, match="burn_in: -1 must be >= 0"):
         chain.sample(10, -1)
     with pytest.raises(ValueError, match="thin"):
@@ -121,7 +121,7 @@ def test_bad_chain_inputs(small, policy):
         return -math.inf if hands == true_hands(state) else 0.0
 
     with pytest.raises(ValueError, match="policy: .*full support"):
-        RingSwapChain(c, no_support, seed=0, initial=true_hands(state))
+        RingSwapChain(c, no_support, rng=0, initial=true_hands(state))
 
 
 def test_range_matches_policy_probabilities_along_pyspiel_replay(small, policy):

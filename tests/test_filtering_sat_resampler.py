@@ -48,9 +48,10 @@ def setting():
 def test_resampled_worlds_keep_the_information_state(setting, mode):
     policy, ps, state = setting
     player = state.current_player()
-    sampler = InfostateSampler(policy, mode, transitions=2, burn_in=5, seed=0)
+    sampler = InfostateSampler(policy, mode, transitions=2, burn_in=5)
+    rng = np.random.default_rng(0)
     for _ in range(30):
-        world = sampler(state, player, None)
+        world = sampler(state, player, rng)
         assert world.information_state_string(player) == state.information_state_string(player)
         assert world.history()[-len(ps.plays) - 3:] == state.history()[-len(ps.plays) - 3:]
 
@@ -60,9 +61,10 @@ def test_uniform_resampler_hidden_part_is_uniform(setting):
     player = state.current_player()
     own = true_hands(state)[player]
     consistent = list(iter_histories(ps.constraints(fixed_hands={player: own})))
-    sampler = InfostateSampler(policy, "uniform", seed=1)
+    sampler = InfostateSampler(policy, "uniform")
     n = 40 * len(consistent)
-    counts = collections.Counter(sampler.sample_hands(state, player) for _ in range(n))
+    rng = np.random.default_rng(1)
+    counts = collections.Counter(sampler.sample_hands(state, player, rng) for _ in range(n))
     assert set(counts) <= set(consistent) and len(consistent) > 1
     assert chisquare([counts[h] for h in consistent]).pvalue > 1e-3
 
@@ -75,3 +77,21 @@ def test_resampler_rejects_bad_arguments(setting):
         InfostateSampler(policy, "mcmc", burn_in=-1)
     assert isinstance(OhHellPublicState.from_state(setting[2]), OhHellPublicState)
     assert np.isfinite(policy.temperature)
+
+
+@pytest.mark.parametrize("mode", ["mcmc", "uniform"])
+def test_resampler_draws_from_the_rng_it_is_handed(setting, mode):
+    """Regression: the sampler had its own default seed (0) and ignored the search's rng, so
+    every seed of the search gave the same worlds."""
+    policy, _, state = setting
+    player = state.current_player()
+
+    def worlds(seed):
+        sampler = InfostateSampler(policy, mode, transitions=2, burn_in=5)
+        rng = np.random.default_rng(seed)
+        return [sampler.sample_hands(state, player, rng) for _ in range(12)]
+
+    assert worlds(1) == worlds(1)
+    assert worlds(1) != worlds(2)
+    with pytest.raises(ValueError, match="rng"):
+        InfostateSampler(policy, mode).sample_hands(state, player, None)

@@ -18,7 +18,6 @@ Command line: ``python -m infosets.arena GAME BOT BOT ... --deals N --seed S`` (
 from __future__ import annotations
 
 import argparse
-import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ import pandas as pd
 import pyspiel
 
 from infosets import stats
+from infosets.rng import as_generator, named_child
 
 BotFactory = Callable[[pyspiel.Game, int, np.random.Generator], pyspiel.Bot]
 
@@ -43,12 +43,10 @@ class Entrant:
 def deal_seed(entropy, label: str, deal: int) -> np.random.SeedSequence:
     """The seed of duplicate deal ``deal`` of ``label`` (e.g. a game string): a function of the
     root entropy (an int or a sequence of ints, as SeedSequence takes), the label and the deal
-    index only, so every cell replays the same deals."""
+    index only, so every cell replays the same deals (``infosets.rng.named_child``)."""
     if int(deal) < 0:
         raise ValueError(f"deal: expected an index >= 0, got {deal}")
-    words = hashlib.blake2b(label.encode(), digest_size=8).digest()
-    key = (int.from_bytes(words[:4], "little"), int.from_bytes(words[4:], "little"), int(deal))
-    return np.random.SeedSequence(entropy=entropy, spawn_key=key)
+    return named_child(np.random.SeedSequence(entropy), label, int(deal))
 
 
 def win_share(returns: Sequence[float], seat: int) -> float:
@@ -85,8 +83,7 @@ def play_game(game, bots: Sequence, rng: np.random.Generator, *, state=None,
     """
     if len(bots) != game.num_players():
         raise ValueError(f"bots: expected {game.num_players()} bots, got {len(bots)}")
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError("rng: expected a seeded numpy Generator")
+    rng = as_generator(rng)
     state = game.new_initial_state() if state is None else state
     for bot in bots:
         _restart(bot, state)
@@ -148,8 +145,7 @@ def duplicate_games(game, lineup: Sequence[Entrant], deals: Sequence[int], *, en
         chance_seed, state_seed, bots_seed = deal_seed(entropy, label, deal).spawn(3)
         for shift in rotations:
             seated = rotation(lineup, shift)
-            seeds = np.random.SeedSequence(entropy=bots_seed.entropy,
-                                           spawn_key=bots_seed.spawn_key + (int(shift),)).spawn(len(seated))
+            seeds = named_child(bots_seed, int(shift)).spawn(len(seated))
             bots = [e.make_bot(game, s, np.random.default_rng(seeds[s])) for s, e in enumerate(seated)]
             state = None if make_state is None else make_state(state_seed)
             hook = None

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
+from infosets.rng import as_generator
+
 Z95 = 1.959963984540054
 
 
@@ -79,7 +81,11 @@ def t_interval(mean: float, se: float, n: int, confidence: float = 0.95) -> Esti
 
 
 def welch_difference(a: Sequence[float], b: Sequence[float], confidence: float = 0.95) -> Estimate:
-    """Difference of means ``mean(a) - mean(b)`` with a Welch t interval (n = len(a) + len(b))."""
+    """Difference of means ``mean(a) - mean(b)`` with a Welch t interval (n = len(a) + len(b)).
+
+    For small samples (each of at least two values): Student-t quantiles with the
+    Welch-Satterthwaite degrees of freedom. ``mean_difference`` is its large-sample version
+    (normal quantile, a one-value sample allowed, n = the smaller sample)."""
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if x.size < 2 or y.size < 2:
         raise ValueError("welch_difference: each sample needs at least two values")
@@ -141,7 +147,10 @@ def normal_difference(a: float, se_a: float, b: float, se_b: float, n: int = 0,
 
 def mean_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
     """mean(a) - mean(b) for two independent samples, normal 95% interval (unequal variances;
-    a one-element sample contributes no variance). ``n`` is the smaller sample."""
+    a one-element sample contributes no variance). ``n`` is the smaller sample.
+
+    The large-sample interval (many games per arm, as progressive_hiding's tables); with a
+    few values per arm use ``welch_difference``, whose t quantile widens it."""
     xa, xb = _values(a, "a", at_least=1), _values(b, "b", at_least=1)
     var = (xa.var(ddof=1) / xa.size if xa.size > 1 else 0.0) + \
         (xb.var(ddof=1) / xb.size if xb.size > 1 else 0.0)
@@ -184,9 +193,9 @@ def tost_paired(differences: Sequence[float], margin: float) -> tuple[Estimate, 
 
 def bootstrap_ci(values: Sequence[float], *, rng, statistic=np.mean, resamples: int = 2000,
                  confidence: float = 0.95) -> Estimate:
-    """Percentile bootstrap interval of ``statistic`` (``rng``: a seeded Generator)."""
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError("rng: expected a seeded numpy Generator")
+    """Percentile bootstrap interval of ``statistic`` (``rng``: Generator, SeedSequence or int
+    seed; ``infosets.rng``)."""
+    rng = as_generator(rng)
     if int(resamples) < 100:
         raise ValueError(f"resamples: expected >= 100, got {resamples}")
     arr = _values(values, "values", at_least=1)

@@ -15,7 +15,7 @@ import numpy as np
 
 from infosets.filtering.enumerate import ExplicitRange
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain, check_chain_args
-from infosets.filtering.value import seeded_random
+from infosets.rng import as_generator, as_random
 
 
 def running_mean(values) -> np.ndarray:
@@ -23,16 +23,15 @@ def running_mean(values) -> np.ndarray:
     return np.cumsum(values) / np.arange(1, len(values) + 1)
 
 
-def true_estimates(explicit: ExplicitRange, num_samples: int, seed) -> np.ndarray:
+def true_estimates(explicit: ExplicitRange, num_samples: int, rng) -> np.ndarray:
     """Running V(S) estimates from exact samples of the joint range."""
-    rng = np.random.default_rng(seed)
-    return running_mean(explicit.sample_values(num_samples, rng))
+    return running_mean(explicit.sample_values(num_samples, as_generator(rng)))
 
 
 def importance_estimates(table: AssignmentTable, log_reach, value, num_samples: int,
-                         seed) -> np.ndarray:
+                         rng) -> np.ndarray:
     """Running self-normalised importance estimates, uniform proposal over H_S."""
-    rand = seeded_random(seed)
+    rand = as_random(rng)
     logs, vals = np.empty(num_samples), np.empty(num_samples)
     for i in range(num_samples):
         hands = table.sample(rand)

@@ -36,12 +36,6 @@ def count_histories(c: DealConstraints, limit: int | None = None) -> int:
     return n
 
 
-def iter_range(c: DealConstraints, log_reach):
-    """Yield (deal, unnormalised log reach) for every history of S."""
-    for hands in iter_histories(c):
-        yield hands, log_reach(hands)
-
-
 @dataclass
 class ExactValue:
     value: float  # V(S)
@@ -105,6 +99,3 @@ class ExplicitRange:
         """V(h) of ``num_samples`` histories drawn from the exact joint range P(h|S)."""
         idx = np.searchsorted(self._cdf, rng.random(num_samples) * self._cdf[-1], side="right")
         return self.values[np.minimum(idx, self.num_histories - 1)]
-
-    def effective_sample_size(self) -> float:
-        return float(1.0 / np.sum(self.probs**2))

@@ -26,7 +26,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-import random
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from infosets.filtering.deals import (
     sample_deal,
 )
 from infosets.filtering.public_state import DealConstraints
+from infosets.rng import as_random
 
 
 def ring_moves(c: DealConstraints, max_ring: int | None = None) -> np.ndarray:
@@ -88,18 +88,18 @@ class RingSwapChain:
       constraints: the public state's deal constraints.
       log_reach: callable(hands) -> unnormalised log reach probability under the joint policy;
         must be finite on every deal (a policy with full support).
-      seed: ``numpy.random.SeedSequence`` or int; the chain's only randomness.
+      rng: numpy Generator, SeedSequence or int seed (``infosets.rng.as_random``); the
+        chain's only randomness.
       initial: starting deal (hand bitmasks), or None for a uniform draw from H_S.
       max_ring: longest ring in RingSwap (default: number of rows).
       include_current: also propose deals with the current assignment.
     """
 
-    def __init__(self, constraints: DealConstraints, log_reach, seed, initial=None,
+    def __init__(self, constraints: DealConstraints, log_reach, rng, initial=None,
                  max_ring: int | None = None, include_current: bool = True):
         self.c = constraints
         self.log_reach = log_reach
-        seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-        self.rand = random.Random(int(seq.generate_state(1)[0]))
+        self.rand = as_random(rng)
         self.max_ring = max_ring
         self.include_current = include_current
         self._hood = {}

@@ -25,13 +25,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from infosets.filtering.public_state import MADE_BID_BONUS, OhHellPublicState, bits
+from infosets.rng import as_random
 
 # --------------------------------------------------------------------------- features
 
@@ -201,11 +199,11 @@ def _status(won: int, bid: int) -> int:
 # --------------------------------------------------------------------------- Q-learning
 
 
-def train_q_tables(spec: OhHellSpec, episodes: int, seed, alpha=0.05, epsilon=0.2):
+def train_q_tables(spec: OhHellSpec, episodes: int, rng, alpha=0.05, epsilon=0.2):
     """Independent one-step tabular Q-learning in self-play (epsilon-greedy behaviour).
 
     Args:
-      seed: a ``numpy.random.SeedSequence`` or int.
+      rng: numpy Generator, SeedSequence or int seed (``infosets.rng.as_random``).
     Returns:
       One dict per player: abstract key -> Q value (returns scaled to [0, 1]).
     """
@@ -213,8 +211,7 @@ def train_q_tables(spec: OhHellSpec, episodes: int, seed, alpha=0.05, epsilon=0.
         raise ValueError(f"episodes: {episodes} must be >= 0")
     if not 0.0 <= epsilon <= 1.0:
         raise ValueError(f"epsilon: {epsilon} must be in [0, 1]")
-    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    rand = random.Random(int(seq.generate_state(1)[0]))
+    rand = as_random(rng)
     tables = [{} for _ in range(spec.num_players)]
     scale = spec.num_tricks + MADE_BID_BONUS
 

@@ -21,22 +21,14 @@ from math import comb
 
 import pyspiel
 
+from infosets.bitmask import set_bits as bits  # noqa: F401  (re-exported: policies, tests)
+
 _PRE_DEAL_CHANCE = 2  # num_tricks, dealer
 MADE_BID_BONUS = 10  # oh_hell.h kMadeBidBonus
 
 
 def popcount(mask: int) -> int:
     return mask.bit_count()
-
-
-def bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,11 @@ consistent with the information state (void-aware, policy-blind).
 
 from __future__ import annotations
 
-import numpy as np
-
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
 from infosets.filtering.policies import OhHellRange, SoftmaxQPolicy
 from infosets.filtering.public_state import OhHellPublicState
 from infosets.filtering.scenarios import true_hands
-from infosets.filtering.value import seeded_random
+from infosets.rng import as_random
 
 MODES = ("mcmc", "uniform")
 
@@ -29,16 +27,19 @@ MODES = ("mcmc", "uniform")
 class InfostateSampler:
     """Worlds consistent with the acting player's information state.
 
+    The sampler has no randomness of its own: every draw comes from the ``rng`` the search
+    hands to each call (``ISMCTSBot`` passes its generator), so one seed drives the search
+    and its worlds, and identical seeds give identical worlds.
+
     Args:
       policy: the joint policy the opponents are believed to follow (mcmc mode).
       mode: "mcmc" (policy-aware chain) or "uniform".
       transitions: chain transitions per sampled world (mcmc mode), >= 1.
       burn_in: transitions before the first world of a new information state, >= 0.
-      seed: SeedSequence or int; the sampler's only randomness.
     """
 
     def __init__(self, policy: SoftmaxQPolicy, mode: str = "mcmc", transitions: int = 5,
-                 burn_in: int = 20, seed=0):
+                 burn_in: int = 20):
         if mode not in MODES:
             raise ValueError(f"mode: {mode!r} must be one of {MODES}")
         if transitions < 1:
@@ -47,12 +48,10 @@ class InfostateSampler:
             raise ValueError(f"burn_in: {burn_in} must be >= 0")
         self.policy, self.mode = policy, mode
         self.transitions, self.burn_in = transitions, burn_in
-        self.seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-        self.rand = seeded_random(self.seq.spawn(1)[0])
         self._key = None
         self._ps = self._chain = self._table = None
 
-    def _prepare(self, state, player):
+    def _prepare(self, state, player, rand):
         ps = OhHellPublicState.from_state(state)
         own = true_hands(state)[player]
         key = (ps, player, own)
@@ -63,23 +62,26 @@ class InfostateSampler:
         if self.mode == "uniform":
             self._table = AssignmentTable(c)
             return
-        rng_seed = self.seq.spawn(1)[0]
-        start = AssignmentTable(c).sample(self.rand)
-        self._chain = RingSwapChain(c, OhHellRange(ps, self.policy).log_reach, rng_seed,
+        start = AssignmentTable(c).sample(rand)
+        self._chain = RingSwapChain(c, OhHellRange(ps, self.policy).log_reach, rand.getrandbits(63),
                                     initial=start)
         self._chain.run(self.burn_in)
 
-    def sample_hands(self, state, player):
-        """A deal (initial hand bitmasks) consistent with ``player``'s information state."""
-        self._prepare(state, player)
+    def sample_hands(self, state, player, rng):
+        """A deal (initial hand bitmasks) consistent with ``player``'s information state,
+        drawn with ``rng`` (numpy Generator, SeedSequence or int seed; ``infosets.rng``): one
+        ``random.Random`` seeded from it drives this call's draws, the chain's included."""
+        rand = as_random(rng)
+        self._prepare(state, player, rand)
         if self.mode == "uniform":
-            return self._table.sample(self.rand)
+            return self._table.sample(rand)
+        self._chain.rand = rand
         self._chain.run(self.transitions)
         return self._chain.hands
 
-    def __call__(self, state, player, rng=None):
+    def __call__(self, state, player, rng):
         """The resampler: a pyspiel ``oh_hell`` state consistent with the information state."""
-        return self._ps_state(self.sample_hands(state, player))
+        return self._ps_state(self.sample_hands(state, player, rng))
 
     def _ps_state(self, hands):
         return self._ps.to_state(hands, check=False)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from infosets.rng import as_generator
+
 
 def random_clause(assignment: int, m: int, rng: np.random.Generator):
     """A uniformly random 3-clause over distinct variables satisfied by ``assignment``."""
@@ -33,13 +35,13 @@ def satisfies(assignment: int, clause) -> bool:
     return any(((assignment >> v) & 1) == int(s) for v, s in clause)
 
 
-def public_state(m: int, num_clauses: int, seed):
+def public_state(m: int, num_clauses: int, rng):
     """(hidden assignment, clauses): one play of the 3-FSAT game with a uniform player 1."""
     if m < 3:
         raise ValueError(f"m: {m} variables; the game needs m >= 3")
     if num_clauses < 0:
         raise ValueError(f"num_clauses: {num_clauses} must be >= 0")
-    rng = np.random.default_rng(seed)
+    rng = as_generator(rng)
     hidden = int(rng.integers(0, 2**m))
     return hidden, [random_clause(hidden, m, rng) for _ in range(num_clauses)]
 

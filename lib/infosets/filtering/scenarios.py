@@ -14,6 +14,7 @@ import pyspiel
 
 from infosets.filtering.policies import OhHellSpec, SoftmaxQPolicy, decision_keys
 from infosets.filtering.public_state import OhHellPublicState
+from infosets.rng import as_generator
 
 
 def game_for(spec: OhHellSpec):
@@ -46,7 +47,7 @@ def policy_action(state, policy: SoftmaxQPolicy, rng: np.random.Generator) -> in
     return actions[rng.choice(len(actions), p=np.asarray(policy.probs(player, keys)))]
 
 
-def sample_public_state(spec: OhHellSpec, policy: SoftmaxQPolicy, cards_played: int, seed):
+def sample_public_state(spec: OhHellSpec, policy: SoftmaxQPolicy, cards_played: int, rng):
     """Play under the policy and stop after ``cards_played`` plays.
 
     Returns:
@@ -56,7 +57,7 @@ def sample_public_state(spec: OhHellSpec, policy: SoftmaxQPolicy, cards_played: 
         raise ValueError(
             f"cards_played: {cards_played} must be in [0, {spec.num_players * spec.num_tricks}]"
         )
-    rng = np.random.default_rng(seed)
+    rng = as_generator(rng)
     state = game_for(spec).new_initial_state()
     target = 2 + spec.num_players * spec.num_tricks + 1 + spec.num_players + cards_played
     while len(state.history()) < target:

@@ -10,10 +10,6 @@ phase (all bids made).
 
 from __future__ import annotations
 
-import random
-
-import numpy as np
-
 from infosets.filtering.policies import (
     MADE_BID_BONUS,
     SoftmaxQPolicy,
@@ -193,7 +189,4 @@ class OhHellValue:
         return self._utility(won)
 
 
-def seeded_random(seed) -> random.Random:
-    """A ``random.Random`` from a SeedSequence or int (the fast stream for hot loops)."""
-    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return random.Random(int(seq.generate_state(1)[0]))
+

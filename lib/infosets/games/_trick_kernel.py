@@ -25,6 +25,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from infosets.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
+
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
 SUIT_NAMES = "CDHS"
@@ -77,16 +79,6 @@ def make_deck(num_cards: int) -> Deck:
             card += 1
         masks.append(mask)
     return Deck(num_cards, tuple(suit_of), tuple(masks), tuple(names))
-
-
-def cards_of(mask: int) -> list[int]:
-    """Card ids set in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def popcount(mask: int) -> int:

@@ -147,7 +147,7 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return _perfect_information_sampler
     if name in RESAMPLE_GAMES or _python_state_resamples(game):
-        return _resample_sampler
+        return resample_sampler
     if name in RESAMPLE_CHECKED_GAMES:
         return CheckedResampler(game)
     if name in REDRAW_GAMES:
@@ -179,7 +179,9 @@ def _perfect_information_sampler(state, player, rng):
     return state.clone()
 
 
-def _resample_sampler(state, player, rng):
+def resample_sampler(state, player, rng):
+    """OpenSpiel's ``resample_from_infostate`` fed a ``UniformProbabilitySampler`` seeded by one
+    draw of ``rng`` (the ``resample`` strategy; ``ISMCTSBot`` batches those draws)."""
     return state.resample_from_infostate(
         player, pyspiel.UniformProbabilitySampler(_seed_from(rng), 0.0, 1.0))
 
@@ -210,7 +212,7 @@ class CheckedResampler:
 
     def __call__(self, state, player, rng):
         for _ in range(self.max_resample_tries):
-            world = _resample_sampler(state, player, rng)
+            world = resample_sampler(state, player, rng)
             # Every refusal measured was a player action (a passed or played card the
             # resampled hand does not hold), so chance outcomes are not re-checked.
             if replays_legally(self.game, world.history(), check_chance=False):

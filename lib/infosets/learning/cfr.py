@@ -16,6 +16,7 @@ from scipy import sparse
 from infosets.learning import infomaps
 from infosets.learning.regret import make_minimizer, random_policy
 from infosets.learning.tree import CHANCE, DECISION, TERMINAL, GameTree, build_tree
+from infosets.rng import as_generator
 
 
 class TreeKernel:
@@ -132,7 +133,9 @@ class TreeKernel:
         return reach @ self.tree.returns
 
 
-def _resolve_tree(game) -> GameTree:
+def as_tree(game) -> GameTree:
+    """``game`` itself if it is a GameTree, else its tree (``build_tree``: a pyspiel game or a
+    game string); the solvers of cfr and hiding take either."""
     return game if isinstance(game, GameTree) else build_tree(game)
 
 
@@ -148,7 +151,7 @@ class CFRSolver:
       step_size: FTRL step size (> 0).
       num_runs: independent learners run side by side (batch axis).
       initial_policy: "uniform" or "random" (Dirichlet(1) per infoset, from ``rng``).
-      rng: numpy Generator, required when initial_policy == "random".
+      rng: numpy Generator, SeedSequence or int seed, required when initial_policy == "random".
     """
 
     def __init__(self, game, infomap="original", minimizer: str = "rm",
@@ -159,7 +162,7 @@ class CFRSolver:
             raise ValueError(f"num_runs: must be >= 1, got {num_runs}")
         if not step_size > 0:
             raise ValueError(f"step_size: must be > 0, got {step_size}")
-        self.tree = _resolve_tree(game)
+        self.tree = as_tree(game)
         self.infosets = (infomap if isinstance(infomap, infomaps.Infosets)
                          else infomaps.build_infosets(self.tree, infomap))
         self.kernel = TreeKernel(self.infosets)
@@ -222,9 +225,7 @@ def initial_policy_array(mask: np.ndarray, initial_policy: str, rng):
     if initial_policy == "uniform":
         return None
     if initial_policy == "random":
-        if rng is None:
-            raise ValueError("rng: a numpy Generator is required for initial_policy='random'")
-        return random_policy(mask, rng)
+        return random_policy(mask, as_generator(rng))
     raise ValueError(f"initial_policy: {initial_policy!r} is not one of ['uniform', 'random']")
 
 
@@ -256,7 +257,7 @@ class MonteCarloCFR:
       minimizer: "rm", "rm+" or "ftrl"; step_size: FTRL's.
       epsilon: outcome-sampling exploration in (0, 1].
       initial_policy: "uniform" or "random".
-      rng: numpy Generator (required).
+      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.rng``).
       reward_hook: optional callable(q [I, A], visited bool [I]) -> q, applied to the sampled
         counterfactual values before the minimiser observes them (progressive hiding's penalty).
     """
@@ -269,9 +270,8 @@ class MonteCarloCFR:
             raise ValueError(f"sampling: {sampling!r} is not one of ['external', 'outcome']")
         if not 0 < epsilon <= 1:
             raise ValueError(f"epsilon: must be in (0, 1], got {epsilon}")
-        if rng is None:
-            raise ValueError("rng: a numpy Generator is required")
-        self.tree = _resolve_tree(game)
+        rng = as_generator(rng)
+        self.tree = as_tree(game)
         self.infosets = (infomap if isinstance(infomap, infomaps.Infosets)
                          else infomaps.build_infosets(self.tree, infomap))
         self.kernel = TreeKernel(self.infosets)

@@ -20,7 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from infosets.learning import infomaps
-from infosets.learning.cfr import TreeKernel, _resolve_tree, initial_policy_array, to_tabular_policy
+from infosets.learning.cfr import TreeKernel, as_tree, initial_policy_array, to_tabular_policy
 from infosets.learning.regret import make_minimizer
 
 
@@ -159,7 +159,7 @@ class ProgressiveHiding:
                              "['none', 'counterfactual']")
         if output not in ("current", "average"):
             raise ValueError(f"output: {output!r} is not one of ['current', 'average']")
-        self.tree = _resolve_tree(game)
+        self.tree = as_tree(game)
         self.original = infomaps.build_infosets(self.tree, original)
         self.relaxed = infomaps.build_infosets(self.tree, relaxed)
         self.parent = infomaps.require_finer(self.relaxed, self.original)
@@ -283,7 +283,7 @@ class MonteCarloHiding:
                  schedule: PenaltySchedule | None = None, initial_policy="uniform", rng=None):
         from infosets.learning.cfr import MonteCarloCFR
 
-        self.tree = _resolve_tree(game)
+        self.tree = as_tree(game)
         self.original = infomaps.build_infosets(self.tree, original)
         relaxed_sets = infomaps.build_infosets(self.tree, relaxed)
         self.parent = infomaps.require_finer(relaxed_sets, self.original)

@@ -24,7 +24,8 @@ from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p import log as human_log
 from infosets.games.belote2p.rules import NUM_TRICKS, TOTAL_POINTS
 from infosets.papers import belote_human_games
-from infosets.search.belote_bots import GreedyBot, PIMCBot, RandomBot, openspiel_ismcts_bot
+from infosets.rng import named_child
+from infosets.search.belote_bots import BelotePIMCBot, GreedyBot, RandomBot, openspiel_ismcts_bot
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 from infosets.stats import mean_ci, wilson_interval
 
@@ -86,24 +87,24 @@ def make_bot(kind: str, cfg: dict, seed: np.random.SeedSequence, game=None, *,
     iterations = cfg["iterations"] if iterations is None else iterations
     exploration = cfg["exploration"] if exploration is None else exploration
     if kind == "ismcts":
-        return BeloteISMCTSBot(iterations, exploration, seed=seed, inference=inference)
+        return BeloteISMCTSBot(iterations, exploration, rng=seed, inference=inference)
     if kind == "random":
-        return RandomBot(seed=seed)
+        return RandomBot(rng=seed)
     if kind == "greedy":
         return GreedyBot()
     if kind == "pimc":
-        return PIMCBot(cfg["pimc_worlds"], seed=seed, exact_tricks=cfg["pimc_exact_tricks"],
-                       horizon_tricks=cfg["pimc_horizon_tricks"], inference=inference)
+        return BelotePIMCBot(cfg["pimc_worlds"], rng=seed, exact_tricks=cfg["pimc_exact_tricks"],
+                             horizon_tricks=cfg["pimc_horizon_tricks"], inference=inference)
     if kind == "openspiel_ismcts":
-        return openspiel_ismcts_bot(game, iterations, exploration,
-                                    int(seed.generate_state(1)[0]))
+        return openspiel_ismcts_bot(game, iterations, exploration, rng=seed)
     raise ValueError(f"opponent must be one of {['ismcts'] + OPPONENTS}, got {kind!r}")
 
 
 def deal_for(root_seed: int, deal_index: int, constraint) -> tuple[list[int], int]:
     """The fair deal and first leader of duplicate deal ``deal_index`` (shared by all
-    experiments of a run, so every opponent meets the same deals)."""
-    rng = np.random.default_rng(np.random.SeedSequence([root_seed, 7207, deal_index]))
+    experiments of a run, so every opponent meets the same deals): the child "deal",
+    ``deal_index`` of the root seed (``infosets.rng.named_child``)."""
+    rng = np.random.default_rng(named_child(root_seed, "deal", deal_index))
     return deal_lib.fair_deal(rng, constraint), deal_lib.random_first_leader(rng)
 
 
@@ -126,7 +127,7 @@ def _duplicate_rows(cfg, seed, game, deal_indices, make_pair) -> list[dict]:
     for d in deal_indices:
         deal, first = deal_for(int(seed.entropy), d, game.constraint)
         for ai_seat in (0, 1):
-            seq = np.random.SeedSequence([int(seed.entropy), 31, d, ai_seat])
+            seq = named_child(int(seed.entropy), "seat play", d, ai_seat)
             ai, opp = make_pair(seq)
             bots = [ai, opp] if ai_seat == 0 else [opp, ai]
             out = play_deal(game, deal, first, bots, seq)

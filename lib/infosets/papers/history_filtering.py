@@ -34,7 +34,8 @@ from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
 from infosets.filtering.policies import OhHellRange, OhHellSpec, beats, cached_policy
 from infosets.filtering.public_state import DealConstraints, OhHellPublicState
 from infosets.filtering.scenarios import game_for, policy_action, sample_public_state
-from infosets.filtering.value import OhHellValue, seeded_random
+from infosets.filtering.value import OhHellValue
+from infosets.rng import as_random, named_child
 from infosets.stats import mean_ci, normal_difference, t_interval, win_rate
 
 SLUG = "history_filtering"
@@ -157,13 +158,18 @@ def _value_player(ps: OhHellPublicState) -> int:
     return win_player
 
 
+def _value_seed(task_seed: np.random.SeedSequence) -> int:
+    """The seed of a task's rollout values V(h): its child named "values"."""
+    return int(named_child(task_seed, "values").generate_state(1)[0])
+
+
 def _deterministic(value: OhHellValue, seed: int):
     """V(h) as a function of h only: exact, or rollouts seeded by (seed, h)."""
     if value.exact:
         return value.value
 
     def fn(hands):
-        return value.value(hands, seeded_random(np.random.SeedSequence([seed, *hands])))
+        return value.value(hands, as_random(np.random.SeedSequence([seed, *hands])))
 
     return fn
 
@@ -175,7 +181,7 @@ def value_error_task(cfg: dict, params: dict, seed) -> list[dict]:
     """Error of V(S) estimates vs samples (Fig. 4), vs transitions (Fig. 5), and cost."""
     name = params["state"]
     ps, c, rng_range, value, _ = build_state(cfg, name)
-    vfun = _deterministic(value, 7)
+    vfun = _deterministic(value, _value_seed(seed))
     table = AssignmentTable(c)
     # The enumeration is timed and traced once (cold caches); the chain's cost is measured
     # the same way in _cost_rows, so tracemalloc's overhead hits both.
@@ -202,7 +208,7 @@ def value_error_task(cfg: dict, params: dict, seed) -> list[dict]:
         record("True", -1, true_estimates(explicit, n_max, s_true))
         record("Importance", -1, importance_estimates(table, rng_range.log_reach, vfun, n_max,
                                                       s_imp))
-        start = table.sample(seeded_random(s_chain))
+        start = table.sample(as_random(s_chain))
         for b, cs in zip(cfg["burn_ins"], s_chain.spawn(len(cfg["burn_ins"]))):
             chain = RingSwapChain(c, rng_range.log_reach, cs, initial=start)
             record("MCMC", b, mcmc_estimates(chain, vfun, n_max, b, restart=restart))
@@ -229,11 +235,10 @@ def _burnin_rows(cfg, c, rng_range, vfun, table, truth, seed, base):
     for b in cfg["burnin_grid"]:
         errs = {t: [] for t in budgets}
         n_max = max(1, budgets[-1] // b)
-        for rs in np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (b,)).spawn(
-                cfg["runs"]):
+        for rs in named_child(seed, b).spawn(cfg["runs"]):
             s_start, s_chain = rs.spawn(2)
             chain = RingSwapChain(c, rng_range.log_reach, s_chain,
-                                  initial=table.sample(seeded_random(s_start)))
+                                  initial=table.sample(as_random(s_start)))
             est = mcmc_estimates(chain, vfun, n_max, b, restart=restart)
             for t in budgets:
                 n = max(1, t // b)
@@ -253,14 +258,13 @@ def _cost_rows(cfg, c, rng_range, value, table, seed, base, enum_seconds, enum_p
     Both are measured once under tracemalloc from empty reach and value caches.
     """
     b, n = cfg["headline_burn_in"], cfg["headline_samples"]
-    s_start, s_chain = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (999,)
-                                              ).spawn(2)
-    start = table.sample(seeded_random(s_start))
+    s_start, s_chain = named_child(seed, "cost").spawn(2)
+    start = table.sample(as_random(s_start))
     tracemalloc.start()
     t0 = time.perf_counter()
     fresh_range = OhHellRange(rng_range.ps, rng_range.policy)
     chain = RingSwapChain(c, fresh_range.log_reach, s_chain, initial=start)
-    mcmc_estimates(chain, _deterministic(value.fresh(), 7), n, b)
+    mcmc_estimates(chain, _deterministic(value.fresh(), _value_seed(seed)), n, b)
     mcmc_seconds = time.perf_counter() - t0
     _, mcmc_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -361,11 +365,10 @@ def ismcts_task(cfg: dict, params: dict, seed) -> list[dict]:
     game = game_for(spec)
     rows = []
     for g, gs in enumerate(seed.spawn(cfg["ismcts_block"])):
-        s_chance, s_opp, s_bot, s_sampler = gs.spawn(4)
+        s_chance, s_opp, s_bot = gs.spawn(3)  # the sampler draws from the bot's generator
         result = {"game": params["block"] * cfg["ismcts_block"] + g}
         for mode in ("mcmc", "uniform"):
-            sampler = InfostateSampler(policy, mode, cfg["ismcts_transitions"], RESAMPLER_BURN_IN,
-                                       s_sampler)
+            sampler = InfostateSampler(policy, mode, cfg["ismcts_transitions"], RESAMPLER_BURN_IN)
             bot = ISMCTSBot(game, 0, iterations=cfg["ismcts_iterations"], uct_c=1.0,
                             rng=np.random.default_rng(s_bot), sampler=sampler)
             opp = np.random.default_rng(s_opp)

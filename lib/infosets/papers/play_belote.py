@@ -10,7 +10,6 @@ paper's 63 games. Finished human games are appended to ``log``.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from infosets.claims import Claim, by_containment, frame, not_run
@@ -23,6 +22,7 @@ from infosets.papers.belote_ismcts import PAPER_HUMAN_GAMES as HUMAN_GAMES
 from infosets.papers.belote_ismcts import PAPER_HUMAN_MEAN as HUMAN_MEAN
 from infosets.play.belote_match import Match
 from infosets.play.belote_widget import BeloteBoard
+from infosets.rng import named_child
 from infosets.stats import mean_ci, wilson_interval
 
 SCHEMA = Schema(
@@ -38,15 +38,17 @@ SCHEMA = Schema(
 )
 
 
-def _seed(session, salt: int) -> int:
-    return int(np.random.SeedSequence([session.cfg.seed, salt]).generate_state(1)[0])
+def _match_seed(session, kind: str, index: int) -> int:
+    """The seed of match ``index`` of ``kind`` ("board", "self-play"): the named child of the
+    session seed (``infosets.rng.named_child``), as an int for ``Match``."""
+    return int(named_child(session.cfg.seed, kind, index).generate_state(1)[0])
 
 
 def new_match(session, game_index: int = 0) -> Match:
     """A seeded match from the session's config (AI vs AI when ``human`` is false)."""
     cfg = session.cfg
     seat = cfg["human_seat"] if cfg["human"] else None
-    return Match(_seed(session, game_index), seat, cfg["iterations"], cfg["exploration"],
+    return Match(_match_seed(session, "board", game_index), seat, cfg["iterations"], cfg["exploration"],
                  repo_root() / cfg["log"] if cfg["human"] else None,
                  DealConstraint(min_trumps=cfg["min_trumps"]))
 
@@ -60,7 +62,7 @@ def selfplay(session) -> pd.DataFrame:
     """``selfplay_games`` AI-vs-AI games: first leader, scores, tricks won by seat 0."""
     rows = []
     for i in range(1, session.cfg["selfplay_games"] + 1):
-        match = Match(_seed(session, 1000 + i), None, session.cfg["iterations"],
+        match = Match(_match_seed(session, "self-play", i), None, session.cfg["iterations"],
                       session.cfg["exploration"], None,
                       DealConstraint(min_trumps=session.cfg["min_trumps"]))
         match.run_ai()

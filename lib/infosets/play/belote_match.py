@@ -85,7 +85,7 @@ class Match:
                 raise ValueError(f"seat {human_seat!r} is unknown; use 0, 1 or random")
             self.human = int(np.random.default_rng(seat_seq).integers(2)) if seat is None \
                 else seat
-        self.ai_bots = [BeloteISMCTSBot(iterations, exploration, seed=s, inference=inference)
+        self.ai_bots = [BeloteISMCTSBot(iterations, exploration, rng=s, inference=inference)
                         for s in (ai_seq, ai2_seq)]
         self.log_path = Path(log_path) if log_path else None
         self.logged_line: str | None = None

@@ -6,11 +6,15 @@ Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
 - ``RandomBot``: a uniform legal card.
 - ``GreedyBot``: leads its cheapest card; replies with the cheapest card that wins the
   trick, else the cheapest legal card ("cheapest": fewest points, then weakest).
-- ``PIMCBot``: perfect-information Monte Carlo. It samples worlds as the ISMCTS does (a
-  uniform shuffle of the unseen cards, optionally with void inference) and values each
-  legal card by an exact alpha-beta double-dummy solve of each world (``solve``), playing
-  the best average. ``horizon_tricks`` caps the solve depth (the remaining points then count
-  for nobody); ``None`` solves to the end.
+- ``BelotePIMCBot``: perfect-information Monte Carlo for Belote. It samples worlds as the
+  ISMCTS does (a uniform shuffle of the unseen cards, optionally with void inference) and
+  values each legal card by an exact alpha-beta double-dummy solve of each world
+  (``solve``), playing the best average. ``horizon_tricks`` caps the solve depth (the
+  remaining points then count for nobody); ``None`` solves to the end. It differs from
+  ``infosets.search.pimc.PIMCBot`` (belief_mixtures), which samples worlds from a belief
+  mixture of any OpenSpiel game and solves them with the generic game-tree solver: this one
+  is specific to the belote2p kernel state, samples uniformly and uses the trick-level
+  alpha-beta solver with a transposition table.
 - ``openspiel_ismcts_bot``: OpenSpiel's Python ``ismcts.ISMCTSBot`` on our pyspiel game
   (never the C++ bots: they crash on Python games), seeded.
 """
@@ -31,7 +35,8 @@ from infosets.games.belote2p.rules import (
     KernelState,
     cards_of,
 )
-from infosets.search.belote_ismcts import _rng_from, opponent_hand_exclusions
+from infosets.rng import as_generator, as_random
+from infosets.search.belote_ismcts import opponent_hand_exclusions
 
 
 def _cheapest(cards):
@@ -39,13 +44,11 @@ def _cheapest(cards):
 
 
 class RandomBot(pyspiel.Bot):
-    """A uniformly random legal card; ``seed`` as in ``BeloteISMCTSBot``."""
+    """A uniformly random legal card; ``rng`` as in ``BeloteISMCTSBot``."""
 
-    def __init__(self, seed):
+    def __init__(self, *, rng):
         super().__init__()
-        if seed is None:
-            raise ValueError("seed must be given (int, SeedSequence or Generator), got None")
-        self._rand = _rng_from(seed)
+        self._rand = as_random(rng)
 
     def step(self, state) -> int:
         return self._rand.choice(state.kernel.legal_moves())
@@ -224,18 +227,19 @@ def future_total(kernel: KernelState) -> int:
     return total + (LAST_TRICK_BONUS if not kernel.is_terminal() else 0)
 
 
-class PIMCBot(pyspiel.Bot):
-    """Perfect-information Monte Carlo with the double-dummy solver.
+class BelotePIMCBot(pyspiel.Bot):
+    """Perfect-information Monte Carlo on Belote with the double-dummy solver (see the module
+    docstring for how it differs from ``infosets.search.pimc.PIMCBot``).
 
     Args:
       worlds: sampled worlds per move.
-      seed: int, numpy SeedSequence or Generator.
+      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.rng``).
       exact_tricks: solve to the end once at most this many tricks remain (16: always).
       horizon_tricks: the solve depth in tricks before that (the rest counts for nobody).
       inference: restrict the opponent's hand by its revealed voids.
     """
 
-    def __init__(self, worlds: int = 20, seed=None, exact_tricks: int = 8,
+    def __init__(self, worlds: int = 20, *, rng, exact_tricks: int = 8,
                  horizon_tricks: int = 2, inference: bool = False):
         super().__init__()
         if not isinstance(worlds, (int, np.integer)) or worlds < 1:
@@ -244,13 +248,11 @@ class PIMCBot(pyspiel.Bot):
             raise ValueError(f"exact_tricks must be in 1..16, got {exact_tricks!r}")
         if not 1 <= horizon_tricks <= NUM_TRICKS:
             raise ValueError(f"horizon_tricks must be in 1..16, got {horizon_tricks!r}")
-        if seed is None:
-            raise ValueError("seed must be given (int, SeedSequence or Generator), got None")
+        self._rand = as_random(rng)
         self.worlds = int(worlds)
         self.exact_tricks = int(exact_tricks)
         self.horizon_tricks = int(horizon_tricks)
         self.inference = bool(inference)
-        self._rand = _rng_from(seed)
 
     def step(self, state) -> int:
         kernel = state.kernel
@@ -280,7 +282,14 @@ class PIMCBot(pyspiel.Bot):
 
 def determinize(kernel: KernelState, rand, excluded_from_opponent_hand: int = 0) -> KernelState:
     """A world for the mover: the unseen cards reshuffled (the opponent's hand avoiding
-    ``excluded_from_opponent_hand`` when possible); ``rand`` is a ``random.Random``."""
+    ``excluded_from_opponent_hand`` when possible); ``rand`` is a ``random.Random``.
+
+    ``BelotePIMCBot``'s determinizer: the paper's uniform shuffle on a ``KernelState``,
+    without the fair-deal constraint. The two other Belote determinizers differ on purpose:
+    ``belote2p.game.sample_world`` is the game's exact resampler on pyspiel states (void
+    inference always on, deals breaking the fair-deal constraint rejected: the chance
+    posterior); the kernel's ``nb_determinize`` is the compiled IS-MCTS's (inference and the
+    constraint as state flags, drawn from the search's PCG32)."""
     me = kernel.to_move
     opp = 1 - me
     n_opp = kernel.hand[opp].bit_count()
@@ -303,8 +312,10 @@ def determinize(kernel: KernelState, rand, excluded_from_opponent_hand: int = 0)
     return world
 
 
-def openspiel_ismcts_bot(game, iterations: int, exploration: float, seed: int):
-    """OpenSpiel's Python ISMCTSBot on ``belote2p`` with random rollouts, fully seeded.
+def openspiel_ismcts_bot(game, iterations: int, exploration: float, *, rng):
+    """OpenSpiel's Python ISMCTSBot on ``belote2p`` with random rollouts, fully seeded by
+    ``rng`` (Generator, SeedSequence or int; one draw seeds its RandomState, the generator
+    itself its resampler).
 
     Its UCB is ``mean + c * sqrt(ln N / n)`` over returns in points (0..162, bonus included),
     with no availability counts, a tree keyed by information-state strings and one rollout
@@ -312,11 +323,9 @@ def openspiel_ismcts_bot(game, iterations: int, exploration: float, seed: int):
     """
     from open_spiel.python.algorithms import ismcts, mcts
 
-    if seed is None:
-        raise ValueError("seed must be an int, got None")
-    random_state = np.random.RandomState(seed % 2**32)
+    sampler_rng = as_generator(rng)
+    random_state = np.random.RandomState(int(sampler_rng.integers(2**32)))
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
     bot = ismcts.ISMCTSBot(game, evaluator, exploration, iterations, random_state=random_state)
-    sampler_rng = np.random.default_rng(seed)
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler_rng))
     return bot

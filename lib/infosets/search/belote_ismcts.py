@@ -29,39 +29,17 @@ engine on the ``belote2p`` kernel (``infosets.games._belote_kernel``) and these 
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pyspiel
 
 from infosets.games import _belote_kernel as belote_kernel
 from infosets.games.belote2p.game import GAME_NAME
 from infosets.games.belote2p.rules import KernelState, hand_exclusions
+from infosets.rng import as_generator
 from infosets.search.ismcts import ISMCTSBot
 
 PAPER_OPTIONS = {"availability": "expanded", "node_key": "moves", "reward": "heuristic",
                  "normalize_rewards": False, "final": "visits_mean"}
-
-
-def _rng_from(seed) -> random.Random:
-    """A fast Python RNG derived from an int, a SeedSequence or a numpy Generator."""
-    if isinstance(seed, np.random.SeedSequence):
-        return random.Random(int(seed.generate_state(2, np.uint64)[0]))
-    if isinstance(seed, np.random.Generator):
-        return random.Random(int(seed.integers(2**63)))
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        return random.Random(int(seed))
-    raise ValueError(f"seed must be an int, a numpy SeedSequence or Generator, got {seed!r}")
-
-
-def _generator_from(seed) -> np.random.Generator:
-    """The bot's numpy Generator: from an int or a SeedSequence, or one draw of a Generator."""
-    if isinstance(seed, np.random.Generator):
-        return np.random.default_rng(int(seed.integers(2**63)))
-    if isinstance(seed, np.random.SeedSequence) or (
-            isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)):
-        return np.random.default_rng(seed)
-    raise ValueError(f"seed must be an int, a numpy SeedSequence or Generator, got {seed!r}")
 
 
 def opponent_hand_exclusions(plays, player: int) -> int:
@@ -76,23 +54,22 @@ class BeloteISMCTSBot(pyspiel.Bot):
     Args:
       iterations: iterations per move (the paper: 500).
       exploration: UCB constant C on raw points (the paper: 82).
-      seed: int, numpy SeedSequence or Generator; the only source of randomness.
+      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.rng``); the only
+        source of randomness. A Generator is used as is (its stream continues).
       inference: restrict the opponent's hand by its revealed voids (footnote 5).
     """
 
-    def __init__(self, iterations: int = 500, exploration: float = 82.0, seed=None,
+    def __init__(self, iterations: int = 500, exploration: float = 82.0, *, rng,
                  inference: bool = False):
         super().__init__()
         if not isinstance(iterations, (int, np.integer)) or iterations < 1:
             raise ValueError(f"iterations must be an int >= 1, got {iterations!r}")
         if not exploration >= 0:
             raise ValueError(f"exploration must be >= 0, got {exploration!r}")
-        if seed is None:
-            raise ValueError("seed must be given (int, SeedSequence or Generator), got None")
+        self._rng = as_generator(rng)
         self.iterations = int(iterations)
         self.exploration = float(exploration)
         self.inference = bool(inference)
-        self._rng = _generator_from(seed)
         self._searchers: dict[int, ISMCTSBot] = {}
         self._root_stats: dict[int, tuple[int, float, int]] = {}
 

@@ -81,6 +81,70 @@ def _rollout(kid, st, rng, limit, buf, probs, returns):
 
 
 @nb.njit(cache=True)
+def _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c, use_fpu, fpu, epsilon, rng):
+    """One UCB1 selection step of ``uct_tree`` at ``node`` over the ``n`` legal actions in
+    ``buf`` (as ``mcts._select_child``): returns (action, child, new), ``new`` when the action
+    has no child yet (the caller expands it; ``child`` is then -1)."""
+    log_parent = math.log(visits[node]) if nchild[node] > 0 else 0.0
+    nu = 0
+    best = -np.inf
+    best_child = -1
+    action = -1
+    chosen = False
+    if epsilon > 0.0:
+        chosen = rng_random(rng) < epsilon
+    if chosen:
+        action = buf[rng_bounded(rng, n)]
+        best_child = children[node, action]
+        if best_child < 0:
+            untried[0] = action
+            nu = 1
+    elif not use_fpu:
+        for i in range(n):
+            a = buf[i]
+            ch = children[node, a]
+            if ch < 0:
+                untried[nu] = a
+                nu += 1
+            elif nu == 0:
+                score = wsum[ch] / visits[ch] + c * math.sqrt(log_parent / visits[ch])
+                if score > best:
+                    best, action, best_child = score, a, ch
+    else:
+        for i in range(n):
+            a = buf[i]
+            ch = children[node, a]
+            if ch < 0:
+                score = fpu
+            else:
+                score = wsum[ch] / visits[ch] + c * math.sqrt(log_parent / visits[ch])
+            if score > best:
+                best, action, best_child = score, a, ch
+        if best_child < 0:
+            untried[0] = action
+            nu = 1
+    if nu > 0:
+        if not use_fpu and not chosen:
+            action = untried[rng_bounded(rng, nu)]
+        return action, -1, True
+    return action, best_child, False
+
+
+@nb.njit(cache=True)
+def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span):
+    """Add one visit and the chooser's reward (mapped to [0, 1] if ``normalize``) to the root
+    and to each node of ``path[:plen]``."""
+    visits[0] += 1
+    for i in range(plen):
+        nd = path[i]
+        visits[nd] += 1
+        if normalize:
+            wsum[nd] += (returns[mover_of[nd]] - low) / span
+        else:
+            wsum[nd] += returns[mover_of[nd]]
+
+
+@nb.njit(cache=True)
 def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
              epsilon, rng, num_actions, num_players, out_n, out_w, depths):
     """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
@@ -120,59 +184,18 @@ def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, 
             if max_depth >= 0 and plen >= max_depth:
                 expanded = True
                 break
-            log_parent = math.log(visits[node]) if nchild[node] > 0 else 0.0
-            nu = 0
-            best = -np.inf
-            best_child = -1
-            action = -1
-            chosen = False
-            if epsilon > 0.0:
-                chosen = rng_random(rng) < epsilon
-            if chosen:
-                action = buf[rng_bounded(rng, n)]
-                best_child = children[node, action]
-                if best_child < 0:
-                    untried[0] = action
-                    nu = 1
-            elif not use_fpu:
-                for i in range(n):
-                    a = buf[i]
-                    ch = children[node, a]
-                    if ch < 0:
-                        untried[nu] = a
-                        nu += 1
-                    elif nu == 0:
-                        score = wsum[ch] / visits[ch] + c * math.sqrt(log_parent / visits[ch])
-                        if score > best:
-                            best, action, best_child = score, a, ch
-            else:
-                for i in range(n):
-                    a = buf[i]
-                    ch = children[node, a]
-                    if ch < 0:
-                        score = fpu
-                    else:
-                        score = wsum[ch] / visits[ch] + c * math.sqrt(log_parent / visits[ch])
-                    if score > best:
-                        best, action, best_child = score, a, ch
-                if best_child < 0:
-                    untried[0] = action
-                    nu = 1
-            if nu > 0:
-                if not use_fpu and not chosen:
-                    action = untried[rng_bounded(rng, nu)]
+            action, child, new = _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c,
+                                             use_fpu, fpu, epsilon, rng)
+            if new:
                 child = nnodes
                 nnodes += 1
                 mover_of[child] = mover
                 children[node, action] = child
                 nchild[node] += 1
-                path[plen] = child
-                plen += 1
                 expanded = True
-            else:
-                node = best_child
-                path[plen] = node
-                plen += 1
+            node = child
+            path[plen] = child
+            plen += 1
             k_apply_action(kid, st, action)
             if expanded:
                 break
@@ -181,14 +204,7 @@ def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, 
             depth_max = plen
         if expanded:
             _rollout(kid, st, rng, limit, buf, probs, returns)
-        visits[0] += 1
-        for i in range(plen):
-            nd = path[i]
-            visits[nd] += 1
-            if normalize:
-                wsum[nd] += (returns[mover_of[nd]] - low) / span
-            else:
-                wsum[nd] += returns[mover_of[nd]]
+        _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span)
     for a in range(num_actions):
         ch = children[0, a]
         if ch >= 0:
@@ -243,6 +259,94 @@ AVAIL_PARENT, AVAIL_LEGAL, AVAIL_EXPANDED = 0, 1, 2
 
 
 @nb.njit(cache=True)
+def _node_of(table_keys, table_nodes, key, mask, nnodes):
+    """The node of ``key``, added as node ``nnodes`` if new; returns (node, node count)."""
+    slot = _find_node(table_keys, table_nodes, key, mask)
+    node = table_nodes[slot]
+    if node < 0:
+        node = nnodes
+        nnodes += 1
+        table_keys[slot] = key
+        table_nodes[slot] = node
+    return node, nnodes
+
+
+@nb.njit(cache=True)
+def _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of, present, c, avail_mode,
+                   use_fpu, fpu, epsilon, rng):
+    """One selection step of ``ismcts_tree_with`` at ``node`` over the ``n`` legal actions in
+    ``buf`` (as ``ISMCTSBot._select``): counts availability, scores by UCB (or FPU), draws an
+    epsilon move or an untried action; returns (action, expand)."""
+    chosen = False
+    if epsilon > 0.0:
+        chosen = rng_random(rng) < epsilon
+    log_parent = math.log(node_visits[node]) if node_visits[node] > 0 else 0.0
+    nu = 0
+    best = -np.inf
+    action = buf[0]
+    for i in range(n):
+        a = buf[i]
+        if not present[node, a]:
+            present[node, a] = True
+            if avail_mode != AVAIL_EXPANDED:
+                avail_of[node, a] = 1
+            if use_fpu:
+                score = fpu
+                if score > best:
+                    best, action = score, a
+            else:
+                untried[nu] = a
+                nu += 1
+            continue
+        na = n_of[node, a]
+        if avail_mode != AVAIL_EXPANDED or na > 0:
+            avail_of[node, a] += 1
+        if na == 0:
+            if use_fpu:
+                score = fpu
+                if score > best:
+                    best, action = score, a
+            else:
+                untried[nu] = a
+                nu += 1
+        elif nu == 0:
+            if avail_mode != AVAIL_PARENT:
+                score = w_of[node, a] / na + c * math.sqrt(math.log(avail_of[node, a]) / na)
+            else:
+                score = w_of[node, a] / na + c * math.sqrt(log_parent / na)
+            if score > best:
+                best, action = score, a
+    if chosen:
+        action = buf[rng_bounded(rng, n)]
+        expand = n_of[node, action] == 0
+    elif use_fpu:
+        expand = n_of[node, action] == 0
+    else:
+        expand = nu > 0
+        if expand:
+            action = untried[rng_bounded(rng, nu)]
+    if avail_mode == AVAIL_EXPANDED and n_of[node, action] == 0:
+        avail_of[node, action] = 1
+    return action, expand
+
+
+@nb.njit(cache=True)
+def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
+                   normalize, low, span):
+    """Add one visit and the mover's reward (mapped to [0, 1] if ``normalize``) to each
+    (node, action) of the path."""
+    for i in range(plen):
+        node = path_node[i]
+        a = path_action[i]
+        node_visits[node] += 1
+        n_of[node, a] += 1
+        if normalize:
+            w_of[node, a] += (returns[path_mover[i]] - low) / span
+        else:
+            w_of[node, a] += returns[path_mover[i]]
+
+
+@nb.njit(cache=True)
 def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
                      normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
                      num_players, root_n, root_w, root_present, root_avail, depths):
@@ -288,64 +392,10 @@ def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves
             if max_depth >= 0 and plen >= max_depth:
                 break
             key = node_key if key_by_moves else k_infostate_key(kid, st, mover)
-            slot = _find_node(table_keys, table_nodes, key, mask)
-            node = table_nodes[slot]
-            if node < 0:
-                node = nnodes
-                nnodes += 1
-                table_keys[slot] = key
-                table_nodes[slot] = node
+            node, nnodes = _node_of(table_keys, table_nodes, key, mask, nnodes)
             n = k_legal_actions(kid, st, buf)
-            chosen = False
-            if epsilon > 0.0:
-                chosen = rng_random(rng) < epsilon
-            log_parent = math.log(node_visits[node]) if node_visits[node] > 0 else 0.0
-            nu = 0
-            best = -np.inf
-            action = buf[0]
-            for i in range(n):
-                a = buf[i]
-                if not present[node, a]:
-                    present[node, a] = True
-                    if avail_mode != AVAIL_EXPANDED:
-                        avail_of[node, a] = 1
-                    if use_fpu:
-                        score = fpu
-                        if score > best:
-                            best, action = score, a
-                    else:
-                        untried[nu] = a
-                        nu += 1
-                    continue
-                na = n_of[node, a]
-                if avail_mode != AVAIL_EXPANDED or na > 0:
-                    avail_of[node, a] += 1
-                if na == 0:
-                    if use_fpu:
-                        score = fpu
-                        if score > best:
-                            best, action = score, a
-                    else:
-                        untried[nu] = a
-                        nu += 1
-                elif nu == 0:
-                    if avail_mode != AVAIL_PARENT:
-                        score = w_of[node, a] / na + c * math.sqrt(math.log(avail_of[node, a]) / na)
-                    else:
-                        score = w_of[node, a] / na + c * math.sqrt(log_parent / na)
-                    if score > best:
-                        best, action = score, a
-            if chosen:
-                action = buf[rng_bounded(rng, n)]
-                expand = n_of[node, action] == 0
-            elif use_fpu:
-                expand = n_of[node, action] == 0
-            else:
-                expand = nu > 0
-                if expand:
-                    action = untried[rng_bounded(rng, nu)]
-            if avail_mode == AVAIL_EXPANDED and n_of[node, action] == 0:
-                avail_of[node, action] = 1
+            action, expand = _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of,
+                                            present, c, avail_mode, use_fpu, fpu, epsilon, rng)
             node_key = (node + 1) * num_actions + action
             path_node[plen] = node
             path_action[plen] = action
@@ -361,15 +411,8 @@ def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves
         _rollout(kid, st, rng, limit, buf, probs, returns)
         if heuristic_reward:
             k_heuristic(kid, st, returns)
-        for i in range(plen):
-            node = path_node[i]
-            a = path_action[i]
-            node_visits[node] += 1
-            n_of[node, a] += 1
-            if normalize:
-                w_of[node, a] += (returns[path_mover[i]] - low) / span
-            else:
-                w_of[node, a] += returns[path_mover[i]]
+        _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
+                       normalize, low, span)
     key = -1 if key_by_moves else k_infostate_key(kid, state, player)
     slot = _find_node(table_keys, table_nodes, key, mask)
     root = table_nodes[slot]

@@ -22,7 +22,8 @@ import numpy as np
 import pyspiel
 
 from infosets.games._kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
-from infosets.games.determinizers import _resample_sampler, infostate_key, sampler_for, uses_aoh_key
+from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
+from infosets.rng import as_generator
 from infosets.search.compiled import CompiledSearch
 from infosets.search.mcts import game_settings
 from infosets.search.state_protocol import (
@@ -30,6 +31,7 @@ from infosets.search.state_protocol import (
     argmax_random,
     is_python_game,
     python_random,
+    random_rollout,
     sample_chance,
     uses_pcg,
 )
@@ -42,15 +44,6 @@ REWARDS = ("returns", "heuristic")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 NEG_INF = float("-inf")
-
-
-def as_generator(rng, name: str = "rng") -> np.random.Generator:
-    """Accept a numpy Generator, SeedSequence or int seed; refuse None (no unseeded default)."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, (np.random.SeedSequence, int, np.integer)) and not isinstance(rng, bool):
-        return np.random.default_rng(rng)
-    raise ValueError(f"{name}: must be a numpy Generator, SeedSequence or int seed, got {type(rng).__name__}")
 
 
 class _Node:
@@ -67,10 +60,10 @@ def _worlds(sampler, state, player, rng, iterations):
     """The ``iterations`` sampled worlds, in order: ``sampler(state, player, rng)`` each.
 
     For OpenSpiel's resampler the per-world seeds (one ``random_raw`` draw each, as in
-    ``determinizers._resample_sampler``) are drawn in one batch: the same values from the
+    ``determinizers.resample_sampler``) are drawn in one batch: the same values from the
     same stream, without a Python call per draw.
     """
-    if sampler is _resample_sampler:
+    if sampler is resample_sampler:
         seeds = (rng.bit_generator.random_raw(iterations) & 0x7FFFFFFF).tolist()
         resample, uniform = state.resample_from_infostate, pyspiel.UniformProbabilitySampler
         return (resample(player, uniform(seed, 0.0, 1.0)) for seed in seeds)
@@ -188,123 +181,17 @@ class ISMCTSBot(pyspiel.Bot):
             return self._search_compiled(state, None)
         rnd = python_random(self._rng)
         self.engine_used = "python"
-        sampler, rng, player = self.sampler, self._rng, self.player
-        c, availability, scale = self.uct_c, self.availability, self.scale
-        from_expansion = availability == "expanded"
-        by_moves, reward_heuristic = self.node_key == "moves", self._reward_heuristic
-        rollout_policy = self.rollout_policy
-        aoh = self._aoh
-        normalize, low, span = scale.normalize, scale.low, scale.span
-        log, sqrt = math.log, math.sqrt
-        rand, randrange = rnd.random, rnd.randrange
-        settings = self.settings
-        limit, max_depth, fpu = settings.rollout_length, settings.max_depth, settings.fpu
-        epsilon, heuristic = settings.explore_epsilon, settings.heuristic
+        sampler, player = self.sampler, self.player
         depth_total = depth_max = 0
-        worlds = (_worlds(sampler, state, player, rng, self.iterations) if not uses_pcg(sampler)
+        worlds = (_worlds(sampler, state, player, self._rng, self.iterations) if not uses_pcg(sampler)
                   else (sampler(state, player, rnd) for _ in range(self.iterations)))
         for world in worlds:
-            current_player, apply_action = world.current_player, world.apply_action
-            legal_actions = world.legal_actions
-            path = []
-            moves_key = ()  # the node's key when nodes are keyed by moves
-            # current_player() is TERMINAL (< 0, != CHANCE) at the end, CHANCE at chance nodes.
-            mover = current_player()
-            while mover != TERMINAL:
-                if mover == CHANCE:
-                    apply_action(sample_chance(world, rnd))
-                    mover = current_player()
-                    continue
-                if max_depth is not None and len(path) >= max_depth:
-                    break
-                if by_moves:
-                    key = moves_key
-                else:
-                    key = infostate_key(world, mover) if aoh else world.information_state_string(mover)
-                node = nodes.get(key)
-                if node is None:
-                    node = nodes[key] = _Node()
-                stats = node.stats
-                legal = legal_actions()
-                chosen = epsilon > 0.0 and rand() < epsilon  # an epsilon move: no UCB
-                # One pass: count availability, collect untried actions (or score them by
-                # FPU) and, while there are none, score the tried ones by UCB (in legal
-                # order, first max wins).
-                untried = None
-                best, action = NEG_INF, legal[0]  # raw rewards can be below -1
-                visits = node.visits
-                log_parent = log(visits) if visits else 0.0
-                for a in legal:
-                    entry = stats.get(a)
-                    if entry is None:
-                        entry = stats[a] = [0, 0.0, 0 if from_expansion else 1]
-                        n = 0
-                    else:
-                        n = entry[0]
-                        if n or not from_expansion:
-                            entry[2] += 1
-                    if n == 0:
-                        if fpu is not None:
-                            if fpu > best:
-                                best, action = fpu, a
-                        elif untried is None:
-                            untried = [a]
-                        else:
-                            untried.append(a)
-                    elif untried is None:
-                        score = entry[1] / n + c * sqrt((log(entry[2]) if availability else log_parent) / n)
-                        if score > best:
-                            best, action = score, a
-                if chosen:
-                    action = legal[randrange(len(legal))]
-                    expand = stats[action][0] == 0
-                elif fpu is not None:
-                    expand = stats[action][0] == 0
-                else:
-                    expand = untried is not None
-                    if expand:
-                        action = untried[randrange(len(untried))]
-                if from_expansion and stats[action][0] == 0:
-                    stats[action][2] = 1
-                moves_key = (moves_key, action)
-                path.append((node, stats[action], mover))
-                apply_action(action)
-                mover = current_player()
-                if expand:
-                    break
+            path, mover = self._descend(world, nodes, rnd)
             depth = len(path)
             depth_total += depth
             if depth > depth_max:
                 depth_max = depth
-            # Rollout (as random_rollout, inlined): chance by its probabilities, players
-            # uniformly or by rollout_policy; cut after ``limit`` actions if set.
-            steps = 0
-            while mover != TERMINAL:
-                if limit is not None and steps >= limit:
-                    break
-                if mover == CHANCE:
-                    apply_action(sample_chance(world, rnd))
-                elif rollout_policy is None:
-                    legal = legal_actions()
-                    apply_action(legal[int(rand() * len(legal))])
-                else:
-                    apply_action(rollout_policy(world, rnd))
-                steps += 1
-                mover = current_player()
-            if reward_heuristic is not None:
-                returns = reward_heuristic(world)
-            else:
-                returns = world.returns() if mover == TERMINAL else heuristic(world)
-            if normalize:
-                for node, entry, mover in path:
-                    node.visits += 1
-                    entry[0] += 1
-                    entry[1] += (returns[mover] - low) / span
-            else:
-                for node, entry, mover in path:
-                    node.visits += 1
-                    entry[0] += 1
-                    entry[1] += returns[mover]
+            self._backup(path, self._playout(world, mover, rnd))
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         root = nodes.get(self._key(state, player))
         if root is None:
@@ -313,6 +200,115 @@ class ISMCTSBot(pyspiel.Bot):
         legal = set(state.legal_actions())
         self.last_root_availability = {a: e[2] for a, e in root.stats.items() if a in legal}
         return {a: (e[0], e[1] / e[0] if e[0] else 0.0) for a, e in root.stats.items() if a in legal}
+
+    def _descend(self, world, nodes, rnd):
+        """The tree part of one iteration on the sampled ``world``: chance drawn, a node per
+        decision (found or added in ``nodes``), one selection step each, until an expansion,
+        the depth bound or the end. Returns (path of (node, action entry, mover), the current
+        player where it stopped)."""
+        current_player, apply_action = world.current_player, world.apply_action
+        max_depth, by_moves, aoh = self.settings.max_depth, self.node_key == "moves", self._aoh
+        path = []
+        moves_key = ()  # the node's key when nodes are keyed by moves
+        # current_player() is TERMINAL (< 0, != CHANCE) at the end, CHANCE at chance nodes.
+        mover = current_player()
+        while mover != TERMINAL:
+            if mover == CHANCE:
+                apply_action(sample_chance(world, rnd))
+                mover = current_player()
+                continue
+            if max_depth is not None and len(path) >= max_depth:
+                break
+            if by_moves:
+                key = moves_key
+            else:
+                key = infostate_key(world, mover) if aoh else world.information_state_string(mover)
+            node = nodes.get(key)
+            if node is None:
+                node = nodes[key] = _Node()
+            action, expand = self._select(node, world.legal_actions(), rnd)
+            moves_key = (moves_key, action)
+            path.append((node, node.stats[action], mover))
+            apply_action(action)
+            mover = current_player()
+            if expand:
+                break
+        return path, mover
+
+    def _select(self, node, legal, rnd):
+        """One selection step at ``node``: count availability, score the tried actions by UCB
+        (or every action by FPU), then take an epsilon move, the best score or an untried
+        action at random. Returns (action, expand)."""
+        settings, availability, c = self.settings, self.availability, self.uct_c
+        fpu, epsilon = settings.fpu, settings.explore_epsilon
+        from_expansion = availability == "expanded"
+        log, sqrt = math.log, math.sqrt
+        stats = node.stats
+        chosen = epsilon > 0.0 and rnd.random() < epsilon  # an epsilon move: no UCB
+        # One pass: count availability, collect untried actions (or score them by FPU) and,
+        # while there are none, score the tried ones by UCB (in legal order, first max wins).
+        untried = None
+        best, action = NEG_INF, legal[0]  # raw rewards can be below -1
+        visits = node.visits
+        log_parent = log(visits) if visits else 0.0
+        for a in legal:
+            entry = stats.get(a)
+            if entry is None:
+                entry = stats[a] = [0, 0.0, 0 if from_expansion else 1]
+                n = 0
+            else:
+                n = entry[0]
+                if n or not from_expansion:
+                    entry[2] += 1
+            if n == 0:
+                if fpu is not None:
+                    if fpu > best:
+                        best, action = fpu, a
+                elif untried is None:
+                    untried = [a]
+                else:
+                    untried.append(a)
+            elif untried is None:
+                score = entry[1] / n + c * sqrt((log(entry[2]) if availability else log_parent) / n)
+                if score > best:
+                    best, action = score, a
+        if chosen:
+            action = legal[rnd.randrange(len(legal))]
+            expand = stats[action][0] == 0
+        elif fpu is not None:
+            expand = stats[action][0] == 0
+        else:
+            expand = untried is not None
+            if expand:
+                action = untried[rnd.randrange(len(untried))]
+        if from_expansion and stats[action][0] == 0:
+            stats[action][2] = 1
+        return action, expand
+
+    def _playout(self, world, mover, rnd):
+        """Roll ``world`` out (``random_rollout``, cut after the settings' rollout length) and
+        score it: the reward heuristic if set, else the returns at the end or the game
+        heuristic at a cut."""
+        if mover != TERMINAL:
+            mover = random_rollout(world, rnd, self.rollout_policy, self.settings.rollout_length)
+        if self._reward_heuristic is not None:
+            return self._reward_heuristic(world)
+        return world.returns() if mover == TERMINAL else self.settings.heuristic(world)
+
+    def _backup(self, path, returns):
+        """Add one visit and the mover's reward (scaled to [0, 1] if normalising) along ``path``."""
+        scale = self.scale
+        if scale.normalize:
+            low, span = scale.low, scale.span
+            for node, entry, mover in path:
+                node.visits += 1
+                entry[0] += 1
+                entry[1] += (returns[mover] - low) / span
+        else:
+            for node, entry, mover in path:
+                node.visits += 1
+                entry[0] += 1
+                entry[1] += returns[mover]
 
     def _search_compiled(self, state, array):
         rnd = python_random(self._rng)

@@ -33,6 +33,7 @@ import pyspiel
 
 from infosets.games._kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.games.determinizers import sampler_for
+from infosets.rng import as_generator
 from infosets.search.compiled import CompiledSearch
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 from infosets.search.state_protocol import (
@@ -40,6 +41,7 @@ from infosets.search.state_protocol import (
     argmax_random,
     is_python_game,
     python_random,
+    random_rollout,
     sample_chance,
     uses_pcg,
 )
@@ -54,7 +56,6 @@ AUTO_CPP_MIN_RATIO = 10
 FINALS = ("mean", "visits")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-
 
 
 class RootStats(dict):
@@ -72,6 +73,113 @@ class RootStats(dict):
     iterations: int = 0
 
 
+def _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, stale):
+    """One selection step of ``uct_search`` at ``node``: an epsilon move, else UCB1 over the
+    children (in legal order, first max wins; FPU scores the unvisited ones), else an untried
+    action expanded at random. Returns (action, child, new); a new child is added to
+    ``node``. ``stale`` is the action returned when no score beats -inf (NaN rewards), as
+    the loop this was taken from replayed its last action then."""
+    children = node[2]
+    # One pass: collect untried actions and, while there are none, score the children by
+    # UCB1. Children imply visits.
+    log_parent = math.log(node[0]) if children else 0.0
+    sqrt = math.sqrt
+    untried = None
+    action, best, best_child = stale, NEG_INF, node  # raw rewards can be below -1
+    chosen = epsilon > 0.0 and rnd.random() < epsilon  # an epsilon move: no UCB
+    if chosen:
+        action = legal[rnd.randrange(len(legal))]
+        best_child = children.get(action)
+        if best_child is None:
+            untried = [action]
+    elif fpu is None:
+        for a in legal:
+            ch = children.get(a)
+            if ch is None:
+                if untried is None:
+                    untried = [a]
+                else:
+                    untried.append(a)
+            elif untried is None:
+                score = ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
+                if score > best:
+                    best, action, best_child = score, a, ch
+    else:
+        for a in legal:
+            ch = children.get(a)
+            score = fpu if ch is None else ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
+            if score > best:
+                best, action, best_child = score, a, ch
+        if best_child is None:
+            untried = [action]
+    if untried is None:
+        return action, best_child, False
+    if fpu is None and not chosen:  # else the one untried action chosen above
+        action = untried[rnd.randrange(len(untried))]
+    child = children[action] = [0, 0.0, {}, mover, None]
+    return action, child, True
+
+
+def _descend(root, world, rnd, uct_c, settings):
+    """The tree part of one ``uct_search`` iteration from ``root``: select down to a new leaf,
+    the depth bound or the end of the game. Returns (path, state, actions, returns, expanded):
+    the nodes chosen, the state reached (None while it is still the world plus ``actions``,
+    see ``uct_search``), ``returns`` if a terminal ended it, ``expanded`` if a rollout is due."""
+    max_depth, fpu, epsilon = settings.max_depth, settings.fpu, settings.explore_epsilon
+    node = root
+    path = []
+    state = None  # materialised lazily: clone of world + the actions so far
+    actions = []
+    returns = None
+    action = None
+    deterministic = True  # no chance node drawn yet in this iteration
+    while True:
+        view = node[4] if deterministic else None
+        if view is None:
+            if state is None:
+                state = _replay(world, actions)
+            mover = state.current_player()
+            if mover == TERMINAL:
+                returns = state.returns()
+                if deterministic:
+                    node[4] = (TERMINAL, None, returns)
+                return path, state, actions, returns, False
+            if mover == CHANCE:
+                state.apply_action(sample_chance(state, rnd))
+                deterministic = False
+                continue
+            legal = state.legal_actions()
+            if deterministic:
+                node[4] = (mover, legal, None)
+        else:
+            mover, legal, returns = view
+            if mover == TERMINAL:
+                return path, state, actions, returns, False
+        if max_depth is not None and len(path) >= max_depth:
+            return path, state, actions, returns, True
+        action, child, new = _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, action)
+        if not new and child is node:
+            # No score beat -inf: the stale action is replayed on the real state, as before
+            # this cache existed; stop trusting the cache.
+            deterministic = False
+        node = child
+        path.append(node)
+        if state is None:
+            actions.append(action)
+        else:
+            state.apply_action(action)
+        if new:
+            return path, state, actions, returns, True
+
+
+def _replay(world, actions):
+    """A clone of ``world`` with ``actions`` applied."""
+    state = world.clone()
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
 def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                rollout_policy=None, settings: MCTSSettings = DEFAULT) -> RootStats:
     """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
@@ -87,124 +195,20 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     terminal) and the world is cloned and replayed only when a state is really needed
     (chance, an uncached node, the rollout). Results and random draws are unchanged.
     """
-    log, sqrt, randrange, rand = math.log, math.sqrt, rnd.randrange, rnd.random
     normalize, low, span = scale.normalize, scale.low, scale.span
-    limit, max_depth, fpu = settings.rollout_length, settings.max_depth, settings.fpu
-    epsilon, heuristic = settings.explore_epsilon, settings.heuristic
-    clone = world.clone
     root = [0, 0.0, {}, -1, None]
     depth_total = depth_max = 0
     for _ in range(iterations):
-        node = root
-        path = []
-        state = None  # materialised lazily: clone of world + the actions so far
-        actions = []
-        deterministic = True  # no chance node drawn yet in this iteration
-        expanded = False  # leave the tree and roll out (a new leaf, or the depth bound)
-        while True:
-            view = node[4] if deterministic else None
-            if view is None:
-                if state is None:
-                    state = clone()
-                    for a in actions:
-                        state.apply_action(a)
-                mover = state.current_player()
-                if mover == TERMINAL:
-                    returns = state.returns()
-                    if deterministic:
-                        node[4] = (TERMINAL, None, returns)
-                    break
-                if mover == CHANCE:
-                    state.apply_action(sample_chance(state, rnd))
-                    deterministic = False
-                    continue
-                legal = state.legal_actions()
-                if deterministic:
-                    node[4] = (mover, legal, None)
-            else:
-                mover, legal, returns = view
-                if mover == TERMINAL:
-                    break
-            if max_depth is not None and len(path) >= max_depth:
-                expanded = True
-                break
-            children = node[2]
-            # One pass: collect untried actions and, while there are none, score the
-            # children by UCB1 (in legal order, first max wins). Children imply visits.
-            log_parent = log(node[0]) if children else 0.0
-            untried = None
-            best, best_child = NEG_INF, node  # raw rewards can be below -1
-            chosen = epsilon > 0.0 and rand() < epsilon  # an epsilon move: no UCB
-            if chosen:
-                action = legal[randrange(len(legal))]
-                best_child = children.get(action)
-                if best_child is None:
-                    untried = [action]
-            elif fpu is None:
-                for a in legal:
-                    ch = children.get(a)
-                    if ch is None:
-                        if untried is None:
-                            untried = [a]
-                        else:
-                            untried.append(a)
-                    elif untried is None:
-                        score = ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
-                        if score > best:
-                            best, action, best_child = score, a, ch
-            else:
-                for a in legal:
-                    ch = children.get(a)
-                    score = fpu if ch is None else ch[1] / ch[0] + uct_c * sqrt(log_parent / ch[0])
-                    if score > best:
-                        best, action, best_child = score, a, ch
-                if best_child is None:
-                    untried = [action]
-            if untried is not None:
-                if fpu is None and not chosen:  # else the one untried action chosen above
-                    action = untried[randrange(len(untried))]
-                child = children[action] = [0, 0.0, {}, mover, None]
-                path.append(child)
-                expanded = True
-            else:
-                if best_child is node:
-                    # No score beat -1 (raw rewards): the stale action is replayed on the
-                    # real state, as before this cache existed; stop trusting the cache.
-                    deterministic = False
-                node = best_child
-                path.append(node)
-            if state is None:
-                actions.append(action)
-            else:
-                state.apply_action(action)
-            if expanded:
-                break
+        path, state, actions, returns, expanded = _descend(root, world, rnd, uct_c, settings)
         depth = len(path)
         depth_total += depth
         if depth > depth_max:
             depth_max = depth
         if expanded:
             if state is None:
-                state = clone()
-                for a in actions:
-                    state.apply_action(a)
-            # Rollout (as random_rollout, inlined), cut after ``limit`` actions if set.
-            current_player, apply_action = state.current_player, state.apply_action
-            mover = current_player()
-            steps = 0
-            while mover != TERMINAL:
-                if limit is not None and steps >= limit:
-                    break
-                if mover == CHANCE:
-                    apply_action(sample_chance(state, rnd))
-                elif rollout_policy is None:
-                    legal = state.legal_actions()
-                    apply_action(legal[int(rand() * len(legal))])
-                else:
-                    apply_action(rollout_policy(state, rnd))
-                steps += 1
-                mover = current_player()
-            returns = state.returns() if mover == TERMINAL else heuristic(state)
+                state = _replay(world, actions)
+            mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length)
+            returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
         root[0] += 1
         if normalize:
             for nd in path:
@@ -395,7 +399,6 @@ class OLMCTSBot(pyspiel.Bot):
     def __init__(self, game, player, *, iterations=4000, uct_c=1.0, rng, sampler=None,
                  normalize_rewards=True, final="mean", rollout_policy=None, engine="python",
                  rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
-        from infosets.search.ismcts import as_generator
         validate_common(game, player, iterations, uct_c, final, engine)
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
         self._rng = as_generator(rng)

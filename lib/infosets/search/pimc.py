@@ -31,6 +31,7 @@ import numpy as np
 import pyspiel
 
 from infosets import beliefs
+from infosets.rng import as_generator
 
 MODES = ("exact", "protocol")
 TIE_BREAKS = ("uniform", "first")
@@ -41,6 +42,14 @@ class PerfectInfoValues:
 
     Minimax at decision nodes, expectation at chance nodes: the perfect-information value
     of a fully determinized world of a 2-player zero-sum game, which alpha-beta returns.
+
+    One of three perfect-information solvers, each for its case: this one searches the
+    whole game once without pruning and memoises every history, so the listed worlds of a
+    small game (PIMC's "exact" and "protocol" modes) share one table;
+    ``search.solvers.PerfectInfoSolver`` runs alpha-beta on one world at a time, for games
+    whose worlds cannot be listed (the trick game, with its kernel); ``search.belote_bots.
+    solve`` is Belote's trick-level double-dummy solver on the kernel's bitmask state, with a
+    depth horizon (belote_ismcts).
     """
 
     def __init__(self, game: pyspiel.Game):
@@ -86,7 +95,8 @@ class PIMCBot(pyspiel.Bot):
       game: a 2-player zero-sum game (liars_dice numdice=1, leduc_poker, trick_game).
       player: the seat this bot plays.
       schedule: a λ in [0, 1] or a `beliefs.LambdaSchedule`.
-      rng: numpy Generator (all sampling and tie-breaking).
+      rng: numpy Generator, SeedSequence or int seed (``infosets.rng``; all sampling and
+        tie-breaking).
       mode: "exact" (infinite samples) or "protocol" (the paper's runs).
       num_worlds: worlds sampled per run (paper: 1000).
       tol, batch, max_runs: the protocol's stopping rule for `policy`.
@@ -112,8 +122,7 @@ class PIMCBot(pyspiel.Bot):
             raise ValueError(f"batch must be >= 1 and max_runs >= batch, got {batch}, {max_runs}")
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in [0, {game.num_players() - 1}], got {player}")
-        if not isinstance(rng, np.random.Generator):
-            raise ValueError("rng must be a numpy.random.Generator")
+        rng = as_generator(rng)
         self.game = game
         self.player = player
         self.schedule = beliefs.as_schedule(schedule)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pyspiel
 
+from infosets.rng import as_generator
 from infosets.search.mcts import OpenLoopPlanner, game_settings, validate_common
 from infosets.search.state_protocol import RewardScale, argmax_random, python_random
 
@@ -85,7 +86,6 @@ class PIMCTSBot(pyspiel.Bot):
                  aggregation="AverageValue", uct_c=1.0, rng, sampler=None,
                  normalize_rewards=True, rollout_policy=None, engine="python",
                  rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
-        from infosets.search.ismcts import as_generator
         validate_common(game, player, iterations, uct_c, "mean", engine)
         if not isinstance(determinizations, int) or determinizations < 1:
             raise ValueError(f"determinizations: must be an int >= 1, got {determinizations!r}")

@@ -7,6 +7,9 @@ two-player zero-sum sequential pyspiel game works, imperfect-information ones in
 (the history fixes the world, so the tree below it can be searched exhaustively; chance
 left in it, e.g. leduc's public card, is taken in expectation). OpenSpiel's
 ``minimax.alpha_beta_search`` raises on imperfect-information games, hence this module.
+For small games whose worlds PIMC lists, ``search.pimc.PerfectInfoValues`` memoises the
+whole game's minimax values instead; Belote has its own double-dummy solver
+(``search.belote_bots.solve``).
 
 Two search paths give the same values:
 - generic: fail-soft alpha-beta on pyspiel states, full-window expectation at chance

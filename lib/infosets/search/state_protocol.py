@@ -41,6 +41,8 @@ class SearchState(Protocol):
 
 # rollout_policy(state, rnd) -> action, with rnd the search's PCG32 (or a random.Random).
 RolloutPolicy = Callable[[SearchState, random.Random], int]
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def python_random(rng: np.random.Generator) -> PCG32:
@@ -59,20 +61,28 @@ def uses_pcg(sampler) -> bool:
 
 
 def random_rollout(state: SearchState, rnd: random.Random,
-                   rollout_policy: RolloutPolicy | None = None) -> None:
-    """Play ``state`` to the end in place: chance by its probabilities, players uniformly
-    (or by ``rollout_policy``)."""
+                   rollout_policy: RolloutPolicy | None = None, limit: int | None = None) -> int:
+    """Play ``state`` on in place: chance by its probabilities, players uniformly (or by
+    ``rollout_policy``), to the end or until ``limit`` actions have been played (None: no
+    cut). Returns the current player where it stopped (``PlayerId.TERMINAL`` at the end).
+    The rollout of every Python search (MCTS, PI-MCTS, IS-MCTS)."""
     rand = rnd.random
-    is_terminal, is_chance_node = state.is_terminal, state.is_chance_node
-    legal_actions, apply_action = state.legal_actions, state.apply_action
-    while not is_terminal():
-        if is_chance_node():
+    current_player, apply_action = state.current_player, state.apply_action
+    mover = current_player()
+    steps = 0
+    while mover != TERMINAL:
+        if limit is not None and steps >= limit:
+            break
+        if mover == CHANCE:
             apply_action(sample_chance(state, rnd))
         elif rollout_policy is None:
-            legal = legal_actions()
+            legal = state.legal_actions()
             apply_action(legal[int(rand() * len(legal))])
         else:
             apply_action(rollout_policy(state, rnd))
+        steps += 1
+        mover = current_player()
+    return mover
 
 
 class RewardScale:

@@ -225,7 +225,10 @@ def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
     slots get a uniform subset of the cards its past replies allow (a player that did not
     follow suit holds none of that suit, and so on: ``rules.hand_exclusions``), the covered
     pile slots get the rest in a uniform order; worlds breaking the deal constraint are
-    rejected. The history is replayed on the new deal.
+    rejected. The history is replayed on the new deal. This is the exact resampler
+    (``resample_from_infostate``); the searches of belote_ismcts use the paper's
+    unconstrained shuffle instead: the kernel's ``nb_determinize`` (compiled IS-MCTS) and
+    ``search.belote_bots.determinize`` (PIMC), see there.
 
     Args:
       state: a state after the deal.

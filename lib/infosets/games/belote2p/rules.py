@@ -13,6 +13,8 @@ position; the tables below (``FOLLOW``, ``BEATS``, ``POINTS``) let search inline
 
 from __future__ import annotations
 
+from infosets.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
+
 SUITS = "CDHS"
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
 TRUMP_SUIT = 0
@@ -38,10 +40,6 @@ _TRUMP_ORDER = (0, 1, 6, 4, 7, 2, 3, 5)
 
 def suit_of(card: int) -> int:
     return card >> 3
-
-
-def is_trump(card: int) -> bool:
-    return card >> 3 == TRUMP_SUIT
 
 
 POINTS = tuple(
@@ -94,16 +92,6 @@ def parse_card(text: str) -> int:
     return _NAME_TO_CARD[key]
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a mask, in increasing id order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def mask_of(cards) -> int:
     mask = 0
     for c in cards:
@@ -114,10 +102,6 @@ def mask_of(cards) -> int:
 def legal_reply_mask(playable: int, lead: int) -> int:
     """The duties: follow (overtrump on a trump lead), else trump, else anything."""
     return (playable & FOLLOW[lead]) or (playable & TRUMP_MASK) or playable
-
-
-def reply_wins(lead: int, reply: int) -> bool:
-    return bool(BEATS[lead] >> reply & 1)
 
 
 def hand_exclusions(plays, player: int) -> int:
