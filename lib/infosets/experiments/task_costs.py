@@ -94,11 +94,14 @@ def kinds(slug: str, sweep: str, tasks: list[Task]) -> dict[str, list[Task]]:
 
 def measure(slug: str, preset: str, *, sweeps: list[str] | None = None, per_kind: int = 1,
             overrides: dict | None = None, seed: int = 0, out: Path | None = None,
-            only_kinds: list[str] | None = None, log=print) -> pd.DataFrame:
+            only_kinds: list[str] | None = None, warmup: bool = True,
+            log=print) -> pd.DataFrame:
     """Run ``per_kind`` tasks of each cost kind and return one row per kind (see COLUMNS).
 
     ``out`` (a CSV) is rewritten after each kind, so an interrupted measurement keeps what it
     measured. ``only_kinds`` keeps the kinds whose JSON contains one of these strings.
+    ``warmup`` runs each sweep's first task once, untimed, first: numba compiles (or loads from
+    its cache) the engine on first use, a one-off cost that is not the task's.
     """
     if not isinstance(per_kind, int) or per_kind < 1:
         raise ConfigError(f"per_kind: expected an int >= 1, got {per_kind!r}")
@@ -108,9 +111,12 @@ def measure(slug: str, preset: str, *, sweeps: list[str] | None = None, per_kind
         raise ConfigError(f"paper: no sweeps known for {slug!r}; known: {sorted(SWEEPS)}")
     rows: list[dict] = []
     for sweep in names:
-        for kind, group in kinds(slug, sweep, sweep_tasks(cfg, sweep)).items():
-            if only_kinds and not any(s in kind for s in only_kinds):
-                continue
+        groups = {kind: group for kind, group in kinds(slug, sweep, sweep_tasks(cfg, sweep)).items()
+                  if not only_kinds or any(s in kind for s in only_kinds)}
+        if warmup and groups:
+            first = next(iter(groups.values()))[0]
+            execute_timed(first.fn, cfg.values, first.params, task_seed(cfg.seed, first.key))
+        for kind, group in groups.items():
             seconds = []
             for task in group[:per_kind]:
                 _, cpu = execute_timed(task.fn, cfg.values, task.params,
@@ -152,12 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-kind", type=int, default=1)
     parser.add_argument("-y", "--overrides", default=None, metavar="YAML")
     parser.add_argument("--out", default=None, help="CSV written after each kind")
+    parser.add_argument("--no-warmup", action="store_true",
+                        help="do not run each sweep's first task untimed before measuring")
     args = parser.parse_args(argv)
     try:
         overrides = parse_overrides(args.overrides) if args.overrides else None
         costs = measure(args.paper, args.preset, sweeps=args.sweep, per_kind=args.per_kind,
                         overrides=overrides, out=Path(args.out) if args.out else None,
-                        only_kinds=args.kind)
+                        only_kinds=args.kind, warmup=not args.no_warmup)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
