@@ -7,6 +7,7 @@ PY          := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 PRESET      ?= default
 PAPER       ?=
+DASK        ?=
 KERNEL      ?= infosets
 PYTEST_ARGS ?=
 SEED        ?=
@@ -21,7 +22,8 @@ export MPLBACKEND ?= Agg
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
-	@echo "  variables: PRESET=smoke|default|paper  PAPER=<slug>  (e.g. make figures PAPER=belief_mixtures)"
+	@echo "  variables: PRESET=smoke|default|paper|full  PAPER=<slug>  (e.g. make figures PAPER=belief_mixtures)"
+	@echo "  figures: DASK=tcp://host:8786|local-dask runs the sweeps on a Dask cluster (meant for PRESET=full)"
 	@echo "  play-belote: SEED=<n> SEAT=0|1|random  PLAY_ARGS='--iterations 500 --exploration 82 --log PATH'"
 	@echo "  smoke/lab: KEEP=1 (make smoke keeps its folder)  LAB_ARGS=\"--port=8890 --no-browser\" (make lab)"
 
@@ -33,8 +35,8 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP) ## create .venv and install the package (editable) with dev tools
 
-figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug>
-	$(PY) -m infosets.experiments.notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER))
+figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug> (DASK=<scheduler>)
+	$(PY) -m infosets.experiments.run_notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER)) $(if $(DASK),--scheduler $(DASK))
 	$(MAKE) --no-print-directory readme-tables
 
 reports-check: $(STAMP) ## check reports/ (no errors, every figure shown) and open each page in headless Chromium
@@ -50,7 +52,7 @@ readme-tables: $(STAMP) ## regenerate README.md's "what reproduces" table from f
 smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder (deleted on success unless KEEP=1)
 	@tmp=$$(mktemp -d); echo "smoke outputs in $$tmp"; \
 	INFOSETS_FIGURES_DIR=$$tmp/figures INFOSETS_DATA_DIR=$$tmp/data INFOSETS_RESULTS_DIR=$$tmp/results \
-	$(PY) -m infosets.experiments.notebooks --preset smoke --out $$tmp/notebooks $(if $(PAPER),--paper $(PAPER)); \
+	$(PY) -m infosets.experiments.run_notebooks --preset smoke --out $$tmp/notebooks $(if $(PAPER),--paper $(PAPER)); \
 	rc=$$?; \
 	if [ $$rc -eq 0 ] && [ "$(KEEP)" != "1" ]; then rm -rf "$$tmp"; echo "smoke passed; removed $$tmp (KEEP=1 keeps it)"; \
 	else echo "smoke outputs kept in $$tmp"; fi; \

@@ -66,3 +66,13 @@ def test_lab_allows_root_and_forwards_lab_args(tmp_path):
     line = next(ln for ln in proc.stdout.splitlines() if "jupyter lab" in ln)
     assert line.rstrip().endswith("--port=8899 --no-browser")
     assert ("--allow-root" in line) == (os.geteuid() == 0)
+
+
+def test_figures_forwards_preset_paper_and_dask_scheduler(tmp_path):
+    proc = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(ROOT), "figures",
+                           "PRESET=full", "PAPER=belote_ismcts", "DASK=tcp://10.0.0.1:8786",
+                           f"STAMP={tmp_path}"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if "run_notebooks" in x)
+    assert line.split()[-6:] == ["--preset", "full", "--paper", "belote_ismcts",
+                                 "--scheduler", "tcp://10.0.0.1:8786"]

@@ -2,7 +2,7 @@
 import pytest
 
 from infosets.claims import COLUMNS, VERDICTS
-from infosets.experiments.notebooks import run_notebook
+from infosets.experiments.run_notebooks import run_notebook
 from infosets.papers import belief_mixtures as paper
 
 pytestmark = pytest.mark.notebook

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from infosets.experiments.config import repo_root
-from infosets.experiments.notebooks import run_notebook
+from infosets.experiments.run_notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
 

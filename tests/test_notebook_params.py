@@ -2,7 +2,7 @@
 
 import pytest
 
-import infosets.experiments.notebook as nb
+import infosets.experiments.notebook_session as nb
 from infosets.experiments.config import ConfigError
 
 

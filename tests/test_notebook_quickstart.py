@@ -3,7 +3,7 @@
 import pytest
 
 from infosets.claims import COLUMNS, VERDICTS
-from infosets.experiments.notebooks import run_notebook
+from infosets.experiments.run_notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
 

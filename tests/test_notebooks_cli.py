@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from infosets.experiments import notebooks
+from infosets.experiments import run_notebooks
 
 pytestmark = pytest.mark.notebook
 
@@ -34,7 +34,7 @@ def test_failing_notebook_exits_nonzero_and_others_still_run(tmp_path, monkeypat
     _write_notebook(root / "notebooks" / "broken.ipynb", "raise RuntimeError('bad cell')")
     _write_notebook(root / "notebooks" / "fine.ipynb", "assert preset == 'smoke'")
     monkeypatch.setenv("INFOSETS_ROOT", str(root))
-    code = notebooks.main(["--preset", "smoke", "--out", str(tmp_path / "out")])
+    code = run_notebooks.main(["--preset", "smoke", "--out", str(tmp_path / "out")])
     out = capsys.readouterr().out
     assert code == 1
     assert "FAILED" in out and "broken" in out
@@ -45,7 +45,7 @@ def test_failing_notebook_exits_nonzero_and_others_still_run(tmp_path, monkeypat
 def test_unknown_paper_is_named(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("INFOSETS_ROOT", str(tmp_path))
     (tmp_path / "notebooks").mkdir()
-    assert notebooks.main(["--paper", "nope"]) == 2
+    assert run_notebooks.main(["--paper", "nope"]) == 2
     assert "PAPER='nope' has no notebook" in capsys.readouterr().err
 
 
@@ -58,7 +58,7 @@ def _error_outputs(path):
 
 def test_config_error_through_the_runner_is_one_line(tmp_path, capsys):
     out = tmp_path / "out"
-    code = notebooks.main(["--paper", "quickstart", "--preset", "smoke", "--out", str(out),
+    code = run_notebooks.main(["--paper", "quickstart", "--preset", "smoke", "--out", str(out),
                            "-y", "{games: [leduc_pokr]}"])
     printed = capsys.readouterr()
     assert code == 1
@@ -73,7 +73,7 @@ def test_config_error_through_the_runner_is_one_line(tmp_path, capsys):
 
 
 def test_malformed_overrides_yaml_is_one_line_before_any_kernel(tmp_path, capsys):
-    code = notebooks.main(["--paper", "quickstart", "--preset", "smoke",
+    code = run_notebooks.main(["--paper", "quickstart", "--preset", "smoke",
                            "--out", str(tmp_path / "out"), "-y", "{games: [kuhn_poker"])
     printed = capsys.readouterr()
     assert code == 2
@@ -85,9 +85,9 @@ def test_malformed_overrides_yaml_is_one_line_before_any_kernel(tmp_path, capsys
 def _papermill(tmp_path, *params):
     out = tmp_path / "pm.ipynb"
     proc = subprocess.run(
-        [sys.executable, "-m", "papermill", str(notebooks.notebook_dir() / "quickstart.ipynb"),
+        [sys.executable, "-m", "papermill", str(run_notebooks.notebook_dir() / "quickstart.ipynb"),
          str(out), "-p", "preset", "smoke", *params],
-        capture_output=True, text=True, timeout=180, cwd=str(notebooks.notebook_dir()),
+        capture_output=True, text=True, timeout=180, cwd=str(run_notebooks.notebook_dir()),
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     return proc, out
 

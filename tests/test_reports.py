@@ -6,7 +6,7 @@ import nbformat
 import pytest
 
 from infosets.experiments import reports
-from infosets.experiments.notebooks import run_notebook
+from infosets.experiments.run_notebooks import run_notebook
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def test_check_reports_names_errors_and_missing_figures(tmp_path):
 
 
 def test_only_published_runs_write_reports(monkeypatch):
-    from infosets.experiments.notebooks import publishes_report
+    from infosets.experiments.run_notebooks import publishes_report
 
     monkeypatch.delenv("INFOSETS_FIGURES_DIR", raising=False)
     assert publishes_report("quickstart", "default", 0, None)

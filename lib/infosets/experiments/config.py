@@ -26,7 +26,10 @@ from typing import Any
 
 import yaml
 
-PRESETS = ("smoke", "default", "paper")
+PRESETS = ("smoke", "default", "paper", "full")
+# Every paper has these; ``full`` (the whole grid of a paper, sized for a Dask cluster) exists
+# only where the paper preset leaves part of the paper's grid out (docs/paper_scale.md).
+REQUIRED_PRESETS = ("smoke", "default", "paper")
 _KINDS = {int: "int", float: "float", str: "str", bool: "bool", list: "list", dict: "dict"}
 
 
@@ -241,11 +244,19 @@ def schema_for(slug: str) -> Schema:
     return schema
 
 
+def presets_of(slug: str) -> list[str]:
+    """The presets ``slug`` has a file for, in ``PRESETS`` order."""
+    return [p for p in PRESETS if (params_dir() / f"{slug}.{p}.yaml").is_file()]
+
+
 def read_preset(slug: str, preset: str) -> dict:
     if preset not in PRESETS:
         raise ConfigError(f"preset: unknown preset {preset!r}; expected one of {list(PRESETS)}")
     path = params_dir() / f"{slug}.{preset}.yaml"
     if not path.exists():
+        if preset not in REQUIRED_PRESETS:
+            raise ConfigError(f"preset: {slug} has no {preset} preset (no file {path.name}); "
+                              f"its paper preset already runs the whole grid")
         raise ConfigError(f"preset: no file {path.name} in {path.parent}")
     try:
         with open(path) as fh:

@@ -7,8 +7,9 @@ the runner; ``save_figure`` and ``save_table`` write content-named outputs and r
 
 One output folder per preset, so that exploring never overwrites published results:
 
-- ``figures/<slug>/`` holds the default preset and ``figures/<slug>/paper/`` the paper preset,
-  each at the published seed (0) without overrides. Their sweeps' tidy tables are committed
+- ``figures/<slug>/`` holds the default preset, ``figures/<slug>/paper/`` the paper preset and
+  ``figures/<slug>/full/`` the full preset (the whole grid, for a Dask cluster), each at the
+  published seed (0) without overrides. Their sweeps' tidy tables are committed
   under ``results/<slug>/<preset>/`` and serve as a cache source (``committed.py``);
 - any other run (smoke, another seed, overrides) writes to the git-ignored
   ``figures/<slug>/custom/<preset>-<config digest>/`` and publishes no result table.
@@ -45,7 +46,8 @@ from infosets.experiments.store import (
     write_if_changed,
 )
 
-PUBLISHED_PRESETS = {"default": "", "paper": "paper"}  # preset -> folder under figures/<slug>/
+# preset -> folder under figures/<slug>/ (and results/<slug>/<preset>/ for the sweep tables)
+PUBLISHED_PRESETS = {"default": "", "paper": "paper", "full": "full"}
 PUBLISHED_SEED = 0
 TABLE_FLOAT_FORMAT = "%.10g"
 TIMING_FOLDER = "timing"

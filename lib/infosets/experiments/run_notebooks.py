@@ -1,8 +1,10 @@
 """Run the paper notebooks headless with papermill (``make figures``, ``make smoke``, tests).
 
-``python -m infosets.experiments.notebooks --preset default [--paper SLUG]`` executes
+``python -m infosets.experiments.run_notebooks --preset default [--paper SLUG]`` executes
 ``notebooks/<slug>.ipynb`` into ``build/notebooks/<preset>/`` and exits non-zero if any
-notebook fails. ``run_notebook(slug, out_dir)`` is the smoke helper used by the tests: it
+notebook fails. ``--preset full`` runs the papers that have a full preset (the others' paper
+preset already is their whole grid) and is meant for a Dask cluster (``--scheduler ADDRESS``
+or ``$DASK_SCHEDULER``). ``run_notebook(slug, out_dir)`` is the smoke helper used by the tests: it
 runs one notebook at the smoke preset with every output redirected under ``out_dir`` and
 returns what it wrote.
 
@@ -24,7 +26,14 @@ from pathlib import Path
 import pandas as pd
 
 from infosets.experiments import reports
-from infosets.experiments.config import PRESETS, ConfigError, parse_overrides, repo_root
+from infosets.experiments.config import (
+    PRESETS,
+    REQUIRED_PRESETS,
+    ConfigError,
+    parse_overrides,
+    presets_of,
+    repo_root,
+)
 
 
 def notebook_dir() -> Path:
@@ -115,7 +124,7 @@ def failure_line(exc: BaseException) -> str:
 
 
 def publishes_report(slug: str, preset: str, seed: int, overrides: dict | None) -> bool:
-    """Only a published run (default or paper preset, seed 0, no overrides, the repository's
+    """Only a published run (default, paper or full preset, seed 0, no overrides, the repository's
     own figures folder) writes ``reports/<slug>.<preset>.*``; exploration never does."""
     from infosets.experiments.config import load
     from infosets.experiments.session import is_published
@@ -146,6 +155,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: PAPER={args.paper!r} has no notebook; available: {', '.join(available())}",
               file=sys.stderr)
         return 2
+    if args.preset not in REQUIRED_PRESETS:
+        if args.paper and args.preset not in presets_of(args.paper):
+            print(f"error: PAPER={args.paper!r} has no {args.preset} preset; papers with one: "
+                  f"{', '.join(s for s in available() if args.preset in presets_of(s)) or 'none'}",
+                  file=sys.stderr)
+            return 2
+        skipped = [s for s in slugs if args.preset not in presets_of(s)]
+        if skipped:
+            print(f"no {args.preset} preset (their paper preset is the whole grid): "
+                  f"{', '.join(skipped)}")
+        slugs = [s for s in slugs if s not in skipped]
     failed = []
     for slug in slugs:
         out = Path(args.out) / args.preset / f"{slug}.ipynb"
