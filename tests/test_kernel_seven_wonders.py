@@ -240,7 +240,7 @@ def test_determinize_matches_the_adapter_in_later_ages():
     statistics = [lambda h: h[deal], lambda h: h[pending]]
     statistics += [lambda h, i=i: h[i] for i in hidden[-1:]]
     for j, statistic in enumerate(statistics):
-        values, pvalue = _both_samplers(state, 2, statistic, draws=500, seed=6 + j)
+        values, pvalue = _both_samplers(state, 2, statistic, draws=400, seed=6 + j)
         assert values > 1 and pvalue > 1e-3, j
 
 
