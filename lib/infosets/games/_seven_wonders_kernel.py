@@ -407,21 +407,24 @@ def _add_groups(units, m, side, needmask, gmask, gside, gcount, g):
     return g
 
 
+SCRATCH = 8 + 5 * 48 + 8 + 27       # the purchase search's scratch (see _cheapest_payment)
+
+
 @nb.njit(cache=True)
-def _cheapest_payment(s, p, cost, ncost, out):
+def _cheapest_payment(s, p, cost, ncost, out, w):
     """(coins for resources, to left, to right) of ``cost[:ncost]`` into ``out``; False if
     impossible. The adapter's ``cheapest_payment`` and ``_cheapest``: the first cheapest
-    purchase in the same depth-first order."""
+    purchase in the same depth-first order. ``w``: scratch of ``SCRATCH`` int64."""
     out[0] = out[1] = out[2] = 0
     if ncost == 0:
         return True
-    need = np.empty(8, np.int64)
+    need = w[0:8]
     nn = 0
     for i in range(ncost):
         need[nn] = cost[i]
         nn += 1
-    units = np.empty(48, np.int64)
-    flexible = np.empty(48, np.int64)
+    units = w[8:56]
+    flexible = w[56:104]
     nf = 0
     m = _units(s, p, False, units)
     for i in range(m):
@@ -438,27 +441,33 @@ def _cheapest_payment(s, p, cost, ncost, out):
             nf += 1
     if nn == 0:
         return True
-    need[:nn] = np.sort(need[:nn])
+    for i in range(1, nn):              # insertion sort: the adapter sorts ``need``
+        v = need[i]
+        j = i - 1
+        while j >= 0 and need[j] > v:
+            need[j + 1] = need[j]
+            j -= 1
+        need[j + 1] = v
     needmask = 0
     for i in range(nn):
         needmask |= 1 << need[i]
     left, right = (p + NP - 1) % NP, (p + 1) % NP
     manufactured = 1 if _has_effect(s, p, E_MANUFACTURED) else 2
-    raw_price = np.empty(3, np.int64)
-    raw_price[0] = 0
-    raw_price[1] = 1 if _has_effect(s, p, E_RAW_LEFT) else 2
-    raw_price[2] = 1 if _has_effect(s, p, E_RAW_RIGHT) else 2
-    gmask = np.empty(48, np.int64)
-    gside = np.empty(48, np.int64)
-    gcount = np.empty(48, np.int64)
+    price_left = 1 if _has_effect(s, p, E_RAW_LEFT) else 2
+    price_right = 1 if _has_effect(s, p, E_RAW_RIGHT) else 2
+    gmask = w[104:152]
+    gside = w[152:200]
+    gcount = w[200:248]
     g = _add_groups(flexible, nf, 0, needmask, gmask, gside, gcount, 0)
     m = _units(s, left, True, units)
     g = _add_groups(units, m, 1, needmask, gmask, gside, gcount, g)
     m = _units(s, right, True, units)
     g = _add_groups(units, m, 2, needmask, gmask, gside, gcount, g)
     # depth-first search, first strictly cheaper leaf wins (as the adapter's recursion)
-    choice = np.full(8, -1, np.int64)
-    acc = np.zeros((9, 3), np.int64)
+    choice = w[248:256]
+    acc = w[256:283]                    # 9 levels x (cost, to left, to right)
+    choice[0] = -1
+    acc[0] = acc[1] = acc[2] = 0
     best = -1
     i = 0
     while i >= 0:
@@ -475,17 +484,22 @@ def _cheapest_payment(s, p, cost, ncost, out):
         choice[i] = j
         gcount[j] -= 1
         side = gside[j]
-        price = 0 if side == 0 else (raw_price[side] if r < 4 else manufactured)
-        c = acc[i, 0] + price
+        if side == 0:
+            price = 0
+        elif r >= 4:
+            price = manufactured
+        else:
+            price = price_left if side == 1 else price_right
+        c = acc[3 * i] + price
         if best >= 0 and c >= best:
             continue
-        lft = acc[i, 1] + (price if side == 1 else 0)
-        rgt = acc[i, 2] + (price if side == 2 else 0)
+        lft = acc[3 * i + 1] + (price if side == 1 else 0)
+        rgt = acc[3 * i + 2] + (price if side == 2 else 0)
         if i + 1 == nn:
             best = c
             out[0], out[1], out[2] = c, lft, rgt
             continue
-        acc[i + 1, 0], acc[i + 1, 1], acc[i + 1, 2] = c, lft, rgt
+        acc[3 * i + 3], acc[3 * i + 4], acc[3 * i + 5] = c, lft, rgt
         i += 1
         choice[i] = -1
     return best >= 0
@@ -500,7 +514,7 @@ def _owns_name(s, p, name):
 
 
 @nb.njit(cache=True)
-def _play_price(s, p, c, out):
+def _play_price(s, p, c, out, w):
     """Coins for building card ``c`` (total, to left, to right) into ``out``; False if not."""
     if _owns_name(s, p, C_NAME[c]):
         return False
@@ -508,19 +522,19 @@ def _play_price(s, p, c, out):
         if C_CHAIN[c, j] >= 0 and _owns_name(s, p, C_CHAIN[c, j]):
             out[0] = out[1] = out[2] = 0
             return True
-    if not _cheapest_payment(s, p, C_COST[c], C_NCOST[c], out):
+    if not _cheapest_payment(s, p, C_COST[c], C_NCOST[c], out, w):
         return False
     out[0] += C_COINS[c]
     return out[0] <= s[COINS + p]
 
 
 @nb.njit(cache=True)
-def _stage_price(s, p, out):
+def _stage_price(s, p, out, w):
     k = s[STAGES + p]
     if k >= 3:
         return False
-    w = s[WONDERS + p]
-    if not _cheapest_payment(s, p, W_COST[w, k], W_NCOST[w, k], out):
+    wonder = s[WONDERS + p]
+    if not _cheapest_payment(s, p, W_COST[wonder, k], W_NCOST[wonder, k], out, w):
         return False
     return out[0] <= s[COINS + p]
 
@@ -535,12 +549,13 @@ def nb_legal_actions(s, buf):
         probs = np.empty(NUM_ACTIONS, np.float64)
         return nb_chance_outcomes(s, buf, probs)
     p = s[CUR]
-    price = np.empty(3, np.int64)
-    stage_ok = _stage_price(s, p, price)
+    price = np.empty(3 + SCRATCH, np.int64)
+    w = price[3:]
+    stage_ok = _stage_price(s, p, price, w)
     n = 0
     h = HANDS + p * NC
     for c in range(NC):
-        if s[h + c] and _play_price(s, p, c, price):
+        if s[h + c] and _play_price(s, p, c, price, w):
             buf[n] = c
             n += 1
     if stage_ok:
@@ -580,12 +595,13 @@ def _yellow_coins(s, p, effect):
 @nb.njit(cache=True)
 def _resolve(s):
     prices = np.zeros((NP, 3), np.int64)
+    w = np.empty(SCRATCH, np.int64)
     for p in range(NP):
         kind, c = s[PENDING + p] // NC, s[PENDING + p] % NC
         if kind == PLAY:
-            _play_price(s, p, c, prices[p])
+            _play_price(s, p, c, prices[p], w)
         elif kind == STAGE:
-            _stage_price(s, p, prices[p])
+            _stage_price(s, p, prices[p], w)
     for p in range(NP):
         kind, c = s[PENDING + p] // NC, s[PENDING + p] % NC
         s[COINS + p] -= prices[p, 0]
