@@ -126,6 +126,9 @@ TABLETOP = {
     "dominion": ("dominion", {}, dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.3)),
 }
 TABLETOP_ITERATIONS = 200
+# -- seven_wonders (TAG's Wonders7_3P.json: K 1, rollout 100 cut by PureScoreHeuristic, epsilon 0.1) --
+TABLETOP["seven_wonders"] = ("seven_wonders", {}, dict(uct_c=1.0, rollout_length=100, explore_epsilon=0.1))
+# -- end seven_wonders --
 
 
 def bench_tabletop_vs_python(rows, only=None):

@@ -40,6 +40,7 @@ from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
 from infosets.games import _love_letter_kernel as love
 from infosets.games import _poker_tag_kernel as poker_tag
+from infosets.games import _seven_wonders_kernel as wonders
 from infosets.games import _stratego_kernel as stratego
 from infosets.games import _sushi_go_kernel as sushi
 from infosets.games import _trick_kernel_nb as trick
@@ -55,6 +56,9 @@ STRATEGO, EXPLODING_KITTENS, DOMINION = 13, 14, 15
 # Their histories are long, so their nb_infostate_key is a 64-bit hash of the information
 # state (equal strings, equal keys; distinct strings collide with probability ~2**-64).
 POKER_TAG = 20
+# -- seven_wonders kernel id --
+SEVEN_WONDERS = 16
+# -- end seven_wonders kernel id --
 
 
 @nb.njit(cache=True)
@@ -79,6 +83,10 @@ def k_current_player(kid, s):
         return kittens.nb_current_player(s)
     if kid == DOMINION:
         return dominion.nb_current_player(s)
+    # -- seven_wonders --
+    if kid == SEVEN_WONDERS:
+        return wonders.nb_current_player(s)
+    # -- end seven_wonders --
     return trick.nb_current_player(s)
 
 
@@ -104,6 +112,10 @@ def k_legal_actions(kid, s, buf):
         return kittens.nb_legal_actions(s, buf)
     if kid == DOMINION:
         return dominion.nb_legal_actions(s, buf)
+    # -- seven_wonders --
+    if kid == SEVEN_WONDERS:
+        return wonders.nb_legal_actions(s, buf)
+    # -- end seven_wonders --
     return trick.nb_legal_actions(s, buf)
 
 
@@ -129,6 +141,10 @@ def k_chance_outcomes(kid, s, actions, probs):
         return kittens.nb_chance_outcomes(s, actions, probs)
     if kid == DOMINION:
         return dominion.nb_chance_outcomes(s, actions, probs)
+    # -- seven_wonders --
+    if kid == SEVEN_WONDERS:
+        return wonders.nb_chance_outcomes(s, actions, probs)
+    # -- end seven_wonders --
     return trick.nb_chance_outcomes(s, actions, probs)
 
 
@@ -154,6 +170,10 @@ def k_apply_action(kid, s, action):
         kittens.nb_apply_action(s, action)
     elif kid == DOMINION:
         dominion.nb_apply_action(s, action)
+    # -- seven_wonders --
+    elif kid == SEVEN_WONDERS:
+        wonders.nb_apply_action(s, action)
+    # -- end seven_wonders --
     else:
         trick.nb_apply_action(s, action)
 
@@ -180,6 +200,10 @@ def k_returns(kid, s, out):
         kittens.nb_returns(s, out)
     elif kid == DOMINION:
         dominion.nb_returns(s, out)
+    # -- seven_wonders --
+    elif kid == SEVEN_WONDERS:
+        wonders.nb_returns(s, out)
+    # -- end seven_wonders --
     else:
         trick.nb_returns(s, out)
 
@@ -206,6 +230,10 @@ def k_heuristic(kid, s, out):
         kittens.nb_heuristic(s, out)
     elif kid == DOMINION:
         dominion.nb_heuristic(s, out)
+    # -- seven_wonders --
+    elif kid == SEVEN_WONDERS:
+        wonders.nb_heuristic(s, out)
+    # -- end seven_wonders --
     else:
         trick.nb_heuristic(s, out)
 
@@ -232,6 +260,10 @@ def k_infostate_key(kid, s, player):
         return kittens.nb_infostate_key(s, player)
     if kid == DOMINION:
         return dominion.nb_infostate_key(s, player)
+    # -- seven_wonders --
+    if kid == SEVEN_WONDERS:
+        return wonders.nb_infostate_key(s, player)
+    # -- end seven_wonders --
     return trick.nb_infostate_key(s, player)
 
 
@@ -257,6 +289,10 @@ def k_determinize(kid, s, player, rng):
         kittens.nb_determinize(s, player, rng)
     elif kid == DOMINION:
         dominion.nb_determinize(s, player, rng)
+    # -- seven_wonders --
+    elif kid == SEVEN_WONDERS:
+        wonders.nb_determinize(s, player, rng)
+    # -- end seven_wonders --
     else:
         trick.nb_determinize(s, player, rng)
 
@@ -440,6 +476,19 @@ def _dominion(game) -> Kernel | None:
 
 _FACTORIES.update({"stratego": _stratego, "exploding_kittens": _exploding_kittens, "dominion": _dominion})
 # -- end tabletop ports --
+
+
+# -- seven_wonders kernel --
+def _seven_wonders(game) -> Kernel | None:
+    if game.num_players() != wonders.NP:
+        return None
+    return Kernel("seven_wonders", SEVEN_WONDERS, wonders.NP, wonders.NUM_ACTIONS,
+                  wonders.array_from_history, wonders.array_history, wonders.array_infostate_string,
+                  state_of_array=lambda g, array: g.state_from_history(wonders.array_history(array)))
+
+
+_FACTORIES.update({"seven_wonders": _seven_wonders})
+# -- end seven_wonders kernel --
 
 
 def kernel_games() -> tuple[str, ...]:

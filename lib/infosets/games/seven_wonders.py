@@ -77,7 +77,7 @@ Tensors (n = 3 players, C = 68 cards, A = 3 * 68 actions). ``observation_tensor`
 
 Heuristic for PI-MCTS rollout cut-offs: ``heuristic(state)`` is TAG's ``PureScoreHeuristic``
 (named by ``json/players/gameSpecific/Wonders7/Wonders7_3P.json``): each player's victory
-points if the game were scored now, divided by 100 and capped at 1 (a fixed map to [0, 1];
+points if the game were scored now, divided by 100 and clipped to [0, 1] (a fixed map;
 TAG normalises by the range seen during the search); at a terminal state the returns.
 """
 
@@ -539,8 +539,34 @@ class WondersKernel(tt.Kernel):
         return history
 
     def _draw_age(self, player: int, age: int, history: list[int], rng) -> None:
-        n = self.n
-        deals = [[] for _ in range(n)]
+        """Redraw in ``history`` every card identity of ``age`` that ``player`` has not seen."""
+        deals, guild_slots, moves = self._age_records(age)
+        if not any(deals):
+            return                      # the age's deal has not started: nothing hidden yet
+        if any(len(d) < HAND for d in deals):
+            raise ValueError("state: worlds are drawn at decision or terminal nodes, not "
+                             "during a deal")
+        finished = age < self.age or self.done
+        resolved = TURNS if finished else self.turn
+        begun = TURNS if finished else self.turn + 1
+        known = set()                   # cards of this age the player knows are in the deck
+        world_initial = [[] for _ in range(self.n)]
+        free_places = []                # (packet, history index or -1 for a hand place)
+        exact_hidden = []               # (history indices, cards) to permute
+        for k in range(self.n):
+            self._packet_knowledge(player, age, k, deals[k], moves, resolved, begun, known,
+                                   world_initial, free_places, exact_hidden)
+        self._fill_unseen(age, known, free_places, world_initial, history, rng)
+        for hidden_idx, pool in exact_hidden:
+            pool = list(pool)
+            tt.shuffle_in_place(pool, rng)
+            for index, card in zip(hidden_idx, pool):
+                history[index] = card
+        self._write_deals(player, age, deals, guild_slots, moves, resolved, world_initial, history)
+
+    def _age_records(self, age: int) -> tuple[list, list, dict]:
+        """The deals (per packet: (history index, card)), guild slots and moves of ``age``."""
+        deals = [[] for _ in range(self.n)]
         guild_slots = []
         moves = {}
         for rec in self.records:
@@ -553,76 +579,73 @@ class WondersKernel(tt.Kernel):
             else:
                 _, _, index, turn, actor, packet, action = rec
                 moves[(packet, turn)] = (index, actor, action)
-        if not any(deals):
-            return                      # the age's deal has not started: nothing hidden yet
-        if any(len(d) < HAND for d in deals):
-            raise ValueError("state: worlds are drawn at decision or terminal nodes, not "
-                             "during a deal")
-        finished = age < self.age or self.done
-        resolved = TURNS if finished else self.turn
-        begun = TURNS if finished else self.turn + 1
-        known = set()                   # cards of this age the player knows are in the deck
-        world_initial = [[] for _ in range(n)]
-        free_places = []                # (packet, history index or -1 for a hand place)
-        exact_hidden = []               # (history indices, cards) to permute
-        for k in range(n):
-            initial = [c for _, c in deals[k]]
-            content = list(initial)
-            contents = {}
-            for t in range(begun):
-                contents[t] = list(content)
-                if t < resolved:
-                    content.remove(decode(moves[(k, t)][2])[1])
-            holds = [t for t in range(begun) if self._holder(age, k, t) == player]
-            if k == player:
-                world_initial[k] = initial[:]
-            first = holds[0] if holds else begun
-            # Before the first look: face-up plays are known, face-down cards are free.
-            before = []
-            for t in range(min(first, resolved)):
+        return deals, guild_slots, moves
+
+    def _packet_knowledge(self, player: int, age: int, k: int, deal: list, moves: dict,
+                          resolved: int, begun: int, known: set, world_initial: list,
+                          free_places: list, exact_hidden: list) -> None:
+        """What ``player`` knows of packet ``k``: the cards it was seen with, its free places
+        and the face-down cards between two looks (appended to the last four arguments)."""
+        initial = [c for _, c in deal]
+        content = list(initial)
+        contents = {}
+        for t in range(begun):
+            contents[t] = list(content)
+            if t < resolved:
+                content.remove(decode(moves[(k, t)][2])[1])
+        holds = [t for t in range(begun) if self._holder(age, k, t) == player]
+        if k == player:
+            world_initial[k] = initial[:]
+        first = holds[0] if holds else begun
+        # Before the first look: face-up plays are known, face-down cards are free.
+        before = []
+        for t in range(min(first, resolved)):
+            index, actor, action = moves[(k, t)]
+            kind, card = decode(action)
+            if kind == PLAY or actor == player:
+                known.add(card)
+                before.append(card)
+            else:
+                free_places.append((k, index))
+        if not holds:
+            world_initial[k] = before
+            hidden_count = sum(1 for kk, _ in free_places if kk == k)
+            left = HAND - len(before) - hidden_count
+            free_places.extend((k, -1) for _ in range(left))
+            return
+        seen = contents[first]
+        known.update(seen)
+        if k != player:
+            world_initial[k] = before + seen
+        # Between and after looks.
+        for i, h in enumerate(holds):
+            if h >= resolved:
+                break
+            mine = decode(moves[(k, h)][2])[1]
+            known.add(mine)
+            end = holds[i + 1] if i + 1 < len(holds) else None
+            stop = end if end is not None else resolved
+            pool = [c for c in contents[h] if c != mine]
+            hidden_idx = []
+            for t in range(h + 1, min(stop, resolved)):
                 index, actor, action = moves[(k, t)]
                 kind, card = decode(action)
-                if kind == PLAY or actor == player:
+                if kind == PLAY:
                     known.add(card)
-                    before.append(card)
+                    pool.remove(card)
                 else:
-                    free_places.append((k, index))
-            if holds:
-                seen = contents[first]
-                known.update(seen)
-                world_initial[k] = before + seen if k != player else world_initial[k]
+                    hidden_idx.append(index)
+            if end is not None:
+                vanished = [c for c in pool if c not in contents[end]]
+                exact_hidden.append((hidden_idx, vanished))
             else:
-                world_initial[k] = before
-                hidden_count = sum(1 for kk, _ in free_places if kk == k)
-                left = HAND - len(before) - hidden_count
-                free_places.extend((k, -1) for _ in range(left))
-                continue
-            # Between and after looks.
-            for i, h in enumerate(holds):
-                if h >= resolved:
-                    break
-                mine = decode(moves[(k, h)][2])[1]
-                known.add(mine)
-                end = holds[i + 1] if i + 1 < len(holds) else None
-                stop = end if end is not None else resolved
-                pool = [c for c in contents[h] if c != mine]
-                hidden_idx = []
-                for t in range(h + 1, min(stop, resolved)):
-                    index, actor, action = moves[(k, t)]
-                    kind, card = decode(action)
-                    if kind == PLAY:
-                        known.add(card)
-                        pool.remove(card)
-                    else:
-                        hidden_idx.append(index)
-                if end is not None:
-                    vanished = [c for c in pool if c not in contents[end]]
-                    exact_hidden.append((hidden_idx, vanished))
-                else:
-                    exact_hidden.append((hidden_idx, pool))   # draw injectively from pool
-        # Unseen cards of the age fill the free places uniformly.
-        domain = list(wc.AGE_CARDS[age])
-        unseen_fixed = [c for c in domain if c not in known]
+                exact_hidden.append((hidden_idx, pool))   # draw injectively from pool
+
+    def _fill_unseen(self, age: int, known: set, free_places: list, world_initial: list,
+                     history: list[int], rng) -> None:
+        """Deal the age's unseen cards (and unseen guilds in age III) uniformly into the
+        free places."""
+        unseen_fixed = [c for c in wc.AGE_CARDS[age] if c not in known]
         cards = unseen_fixed
         if age == 3:
             unseen_guilds = [c for c in wc.GUILD_IDS if c not in known]
@@ -635,19 +658,17 @@ class WondersKernel(tt.Kernel):
             world_initial[k].append(card)
             if index >= 0:
                 history[index] = card
-        for hidden_idx, pool in exact_hidden:
-            pool = list(pool)
-            tt.shuffle_in_place(pool, rng)
-            for index, card in zip(hidden_idx, pool):
-                history[index] = card
-        # Deals in card-id order; the guilds of age III are those the world's deck holds.
-        for k in range(n):
+
+    def _write_deals(self, player: int, age: int, deals: list, guild_slots: list, moves: dict,
+                     resolved: int, world_initial: list, history: list[int]) -> None:
+        """Write the world's deals (card-id order), age III guilds and face-down actions."""
+        for k in range(self.n):
             slots = [i for i, _ in deals[k]]
             dealt = sorted(world_initial[k])
             for index, card in zip(slots, dealt):
                 history[index] = card
         if age == 3 and guild_slots:
-            guilds = sorted(c for k in range(n) for c in world_initial[k] if c in wc.GUILD_IDS)
+            guilds = sorted(c for k in range(self.n) for c in world_initial[k] if c in wc.GUILD_IDS)
             for index, card in zip(guild_slots, guilds):
                 history[index] = card
         # Face-down card ids live in the action ids: rewrite them with their kind.
@@ -761,7 +782,7 @@ def heuristic(state) -> list[float]:
         return kernel.returns()
     if min(kernel.wonders) < 0:
         return [0.0] * kernel.n
-    return [min(1.0, s / 100.0) for s in kernel.scores()]
+    return [max(0.0, min(1.0, s / 100.0)) for s in kernel.scores()]
 
 
 GAME_TYPE = hw.make_game_type(GAME_NAME, "7 Wonders (TAG rules, 3 players)", NUM_PLAYERS,

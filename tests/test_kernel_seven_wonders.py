@@ -1,0 +1,263 @@
+"""The numba kernel of 7 Wonders (lib/infosets/games/_seven_wonders_kernel.py) against the
+pyspiel adapter (pimcts_aggregation): rules, chance outcomes, returns, heuristic and
+information-state strings on random games, the determinizer's consistency and distribution
+against the adapter's ``world_history``, and the compiled engine against the Python reference."""
+
+import random
+from collections import Counter
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers seven_wonders)
+from infosets.games import _seven_wonders_kernel as swk
+from infosets.games import _tabletop as tt
+from infosets.games import seven_wonders as sw
+from infosets.games._kernels import (
+    SEVEN_WONDERS,
+    k_apply_action,
+    k_chance_outcomes,
+    k_current_player,
+    k_determinize,
+    k_heuristic,
+    k_infostate_key,
+    k_legal_actions,
+    k_returns,
+    kernel_for,
+)
+from infosets.games._pcg32 import PCG32
+from infosets.search.ismcts import ISMCTSBot
+from infosets.search.mcts import OLMCTSBot
+from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
+from kernel_port_checks import _both, decision_states
+
+GAMES = 500          # per seed: 1,000 random games in all
+STRINGS_EVERY = 25   # one game in 25 compares every player's string and key at every step
+
+
+def _fields(k) -> dict:
+    return {"age": k.age, "turn": k.turn, "coins": k.coins, "stages": k.stages,
+            "military": k.military, "wonders": k.wonders, "pending": k.pending, "packet": k.packet,
+            "built": k.built, "hands": [sorted(h) for h in k.hands]}
+
+
+def _array_fields(s) -> dict:
+    def row(base):
+        return [int(x) for x in s[base:base + 3]]
+    built = [[int(x) for x in s[swk.BUILT + p * swk.MAXB:swk.BUILT + p * swk.MAXB + s[swk.NBUILT + p]]]
+             for p in range(3)]
+    hands = [np.flatnonzero(s[swk.HANDS + p * swk.NC:swk.HANDS + (p + 1) * swk.NC]).tolist()
+             for p in range(3)]
+    return {"age": int(s[swk.AGE]), "turn": int(s[swk.TURN]), "coins": row(swk.COINS),
+            "stages": row(swk.STAGES), "military": row(swk.MILITARY), "wonders": row(swk.WONDERS),
+            "pending": row(swk.PENDING), "packet": row(swk.PACKET), "built": built, "hands": hands}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kernel_agrees_with_the_adapter_on_random_games(seed):
+    game = pyspiel.load_game("seven_wonders")
+    kernel = kernel_for(game)
+    assert kernel.kid == SEVEN_WONDERS and kernel.num_players == 3
+    kid = kernel.kid
+    buf, probs, out = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions), np.zeros(3)
+    rnd = random.Random(seed)
+    key_of, text_of = {}, {}
+    wins = Counter()
+    for g in range(GAMES):
+        real, arr = sw.WondersKernel(), kernel.from_history([])
+        strings = g % STRINGS_EVERY == 0
+        step = 0
+        while True:
+            mover = real.current_player()
+            assert k_current_player(kid, arr) == mover
+            if strings or mover == tt.TERMINAL:
+                assert _array_fields(arr) == _fields(real)
+            if strings and mover >= 0:
+                step += 1
+                for p in range(3):
+                    text = real.information_state_string(p)
+                    if step % 8 == 1:  # the registry's string replays the array's history
+                        assert kernel.infostate_string(arr, p) == text
+                    key = int(k_infostate_key(kid, arr, p))
+                    assert key_of.setdefault((p, text), key) == key
+                    assert text_of.setdefault((p, key), text) == text
+            if mover == tt.TERMINAL:
+                k_returns(kid, arr, out)
+                assert list(out) == real.returns()
+                k_heuristic(kid, arr, out)
+                assert list(out) == sw.heuristic(real)
+                wins[tuple(real.returns())] += 1
+                break
+            if mover == tt.CHANCE:
+                m = k_chance_outcomes(kid, arr, buf, probs)
+                outcomes = real.chance_outcomes()
+                assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == outcomes
+                assert list(buf[:k_legal_actions(kid, arr, buf)]) == [a for a, _ in outcomes]
+                action = rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                m = k_legal_actions(kid, arr, buf)
+                legal = real.legal_actions()
+                assert list(buf[:m]) == legal
+                k_heuristic(kid, arr, out)
+                assert list(out) == sw.heuristic(real)
+                action = rnd.choice(legal)
+            real.apply(action)
+            k_apply_action(kid, arr, action)
+        assert kernel.history(arr) == real.history
+    assert len(text_of) > 1000            # many information states met, no key collision
+    assert len(wins) >= 4                 # every seat wins some games, ties occur
+
+
+def test_pyspiel_states_convert_both_ways():
+    game = pyspiel.load_game("seven_wonders")
+    kernel = kernel_for(game)
+    rnd = random.Random(1)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rnd.choice(state.legal_actions()))
+        arr = kernel.from_state(state)
+        back = kernel.to_state(game, arr)
+        assert back.history() == state.history() and back.returns() == state.returns()
+        for p in range(3):
+            assert kernel.infostate_string(arr, p) == state.information_state_string(p)
+
+
+def test_heuristic_is_clipped_at_zero():
+    """Regression: a negative score (military losses, no coins) gave a negative heuristic."""
+    k = sw.WondersKernel()
+    k.wonders, k.coins, k.military, k.queue = [0, 1, 2], [0, 0, 0], [-2, 0, 0], []
+    assert k.scores()[0] < 0
+    assert sw.heuristic(k)[0] == 0.0
+    game = pyspiel.load_game("seven_wonders")
+    kernel = kernel_for(game)
+    arr = swk.new_state()
+    arr[swk.WONDERS:swk.WONDERS + 3] = k.wonders
+    arr[swk.COINS:swk.COINS + 3] = k.coins
+    arr[swk.MILITARY:swk.MILITARY + 3] = k.military
+    arr[swk.QTYPE] = swk.Q_NONE
+    out = np.ones(3)
+    k_heuristic(kernel.kid, arr, out)
+    assert list(out) == sw.heuristic(k)
+
+
+def test_determinize_keeps_the_information_state_and_replays():
+    game = pyspiel.load_game("seven_wonders")
+    kernel = kernel_for(game)
+    rng = PCG32(3).to_array()
+    rnd = random.Random(3)
+    changed = 0
+    for state in decision_states(game, 30, seed=4, stop=0.03):
+        player = state.current_player()
+        arr = kernel.from_state(state)
+        text, key = state.information_state_string(player), k_infostate_key(kernel.kid, arr, player)
+        for _ in range(4):
+            world = arr.copy()
+            k_determinize(kernel.kid, world, player, rng)
+            assert k_current_player(kernel.kid, world) == player
+            assert kernel.infostate_string(world, player) == text
+            assert k_infostate_key(kernel.kid, world, player) == key
+            history = kernel.history(world)
+            assert np.array_equal(kernel.from_history(history), world)
+            changed += history != state.history()
+        real = game.new_initial_state()
+        for action in history:        # the world is legal in the adapter
+            real.apply_action(action)
+        while not real.is_terminal():
+            real.apply_action(rnd.choice(real.legal_actions()))
+    assert changed > 90
+
+
+def _both_samplers(state, player, statistic, draws, seed):
+    kernel = kernel_for(state.get_game())
+    arr = kernel.from_state(state)
+    rng, gen = PCG32(seed).to_array(), np.random.default_rng(seed)
+    ours, theirs = Counter(), Counter()
+    for _ in range(draws):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        ours[statistic(kernel.history(world))] += 1
+        theirs[statistic(state.kernel.world_history(player, gen))] += 1
+    values = sorted(set(ours) | set(theirs))
+    if len(values) < 2:
+        return len(values), 1.0
+    table = np.array([[ours[v] for v in values], [theirs[v] for v in values]])
+    return len(values), stats.chi2_contingency(table).pvalue
+
+
+def test_determinize_matches_the_adapter_on_hidden_choices():
+    """Age I, turn 1, player 2 to choose after two hidden choices (the adapter's own
+    rejection-step position): the face-down cards of turn 0 and the hidden choice of player
+    0 follow the adapter's law."""
+    game = pyspiel.load_game("seven_wonders")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(8)
+    while state.is_chance_node():
+        state.apply_action(tt.sample_chance(state.kernel, rng))
+    kernel = state.kernel
+    for p in range(3):
+        state.apply_action(sw.encode(sw.DISCARD, kernel.hands[p][0]))
+    for _ in range(2):
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    moves = {(rec[3], rec[4]): rec[2] for rec in kernel.records if rec[0] == "move"}
+
+    def face_down(history):
+        return sw.decode(history[moves[(0, 0)]])[1], sw.decode(history[moves[(0, 1)]])[1]
+
+    def hidden_kind(history):
+        return sw.decode(history[moves[(1, 0)]])[0]
+
+    for statistic in (face_down, hidden_kind):
+        values, pvalue = _both_samplers(state, 2, statistic, draws=1200, seed=5)
+        assert values > 1 and pvalue > 1e-3
+
+
+def test_determinize_matches_the_adapter_in_later_ages():
+    """Age II, turn 1, player 2 to choose: player 1 discarded face down at turn 0, so the
+    packet player 2 has not seen (packet 0) is uncertain. Its first dealt card, player 0's
+    hidden choice and an age I face-down card follow the adapter's law."""
+    game = pyspiel.load_game("seven_wonders")
+    rng = np.random.default_rng(12)
+    state = game.new_initial_state()
+    while not (state.kernel.age == 2 and state.kernel.turn == 1 and state.current_player() == 2):
+        k = state.kernel
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(k, rng))
+        elif k.age == 2 and k.turn == 0 and state.current_player() == 1:
+            state.apply_action(sw.encode(sw.DISCARD, k.hands[1][0]))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    k = state.kernel
+    deal = next(rec[2] for rec in k.records if rec[0] == "deal" and rec[1] == 2 and rec[3] == 0)
+    pending = next(rec[2] for rec in k.records if rec[0] == "move" and rec[1] == 2 and rec[3] == 1
+                   and rec[4] == 0)
+    hidden = [rec[2] for rec in k.records if rec[0] == "move" and rec[1] == 1 and rec[4] != 2
+              and sw.decode(rec[6])[0] != sw.PLAY]
+    statistics = [lambda h: h[deal], lambda h: h[pending]]
+    statistics += [lambda h, i=i: h[i] for i in hidden[-1:]]
+    for j, statistic in enumerate(statistics):
+        values, pvalue = _both_samplers(state, 2, statistic, draws=400, seed=6 + j)
+        assert values > 1 and pvalue > 1e-3, j
+
+
+def test_compiled_engine_equals_the_python_reference():
+    """OL-MCTS, PI-MCTS (every aggregation, D = 1..4) and IS-MCTS (availability on and off)
+    give the same moves, policies and search statistics in both engines on 200 seeded
+    positions. The Python engine searches pyspiel states, so rollouts are cut after a few
+    actions (scored by the kernel's heuristic in both engines), and run to the end in a few
+    positions."""
+    game = pyspiel.load_game("seven_wonders")
+    for i, state in enumerate(decision_states(game, 200, seed=21, stop=0.02)):
+        settings = {} if i % 50 == 0 else {"rollout_length": 1 + i % 4}
+        if i % 3 == 1:
+            settings.update(fpu=0.5, explore_epsilon=0.1, max_depth=3)
+        ol = _both(OLMCTSBot, game, state, 4, rng=i, final=("mean", "visits")[i % 2], **settings)
+        pi = _both(PIMCTSBot, game, state, 4, determinizations=1 + i % 4, aggregation=AGGREGATIONS[i % 3],
+                   rng=i, **settings)
+        ism = _both(ISMCTSBot, game, state, 4, rng=i, availability=i % 5 != 0, **settings)
+        for python, compiled in (ol, pi, ism):
+            assert python == compiled, (i, settings)
