@@ -43,6 +43,9 @@ GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0
          # tabletop ports (stratego in short games)
          ("stratego", {"max_moves": 20}, 3, 0.05), ("exploding_kittens", {"players": 3}, 3, 0.05),
          ("dominion", {"players": 3, "max_turns": 12}, 3, 0.05)]
+# -- colt_express / monopoly_deal kernels --
+GAMES += [("colt_express", {"players": 3}, 2, 0.03), ("colt_express", {"players": 6}, 1, 0.02)]
+# -- end colt_express / monopoly_deal kernels --
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params, games, search_rate in GAMES:
     game = pyspiel.load_game(name, params)

@@ -34,6 +34,7 @@ import numba as nb
 import numpy as np
 
 from infosets.games import _belote_kernel as belote
+from infosets.games import _colt_express_kernel as colt  # colt_express kernel (id 17)
 from infosets.games import _dominion_kernel as dominion
 from infosets.games import _exploding_kittens_kernel as kittens
 from infosets.games import _leduc_kernel as leduc
@@ -55,6 +56,9 @@ STRATEGO, EXPLODING_KITTENS, DOMINION = 13, 14, 15
 # Their histories are long, so their nb_infostate_key is a 64-bit hash of the information
 # state (equal strings, equal keys; distinct strings collide with probability ~2**-64).
 POKER_TAG = 20
+# -- colt_express / monopoly_deal kernel ids (hashed information states, as above) --
+COLT_EXPRESS = 17
+# -- end colt_express / monopoly_deal kernel ids --
 
 
 @nb.njit(cache=True)
@@ -79,6 +83,10 @@ def k_current_player(kid, s):
         return kittens.nb_current_player(s)
     if kid == DOMINION:
         return dominion.nb_current_player(s)
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_current_player(s)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_current_player(s)
 
 
@@ -104,6 +112,10 @@ def k_legal_actions(kid, s, buf):
         return kittens.nb_legal_actions(s, buf)
     if kid == DOMINION:
         return dominion.nb_legal_actions(s, buf)
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_legal_actions(s, buf)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_legal_actions(s, buf)
 
 
@@ -129,6 +141,10 @@ def k_chance_outcomes(kid, s, actions, probs):
         return kittens.nb_chance_outcomes(s, actions, probs)
     if kid == DOMINION:
         return dominion.nb_chance_outcomes(s, actions, probs)
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_chance_outcomes(s, actions, probs)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_chance_outcomes(s, actions, probs)
 
 
@@ -154,6 +170,10 @@ def k_apply_action(kid, s, action):
         kittens.nb_apply_action(s, action)
     elif kid == DOMINION:
         dominion.nb_apply_action(s, action)
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_apply_action(s, action)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_apply_action(s, action)
 
@@ -180,6 +200,10 @@ def k_returns(kid, s, out):
         kittens.nb_returns(s, out)
     elif kid == DOMINION:
         dominion.nb_returns(s, out)
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_returns(s, out)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_returns(s, out)
 
@@ -206,6 +230,10 @@ def k_heuristic(kid, s, out):
         kittens.nb_heuristic(s, out)
     elif kid == DOMINION:
         dominion.nb_heuristic(s, out)
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_heuristic(s, out)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_heuristic(s, out)
 
@@ -232,6 +260,10 @@ def k_infostate_key(kid, s, player):
         return kittens.nb_infostate_key(s, player)
     if kid == DOMINION:
         return dominion.nb_infostate_key(s, player)
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_infostate_key(s, player)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_infostate_key(s, player)
 
 
@@ -257,6 +289,10 @@ def k_determinize(kid, s, player, rng):
         kittens.nb_determinize(s, player, rng)
     elif kid == DOMINION:
         dominion.nb_determinize(s, player, rng)
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_determinize(s, player, rng)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_determinize(s, player, rng)
 
@@ -440,6 +476,18 @@ def _dominion(game) -> Kernel | None:
 
 _FACTORIES.update({"stratego": _stratego, "exploding_kittens": _exploding_kittens, "dominion": _dominion})
 # -- end tabletop ports --
+
+
+# -- colt_express / monopoly_deal kernels (replayed worlds: the array keeps the whole history) --
+def _colt_express(game) -> Kernel | None:
+    players = game.num_players()
+    return Kernel("colt_express", COLT_EXPRESS, players, colt.NUM_ACTIONS,
+                  lambda history: colt.array_from_history(history, players), colt.array_history,
+                  colt.array_infostate_string)
+
+
+_FACTORIES.update({"colt_express": _colt_express})
+# -- end colt_express / monopoly_deal kernels --
 
 
 def kernel_games() -> tuple[str, ...]:
