@@ -46,6 +46,9 @@ GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0
 # -- seven_wonders --
 GAMES += [("seven_wonders", {}, 2, 0.02)]
 # -- end seven_wonders --
+# -- colt_express / monopoly_deal kernels --
+GAMES += [("colt_express", {"players": 3}, 2, 0.03), ("colt_express", {"players": 6}, 1, 0.02)]
+# -- end colt_express / monopoly_deal kernels --
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params, games, search_rate in GAMES:
     game = pyspiel.load_game(name, params)

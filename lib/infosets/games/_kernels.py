@@ -34,6 +34,7 @@ import numba as nb
 import numpy as np
 
 from infosets.games import _belote_kernel as belote
+from infosets.games import _colt_express_kernel as colt  # colt_express kernel (id 17)
 from infosets.games import _dominion_kernel as dominion
 from infosets.games import _exploding_kittens_kernel as kittens
 from infosets.games import _leduc_kernel as leduc
@@ -59,6 +60,9 @@ POKER_TAG = 20
 # -- seven_wonders kernel id --
 SEVEN_WONDERS = 16
 # -- end seven_wonders kernel id --
+# -- colt_express / monopoly_deal kernel ids (hashed information states, as above) --
+COLT_EXPRESS = 17
+# -- end colt_express / monopoly_deal kernel ids --
 
 
 @nb.njit(cache=True)
@@ -87,6 +91,10 @@ def k_current_player(kid, s):
     if kid == SEVEN_WONDERS:
         return wonders.nb_current_player(s)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_current_player(s)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_current_player(s)
 
 
@@ -116,6 +124,10 @@ def k_legal_actions(kid, s, buf):
     if kid == SEVEN_WONDERS:
         return wonders.nb_legal_actions(s, buf)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_legal_actions(s, buf)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_legal_actions(s, buf)
 
 
@@ -145,6 +157,10 @@ def k_chance_outcomes(kid, s, actions, probs):
     if kid == SEVEN_WONDERS:
         return wonders.nb_chance_outcomes(s, actions, probs)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_chance_outcomes(s, actions, probs)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_chance_outcomes(s, actions, probs)
 
 
@@ -174,6 +190,10 @@ def k_apply_action(kid, s, action):
     elif kid == SEVEN_WONDERS:
         wonders.nb_apply_action(s, action)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_apply_action(s, action)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_apply_action(s, action)
 
@@ -204,6 +224,10 @@ def k_returns(kid, s, out):
     elif kid == SEVEN_WONDERS:
         wonders.nb_returns(s, out)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_returns(s, out)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_returns(s, out)
 
@@ -234,6 +258,10 @@ def k_heuristic(kid, s, out):
     elif kid == SEVEN_WONDERS:
         wonders.nb_heuristic(s, out)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_heuristic(s, out)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_heuristic(s, out)
 
@@ -264,6 +292,10 @@ def k_infostate_key(kid, s, player):
     if kid == SEVEN_WONDERS:
         return wonders.nb_infostate_key(s, player)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    if kid == COLT_EXPRESS:
+        return colt.nb_infostate_key(s, player)
+    # -- end colt_express / monopoly_deal branches --
     return trick.nb_infostate_key(s, player)
 
 
@@ -293,6 +325,10 @@ def k_determinize(kid, s, player, rng):
     elif kid == SEVEN_WONDERS:
         wonders.nb_determinize(s, player, rng)
     # -- end seven_wonders --
+    # -- colt_express / monopoly_deal branches --
+    elif kid == COLT_EXPRESS:
+        colt.nb_determinize(s, player, rng)
+    # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_determinize(s, player, rng)
 
@@ -489,6 +525,16 @@ def _seven_wonders(game) -> Kernel | None:
 
 _FACTORIES.update({"seven_wonders": _seven_wonders})
 # -- end seven_wonders kernel --
+# -- colt_express / monopoly_deal kernels (replayed worlds: the array keeps the whole history) --
+def _colt_express(game) -> Kernel | None:
+    players = game.num_players()
+    return Kernel("colt_express", COLT_EXPRESS, players, colt.NUM_ACTIONS,
+                  lambda history: colt.array_from_history(history, players), colt.array_history,
+                  colt.array_infostate_string)
+
+
+_FACTORIES.update({"colt_express": _colt_express})
+# -- end colt_express / monopoly_deal kernels --
 
 
 def kernel_games() -> tuple[str, ...]:

@@ -149,27 +149,9 @@ def _triple(base, a, t, b):
 
 
 @nb.njit(cache=True)
-def nb_legal_actions(s, buf):
-    """Legal actions in ascending order (card types of the deck at chance nodes)."""
-    if s[DONE]:
-        return 0
-    if _drawer(s) >= 0:
-        n = 0
-        for t in range(NT):
-            if s[POOL + t] > 0:
-                buf[n] = t
-                n += 1
-        return n
-    p = s[CUR]
-    if s[NEEDS_HAND + p]:
-        buf[0] = A_NEW_HAND
-        return 1
+def _legal_cards(s, p, has, buf, n):
+    """Append the organ, virus, medicine and thief plays of ``p`` (hand types ``has``)."""
     np_ = s[N]
-    hl = s[HAND_LEN + p]
-    has = 0
-    for i in range(hl):
-        has |= 1 << s[HANDS + HAND * p + i]
-    n = 0
     for t in range(VIRUS):  # organs
         if has >> t & 1 and _olen(s, p, t) < 0:
             buf[n] = A_ORGAN + t
@@ -197,6 +179,13 @@ def nb_legal_actions(s, buf):
                 if _olen(s, q, slot) >= 0 and _olen(s, p, slot) < 0 and not _immunised(s, q, slot):
                     buf[n] = A_THIEF + q * NS + slot
                     n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _legal_treatments(s, p, has, buf, n):
+    """Append the transplant, contagion, latex glove and medical error plays of ``p``."""
+    np_ = s[N]
     if has >> TRANSPLANT & 1:
         for a in range(NS):
             if _olen(s, p, a) < 0 or _immunised(s, p, a):
@@ -234,7 +223,13 @@ def nb_legal_actions(s, buf):
             if q != p:
                 buf[n] = A_ERROR + q
                 n += 1
-    # Discards: one per distinct sub-multiset of the sorted hand, first mask wins.
+    return n
+
+
+@nb.njit(cache=True)
+def _legal_discards(s, p, buf, n):
+    """Append the discards: one per distinct sub-multiset of the sorted hand, first mask wins."""
+    hl = s[HAND_LEN + p]
     h = HANDS + HAND * p
     for mask in range(1, 1 << hl):
         duplicate = False
@@ -260,6 +255,31 @@ def nb_legal_actions(s, buf):
             buf[n] = A_DISCARD + mask - 1
             n += 1
     return n
+
+
+@nb.njit(cache=True)
+def nb_legal_actions(s, buf):
+    """Legal actions in ascending order (card types of the deck at chance nodes)."""
+    if s[DONE]:
+        return 0
+    if _drawer(s) >= 0:
+        n = 0
+        for t in range(NT):
+            if s[POOL + t] > 0:
+                buf[n] = t
+                n += 1
+        return n
+    p = s[CUR]
+    if s[NEEDS_HAND + p]:
+        buf[0] = A_NEW_HAND
+        return 1
+    hl = s[HAND_LEN + p]
+    has = 0
+    for i in range(hl):
+        has |= 1 << s[HANDS + HAND * p + i]
+    n = _legal_cards(s, p, has, buf, 0)
+    n = _legal_treatments(s, p, has, buf, n)
+    return _legal_discards(s, p, buf, n)
 
 
 @nb.njit(cache=True)

@@ -1,0 +1,165 @@
+"""The numba kernel of Colt Express (lib/infosets/games/_colt_express_kernel.py) against the
+pyspiel adapter (pimcts_aggregation): rules, chance outcomes, returns, heuristic and
+information-state strings on random games, the determinizer's consistency and distribution,
+and the compiled engine against the Python reference."""
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+from scipy import stats
+
+import infosets.games  # noqa: F401  (registers colt_express)
+from infosets.games import _tabletop as tt
+from infosets.games import colt_express as ce
+from infosets.games._kernels import (
+    COLT_EXPRESS,
+    k_apply_action,
+    k_chance_outcomes,
+    k_current_player,
+    k_determinize,
+    k_heuristic,
+    k_infostate_key,
+    k_legal_actions,
+    k_returns,
+    kernel_for,
+)
+from infosets.games._pcg32 import PCG32
+
+sys.path.insert(0, str(Path(__file__).parent))
+from kernel_port_checks import check_determinize_keeps_infostate, check_engines_agree, decision_states  # noqa: E402
+
+# 1,000 random games over the player counts (2-4 and 5-6 use different turn sequences); in one
+# game of STRINGS_EVERY every player's information-state string is compared at every step, in
+# the others at the end.
+GAMES = [(3, 500), (2, 250), (4, 120), (5, 80), (6, 50)]
+STRINGS_EVERY = 40
+
+
+def _check_strings(game, kernel, real, arr, keys):
+    for p in range(game.num_players()):
+        text = real.information_state_string(p)
+        assert kernel.infostate_string(arr, p) == text
+        key = k_infostate_key(kernel.kid, arr, p)
+        assert keys.setdefault((p, key), text) == text  # no two strings share a key
+
+
+def _check(kernel, real, arr, step, buf, probs, out):
+    """Mover, chance outcomes or legal actions, returns and (every third decision) the
+    heuristic of the adapter's kernel object ``real`` and the array; the next choices."""
+    kid = kernel.kid
+    mover = real.current_player()
+    assert k_current_player(kid, arr) == mover
+    if real.is_terminal():
+        k_returns(kid, arr, out)
+        assert list(out) == real.returns()
+        k_heuristic(kid, arr, out)
+        assert list(out) == ce.heuristic(real)
+        return None
+    if mover == tt.CHANCE:
+        m = k_chance_outcomes(kid, arr, buf, probs)
+        outcomes = real.chance_outcomes()
+        assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == outcomes
+        return outcomes
+    m = k_legal_actions(kid, arr, buf)
+    legal = real.legal_actions()
+    assert list(buf[:m]) == legal
+    if step % 3 == 0:
+        k_heuristic(kid, arr, out)
+        assert list(out) == ce.heuristic(real)
+    return [(a, 1.0) for a in legal]
+
+
+def test_kernel_agrees_with_the_adapter_on_random_games():
+    """The adapter's kernel object (what its pyspiel states wrap) and the array, side by side."""
+    kinds = Counter()
+    for players, games in GAMES:
+        game = pyspiel.load_game("colt_express", {"players": players})
+        kernel = kernel_for(game)
+        assert kernel.kid == COLT_EXPRESS and kernel.num_players == players
+        buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
+        out = np.zeros(players)
+        rnd, keys = random.Random(players), {}
+        for g in range(games):
+            real, arr = game.new_kernel(), kernel.from_history([])
+            step = 0
+            while True:
+                if g % STRINGS_EVERY == 0:
+                    _check_strings(game, kernel, real, arr, keys)
+                choices = _check(kernel, real, arr, step, buf, probs, out)
+                if choices is None:
+                    break
+                actions, weights = zip(*choices)
+                action = rnd.choices(actions, weights)[0]
+                kinds[real.current_player() == tt.CHANCE] += 1
+                real.apply(action)
+                k_apply_action(kernel.kid, arr, action)
+                step += 1
+            _check_strings(game, kernel, real, arr, keys)
+            assert kernel.history(arr) == real.hist
+            assert kernel.from_history(real.hist).tolist() == arr.tolist()
+        assert len(keys) > 100
+    assert kinds[True] > 10_000 and kinds[False] > 10_000
+
+
+def test_determinize_keeps_the_information_state_and_replays():
+    game = pyspiel.load_game("colt_express")
+    states = decision_states(game, 40, seed=3, stop=0.02)
+    check_determinize_keeps_infostate(game, states, seed=4, draws=10)
+    kernel = kernel_for(game)
+    rng = PCG32(5).to_array()
+    changed = 0
+    for state in states:
+        arr, player = kernel.from_state(state), state.current_player()
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        assert np.array_equal(kernel.from_history(kernel.history(world)), world)
+        real = kernel.to_state(game, world)  # the adapter replays the world legally
+        assert real.information_state_string(player) == state.information_state_string(player)
+        changed += kernel.history(world) != state.history()
+    assert changed > 30
+
+
+def _opponent_cards(game, kernel, state, player):
+    """The statistic compared: every opponent's hand and the pile's (owner, card) pairs."""
+    def statistic(history):
+        k = ce.ColtExpressKernel(game.num_players())
+        for action in history:
+            k.apply(action)
+        hands = tuple(tuple(k.hand[q]) for q in range(k.n) if q != player)
+        return hands, tuple((o, c) for o, c, _, _ in k.pile)
+    return statistic
+
+
+def test_determinize_matches_the_adapter_resampler():
+    """A planning position with face-down cards on the pile: the joint law of the opponents'
+    hands and the pile under the kernel's determinizer and the adapter's sampler."""
+    game = pyspiel.load_game("colt_express")
+    kernel = kernel_for(game)
+    state = next(s for s in decision_states(game, 400, seed=11, stop=0.08)
+                 if s.kernel.phase == ce.PLAN and s.kernel.round == 0
+                 and sum(1 for e in s.kernel.pile if e[2] and e[0] != s.current_player()) >= 1
+                 and len(s.kernel.pile) >= 3)
+    player = state.current_player()
+    statistic = _opponent_cards(game, kernel, state, player)
+    arr = kernel.from_state(state)
+    rng, gen = PCG32(13).to_array(), np.random.default_rng(13)
+    ours, theirs = Counter(), Counter()
+    for _ in range(3000):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        ours[statistic(kernel.history(world))] += 1
+        theirs[statistic(state.kernel.sampled_history(player, gen))] += 1
+    values = sorted(set(ours) | set(theirs))
+    assert len(values) > 5
+    table = np.array([[ours[v] for v in values], [theirs[v] for v in values]])
+    assert stats.chi2_contingency(table).pvalue > 1e-3
+
+
+def test_compiled_engine_equals_the_python_reference():
+    game = pyspiel.load_game("colt_express")
+    states = decision_states(game, 200, seed=17, stop=0.15)
+    check_engines_agree(game, states, iterations=6)
