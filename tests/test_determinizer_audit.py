@@ -49,7 +49,7 @@ def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
             assert hits <= allowed, f"{phase}: truth {hits}/{samples}, chance allows <= {allowed}"
 
 
-REBUILT = {"love_letter", "stratego"}  # tabletop ports whose worlds replay from history()
+REBUILT = {"love_letter", "stratego", "sushi_go"}  # tabletop ports whose worlds replay from history()
 
 
 def _rebuilds(name):
