@@ -83,6 +83,7 @@ class SushiGoKernel(tt.Kernel):
     """Whole Sushi Go! state on count vectors."""
 
     REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
+    CHECKS_EACH_MOVE = False  # the view and the revealed picks cover every earlier view
 
     VALUE_FIELDS = ("n", "hand_size", "round", "turn", "to_deal", "cur")
     LIST_FIELDS = ("deck", "pending", "puddings", "score", "log")
@@ -117,6 +118,9 @@ class SushiGoKernel(tt.Kernel):
 
     def chance_outcomes(self):
         return tt.count_outcomes(self.deck)
+
+    def chance_possible(self, action):
+        return 0 <= action < NUM_TYPES and self.deck[action] > 0
 
     def legal_actions(self):
         if self.to_deal or self.round >= NUM_ROUNDS:
@@ -373,7 +377,7 @@ class SushiGoKernel(tt.Kernel):
             k.pending[q] = action
         return k
 
-    def plan_history(self, game, history, player):
+    def plan_history(self, game, history, player, context=None):
         """The real ``history`` with this round's deal and this turn's hidden picks rewritten
         to deal this (resampled) kernel's cards.
 
