@@ -561,7 +561,7 @@ def _traced_history(game: TabletopGame, history: list[int], world: Kernel) -> li
 
 
 def rebuild_world(game: TabletopGame, history: list[int], world: Kernel, player: int,
-                  truth: Kernel | None = None, context=None) -> TabletopState | None:
+                  truth: Kernel | None = None, context=None, prefixes=None) -> TabletopState | None:
     """The pyspiel state whose history deals ``world``'s cards, or None when none does.
 
     The planned history (``world.plan_history``) is replayed step by step beside the real
@@ -569,7 +569,8 @@ def rebuild_world(game: TabletopGame, history: list[int], world: Kernel, player:
     leaves ``player``'s information state as in the real game, else the first legal action
     that does (a move named by its place in a hand, e.g. a discard mask, keeps its meaning).
     The result must hold ``world``'s cards (``world.same_cards``). ``truth`` (the kernel
-    ``history`` reaches) and ``context`` (its ``history_context``) are computed when omitted.
+    ``history`` reaches) and ``context`` (its ``history_context``) are computed when omitted;
+    ``prefixes`` (``_real_prefixes``) lets the replay start part-way.
     """
     if context is None:
         context = game.new_kernel().history_context(game, history)
@@ -581,7 +582,7 @@ def rebuild_world(game: TabletopGame, history: list[int], world: Kernel, player:
             truth = game.new_kernel()
             for action in history:
                 truth.apply(action)
-        return _replay_planned(planned, world, player, truth, game, context)
+        return _replay_planned(planned, world, player, truth, game, context, prefixes)
     truth = game.new_kernel()
     state = game.new_initial_state()
     kernel = state.kernel
@@ -614,13 +615,25 @@ def rebuild_world(game: TabletopGame, history: list[int], world: Kernel, player:
 
 
 def _replay_planned(planned: list[int], world: Kernel, player: int, truth: Kernel,
-                    game: TabletopGame, context) -> TabletopState | None:
+                    game: TabletopGame, context, prefixes: list | None = None) -> TabletopState | None:
     """``planned`` replayed as is (every action legal), checked only at the end: for kernels
     (``CHECKS_EACH_MOVE = False``) whose information state logs every public move, so an
-    equal final information state means equal ones along the way."""
-    kernel = game.new_kernel()
+    equal final information state means equal ones along the way.
+
+    ``prefixes`` (``_real_prefixes``): pyspiel states along the real history; the replay
+    starts from the last one before the first step ``planned`` changes.
+    """
+    start, base = 0, None
+    if prefixes:
+        history = prefixes[0][2]
+        first = next((i for i, (a, b) in enumerate(zip(planned, history)) if a != b), len(planned))
+        for step, prefix, _ in prefixes:
+            if prefix is not None and step <= first:
+                start, base = step, prefix
+    kernel = base.kernel.copy() if base is not None else game.new_kernel()
     applied = []
-    for step, action in enumerate(planned):
+    for step in range(start, len(planned)):
+        action = planned[step]
         if kernel.current_player() == CHANCE:
             if not kernel.chance_possible(action):
                 return None
@@ -642,12 +655,48 @@ def _replay_planned(planned: list[int], world: Kernel, player: int, truth: Kerne
         return None
     if not world.same_cards(kernel):
         return None
-    state = game.new_initial_state()
+    state = base.clone() if base is not None else game.new_initial_state()
     state._checked = False      # every action was checked on ``kernel`` above
     for action in applied:
         state.apply_action(action)
     state._checked = True
     return state
+
+
+PREFIX_EVERY = 64   # steps between the real-history states a replay may start from
+
+
+def _real_prefixes(game: TabletopGame, history: list[int]) -> list:
+    """(step, pyspiel state after ``step`` actions, history) every ``PREFIX_EVERY`` steps of
+    the real history (replayed unchecked: it is the real game's)."""
+    state = game.new_initial_state()
+    state._checked = False
+    prefixes = []
+    for step, action in enumerate(history):
+        if step % PREFIX_EVERY == 0 and step:
+            prefixes.append((step, state.clone(), history))
+        state.apply_action(action)
+    for _, prefix, _ in prefixes:
+        prefix._checked = True
+    return prefixes or [(0, None, history)]
+
+
+# The history context and real prefixes of the last few sampled states: search samples many
+# worlds from one state, and each would otherwise replay the whole real history again.
+_CACHE_SIZE = 4
+_cache: dict = {}
+
+
+def _history_facts(state: TabletopState, game: TabletopGame, history: list[int]):
+    key = (str(game), tuple(history), str(state.kernel))
+    facts = _cache.get(key)
+    if facts is None:
+        prefixes = None if state.kernel.CHECKS_EACH_MOVE else _real_prefixes(game, history)
+        facts = (state.kernel.history_context(game, history), prefixes)
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.pop(next(iter(_cache)))
+        _cache[key] = facts
+    return facts
 
 
 def sample_rebuilt_world(state: TabletopState, player: int, rng) -> TabletopState:
@@ -663,10 +712,10 @@ def sample_rebuilt_world(state: TabletopState, player: int, rng) -> TabletopStat
         return new
     game = state.get_game()
     history = state.history()
-    context = state.kernel.history_context(game, history)
+    context, prefixes = _history_facts(state, game, history)
     for _ in range(MAX_WORLD_ATTEMPTS):
         world = rebuild_world(game, history, state.kernel.resample_given(player, rng, context), player,
-                              truth=state.kernel, context=context)
+                              truth=state.kernel, context=context, prefixes=prefixes)
         if world is not None:
             return world
     raise RuntimeError(f"no consistent world rebuilt in {MAX_WORLD_ATTEMPTS} draws "
