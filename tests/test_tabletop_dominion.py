@@ -192,3 +192,23 @@ def test_cards_drawn_before_a_reshuffle_stay_in_hand_and_worlds_replay():
             assert str(rebuilt) == str(world)
             assert world.information_state_string(player) == state.information_state_string(player)
     assert chi_square_pvalue(counts, np.asarray(pool) / sum(pool)) > 1e-3
+
+
+def test_the_mover_holds_no_treasure_in_the_buy_phase_of_any_world():
+    """Treasures are all played when the Buy phase starts (the play area is public); the
+    resampler alone could deal the mover a treasure there."""
+    game = pyspiel.load_game("dominion(players=2)")
+    rng = np.random.default_rng(12)
+    state = game.new_initial_state()
+    while not (state.current_player() == 1 and state.kernel.phase == dm.BUYING
+               and state.kernel.cur == 1 and sum(state.kernel.hand[1]) >= 2):
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))] if state.kernel.phase != dm.BUYING
+                               else dm.END)
+    for _ in range(40):
+        world = dm.sample_world(state, 0, rng)
+        assert not any(world.kernel.hand[1][c] for c in dm.TREASURES)
+        assert world.information_state_string(0) == state.information_state_string(0)
