@@ -13,7 +13,6 @@ from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
 from infosets.games import _dominion_kernel as dk
-from infosets.games import dominion
 from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
 from infosets.games._pcg32 import PCG32
 from kernel_checks import engines_agree, positions, random_games_agree
@@ -70,7 +69,7 @@ def test_determinize_keeps_the_information_state_and_matches_the_adapter():
         k_determinize(kernel.kid, world, player, rng)
         assert kernel.infostate_string(world, player) == info
         k = dk.to_python_kernel(world)
-        adapter = dominion.sample_world(state, player, np_rng).kernel
+        adapter = state.kernel.resample(player, np_rng)  # the twin of nb_determinize
         for q in range(3):
             if q != player:
                 assert all(h >= m for h, m in zip(k.hand[q], k.known[q]))

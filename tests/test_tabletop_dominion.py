@@ -5,6 +5,7 @@ import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
+from infosets.games import _tabletop as tt
 from infosets.games import dominion as dm
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
@@ -132,3 +133,82 @@ def test_hidden_hand_uniform_over_hand_and_draw_pile():
 
 def test_kernel_is_a_search_state():
     check_kernel_is_a_search_state(pyspiel.load_game("dominion"), seed=8)
+
+
+def _refill_steps(game, history, q):
+    """Steps at which player q's empty draw pile took the discard pile (the reshuffles)."""
+    kernel, steps = game.new_kernel(), []
+    for step, action in enumerate(history):
+        before = sum(kernel.draw[q])
+        kernel.apply(action)
+        if sum(kernel.draw[q]) > before:
+            steps.append(step)
+    return steps
+
+
+def _hand_across_a_reshuffle(game, seed):
+    """A state of player 1 - q's action phase where q's hand holds cards drawn before q's last
+    reshuffle (publicly known: they were all q's cards outside the discard pile then)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while True:
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+            continue
+        k = state.kernel
+        player = state.current_player()
+        if k.cur == player and k.phase == dm.ACTION and k.turns >= 4:
+            _, in_hand, _, _ = k.history_context(game, state.history())
+            refills = _refill_steps(game, state.history(), 1 - player)
+            if refills:
+                before = [c for step, c in in_hand[1 - player] if step is not None and step <= refills[-1]]
+                if before and sum(k.draw[1 - player]) >= 4:
+                    return state, before
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+
+
+def test_cards_drawn_before_a_reshuffle_stay_in_hand_and_worlds_replay():
+    """The resampler alone re-dealt a whole hidden hand from hand plus draw pile, so a card
+    drawn before the reshuffle could end in the new draw pile, and the world kept the real
+    history. Worlds now keep those cards, deal the rest uniformly, and replay to themselves."""
+    game = pyspiel.load_game("dominion(players=2)")
+    state, before = _hand_across_a_reshuffle(game, seed=9)
+    player, q = state.current_player(), 1 - state.current_player()
+    fixed = tt.list_to_counts(before, dm.NUM_TYPES)
+    pool = [state.kernel.draw[q][c] + state.kernel.hand[q][c] - fixed[c] for c in range(dm.NUM_TYPES)]
+    rng = np.random.default_rng(10)
+    counts = np.zeros(dm.NUM_TYPES, dtype=int)
+    for i in range(400):
+        world = dm.sample_world(state, player, rng)
+        hand = world.kernel.hand[q]
+        assert all(hand[c] >= fixed[c] for c in range(dm.NUM_TYPES))
+        fresh = tt.counts_to_list([hand[c] - fixed[c] for c in range(dm.NUM_TYPES)])
+        counts[fresh[rng.integers(len(fresh))]] += 1
+        if i < 20:
+            rebuilt = game.new_initial_state()
+            for action in world.history():
+                rebuilt.apply_action(action)
+            assert str(rebuilt) == str(world)
+            assert world.information_state_string(player) == state.information_state_string(player)
+    assert chi_square_pvalue(counts, np.asarray(pool) / sum(pool)) > 1e-3
+
+
+def test_the_mover_holds_no_treasure_in_the_buy_phase_of_any_world():
+    """Treasures are all played when the Buy phase starts (the play area is public); the
+    resampler alone could deal the mover a treasure there."""
+    game = pyspiel.load_game("dominion(players=2)")
+    rng = np.random.default_rng(12)
+    state = game.new_initial_state()
+    while not (state.current_player() == 1 and state.kernel.phase == dm.BUYING
+               and state.kernel.cur == 1 and sum(state.kernel.hand[1]) >= 2):
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))] if state.kernel.phase != dm.BUYING
+                               else dm.END)
+    for _ in range(40):
+        world = dm.sample_world(state, 0, rng)
+        assert not any(world.kernel.hand[1][c] for c in dm.TREASURES)
+        assert world.information_state_string(0) == state.information_state_string(0)

@@ -167,3 +167,25 @@ def test_resample_at_every_decision():
 
 def test_kernel_is_a_search_state():
     check_kernel_is_a_search_state(pyspiel.load_game("sushi_go"), seed=8)
+
+
+@pytest.mark.parametrize("players,picks", [(3, 1), (4, 4 + 2), (2, 2 * 10 + 3)])
+def test_world_history_rebuilds_the_world(players, picks):
+    """A world's history deals its hands and makes its hidden picks (it used to keep the real
+    draws while the kernel held other cards)."""
+    state = _dealt_state(players, seed=8, picks=picks)
+    game = state.get_game()
+    player = state.current_player()
+    rng = np.random.default_rng(9)
+    changed = 0
+    for _ in range(20):
+        world = sg.sample_world(state, player, rng)
+        rebuilt = game.new_initial_state()
+        for action in world.history():
+            rebuilt.apply_action(action)
+        assert str(rebuilt) == str(world) and rebuilt.kernel.deck == world.kernel.deck
+        assert all(rebuilt.information_state_string(p) == world.information_state_string(p)
+                   for p in range(players))
+        assert world.information_state_string(player) == state.information_state_string(player)
+        changed += str(world) != str(state)
+    assert changed

@@ -5,6 +5,7 @@ import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
+from infosets.games import _tabletop as tt
 from infosets.games import virus as vi
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
@@ -131,3 +132,45 @@ def test_resample_at_every_decision():
 
 def test_kernel_is_a_search_state():
     check_kernel_is_a_search_state(pyspiel.load_game("virus"), seed=8)
+
+
+def _state_after_a_reshuffle(game, seed):
+    """A decision where another player holds a card drawn before the last reshuffle."""
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+            continue
+        player = state.current_player()
+        context = state.kernel.history_context(game, state.history())
+        old = [entry[1] for q, held in enumerate(context["in_hand"]) if q != player
+               for entry in held if entry[2] < context["epochs"] - 1]
+        if old:
+            return state, sorted(old)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+    raise AssertionError("no reshuffle with a card held from before it")
+
+
+def test_cards_drawn_before_a_reshuffle_come_from_their_pile_and_worlds_replay():
+    """The resampler alone dealt every hidden card from all unseen cards, so a card drawn
+    before a reshuffle could become a card of the new pile, and the world kept the real
+    history. The hidden draws of each pile now share that pile's cards, and each world's
+    history rebuilds it."""
+    game = pyspiel.load_game("virus(players=3)")
+    state, old = _state_after_a_reshuffle(game, seed=4)
+    player = state.current_player()
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        world = vi.sample_world(state, player, rng)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        context = world.kernel.history_context(game, world.history())
+        assert sorted(entry[1] for q, held in enumerate(context["in_hand"]) if q != player
+                      for entry in held if entry[2] < context["epochs"] - 1) == old
+        rebuilt = game.new_initial_state()
+        for action in world.history():
+            rebuilt.apply_action(action)
+        assert str(rebuilt) == str(world) and rebuilt.kernel.hands == world.kernel.hands
+        assert all(rebuilt.information_state_string(p) == world.information_state_string(p)
+                   for p in range(3))

@@ -134,9 +134,31 @@ class Kernel:
     # Ports whose worlds are not rebuilt yet (``REBUILDS_WORLDS = False``) keep the real
     # ``history()`` with the resampled kernel (issue: a world's history must rebuild it).
     REBUILDS_WORLDS = False
+    # Whether ``rebuild_world`` checks the player's information state after every move of
+    # the replay (and may swap a move for one keeping it), or only at the end.
+    CHECKS_EACH_MOVE = True
 
-    def plan_history(self, game: TabletopGame, history: list[int], player: int) -> list[int] | None:
+    def plan_history(self, game: TabletopGame, history: list[int], player: int,
+                     context=None) -> list[int] | None:
         return _traced_history(game, history, self)
+
+    def resample_given(self, player: int, rng, context) -> Kernel:
+        """The placement ``sample_rebuilt_world`` tries to rebuild: ``resample`` unless the
+        history (``context``) fixes hidden cards the resampler would move."""
+        return self.resample(player, rng)
+
+    def replay_move(self, kernel: Kernel, step: int, action: int, context) -> list[int]:
+        """The moves standing for the planned player move ``action`` (history step ``step``)
+        in the replay, whose kernel is ``kernel`` (``CHECKS_EACH_MOVE = False`` only): by
+        default the move itself. A port whose hidden cards decide whether a move is asked at
+        all (an unlogged "end" with no card left to play) adds or drops it here. The replay
+        ends with a call for ``action`` None at step ``len(history)`` (moves to add there)."""
+        return [] if action is None else [action]
+
+    def history_context(self, game: TabletopGame, history: list[int]):
+        """What ``plan_history`` reads from the real history, computed once per sampled world
+        (called on the real kernel; passed to every attempt's ``plan_history``)."""
+        return None
 
     def same_cards(self, other: Kernel) -> bool:
         return str(self) == str(other)
@@ -158,6 +180,10 @@ class Kernel:
 
     def action_to_string(self, player: int, action: int) -> str:
         raise NotImplementedError
+
+    def chance_possible(self, action: int) -> bool:
+        """Whether chance can draw ``action`` here (a kernel may answer faster than this)."""
+        return any(a == action and p > 0 for a, p in self.chance_outcomes())
 
     def legal_actions_or_chance(self) -> list[int]:
         if self.current_player() == CHANCE:
@@ -421,6 +447,7 @@ class TabletopState(pyspiel.State):
     def __init__(self, game: TabletopGame, kernel: Kernel | None = None):
         super().__init__(game)
         self.kernel = kernel if kernel is not None else game.new_kernel()
+        self._checked = True   # False only while replaying a history already checked
 
     def current_player(self):
         return self.kernel.current_player()
@@ -432,6 +459,9 @@ class TabletopState(pyspiel.State):
         return self.kernel.chance_outcomes()
 
     def _apply_action(self, action):
+        if not self._checked:
+            self.kernel.apply(action)
+            return
         legal = self.kernel.legal_actions_or_chance()
         if action not in legal:
             raise pyspiel.SpielError(
@@ -530,19 +560,29 @@ def _traced_history(game: TabletopGame, history: list[int], world: Kernel) -> li
     return planned
 
 
-def rebuild_world(game: TabletopGame, history: list[int], world: Kernel,
-                  player: int) -> TabletopState | None:
+def rebuild_world(game: TabletopGame, history: list[int], world: Kernel, player: int,
+                  truth: Kernel | None = None, context=None, prefixes=None) -> TabletopState | None:
     """The pyspiel state whose history deals ``world``'s cards, or None when none does.
 
     The planned history (``world.plan_history``) is replayed step by step beside the real
     one. A chance step must be possible; a player step takes its planned action when that
     leaves ``player``'s information state as in the real game, else the first legal action
     that does (a move named by its place in a hand, e.g. a discard mask, keeps its meaning).
-    The result must hold ``world``'s cards (``world.same_cards``).
+    The result must hold ``world``'s cards (``world.same_cards``). ``truth`` (the kernel
+    ``history`` reaches) and ``context`` (its ``history_context``) are computed when omitted;
+    ``prefixes`` (``_real_prefixes``) lets the replay start part-way.
     """
-    planned = world.plan_history(game, history, player)
+    if context is None:
+        context = game.new_kernel().history_context(game, history)
+    planned = world.plan_history(game, history, player, context)
     if planned is None:
         return None
+    if not world.CHECKS_EACH_MOVE:
+        if truth is None:
+            truth = game.new_kernel()
+            for action in history:
+                truth.apply(action)
+        return _replay_planned(planned, world, player, truth, game, context, prefixes)
     truth = game.new_kernel()
     state = game.new_initial_state()
     kernel = state.kernel
@@ -574,6 +614,91 @@ def rebuild_world(game: TabletopGame, history: list[int], world: Kernel,
     return state
 
 
+def _replay_planned(planned: list[int], world: Kernel, player: int, truth: Kernel,
+                    game: TabletopGame, context, prefixes: list | None = None) -> TabletopState | None:
+    """``planned`` replayed as is (every action legal), checked only at the end: for kernels
+    (``CHECKS_EACH_MOVE = False``) whose information state logs every public move, so an
+    equal final information state means equal ones along the way.
+
+    ``prefixes`` (``_real_prefixes``): pyspiel states along the real history; the replay
+    starts from the last one before the first step ``planned`` changes.
+    """
+    start, base = 0, None
+    if prefixes:
+        history = prefixes[0][2]
+        first = next((i for i, (a, b) in enumerate(zip(planned, history)) if a != b), len(planned))
+        for step, prefix, _ in prefixes:
+            if prefix is not None and step <= first:
+                start, base = step, prefix
+    kernel = base.kernel.copy() if base is not None else game.new_kernel()
+    applied = []
+    for step in range(start, len(planned)):
+        action = planned[step]
+        if kernel.current_player() == CHANCE:
+            if not kernel.chance_possible(action):
+                return None
+            kernel.apply(action)
+            applied.append(action)
+            continue
+        for move in world.replay_move(kernel, step, action, context):
+            if kernel.is_terminal() or move not in kernel.legal_actions():
+                return None
+            kernel.apply(move)
+            applied.append(move)
+    if not kernel.is_terminal() and kernel.current_player() != CHANCE:
+        for move in world.replay_move(kernel, len(planned), None, context):
+            if move not in kernel.legal_actions():
+                return None
+            kernel.apply(move)
+            applied.append(move)
+    if kernel.information_state_string(player) != truth.information_state_string(player):
+        return None
+    if not world.same_cards(kernel):
+        return None
+    state = base.clone() if base is not None else game.new_initial_state()
+    state._checked = False      # every action was checked on ``kernel`` above
+    for action in applied:
+        state.apply_action(action)
+    state._checked = True
+    return state
+
+
+PREFIX_EVERY = 64   # steps between the real-history states a replay may start from
+
+
+def _real_prefixes(game: TabletopGame, history: list[int]) -> list:
+    """(step, pyspiel state after ``step`` actions, history) every ``PREFIX_EVERY`` steps of
+    the real history (replayed unchecked: it is the real game's)."""
+    state = game.new_initial_state()
+    state._checked = False
+    prefixes = []
+    for step, action in enumerate(history):
+        if step % PREFIX_EVERY == 0 and step:
+            prefixes.append((step, state.clone(), history))
+        state.apply_action(action)
+    for _, prefix, _ in prefixes:
+        prefix._checked = True
+    return prefixes or [(0, None, history)]
+
+
+# The history context and real prefixes of the last few sampled states: search samples many
+# worlds from one state, and each would otherwise replay the whole real history again.
+_CACHE_SIZE = 4
+_cache: dict = {}
+
+
+def _history_facts(state: TabletopState, game: TabletopGame, history: list[int]):
+    key = (str(game), tuple(history), str(state.kernel))
+    facts = _cache.get(key)
+    if facts is None:
+        prefixes = None if state.kernel.CHECKS_EACH_MOVE else _real_prefixes(game, history)
+        facts = (state.kernel.history_context(game, history), prefixes)
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.pop(next(iter(_cache)))
+        _cache[key] = facts
+    return facts
+
+
 def sample_rebuilt_world(state: TabletopState, player: int, rng) -> TabletopState:
     """A world drawn uniformly over the consistent ones, rebuilt from its own history.
 
@@ -587,8 +712,10 @@ def sample_rebuilt_world(state: TabletopState, player: int, rng) -> TabletopStat
         return new
     game = state.get_game()
     history = state.history()
+    context, prefixes = _history_facts(state, game, history)
     for _ in range(MAX_WORLD_ATTEMPTS):
-        world = rebuild_world(game, history, state.kernel.resample(player, rng), player)
+        world = rebuild_world(game, history, state.kernel.resample_given(player, rng, context), player,
+                              truth=state.kernel, context=context, prefixes=prefixes)
         if world is not None:
             return world
     raise RuntimeError(f"no consistent world rebuilt in {MAX_WORLD_ATTEMPTS} draws "

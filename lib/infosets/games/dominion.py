@@ -30,7 +30,14 @@ Modelling choices (documented simplifications):
 Hidden information and the determinizer: another player's hand and draw pile, except
 cards publicly known to be in the hand (a treasure gained to hand by Mine, a revealed
 Moat) until a card of that type leaves the hand. ``resample`` re-deals, for every other
-player, their unknown hand cards uniformly from their hand plus draw pile.
+player, their unknown hand cards uniformly from their hand plus draw pile (as the compiled
+``nb_determinize``). ``sample_world`` keeps, besides, the cards a hand holds from before its
+owner's last reshuffle (public: the reshuffled pile was the discard pile) and no treasure
+in the mover's hand in the Buy phase, and draws again any placement that no history
+consistent with the player's view deals (e.g. a hidden Moat that Militia would have
+revealed, or no Action card in the hand of a mover in the Action phase): it is uniform
+over the consistent placements, and each world is the state its own ``history()`` reaches
+(``_tabletop.sample_rebuilt_world``).
 
 Tensors (``_tabletop.Kernel``), rows indexed by seat; card vectors have 17 entries
 (``CARD_NAMES`` order):
@@ -81,6 +88,9 @@ def _supply(n: int) -> list[int]:
 class DominionKernel(tt.Kernel):
     """Whole Dominion state: every zone a count vector."""
 
+    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
+    CHECKS_EACH_MOVE = False  # the information state's public log covers every move
+
     VALUE_FIELDS = ("n", "cur", "phase", "actions", "buys", "coins", "merchants", "to_draw",
                     "drawer", "after", "victim", "mark", "dropped", "turns", "max_turns")
     LIST_FIELDS = ("supply", "trash", "play", "log")
@@ -130,6 +140,9 @@ class DominionKernel(tt.Kernel):
     def _gains_up_to(self, cost: int, treasure_only: bool = False) -> list[int]:
         kinds = TREASURES if treasure_only else range(NUM_TYPES)
         return [GAIN + c for c in kinds if self.supply[c] and COST[c] <= cost]
+
+    def chance_possible(self, action):
+        return 0 <= action < NUM_TYPES and self.draw[self.drawer][action] > 0
 
     def legal_actions(self):
         phase = self.phase
@@ -428,6 +441,106 @@ class DominionKernel(tt.Kernel):
             k.draw[q] = tt.list_to_counts(cards[size:], NUM_TYPES)
         return k
 
+    def history_context(self, game, history):
+        """From ``history`` replayed: the real kernel, the draws each player still holds as
+        (step, card) lists (step None for a card gained to hand; a card leaving a hand takes
+        away the earliest draw of its type still held), and the cards each player holds
+        from before their last reshuffle (count vectors)."""
+        real = game.new_kernel()
+        in_hand = [[] for _ in range(real.n)]
+        refill = [-1] * real.n
+        phases = []
+        for step, action in enumerate(history):
+            phases.append(real.phase)
+            before = [hand[:] for hand in real.hand]
+            if real.phase == DRAWING:
+                in_hand[real.drawer].append((step, action))
+                before[real.drawer][action] += 1
+            piles = [sum(draw) for draw in real.draw]
+            real.apply(action)
+            for q in range(real.n):
+                if sum(real.draw[q]) > piles[q]:
+                    refill[q] = step
+                if before[q] == real.hand[q]:
+                    continue
+                for c in range(NUM_TYPES):
+                    delta = real.hand[q][c] - before[q][c]
+                    for _ in range(-delta):
+                        in_hand[q].remove(next(e for e in in_hand[q] if e[1] == c))
+                    in_hand[q].extend([(None, c)] * max(delta, 0))
+        phases.append(real.phase)
+        held = [tt.list_to_counts([c for step, c in in_hand[q] if step is not None and step <= refill[q]],
+                                  NUM_TYPES) for q in range(real.n)]
+        return real, in_hand, held, phases
+
+    def resample_given(self, player, rng, context):
+        """``resample``, keeping in each hidden hand the cards drawn before that player's last
+        reshuffle: the pile reshuffled then was the public discard pile, so the cards left
+        from before were publicly known (all the player's other cards)."""
+        held = context[2]
+        k = self.copy()
+        for q in range(k.n):
+            if q == player:
+                continue
+            kept = [k.known[q][c] + max(held[q][c] - k.known[q][c], 0) for c in range(NUM_TYPES)]
+            pool = [k.draw[q][c] + k.hand[q][c] - kept[c] for c in range(NUM_TYPES)]
+            size = sum(k.hand[q]) - sum(kept)
+            # In the Buy phase the mover's treasures were all played: none is left in hand.
+            no_treasure = q == k.cur and k.phase == BUYING
+            cards = tt.shuffled_cards([0 if no_treasure and c in TREASURES else pool[c]
+                                       for c in range(NUM_TYPES)], rng)
+            k.hand[q] = kept[:]
+            for c in cards[:size]:
+                k.hand[q][c] += 1
+            k.draw[q] = [pool[c] - k.hand[q][c] + kept[c] for c in range(NUM_TYPES)]
+        return k
+
+    def replay_move(self, kernel, step, action, context):
+        """An "end" of the Action phase or of an optional Mine trash is asked only while the
+        hand holds a card to play or trash (and is not logged): the replay drops a real one
+        the world's hand does not ask, and adds one where the world's hand asks it (also
+        after the last step, where the real player is already past that phase)."""
+        phases = context[3]
+        asked = [] if action is None else [action]
+        if kernel.phase == phases[step]:
+            return asked
+        if action == END and phases[step] in (ACTION, MINE_TRASH):
+            return []
+        if kernel.phase in (ACTION, MINE_TRASH):
+            return [END] + self.replay_move(_after_end(kernel), step, action, context)
+        return asked
+
+    def plan_history(self, game, history, player, context=None):
+        """The real ``history`` with the latest draws of the cards each other player still
+        holds rewritten to deal this (resampled) kernel's hands.
+
+        Zones are count vectors, so the draws still held are found by replaying the real
+        history (``history_context``). Each card type the world takes out of a hidden hand
+        rewrites the latest draws of that type, which then deal the cards the world puts in.
+        A rewrite reaching behind a reshuffle (whose pile was public) cannot replay, and the
+        world is drawn again (``_tabletop.sample_rebuilt_world``).
+        """
+        real, in_hand, _, _ = context if context is not None else self.history_context(game, history)
+        planned = list(history)
+        for q in range(real.n):
+            if q == player:
+                continue
+            out, put = [], []
+            for c in range(NUM_TYPES):
+                delta = (self.hand[q][c] - self.known[q][c]) - (real.hand[q][c] - real.known[q][c])
+                if delta < 0:
+                    steps = [e[0] for e in in_hand[q] if e[1] == c and e[0] is not None]
+                    if len(steps) < -delta:
+                        return None
+                    out.extend(steps[delta:])
+                put.extend([c] * max(delta, 0))
+            for step, card in zip(sorted(out), put):
+                planned[step] = card
+        return planned
+
+    def same_cards(self, other):
+        return str(self) == str(other) and self.known == other.known
+
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
             return f"draw {CARD_NAMES[action]}"
@@ -443,6 +556,12 @@ class DominionKernel(tt.Kernel):
     def _player_line(self, q):
         return (f"p{q} hand {self._zone(self.hand[q])} draw {self._zone(self.draw[q])} "
                 f"discard {self._zone(self.discard[q])}")
+
+
+def _after_end(kernel: DominionKernel) -> DominionKernel:
+    after = kernel.copy()
+    after.apply(END)
+    return after
 
 
 _DEFAULT_PLAYERS = 3

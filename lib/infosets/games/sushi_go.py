@@ -82,6 +82,9 @@ def _split(points: int, k: int) -> int:
 class SushiGoKernel(tt.Kernel):
     """Whole Sushi Go! state on count vectors."""
 
+    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
+    CHECKS_EACH_MOVE = False  # the view and the revealed picks cover every earlier view
+
     VALUE_FIELDS = ("n", "hand_size", "round", "turn", "to_deal", "cur")
     LIST_FIELDS = ("deck", "pending", "puddings", "score", "log")
     NESTED_FIELDS = ("hands", "table")
@@ -115,6 +118,9 @@ class SushiGoKernel(tt.Kernel):
 
     def chance_outcomes(self):
         return tt.count_outcomes(self.deck)
+
+    def chance_possible(self, action):
+        return 0 <= action < NUM_TYPES and self.deck[action] > 0
 
     def legal_actions(self):
         if self.to_deal or self.round >= NUM_ROUNDS:
@@ -370,6 +376,53 @@ class SushiGoKernel(tt.Kernel):
                 k.hands[q][c] -= 1
             k.pending[q] = action
         return k
+
+    def plan_history(self, game, history, player, context=None):
+        """The real ``history`` with this round's deal and this turn's hidden picks rewritten
+        to deal this (resampled) kernel's cards.
+
+        Hands are count vectors, so a card cannot be traced to its draw; instead the hand
+        dealt to each seat this round is read back from the hand it has become: the hand
+        seat ``q`` holds at turn t was dealt to seat q - t, and since then lost the revealed
+        picks of this round (a chopsticks pick put chopsticks back). A dealt hand the world
+        leaves unchanged keeps its real order of draws, a changed one is dealt sorted.
+        """
+        n, size = self.n, self.hand_size
+        start = self.round * 2 * n * size          # first deal step of this round
+        planned = list(history)
+        dealt_steps = len(history) - start if self.to_deal else n * size
+        dealt_steps = min(dealt_steps, n * size)
+        turns = self.log[len(self.log) - self.turn:] if self.turn else []
+        for q in range(n):
+            hand = self.hands[q][:]
+            if self.pending[q] >= 0:
+                for c in self._action_cards(self.pending[q]):
+                    hand[c] += 1
+            seat = (q - self.turn) % n                   # the seat this hand was dealt to
+            for s, picks in enumerate(turns):
+                action = picks[(seat + s) % n]
+                for c in self._action_cards(action):
+                    hand[c] += 1
+                if action >= NUM_TYPES:
+                    hand[CHOPSTICKS] -= 1
+            if min(hand) < 0:
+                return None
+            lo = start + seat * size
+            hi = min(start + (seat + 1) * size, start + dealt_steps)
+            real = history[lo:hi] if hi > lo else []
+            if sum(hand) != len(real):
+                return None
+            if tt.list_to_counts(real, NUM_TYPES) != hand:
+                planned[lo:hi] = tt.counts_to_list(hand)
+        if not self.to_deal:                              # this turn's hidden picks
+            first = start + n * size + self.turn * n
+            for q in range(n):
+                if self.pending[q] >= 0:
+                    planned[first + q] = self.pending[q]
+        return planned
+
+    def same_cards(self, other):
+        return str(self) == str(other) and self.deck == other.deck
 
     def action_to_string(self, player, action):
         if player == tt.CHANCE:

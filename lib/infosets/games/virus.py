@@ -30,7 +30,12 @@ returns are win shares (a draw gives 1/n each; see ``_tabletop``).
 
 Hidden information: only the hands. Everything on the table is public and no card in a
 hand is ever shown, so ``resample`` deals the other players' hands and the deck uniformly
-from the cards the player has not seen, which is the exact posterior under uniform play.
+from the cards the player has not seen (as the compiled ``nb_determinize``). That ignores
+the reshuffles: a card drawn before one came from that pile (the public discard pile of
+its time). ``sample_world`` therefore deals each hidden draw still held a card among the
+hidden draws of its own pile (those of the last pile: with the deck), uniformly over the
+consistent worlds, and each world is the state its own ``history()`` reaches
+(``_tabletop.sample_rebuilt_world``).
 
 Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
   player (n) one-hot; mover (n + 1): who moves, or chance; turn (1); deck (1) cards
@@ -123,6 +128,9 @@ def _discard_actions(hand: tuple) -> list[int]:
 
 class VirusKernel(tt.Kernel):
     """Whole Virus! state: bodies (public), hands as sorted lists, deck as counts."""
+
+    REBUILDS_WORLDS = True    # sampled worlds replay from their history (_tabletop)
+    CHECKS_EACH_MOVE = False  # every move is logged (a discard by the cards it drops)
 
     VALUE_FIELDS = ("n", "cur", "turn", "done")
     LIST_FIELDS = ("pool", "discard", "to_draw", "needs_hand", "log")
@@ -419,6 +427,91 @@ class VirusKernel(tt.Kernel):
                 pos += size
         k.pool = tt.list_to_counts(cards[pos:], NUM_TYPES)
         return k
+
+    def history_context(self, game, history):
+        """From ``history`` replayed: the draws each player still holds, as [step, card,
+        epoch] lists (epoch: how many reshuffles came before the draw; a card leaving a hand
+        takes away the earliest draw of its type still held), the number of reshuffles, and
+        the cards each discard dropped (by step). ``resample_given`` leaves there the cards
+        it dealt to those draws (key "dealt"), which ``plan_history`` writes into the history."""
+        real = game.new_kernel()
+        in_hand = [[] for _ in range(real.n)]
+        epoch = 0
+        dropped = {}
+        for step, action in enumerate(history):
+            drawer = real._drawer()
+            if drawer >= 0:                      # a draw: the card stays in hand
+                in_hand[drawer].append([step, action, epoch])
+                movers = ()
+            else:                                # cards may leave the mover's hand (a Glove: all)
+                movers = range(real.n) if action == A_GLOVE else (real.cur,)
+                if action >= A_DISCARD and action != A_NEW_HAND:
+                    hand = real.hands[real.cur]
+                    mask = action - A_DISCARD + 1
+                    dropped[step] = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
+            before = {q: real.hands[q][:] for q in movers}
+            deck = sum(real.pool)
+            real.apply(action)
+            if sum(real.pool) > deck - (drawer >= 0):
+                epoch += 1
+            for q in movers:
+                if before[q] == real.hands[q]:
+                    continue
+                left = tt.list_to_counts(before[q], NUM_TYPES)
+                for c in real.hands[q]:
+                    left[c] -= 1
+                for c, k in enumerate(left):
+                    for _ in range(k):
+                        in_hand[q].remove(next(e for e in in_hand[q] if e[1] == c))
+        return {"in_hand": in_hand, "epochs": epoch + 1, "dropped": dropped, "dealt": {}}
+
+    def resample_given(self, player, rng, context):
+        """Deal the other players' hands and the deck uniformly over the consistent worlds: a
+        card drawn before a reshuffle came from that (public) pile, so each hidden draw takes
+        a card among the hidden draws of its own pile (the last pile: and the deck)."""
+        k = self.copy()
+        in_hand = context["in_hand"]
+        last = context["epochs"] - 1
+        dealt = context["dealt"] = {}
+        for e in range(last + 1):
+            slots = [entry for q in range(k.n) if q != player for entry in in_hand[q] if entry[2] == e]
+            pool = tt.list_to_counts([entry[1] for entry in slots], NUM_TYPES)
+            if e == last:
+                pool = [a + b for a, b in zip(pool, k.pool)]
+            cards = tt.shuffled_cards(pool, rng)
+            for entry, card in zip(slots, cards):
+                dealt[entry[0]] = card
+            if e == last:
+                k.pool = tt.list_to_counts(cards[len(slots):], NUM_TYPES)
+        for q in range(k.n):
+            if q != player:
+                k.hands[q] = sorted(dealt[entry[0]] for entry in in_hand[q])
+        return k
+
+    def plan_history(self, game, history, player, context=None):
+        """The real ``history`` with each hidden draw dealing the card ``resample_given``
+        dealt it (no context: the real history, for a world equal to the real state)."""
+        planned = list(history)
+        for step, card in (context or {}).get("dealt", {}).items():
+            planned[step] = card
+        return planned
+
+    def replay_move(self, kernel, step, action, context):
+        """A discard names places in the sorted hand: the replay drops the same cards."""
+        if action is None:
+            return []
+        cards = context["dropped"].get(step)
+        if cards is None:
+            return [action]
+        hand = kernel.hands[kernel.cur]
+        for move in _discard_actions(tuple(hand)):
+            mask = move - A_DISCARD + 1
+            if tuple(hand[i] for i in range(len(hand)) if mask >> i & 1) == cards:
+                return [move]
+        return [action]
+
+    def same_cards(self, other):
+        return str(self) == str(other) and self.pool == other.pool and self.hands == other.hands
 
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
