@@ -16,7 +16,7 @@ def test_pimcts_aggregation_smoke(tmp_path):
             "beyond_paper_win_rate_vs_d_B30.png", "beyond_paper_gains.csv", "mcts_settings.csv",
             "disambiguation_by_fraction_played.png", "pimcts_gain_vs_persistence.png",
             "claims.csv", "game_parameters.csv", "win_rates.csv",
-            "paper_preset_cpu_hours.csv"} <= names
+            "preset_cpu_hours.csv", "win_rate_vs_d_B40.png"} <= names
     claims = run.table("claims")
     assert list(claims.columns) == list(COLUMNS) and set(claims["verdict"]) <= set(VERDICTS)
     # only the paper's games: Kuhn and Leduc are beyond the paper
@@ -36,9 +36,13 @@ def test_pimcts_aggregation_smoke(tmp_path):
     assert set(rates["baseline"].round(3)) == {0.333, 0.5}
     searched = rates.dropna(subset=["visit_share"])
     assert len(searched) and ((searched["visit_share"] > 0) & (searched["visit_share"] <= 1)).all()
+    # the higher-budget slice (Fig. 2): tic_tac_toe at B=40, control + 2 D x 3 + IS-MCTS
+    high = rates[rates["budget"] == 40]
+    assert set(high["game"]) == {"tic_tac_toe"} and len(high) == 8 and (high["n"] == 4).all()
+    assert sorted(set(high["D"])) == [0, 1, 10, 40]
     games = run.table("game_parameters")
-    assert list(games["players"]) == [3, 2, 2, 3]
-    assert list(games["slice"]) == ["main"] * 3 + ["tabletop"]
+    assert list(games["players"]) == [3, 2, 2, 3, 2]
+    assert list(games["slice"]) == ["main"] * 3 + ["tabletop", "high"]
     # per-game readings: the two paper games run carry a test and n; the rest are "not run"
     ttt = claims[claims["claim"].str.startswith("tic_tac_toe, B=30: PI-MCTS worse")].iloc[0]
     assert ttt["test"].startswith("intersection-union") and int(ttt["n"]) > 0
@@ -51,8 +55,21 @@ def test_pimcts_aggregation_smoke(tmp_path):
     settings = run.table("mcts_settings")
     assert len(settings) == 13 and settings["tag_file"].str.startswith("json/players/").all()
     assert "cpu_s_per_game" not in rates.columns  # measured times live in timing/
-    cpu = run.table("timing/paper_preset_cpu_hours")
-    assert "sushi_go(players=5)" in set(cpu["game"])   # the paper preset includes every port
+    # the TotalVisits collapse, tested as stated: tic_tac_toe's D=10 against its D=3
+    collapse = claims[claims["claim"].str.contains("TotalVisits collapses at high D")]
+    assert len(collapse) == 1 and collapse["verdict"].iloc[0] != "not run"
+    assert "Stouffer" in collapse["test"].iloc[0]
+    assert "tic_tac_toe (2p): D=10 - D=3" in collapse["note"].iloc[0]
+    # every per-game row states its budget, flagged below the paper's 4000
+    ttt_note = claims[claims["claim"].str.startswith("tic_tac_toe, B=30")]["note"]
+    assert ttt_note.str.contains("B=30, below the paper's 4000").all()
+    # CPU-hours of default, paper and full from the measured costs: no blank row
+    cpu = run.table("timing/preset_cpu_hours")
+    assert set(cpu["preset"]) == {"default", "paper", "full"} and cpu["cpu_hours"].notna().all()
+    totals = cpu[cpu["game"] == "TOTAL"].set_index("preset")["cpu_hours"]
+    assert totals["paper"] <= 3484 / 10 and totals["full"] > totals["paper"] > 0
+    paper_games = set(cpu[(cpu["preset"] == "paper")]["game"])
+    assert {"hearts", "stratego", "poker_tag(players=3)", "seven_wonders(players=3)"} <= paper_games
     # the disambiguation measurement includes the port, with finite log2 #worlds
     dis = pd.read_parquet(next(run.data_dir.rglob("disambiguation.parquet")))
     sushi = dis[dis["game"] == "sushi_go(players=3)"]

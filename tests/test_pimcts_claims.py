@@ -139,3 +139,95 @@ def test_claim_runs_mark_unported_games_not_run():
                       [r for r in runs if r["game"] is None])
     assert {c.verdict for c in claims} == {"not run"} and len(claims) == 12
     assert set(VERDICTS) >= {c.verdict for c in claims}
+
+
+def _poker_cells(control, tv, av, sv, ismcts, ds=(10, 100, 200, 300, 500)):
+    cells = {("olmcts", 1, "none"): control, ("ismcts", 0, "none"): ismcts}
+    for d in ds:
+        for agg, p in (("TotalVisits", tv), ("AverageValue", av), ("SingleVote", sv)):
+            cells[("pimcts", d, agg)] = p
+    return cells
+
+
+def test_poker_rows_each_scored_at_the_named_d():
+    rng = np.random.default_rng(3)
+    table = pc.paired_scores(_results("p", 1000, _poker_cells(0.25, 0.55, 0.10, 0.45, 0.35), 300,
+                                      rng), "p", 1000)
+    assert pc.poker_named_d(table) == [100, 200, 300, 500]
+    rows = {c.claim.split(": ", 1)[1]: c for c in pc.poker_claims(table, "p", 1000)}
+    assert len(rows) == 4 and all(c.verdict == "match" for c in rows.values())
+    worst = rows["AverageValue is significantly the worst aggregation"]
+    assert worst.ours < -0.2 and "Holm over 5 D values" in worst.test
+    best = rows["TotalVisits is the best aggregation at D 100-500"]
+    assert best.ours == pytest.approx(0.10, abs=0.06) and best.test.startswith("one-sided paired t")
+    # AverageValue no worse than the rest: not significant, and TotalVisits loses to SingleVote
+    flat = pc.paired_scores(_results("p", 1000, _poker_cells(0.33, 0.30, 0.45, 0.45, 0.60), 300,
+                                     rng), "p", 1000)
+    rows = {c.claim.split(": ", 1)[1]: c for c in pc.poker_claims(flat, "p", 1000)}
+    assert rows["AverageValue is significantly the worst aggregation"].verdict == "inconclusive"
+    assert rows["TotalVisits is the best aggregation at D 100-500"].verdict == "mismatch"
+    assert rows["PI-MCTS (TotalVisits, D 100-500) surpasses IS-MCTS"].verdict == "mismatch"
+    # D above the budget cannot be on the grid: a grid without 100-500 is "not run", with reason
+    small = pc.paired_scores(_results("p", 50, _poker_cells(0.3, 0.3, 0.3, 0.3, 0.3, ds=(3, 10)),
+                                      20, rng), "p", 50)
+    rows = pc.poker_claims(small, "p", 50)
+    assert [c.verdict for c in rows[:3]] == ["not run"] * 3 and rows[3].verdict != "not run"
+
+
+def _collapse_table(rng, high_p):
+    cells = {("olmcts", 1, "none"): 0.33}
+    for d, p in ((3, 0.40), (10, 0.45), (100, high_p)):
+        for agg in ("TotalVisits", "AverageValue", "SingleVote"):
+            cells[("pimcts", d, agg)] = p
+    return pc.paired_scores(_results("g", 100, cells, 300, rng), "g", 100)
+
+
+def test_totalvisits_collapse_is_tested_held_out_and_combined():
+    rng = np.random.default_rng(4)
+    tables = {("a", 3): _collapse_table(rng, 0.15), ("b", 3): _collapse_table(rng, 0.20)}
+    claim = pc.totalvisits_collapse(tables, 100)
+    assert claim.verdict == "match" and claim.ours < -0.15 and "Stouffer" in claim.test
+    assert claim.n == 150 * 3 and "a (3p): D=100 - D=10" in claim.note
+    rising = {("a", 3): _collapse_table(rng, 0.70), ("b", 3): _collapse_table(rng, 0.65)}
+    assert pc.totalvisits_collapse(rising, 100).verdict == "mismatch"
+    level = {("a", 3): _collapse_table(rng, 0.45)}
+    assert pc.totalvisits_collapse(level, 100).verdict == "inconclusive"
+    assert pc.totalvisits_collapse({}, 100).verdict == "not run"
+
+
+def test_budget_below_the_papers_is_stated_in_the_note():
+    claim = pc.Claim("x", "y", 0.1, "match", note="ours: D=3")
+    assert pc.budget_note(claim, 200).note == "B=200, below the paper's 4000; ours: D=3"
+    assert pc.budget_note(claim, 4000).note.startswith("B=4000 (the paper's 4000)")
+    assert pc.budget_note(claim, 4000, pc.PAPER_HIGH_BUDGET).note.startswith(
+        "B=4000, below the paper's 10000")
+
+
+def test_high_budget_games_must_run_at_fig1_too():
+    from infosets.experiments import config
+
+    base = {"high_budget_games": ["tic_tac_toe"], "high_budgets": [60],
+            "high_determinizations": [1, 10, 50], "high_games_per_cell": 4}
+    cfg = config.load("pimcts_aggregation", "smoke", overrides=base)
+    high = cfg["slices"]["high"]
+    assert high["games"] == ["tic_tac_toe"] and high["d_grid"] == {"60": [1, 10, 50]}
+    assert pa.game_budgets(cfg, "tic_tac_toe") == [30, 60]
+    assert pa.game_budgets(cfg, "leduc_poker") == [30]
+    tasks = [t for t in pa.tournament_tasks(cfg) if t.params.get("part") == "high"]
+    # control + 2 D x 3 aggregations + IS-MCTS, one block of 2 deals (4 games, 2 players)
+    assert len(tasks) == 8 and {t.params["budget"] for t in tasks} == {60}
+    with pytest.raises(config.ConfigError, match=r"high_budget_games\[0\]"):
+        config.load("pimcts_aggregation", "smoke", overrides={**base, "high_budget_games": ["hearts"]})
+    with pytest.raises(config.ConfigError, match="high_budgets"):
+        config.load("pimcts_aggregation", "smoke", overrides={**base, "high_budgets": [30]})
+    # one higher budget per game: each game runs only at its own
+    paired = config.load("pimcts_aggregation", "smoke", overrides={
+        **base, "high_budget_games": ["tic_tac_toe", "leduc_poker"], "high_budgets": [60, 50]})
+    assert pa.high_pairs(paired) == [("tic_tac_toe", 60), ("leduc_poker", 50)]
+    assert pa.game_budgets(paired, "leduc_poker") == [30, 50]
+    high = {(t.params["game"], t.params["budget"]) for t in pa.tournament_tasks(paired)
+            if t.params.get("part") == "high"}
+    assert high == {("tic_tac_toe", 60), ("leduc_poker", 50)}
+    with pytest.raises(config.ConfigError, match="one per game"):
+        config.load("pimcts_aggregation", "smoke", overrides={
+            **base, "high_budget_games": ["tic_tac_toe", "leduc_poker"], "high_budgets": [60, 50, 40]})

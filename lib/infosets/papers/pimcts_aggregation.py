@@ -9,10 +9,12 @@ aggregation with the IS-MCTS band (Fig. 1; Fig. 2 at the higher budget), the dis
 curves, and PI-MCTS gain vs hidden-information persistence. Tables: game parameters,
 claims, CPU-hours of the paper preset.
 
-Two slices of games: ``games`` (OpenSpiel games) and ``tabletop_games`` (our ports of the
-paper's TAG games, ``infosets.games._tabletop``), which may take their own smaller budgets,
-D grid and games per cell because their playouts are long. Search on a port runs on its
-pure-Python kernel (``state.kernel``): worlds are drawn with ``kernel.resample``.
+Slices of games: ``games`` and ``tabletop_games`` (Fig. 1), each with its own budgets, D grid
+and games per cell (a port may be in either: the slices only group cost), and
+``high_budget_games`` (Fig. 2: the paper's 10000 iterations), which run again at
+``high_budgets``. A port with a numba kernel is searched by the compiled engine; one without
+on its pure-Python kernel (``state.kernel``), with worlds drawn by ``kernel.resample``.
+CPU-hours of every preset come from measured costs (``pimcts_costs``).
 """
 
 from __future__ import annotations
@@ -62,10 +64,14 @@ def _grid(determinizations, budget) -> list[int]:
     return sorted({d for d in determinizations if d <= budget})
 
 
+def _cells_per_budget(values: dict, grids: dict) -> list[int]:
+    return [1 + len([d for d in g if d > 1]) * len(values["aggregations"])
+            + int(values["include_ismcts"]) for g in grids.values()]
+
+
 def _slice(values: dict, games, budgets, determinizations, games_per_cell) -> dict:
     grids = {str(b): _grid(determinizations, b) for b in budgets}
-    cells = sum(1 + len([d for d in g if d > 1]) * len(values["aggregations"])
-                + int(values["include_ismcts"]) for g in grids.values())
+    cells = sum(_cells_per_budget(values, grids))
     return {"games": list(games), "budgets": list(budgets), "d_grid": grids,
             "games_per_cell": games_per_cell,
             "blocks_per_cell": math.ceil(games_per_cell / values["block_size"]),
@@ -113,9 +119,33 @@ def _derive(values: dict) -> dict:
     tabletop = _slice(values, values["tabletop_games"], pick("tabletop_budgets", "budgets"),
                       pick("tabletop_determinizations", "determinizations"),
                       pick("tabletop_games_per_cell", "games_per_cell"))
+    high_games, high_budgets = values["high_budget_games"], values["high_budgets"]
+    for i, g in enumerate(high_games):
+        if g not in values["games"] and g not in values["tabletop_games"]:
+            raise ConfigError(f"high_budget_games[{i}]: {g!r} must also be in games or "
+                              "tabletop_games (its Fig. 1 cells)")
+    if high_games and len(high_budgets) not in (1, len(high_games)):
+        raise ConfigError(f"high_budgets: give one budget for every high-budget game or one per "
+                          f"game ({len(high_games)}), got {len(high_budgets)}")
+    pairs = [(g, high_budgets[0] if len(high_budgets) == 1 else high_budgets[i])
+             for i, g in enumerate(high_games)]
+    if high_games:
+        _check_budgets(values, "high_budgets", high_budgets,
+                       pick("high_determinizations", "determinizations"))
+        clash = [b for g, b in pairs
+                 if b in (tabletop if g in values["tabletop_games"] else main)["budgets"]]
+        if clash:
+            raise ConfigError(f"high_budgets: {clash[0]} is already a Fig. 1 budget of its "
+                              "high-budget game; the higher budget must differ")
+    high = _slice(values, [], sorted({b for _, b in pairs}),
+                  pick("high_determinizations", "determinizations"),
+                  pick("high_games_per_cell", "games_per_cell"))
+    high["games"], high["pairs"] = list(high_games), [list(p) for p in pairs]
+    per_budget = {b: c for b, c in zip(high["budgets"], _cells_per_budget(values, high["d_grid"]))}
+    high["n_cells"] = sum(per_budget[b] for _, b in pairs)
     return {"d_grid": main["d_grid"], "blocks_per_cell": main["blocks_per_cell"],
-            "slices": {"main": main, "tabletop": tabletop},
-            "n_cells": main["n_cells"] + tabletop["n_cells"]}
+            "slices": {"main": main, "tabletop": tabletop, "high": high},
+            "n_cells": main["n_cells"] + tabletop["n_cells"] + high["n_cells"]}
 
 
 SCHEMA = Schema(
@@ -143,7 +173,8 @@ SCHEMA = Schema(
                             "MCTSBot trees on C++ games (budget >= 10 x legal actions), else "
                             "Python; the engine that ran is recorded per game"),
         "ismcts_engine": Param(str, choices=["python", "cpp"],
-                               doc="python = ours (availability counts); cpp = OpenSpiel's"),
+                               doc="python = ours (availability counts; compiled on a game "
+                                   "with a kernel when engine is auto); cpp = OpenSpiel's"),
         "tabletop_games": Param(list, item=str, game=True, accept=tabletop_port,
                                 doc="our ports of the paper's TAG games (may be empty)"),
         "tabletop_budgets": Param(list, item=int, lo=1, hi=1_000_000, min_len=1, optional=True,
@@ -153,10 +184,24 @@ SCHEMA = Schema(
         "tabletop_games_per_cell": Param(int, lo=1, hi=100_000, optional=True,
                                          doc="games per agent config for tabletop_games "
                                              "(null: games_per_cell)"),
+        "high_budget_games": Param(list, item=str, game=True, accept=searchable,
+                                   doc="games also run at high_budgets (Fig. 2: the paper's "
+                                       "10000 iterations; Hearts, Stratego, Poker claims); "
+                                       "each must be in games or tabletop_games"),
+        "high_budgets": Param(list, item=int, lo=1, hi=1_000_000, min_len=1,
+                              doc="the higher budgets of high_budget_games (paper: 10000)"),
+        "high_determinizations": Param(list, item=int, lo=1, min_len=1, optional=True,
+                                       doc="D grid at high_budgets (null: determinizations)"),
+        "high_games_per_cell": Param(int, lo=1, hi=100_000, optional=True,
+                                     doc="games per agent config at high_budgets "
+                                         "(null: games_per_cell)"),
         "disambiguation_trajectories": Param(int, lo=0, hi=10_000,
                                              doc="random-play games per game for the measurement"),
         "disambiguation_samples": Param(int, lo=2, hi=100_000,
                                         doc="worlds sampled per decision (collision estimator)"),
+        "disambiguation_decisions": Param(int, lo=0, hi=100_000,
+                                          doc="decisions measured per game, evenly spaced "
+                                              "(0: every decision)"),
     },
     derive=_derive,
 )
@@ -184,9 +229,20 @@ def engine_for(game, engine: str) -> str:
 
 
 def slice_of(cfg, game_string: str) -> dict:
-    """The derived slice ("main" or "tabletop") a game string belongs to."""
+    """The derived slice ("main" or "tabletop") of a game string's Fig. 1 budgets."""
     slices = cfg["slices"]
     return slices["tabletop"] if game_string in slices["tabletop"]["games"] else slices["main"]
+
+
+def high_pairs(cfg) -> list[tuple[str, int]]:
+    """(game, higher budget) of every high-budget game (Fig. 2)."""
+    return [tuple(p) for p in cfg["slices"].get("high", {}).get("pairs", [])]
+
+
+def game_budgets(cfg, game_string: str) -> list[int]:
+    """A game's budgets: its Fig. 1 slice's, then its higher one if it is a high-budget game."""
+    return list(slice_of(cfg, game_string)["budgets"]) + [
+        b for g, b in high_pairs(cfg) if g == game_string]
 
 
 def load_settings() -> pd.DataFrame:
@@ -264,8 +320,10 @@ def make_agent(game, player, agent: dict, cfg: dict, rng, game_string: str | Non
             return make_cpp_ismcts_bot(game, iterations=budget, uct_c=cfg["uct_c"],
                                        seed=int(rng.integers(2**31 - 1)), final=cfg["final"])
         kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(ISMCTSBot, name, cfg)}
+        # ours: compiled where the game has a kernel (engine auto), else the Python reference
         return ISMCTSBot(game, player, iterations=budget, rng=rng, sampler=sampler,
-                         normalize_rewards=cfg["normalize_rewards"], final=cfg["final"], **kw)
+                         normalize_rewards=cfg["normalize_rewards"], final=cfg["final"],
+                         engine="python" if engine == "cpp" else engine, **kw)
     if agent["agent"] == "pimcts" and agent["D"] > 1:
         kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(PIMCTSBot, name, cfg)}
         return PIMCTSBot(game, player, iterations=budget, determinizations=agent["D"],
@@ -314,16 +372,18 @@ def decision_info(bot, box: dict, action: int) -> dict:
     return out
 
 
-def deals_per_cell(cfg, game_string: str, players: int) -> int:
+def deals_per_cell(cfg, game_string: str, players: int, part: str | None = None) -> int:
     """Duplicate deals of a cell: each deal is played once per seat rotation, so a cell has
-    ``players`` x deals >= games_per_cell games."""
-    return math.ceil(slice_of(cfg, game_string)["games_per_cell"] / players)
+    ``players`` x deals >= games_per_cell games (of slice ``part``; None: the game's Fig. 1
+    slice)."""
+    sl = slice_of(cfg, game_string) if part is None else cfg["slices"][part]
+    return math.ceil(sl["games_per_cell"] / players)
 
 
-def deal_block(cfg, game_string: str, players: int, block: int) -> range:
+def deal_block(cfg, game_string: str, players: int, block: int, part: str | None = None) -> range:
     """The deals of task ``block`` (``block_size`` games, i.e. block_size // players deals)."""
     per = max(1, cfg["block_size"] // players)
-    return range(block * per, min((block + 1) * per, deals_per_cell(cfg, game_string, players)))
+    return range(block * per, min((block + 1) * per, deals_per_cell(cfg, game_string, players, part)))
 
 
 def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
@@ -354,7 +414,7 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
     lineup = [arena.Entrant("focus", make_focus)] + [
         arena.Entrant("olmcts", lambda g, p, rng: make_agent(g, p, opponent, cfg, rng, params["game"]))
     ] * (n - 1)
-    deals = deal_block(cfg, params["game"], n, params["block"])
+    deals = deal_block(cfg, params["game"], n, params["block"], params.get("part"))
     rows = []
     for r in arena.duplicate_games(game, lineup, deals, entropy=int(seed.entropy),
                                    label=params["game"], on_decision=on_decision):
@@ -385,17 +445,22 @@ def agent_configs(cfg, budget: int, part: str = "main") -> list[dict]:
     return configs
 
 
-def tournament_tasks(cfg, parts=("main", "tabletop")) -> list[Task]:
-    """Every tournament block of the ``parts`` slices (the main games, then the ports)."""
+def tournament_tasks(cfg, parts=("main", "tabletop", "high")) -> list[Task]:
+    """Every tournament block of the ``parts`` slices (the main games, the ports, then the
+    high-budget games of Fig. 2). Deal i of a game is the same deal in every slice."""
     tasks = []
     for part in parts:
-        sl = cfg["slices"][part]
-        for b in sl["budgets"]:
-            for g in sl["games"]:
-                n = pyspiel.load_game(g).num_players()
-                blocks = math.ceil(deals_per_cell(cfg, g, n) / max(1, cfg["block_size"] // n))
-                tasks += [Task(tournament_task, {"game": g, "budget": b, **a, "block": k})
-                          for a in agent_configs(cfg, b, part) for k in range(blocks)]
+        sl = cfg["slices"].get(part)
+        if sl is None:
+            continue
+        pairs = (high_pairs(cfg) if part == "high" else
+                 [(g, b) for b in sl["budgets"] for g in sl["games"]])
+        for g, b in pairs:
+            n = pyspiel.load_game(g).num_players()
+            blocks = math.ceil(deals_per_cell(cfg, g, n, part) / max(1, cfg["block_size"] // n))
+            extra = {"part": "high"} if part == "high" else {}
+            tasks += [Task(tournament_task, {"game": g, "budget": b, **a, "block": k, **extra})
+                      for a in agent_configs(cfg, b, part) for k in range(blocks)]
     return tasks
 
 
@@ -424,25 +489,39 @@ def log2_worlds(state, player, sampler, samples: int, rng) -> tuple[float, bool]
 
 
 def disambiguation_task(cfg: dict, params: dict, seed) -> list[dict]:
-    """One random-play game; at each decision, log2 #worlds for the mover."""
+    """One random-play game; log2 #worlds for the mover at its decisions: every decision, or
+    ``disambiguation_decisions`` of them evenly spaced over the game (long games such as
+    Stratego would otherwise cost thousands of samples per decision)."""
     game = pyspiel.load_game(params["game"])
-    rng = np.random.default_rng(seed)
+    play_rng, sample_rng = (np.random.default_rng(s) for s in seed.spawn(2))
     sampler = sampler_for(game)  # pyspiel worlds: world_id needs information-state strings
     state = game.new_initial_state()
-    rows = []
+    history = []                       # (is decision, action): the random game, played first
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes())
             probs = np.asarray(probs)
-            state.apply_action(int(actions[rng.choice(len(actions), p=probs / probs.sum())]))
-            continue
-        player = state.current_player()
-        bits, censored = log2_worlds(state, player, sampler, cfg["disambiguation_samples"], rng)
-        rows.append({"decision": len(rows), "log2_worlds": bits, "censored": censored})
-        legal = state.legal_actions()
-        state.apply_action(legal[int(rng.integers(len(legal)))])
-    for row in rows:
-        row["fraction"] = row["decision"] / max(1, len(rows) - 1)
+            action = int(actions[play_rng.choice(len(actions), p=probs / probs.sum())])
+            history.append((False, action))
+        else:
+            legal = state.legal_actions()
+            action = legal[int(play_rng.integers(len(legal)))]
+            history.append((True, action))
+        state.apply_action(action)
+    total = sum(d for d, _ in history)
+    cap = cfg.get("disambiguation_decisions", 0)
+    chosen = (set(range(total)) if not cap or cap >= total else
+              {int(round(x)) for x in np.linspace(0, total - 1, cap)})
+    state, decision, rows = game.new_initial_state(), 0, []
+    for is_decision, action in history:
+        if is_decision:
+            if decision in chosen:
+                bits, censored = log2_worlds(state, state.current_player(), sampler,
+                                             cfg["disambiguation_samples"], sample_rng)
+                rows.append({"decision": decision, "log2_worlds": bits, "censored": censored,
+                             "fraction": decision / max(1, total - 1)})
+            decision += 1
+        state.apply_action(action)
     return rows
 
 
@@ -750,11 +829,13 @@ def _strategy(game) -> str:
 def game_table(cfg) -> pd.DataFrame:
     """Each game's parameters, players, size, how worlds are sampled, and the budgets run."""
     rows = []
-    for part in ("main", "tabletop"):
-        sl = cfg["slices"][part]
+    for part in ("main", "tabletop", "high"):
+        sl = cfg["slices"].get(part, {"games": []})
         for name in sl["games"]:
+            budgets = ([b for g, b in high_pairs(cfg) if g == name] if part == "high"
+                       else sl["budgets"])
             rows.append({**_game_row(cfg, name), "slice": part,
-                         "budgets": ", ".join(map(str, sl["budgets"])),
+                         "budgets": ", ".join(map(str, budgets)),
                          "games_per_cell": sl["games_per_cell"]})
     return pd.DataFrame(rows)
 
@@ -771,31 +852,37 @@ def _game_row(cfg, name: str) -> dict:
             "tree_engine": engine_for(game, cfg["engine"]) + " (configured; rows record engine_used)"}
 
 
-def cpu_hours(rates: pd.DataFrame, cfg, target_cfg) -> pd.DataFrame:
-    """CPU-hours of ``target_cfg`` (e.g. the paper preset), scaled from this run's per-game
-    CPU time linearly in the budget (the search dominates). Games not run here are 'n/a'."""
-    rows = []
-    measured = rates.groupby(["game", "budget"])["cpu_s_per_game"].mean()
-    for part in ("main", "tabletop"):
-        sl = target_cfg["slices"][part]
-        for game in sl["games"]:
-            per_budget = measured[game] if game in measured.index.get_level_values(0) else None
-            for budget in sl["budgets"]:
-                cells = len(agent_configs(target_cfg, budget, part))
-                games = cells * sl["games_per_cell"]
-                if per_budget is None:
-                    rows.append({"game": game, "budget": budget, "games": games,
-                                 "cpu_hours": float("nan")})
-                    continue
-                b0 = int(per_budget.index[-1])
-                seconds = float(per_budget.iloc[-1]) * budget / b0
-                rows.append({"game": game, "budget": budget, "games": games,
-                             "cpu_hours": seconds * games / 3600})
-    frame = pd.DataFrame(rows)
-    total = pd.DataFrame([{"game": "TOTAL (measured games)", "budget": 0,
-                           "games": int(frame["games"].sum()),
-                           "cpu_hours": float(frame["cpu_hours"].sum(skipna=True))}])
-    return pd.concat([frame, total], ignore_index=True)
+def preset_config(preset: str):
+    """The derived config of a preset of this notebook, including ``full`` (the cluster plan)
+    before the config loader knows that preset name: its file is validated by the same
+    SCHEMA, as overrides of every parameter."""
+    import yaml
+
+    from infosets.experiments import config as _config
+
+    if preset in _config.PRESETS:
+        return _config.load("pimcts_aggregation", preset)
+    path = _config.params_dir() / f"pimcts_aggregation.{preset}.yaml"
+    if not path.exists():
+        raise ConfigError(f"preset: no file {path.name} in {path.parent}")
+    with open(path) as fh:
+        values = yaml.safe_load(fh) or {}
+    return _config.load("pimcts_aggregation", "paper", overrides=values)
+
+
+PLANNED_PRESETS = ("default", "paper", "full")
+
+
+def cpu_hours(presets=PLANNED_PRESETS, costs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """CPU-hours of each preset from the measured per-game costs (``pimcts_costs.csv``:
+    CPU-seconds per game per cell, compiled engine, per-game TAG settings); a TOTAL row per
+    preset. Every game of every preset has a measured row (no blank rows)."""
+    from infosets.papers import pimcts_costs
+
+    costs = pimcts_costs.load_costs() if costs is None else costs
+    frames = [pimcts_costs.plan(preset_config(p), costs).assign(preset=p) for p in presets]
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["preset"] + [c for c in frame.columns if c != "preset"]]
 
 
 def claim_runs(results: pd.DataFrame, cfg) -> list[dict]:
@@ -811,7 +898,7 @@ def claim_runs(results: pd.DataFrame, cfg) -> list[dict]:
         key = settings_key(row)
         game = ran.get(key)
         if game is not None:
-            runs.append({"row": row, "game": game, "budgets": slice_of(cfg, game)["budgets"],
+            runs.append({"row": row, "game": game, "budgets": game_budgets(cfg, game),
                          "reason": ""})
             continue
         reason = (f"{key[0]} is not registered yet (a port in progress); add "
@@ -933,13 +1020,10 @@ def save_win_rates(results: pd.DataFrame, session) -> pd.DataFrame:
     return rates
 
 
-def save_cpu_hours(rates: pd.DataFrame, session) -> pd.DataFrame:
-    """CPU-hours the paper preset needs, scaled from this run."""
-    from infosets.experiments import config as _config
-
-    target = _config.load("pimcts_aggregation", "paper")
-    frame = cpu_hours(rates, session.cfg, target)
-    session.save_timing_table(frame, "paper_preset_cpu_hours", paper_ref="(budget estimate)")
+def save_cpu_hours(session) -> pd.DataFrame:
+    """CPU-hours of the default, paper and full presets, from the committed measured costs."""
+    frame = cpu_hours()
+    session.save_timing_table(frame, "preset_cpu_hours", paper_ref="(budget plan)")
     return frame
 
 

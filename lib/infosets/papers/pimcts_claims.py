@@ -13,17 +13,26 @@ the same duplicate deals (seats rotated), so every comparison is paired per (dea
 * "IS-MCTS matches or beats PI-MCTS": the best PI cell is chosen on the even deals and IS-MCTS
   is compared with it on the odd deals (no winner's curse), by a non-inferiority test with
   ``MARGIN``;
-* a claim about a named D (Poker: D 100-500) is tested at those D, Holm across them;
+* a claim about a named D (Poker: D 100-500) is tested at those D (intersection-union or Holm
+  across them, as the row says);
+* "TotalVisits collapses at high D": per game, TotalVisits at the grid's largest D against its
+  best lower D (chosen on the even deals, tested on the odd deals), one-sided paired t per
+  game, combined over games by Stouffer's z;
 * budget fragmentation: tree depth and the root visit share of the chosen move fall as D
   grows (Kendall, one-sided), in every game.
 
-Each row shows the power at the paper's effect size and the games per cell 80% power needs.
+Each row shows the power at the paper's effect size and the games per cell 80% power needs;
+where a row's budget is below the paper's (4000, or 10000 for Fig. 2) its note says so.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from infosets import stats
 from infosets.claims import Claim, not_run
@@ -48,6 +57,18 @@ READINGS = {
 }
 HIGH_BUDGET_GAIN = 0.10              # Hearts and Stratego at the higher budget
 POKER_NAMED_D = (100, 200, 300, 500)
+POKER_D_RANGE = (100, 500)           # "higher determinizations (100-500)": every grid D in it
+PAPER_BUDGET, PAPER_HIGH_BUDGET = 4000, 10_000
+
+
+def budget_note(claim: Claim, budget: int, paper_budget: int = PAPER_BUDGET) -> Claim:
+    """``claim`` with its budget stated in the note, and flagged where it is below the
+    paper's (``paper_budget``: 4000 for Fig. 1, 10000 for Fig. 2)."""
+    if claim.verdict == "not run":
+        return claim
+    text = (f"B={budget} (the paper's {paper_budget})" if budget >= paper_budget else
+            f"B={budget}, below the paper's {paper_budget}")
+    return dataclasses.replace(claim, note=f"{text}; {claim.note}" if claim.note else text)
 
 
 # -- paired cells ---------------------------------------------------------------------------------
@@ -221,7 +242,7 @@ def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
                  note=f"IS-MCTS minus {best}; games per cell needed counts both halves")
 
 
-def aggregation_equivalence(tables: dict, budget: int) -> Claim:
+def aggregation_equivalence(tables: dict, budget) -> Claim:
     """No aggregation has a consistent advantage: per pair of aggregations, the per-game mean
     paired difference (over D > 1) is equivalent to 0 across games (TOST, Holm over pairs)."""
     pairs = [("TotalVisits", "AverageValue"), ("TotalVisits", "SingleVote"),
@@ -282,48 +303,144 @@ def falls_with_d(rates: pd.DataFrame, budget: int, column: str, what: str,
                                                              for g, r, p in ok))
 
 
+def poker_named_d(table: pd.DataFrame) -> list[int]:
+    """The grid's D in the paper's 100-500 range with all three aggregations run."""
+    lo, hi = POKER_D_RANGE
+    return [d for d in sorted({_d_of(c) for c in pi_cells(table)}) if lo <= d <= hi and all(
+        f"D={d} {a}" in table.columns for a in ("TotalVisits", "AverageValue", "SingleVote"))]
+
+
+def _named_mean(table: pd.DataFrame, named: list[int], aggregation: str) -> pd.Series:
+    """Per (deal, rotation): the mean score of ``aggregation`` over the named D cells."""
+    return table[[f"D={d} {aggregation}" for d in named]].mean(axis=1, skipna=False)
+
+
 def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
-    """Poker at the higher budget: TotalVisits at D 100-500 surpasses IS-MCTS (every named D,
-    Holm for the contrary), and AverageValue is the worst aggregation (Holm over D)."""
+    """Poker at the higher budget (Fig. 2), at every grid D in 100-500: PI-MCTS (TotalVisits)
+    exceeds the OL-MCTS baseline at every such D and surpasses IS-MCTS at every such D
+    (intersection-union of one-sided paired t), TotalVisits is the best aggregation there
+    (paired t against each other aggregation, D pooled per deal), and AverageValue is
+    significantly the worst aggregation (per D > 1, Holm over D)."""
     out = []
-    named = [d for d in POKER_NAMED_D if f"D={d} TotalVisits" in table.columns]
-    claim = f"{game}, B={budget}: PI-MCTS (TotalVisits, D 100-500) surpasses IS-MCTS"
-    if not named or "IS-MCTS" not in table.columns:
-        out.append(not_run(claim, "Fig. 2", "D 100-500 or IS-MCTS not in this preset's grid"))
-    else:
-        diffs = [paired_differences(table, f"D={d} TotalVisits", "IS-MCTS") for d in named]
+    named = poker_named_d(table)
+    missing = f"named D 100/200/300/500 missing from the grid: {[d for d in POKER_NAMED_D if d not in named]}"
+    where = "D 100-500 (Fig. 2)"
+
+    def at_every_d(claim, paper, other, effect):
+        if not named or other not in table.columns:
+            return not_run(claim, paper, f"no grid D in 100-500 or no {other} cell at this budget")
+        diffs = [paired_differences(table, f"D={d} TotalVisits", other) for d in named]
         tests = [stats.paired_t_test(d, "greater") for d in diffs]
         worse = stats.holm([stats.paired_t_test(d, "less")[1] for d in diffs])
         weakest = int(np.argmax([p for _, p in tests]))
         est = tests[weakest][0]
-        sd = _sd(diffs, 3)
-        power, need = _power(DEFAULT_EFFECT, sd, min(len(d) for d in diffs), ALPHA, "greater")
+        n = min(len(d) for d in diffs)
+        power, need = _power(effect, _sd(diffs, 3), n, ALPHA, "greater")
         verdict = ("match" if all(p <= ALPHA for _, p in tests) else
                    "mismatch" if (worse <= ALPHA).any() else "inconclusive")
-        out.append(Claim(claim, "surpasses IS-MCTS at D 100-500 (Fig. 2)", est.value, verdict,
-                         interval=(est.lo, est.hi), n=min(len(d) for d in diffs),
-                         test=f"one-sided paired t at each named D ({named}), intersection-union",
+        return Claim(claim, paper, est.value, verdict, interval=(est.lo, est.hi), n=n,
+                     test=f"one-sided paired t at each grid D in 100-500 ({named}), "
+                          "intersection-union",
+                     power=power, n_for_80_power=need,
+                     note=f"ours: the weakest, D={named[weakest]} TotalVisits minus {other}; "
+                          f"effect {effect:.2f} assumed; {missing}")
+
+    out.append(at_every_d(f"{game}, B={budget}: PI-MCTS (TotalVisits) exceeds the baseline at "
+                          "every D in 100-500", "consistently exceeds OL-MCTS (Sec. VI)",
+                          "control", DEFAULT_EFFECT))
+    out.append(at_every_d(f"{game}, B={budget}: PI-MCTS (TotalVisits, D 100-500) surpasses IS-MCTS",
+                          f"surpasses IS-MCTS at {where}", "IS-MCTS", DEFAULT_EFFECT))
+    claim = f"{game}, B={budget}: TotalVisits is the best aggregation at D 100-500"
+    if not named:
+        out.append(not_run(claim, f"particularly under TotalVisits ({where})", "no grid D in 100-500"))
+    else:
+        total = _named_mean(table, named, "TotalVisits")
+        pairs = []
+        for other in ("AverageValue", "SingleVote"):
+            d = (total - _named_mean(table, named, other)).dropna().to_numpy()
+            pairs.append((other, d, *stats.paired_t_test(d, "greater"), stats.paired_t_test(d, "less")[1]))
+        weakest = max(pairs, key=lambda r: r[3])
+        other, d, est, _, _ = weakest
+        power, need = _power(DEFAULT_EFFECT / 2, _sd([r[1] for r in pairs], 3), len(d), ALPHA, "greater")
+        verdict = ("match" if all(r[3] <= ALPHA for r in pairs) else
+                   "mismatch" if any(r[4] <= ALPHA / 2 for r in pairs) else "inconclusive")
+        out.append(Claim(claim, f"particularly under TotalVisits ({where})", est.value, verdict,
+                         interval=(est.lo, est.hi), n=len(d),
+                         test="one-sided paired t of TotalVisits against each other aggregation "
+                              "(scores averaged over the D in 100-500 per deal), intersection-union",
                          power=power, n_for_80_power=need,
-                         note=f"ours: D={named[weakest]}; missing named D: "
-                              f"{[d for d in POKER_NAMED_D if d not in named]}"))
+                         note=f"ours: TotalVisits minus {other} (the closer); effect "
+                              f"{DEFAULT_EFFECT / 2:.3f} assumed; mismatch if either is "
+                              "significantly better (Bonferroni over 2)"))
     ds = sorted({_d_of(c) for c in pi_cells(table)})
-    p_d = []
+    p_d, gaps = [], []
     for d in ds:
         cols = [f"D={d} {a}" for a in ("AverageValue", "TotalVisits", "SingleVote")]
         if all(c in table.columns for c in cols):
-            p_d.append(max(stats.paired_t_test(paired_differences(table, cols[0], c), "less")[1]
-                           for c in cols[1:]))
+            diffs = [paired_differences(table, cols[0], c) for c in cols[1:]]
+            p_d.append(max(stats.paired_t_test(x, "less")[1] for x in diffs))
+            gaps.append((d, max(float(np.mean(x)) for x in diffs), min(len(x) for x in diffs)))
     claim = f"{game}, B={budget}: AverageValue is significantly the worst aggregation"
     if not p_d:
         out.append(not_run(claim, "only in Poker (Sec. VI)", "not every aggregation at any D"))
     else:
         adjusted = stats.holm(p_d)
-        out.append(Claim(claim, "only in Poker (Sec. VI)", float(adjusted.min()),
-                         "match" if adjusted.min() <= ALPHA else "inconclusive", n=len(table),
-                         test="per D: AverageValue below both others (intersection-union of paired "
-                              f"t), Holm over {len(p_d)} D values",
-                         note="ours: smallest Holm-adjusted p"))
+        best = int(np.argmin(adjusted))
+        d, gap, n = gaps[best]
+        out.append(Claim(claim, "only in Poker (Sec. VI)", gap,
+                         "match" if adjusted[best] <= ALPHA else "inconclusive", n=n,
+                         test="per D>1: AverageValue below both other aggregations (intersection-"
+                              f"union of one-sided paired t), Holm over {len(p_d)} D values",
+                         note=f"ours: at D={d}, AverageValue minus the closer other aggregation "
+                              f"(Holm-adjusted p {adjusted[best]:.3f})"))
     return out
+
+
+def _name(key) -> str:
+    return f"{key[0]} ({key[1]}p)" if isinstance(key, tuple) else str(key)
+
+
+def totalvisits_collapse(tables: dict, budget) -> Claim:
+    """"As D increases ... visit counts across trees converge toward one per action, making
+    the policy approach ... random decisions" (Sec. VI): per paper game, TotalVisits at the
+    grid's largest D plays below TotalVisits at its best lower D (chosen on the even deals,
+    compared on the odd deals: no winner's curse), one-sided paired t per game, the games
+    combined by Stouffer's z (the statement is about the games as a whole)."""
+    claim = f"B={budget}: TotalVisits collapses at high D (the largest D below the best D)"
+    paper = "visit counts converge, play approaches random (Sec. VI)"
+    per_game = []
+    for game, table in tables.items():
+        cells = sorted((_d_of(c), c) for c in pi_cells(table) if c.endswith(" TotalVisits"))
+        if len(cells) < 2:
+            continue
+        deals = table.index.get_level_values("deal")
+        select, test = table[deals % 2 == 0], table[deals % 2 == 1]
+        high = cells[-1][1]
+        lower = [c for _, c in cells[:-1]]
+        best = max(lower, key=lambda c: select[c].mean() if select[c].notna().any() else -1.0)
+        d = paired_differences(test, high, best)
+        if len(d) < 2:
+            continue
+        est, p = stats.paired_t_test(d, "less")
+        per_game.append((game, high, best, est, p, d))
+    if not per_game:
+        return not_run(claim, paper, "needs at least two TotalVisits D cells in some game")
+    z_less = [float(norm.isf(min(max(p, 1e-12), 1 - 1e-12))) for *_, p, _ in per_game]
+    z = float(np.sum(z_less) / math.sqrt(len(z_less)))
+    p_collapse, p_rise = float(norm.sf(z)), float(norm.cdf(z))
+    mean_gap = float(np.mean([r[3].value for r in per_game]))
+    n = min(len(r[5]) for r in per_game)
+    power, need = _power(-DEFAULT_EFFECT, _sd([r[5] for r in per_game], 3), n, ALPHA, "less")
+    verdict = "match" if p_collapse <= ALPHA else "mismatch" if p_rise <= ALPHA else "inconclusive"
+    return Claim(claim, paper, mean_gap, verdict, n=n,
+                 test="per game: best lower D chosen on even deals, one-sided paired t (largest D "
+                      "below it) on odd deals; Stouffer's z over games",
+                 power=power, n_for_80_power=2 * need if need > 0 else need,
+                 note=f"ours: mean over {len(per_game)} games of the odd-deal gap, combined p "
+                      f"{p_collapse:.3f}; power per game at a 0.05 gap (games per cell counts both "
+                      "halves); " + "; ".join(f"{_name(g)}: {h.split()[0]} - {b.split()[0]} "
+                                              f"{e.value:+.3f} p {p:.3f}"
+                                              for g, h, b, e, p, _ in per_game))
 
 
 # -- the whole table -----------------------------------------------------------------------------
@@ -331,12 +448,13 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
 def build(results: pd.DataFrame, rates: pd.DataFrame, runs: list[dict]) -> list[Claim]:
     """Every claim row. ``runs``: one entry per settings-table row, {"row": the settings row,
     "game": our game string or None, "budgets": [main budget, higher budget...],
-    "reason": why it was not run}; only these (the paper's) games enter."""
+    "reason": why it was not run}; only these (the paper's) games enter. Each per-game row's
+    note states its budget, flagged where it is below the paper's."""
     out: list[Claim] = []
     run = [r for r in runs if r["game"] is not None]
     if run:
         out.append(control_claim(rates, run))
-    tables = {}
+    tables, main_budgets = {}, {}
     for r in runs:
         key = (str(r["row"]["game"]).split("(")[0], int(r["row"]["players"]))
         statement, kind, effect = READINGS.get(key, (None, None, None))
@@ -346,44 +464,60 @@ def build(results: pd.DataFrame, rates: pd.DataFrame, runs: list[dict]) -> list[
             continue
         game, budget = r["game"], r["budgets"][0]
         table = paired_scores(results, game, budget)
-        tables[key] = table
+        tables[key], main_budgets[key] = table, budget
         if not pi_cells(table) or "control" not in table.columns:
             continue
         players = int(r["row"]["players"])
         if kind == "gain":
-            out.append(gain_claim(table, game, budget, statement, effect, players))
+            out.append(budget_note(gain_claim(table, game, budget, statement, effect, players), budget))
         elif kind == "loss":
-            out.append(loss_claim(table, game, budget, statement, effect, players))
+            out.append(budget_note(loss_claim(table, game, budget, statement, effect, players), budget))
         elif kind == "none":
-            out.append(no_gap_claim(table, game, budget, statement, players))
+            out.append(budget_note(no_gap_claim(table, game, budget, statement, players), budget))
         high = r["budgets"][1] if len(r["budgets"]) > 1 else None
         if key in (("hearts", 4), ("stratego", 2)):
             if high is None:
                 out.append(not_run(f"{game}: +10% over OL-MCTS at the higher budget", "+0.10",
                                    "one budget in this preset"))
             else:
-                out.append(gain_claim(paired_scores(results, game, high), game, high,
-                                      "PI-MCTS beats OL-MCTS by 10%", HIGH_BUDGET_GAIN, players))
+                out.append(budget_note(gain_claim(paired_scores(results, game, high), game, high,
+                                                  "PI-MCTS beats OL-MCTS by 10%", HIGH_BUDGET_GAIN,
+                                                  players), high, PAPER_HIGH_BUDGET))
         if key == ("poker_tag", 3):
-            out += poker_claims(paired_scores(results, game, high or budget), game, high or budget)
+            at = high or budget
+            out += [budget_note(c, at, PAPER_HIGH_BUDGET)
+                    for c in poker_claims(paired_scores(results, game, at), game, at)]
     if ("sushi_go", 5) in tables and ("sushi_go", 3) in tables:
-        budget = int(results[results["game"].str.startswith("sushi_go")]["budget"].min())
-        out.append(five_vs_three(tables, budget))
+        budget = main_budgets[("sushi_go", 3)]
+        out.append(budget_note(five_vs_three(tables, budget), budget))
     for r in run:
-        table = tables.get((str(r["row"]["game"]).split("(")[0], int(r["row"]["players"])))
-        claim = ismcts_vs_best_pi(table, r["game"], r["budgets"][0], int(r["row"]["players"]))
+        key = (str(r["row"]["game"]).split("(")[0], int(r["row"]["players"]))
+        claim = ismcts_vs_best_pi(tables.get(key), r["game"], r["budgets"][0], int(r["row"]["players"]))
         if claim is not None:
-            out.append(claim)
+            out.append(budget_note(claim, r["budgets"][0]))
     if run:
-        budget = run[0]["budgets"][0]
-        same = {k: t for (k, t), r in zip(tables.items(), run) if r["budgets"][0] == budget}
-        out.append(aggregation_equivalence(same, budget))
+        budgets = sorted(set(main_budgets.values()))
+        label = "/".join(map(str, budgets))
+        out.append(_all_budgets_note(aggregation_equivalence(tables, label), budgets))
+        out.append(_all_budgets_note(totalvisits_collapse(tables, label), budgets))
         paper_rates = rates[rates["game"].isin([r["game"] for r in run])]
-        for b in sorted({r["budgets"][0] for r in run}):
-            out.append(falls_with_d(paper_rates, b, "mean_depth", "mean tree depth per decision"))
-            out.append(falls_with_d(paper_rates, b, "visit_share",
-                                    "root visit share of the chosen move (TotalVisits)", "TotalVisits"))
+        for b in budgets:
+            out.append(budget_note(falls_with_d(paper_rates, b, "mean_depth",
+                                                "mean tree depth per decision"), b))
+            out.append(budget_note(falls_with_d(paper_rates, b, "visit_share",
+                                                "root visit share of the chosen move (TotalVisits)",
+                                                "TotalVisits"), b))
     return out
+
+
+def _all_budgets_note(claim: Claim, budgets: list[int]) -> Claim:
+    """A cross-game row: each game at its main budget, flagged where below the paper's 4000."""
+    if claim.verdict == "not run":
+        return claim
+    low = [b for b in budgets if b < PAPER_BUDGET]
+    text = ("each game at its main budget" +
+            (f"; B={'/'.join(map(str, low))} below the paper's {PAPER_BUDGET}" if low else ""))
+    return dataclasses.replace(claim, note=f"{text}; {claim.note}" if claim.note else text)
 
 
 def control_claim(rates: pd.DataFrame, run: list[dict]) -> Claim:

@@ -1,0 +1,220 @@
+"""Measured cost of the pimcts_aggregation tournaments and the CPU-hours of a preset.
+
+Reproduces the cost planning of Ravichandran, Goodman and Lucas (pimcts_aggregation,
+docs/papers/pimcts_aggregation.md): how many CPU-hours the ``default``, ``paper`` and ``full``
+presets need, from per-game CPU seconds measured single-threaded with ``time.process_time``
+(never wall time: the machine may be shared) through the same arena, agents and per-game TAG
+settings (``pimcts_settings.csv``: short rollouts scored by a heuristic) as the notebook.
+
+Cost model, per seat of one game (the search dominates; fitted per game at one budget B0):
+
+* OL-MCTS and IS-MCTS: ``seconds = a x B`` (a: CPU-seconds per iteration, per game; OL-MCTS's
+  a from every OL-MCTS seat measured, the control's focus and all cells' opponents);
+* PI-MCTS with D trees: ``seconds = a x B + b x D`` (b: the per-tree overhead, from a small and
+  a large D at B0);
+* a game: the focus seat plus ``players - 1`` OL-MCTS opponents plus the game loop
+  (``overhead``: process time outside the bots).
+
+``python -m infosets.papers.pimcts_costs --out lib/infosets/papers/pimcts_costs.csv`` measures
+every game of the paper (a few CPU-minutes) and writes the table atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyspiel
+
+import infosets.games  # noqa: F401  (registers our games)
+from infosets import arena
+
+COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
+COST_COLUMNS = ("game", "players", "engine", "budget", "agent", "D", "games", "decisions_per_game",
+                "seat_cpu_s_per_game", "opponent_cpu_s_per_game", "overhead_cpu_s_per_game",
+                "tuned_settings", "measured")
+# Ports whose compiled kernel was not in the engine when they were measured: their rows are
+# the Python engine's; the plan divides their per-iteration cost by this assumed speed-up.
+ASSUMED_KERNEL_SPEEDUP = 20.0
+
+
+def _cfg(tuned: bool = True) -> dict:
+    """The agent settings of the notebook's presets that change cost."""
+    return {"engine": "auto", "ismcts_engine": "python", "uct_c": 1.0, "tuned_settings": tuned,
+            "normalize_rewards": True, "final": "mean"}
+
+
+def measure_cell(game_string: str, agent: str, budget: int, d: int, deals: int, seed: int,
+                 tuned: bool = True) -> dict:
+    """CPU seconds of ``deals`` duplicate deals (each played once per seat rotation) of one
+    cell: ``agent`` ("olmcts", "pimcts" with ``d`` trees and TotalVisits, or "ismcts") against
+    OL-MCTS in every other seat, at ``budget`` iterations. Process time, single-threaded.
+    ``tuned`` False: without the per-game TAG settings (full random rollouts)."""
+    from infosets.papers.pimcts_aggregation import make_agent
+
+    game = pyspiel.load_game(game_string)
+    n = game.num_players()
+    cfg = _cfg(tuned)
+    focus = {"agent": agent, "budget": budget, "D": d, "aggregation": "TotalVisits"}
+    opponent = {"agent": "olmcts", "budget": budget}
+    engines = []
+
+    def make_focus(g, p, rng):
+        bot = make_agent(g, p, focus, cfg, rng, game_string)
+        engines.append(bot)
+        return bot
+
+    lineup = [arena.Entrant("focus", make_focus)] + [
+        arena.Entrant("olmcts", lambda g, p, rng: make_agent(g, p, opponent, cfg, rng, game_string))
+    ] * (n - 1)
+    start = time.process_time()
+    rows = arena.duplicate_games(game, lineup, range(deals), entropy=seed, label=game_string)
+    total = time.process_time() - start
+    frame = pd.DataFrame(rows)
+    games = deals * n
+    seat = frame[frame["entrant"] == "focus"]["seconds"].sum() / games
+    opp = frame[frame["entrant"] != "focus"]["seconds"].sum() / games
+    used = {str(getattr(b, "engine_used", None) or "python") for b in engines}
+    return {"game": game_string, "players": n, "engine": "+".join(sorted(used)), "budget": budget,
+            "agent": agent, "D": d, "games": games,
+            "decisions_per_game": float(frame.groupby(["deal", "rotation"])["decisions"].first().mean()),
+            "seat_cpu_s_per_game": float(seat), "opponent_cpu_s_per_game": float(opp),
+            "overhead_cpu_s_per_game": max(0.0, float(total / games - seat - opp)),
+            "tuned_settings": bool(tuned), "measured": time.strftime("%Y-%m-%d")}
+
+
+def measure_game(game_string: str, budget: int, d_small: int, d_large: int, deals: int,
+                 seed: int, tuned: bool = True) -> list[dict]:
+    """The four cells the cost model needs: OL-MCTS, PI-MCTS at a small and a large D, and
+    IS-MCTS, after a tiny warm-up deal of each agent (numba compilation is not counted)."""
+    for agent, d in (("olmcts", 1), ("pimcts", 2), ("ismcts", 0)):   # warm-up: compile, import
+        measure_cell(game_string, agent, 4, d, 1, seed + 1, tuned)
+    return [measure_cell(game_string, a, budget, d, deals, seed, tuned)
+            for a, d in (("olmcts", 1), ("pimcts", d_small), ("pimcts", d_large), ("ismcts", 0))]
+
+
+def load_costs(path: Path = COSTS_PATH) -> pd.DataFrame:
+    table = pd.read_csv(path, comment="#")
+    missing = set(COST_COLUMNS) - set(table.columns)
+    if missing:
+        raise ValueError(f"{path.name}: missing columns {sorted(missing)}")
+    return table
+
+
+def cost_model(costs: pd.DataFrame) -> dict:
+    """Per game: {"a_ol", "a_is", "a_pi", "b_pi" (CPU-s per seat-game per iteration / per
+    tree), "overhead", "players", "engine"} fitted from its measured rows (one budget)."""
+    model = {}
+    for game, sub in costs.groupby("game", sort=False):
+        b0 = float(sub["budget"].iloc[0])
+        ol = sub[sub["agent"] == "olmcts"].iloc[0]
+        n = int(sub["players"].iloc[0])
+        # every OL-MCTS seat measured: the control's focus and all cells' opponents
+        a_ol = ((float(ol["seat_cpu_s_per_game"]) + float(sub["opponent_cpu_s_per_game"].sum()))
+                / (1 + (n - 1) * len(sub)) / b0)
+        ism = sub[sub["agent"] == "ismcts"]
+        a_is = float(ism["seat_cpu_s_per_game"].iloc[0]) / b0 if len(ism) else a_ol
+        pi = sub[sub["agent"] == "pimcts"].sort_values("D")
+        if len(pi) >= 2:
+            (d1, s1), (d2, s2) = [(float(r["D"]), float(r["seat_cpu_s_per_game"]))
+                                  for _, r in pi.iloc[[0, -1]].iterrows()]
+            b_pi = max(0.0, (s2 - s1) / (d2 - d1))
+            a_pi = max(0.0, (s1 - b_pi * d1) / b0)
+        else:
+            a_pi, b_pi = a_ol, 0.0
+        engine = str(sub["engine"].iloc[0])
+        slow = "python" in engine and str(game).split("(")[0] in UNCOMPILED_PORTS
+        factor = 1.0 / ASSUMED_KERNEL_SPEEDUP if slow else 1.0
+        model[game] = {"a_ol": a_ol * factor, "a_is": a_is * factor, "a_pi": a_pi * factor,
+                       "b_pi": b_pi * factor, "players": int(sub["players"].iloc[0]),
+                       "overhead": float(sub["overhead_cpu_s_per_game"].mean()),
+                       "engine": engine + (f" (/{ASSUMED_KERNEL_SPEEDUP:g} assumed kernel)"
+                                           if slow else "")}
+    return model
+
+
+# Ports measured on the Python engine while their kernels were being written.
+UNCOMPILED_PORTS = ("colt_express", "monopoly_deal", "seven_wonders")
+
+
+def game_seconds(model: dict, agent: str, budget: int, d: int) -> float:
+    """Predicted CPU seconds of one game of a cell (focus seat + OL-MCTS opponents + loop)."""
+    m = model
+    focus = {"olmcts": m["a_ol"] * budget, "ismcts": m["a_is"] * budget,
+             "pimcts": m["a_pi"] * budget + m["b_pi"] * d}[agent]
+    return focus + (m["players"] - 1) * m["a_ol"] * budget + m["overhead"]
+
+
+def plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
+    """CPU-hours of every (game, budget) of ``cfg`` from the measured per-game costs: the
+    cells of ``agent_configs`` x the games per cell (whole duplicate deals). Every game of
+    the preset must have a measured row (no blank rows); a TOTAL row closes the table."""
+    from infosets.papers.pimcts_aggregation import agent_configs
+
+    model = cost_model(costs)
+    rows = []
+    for part in ("main", "tabletop", "high"):
+        sl = cfg["slices"].get(part)
+        if sl is None:
+            continue
+        pairs = ([tuple(p) for p in sl["pairs"]] if part == "high" else
+                 [(g, b) for g in sl["games"] for b in sl["budgets"]])
+        for game, budget in pairs:
+            if game not in model:
+                raise ValueError(f"costs: no measured row for {game!r}; run "
+                                 "python -m infosets.papers.pimcts_costs")
+            players = model[game]["players"]
+            per_cell = players * math.ceil(sl["games_per_cell"] / players)
+            configs = agent_configs(cfg, budget, part)
+            seconds = sum(game_seconds(model[game], c["agent"], budget, c["D"]) * per_cell
+                          for c in configs)
+            rows.append({"game": game, "budget": budget, "cells": len(configs),
+                         "games_per_cell": per_cell, "games": len(configs) * per_cell,
+                         "engine": model[game]["engine"], "cpu_hours": seconds / 3600})
+    frame = pd.DataFrame(rows)
+    total = {"game": "TOTAL", "budget": 0, "cells": int(frame["cells"].sum()), "games_per_cell": 0,
+             "games": int(frame["games"].sum()), "engine": "", "cpu_hours": float(frame["cpu_hours"].sum())}
+    return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
+
+
+def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        fh.write("".join(f"# {line}\n" for line in header.splitlines()))
+        frame.to_csv(fh, index=False, float_format="%.6g")
+    os.replace(tmp, path)
+
+
+HEADER = ("CPU seconds per game of pimcts_aggregation cells (infosets.papers.pimcts_costs).\n"
+          "Measured single-threaded with time.process_time on one core of a shared 2-core machine;\n"
+          "engine auto (numba kernels where a port has one), per-game TAG settings, TotalVisits,\n"
+          "OL-MCTS opponents, duplicate deals x seat rotations; numba compile not counted.")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", required=True)
+    parser.add_argument("--budget", type=int, required=True)
+    parser.add_argument("--d", type=int, nargs=2, required=True, metavar=("SMALL", "LARGE"))
+    parser.add_argument("--deals", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--untuned", action="store_true",
+                        help="without the per-game TAG settings (full random rollouts)")
+    args = parser.parse_args(argv)
+    old = load_costs(args.out) if args.out.exists() else pd.DataFrame(columns=COST_COLUMNS)
+    for game in args.games:
+        rows = pd.DataFrame(measure_game(game, args.budget, *args.d, args.deals, args.seed,
+                                         not args.untuned))
+        print(rows.to_string(index=False), flush=True)
+        old = pd.concat([old[old["game"] != game], rows], ignore_index=True)
+        _write_atomic(old[list(COST_COLUMNS)], args.out, HEADER)
+
+
+if __name__ == "__main__":
+    main()
