@@ -69,3 +69,27 @@ def test_stratego_material_is_antisymmetric():
 def test_unknown_game_is_rejected():
     with pytest.raises(ValueError, match="^game"):
         h.heuristic_for(pyspiel.load_game("kuhn_poker"))
+
+
+@pytest.mark.parametrize("name", ["poker_tag", "colt_express", "monopoly_deal", "seven_wonders"])
+def test_newer_ports_have_their_tag_heuristic_on_states_and_kernels(name):
+    """Regression: the tuned Python engine crashed on these ports (no heuristic for their kernels)."""
+    import numpy as np
+    import pyspiel
+
+    from infosets.games import heuristics
+
+    game = pyspiel.load_game(name, {"players": 3})
+    state, rng = game.new_initial_state(), np.random.default_rng(3)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    for target in (state, state.kernel):
+        values = heuristics.heuristic(target)
+        assert len(values) == 3 and all(0.0 <= v <= 1.0 for v in values)
+    assert heuristics.heuristic_for(game) is heuristics.heuristic

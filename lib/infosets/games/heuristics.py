@@ -31,6 +31,7 @@ points taken (parsed from the state's text).
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Sequence
 
@@ -46,6 +47,11 @@ TAG_HEURISTIC = {
     "dominion": "PureScoreHeuristic",         # Dominion.json
     "hearts": "LeaderHeuristic",              # Hearts/Hearts_Tuned.json
     "tic_tac_toe": "WinOnlyHeuristic",        # TicTacToe.json
+    # the newer ports define theirs in their own module (``<module>.heuristic``)
+    "poker_tag": "LeaderHeuristic",           # Poker/Poker_3+P.json
+    "colt_express": "LeaderHeuristic",        # ColtExpress_3P.json
+    "monopoly_deal": "LeaderHeuristic",       # MonopolyDeal/MonopolyDeal_HiBudget.json
+    "seven_wonders": "PureScoreHeuristic",    # Wonders7/Wonders7_3P.json
 }
 # Score spans used to map a score (gap) onto [0, 1]: ours, stated, not TAG's.
 SCALES = {"sushi_go": 30.0, "virus": 4.0, "dominion": 60.0, "hearts": 26.0}
@@ -56,6 +62,9 @@ STRATEGO_FLAG, STRATEGO_BOMB = 1.0, 0.0
 _KERNEL_GAMES = {"SushiGoKernel": "sushi_go", "LoveLetterKernel": "love_letter",
                  "ExplodingKittensKernel": "exploding_kittens", "VirusKernel": "virus",
                  "StrategoKernel": "stratego", "DominionKernel": "dominion"}
+# Ports whose module defines ``heuristic(state)`` for its pyspiel states and kernels.
+_MODULE_HEURISTIC = {"PokerKernel": "poker_tag", "ColtExpressKernel": "colt_express",
+                     "MonopolyDealKernel": "monopoly_deal", "WondersKernel": "seven_wonders"}
 
 
 def _clip(x: float) -> float:
@@ -134,7 +143,7 @@ def _terminal(state, game) -> list[float]:
 
 def game_name(state) -> str:
     """The short name of the game of a pyspiel state or of one of our kernels."""
-    kernel_name = _KERNEL_GAMES.get(type(state).__name__)
+    kernel_name = _KERNEL_GAMES.get(type(state).__name__) or _MODULE_HEURISTIC.get(type(state).__name__)
     if kernel_name is not None:
         return kernel_name
     return state.get_game().get_type().short_name
@@ -146,6 +155,8 @@ def heuristic(state) -> list[float]:
     name = game_name(state)
     if name not in TAG_HEURISTIC:
         raise ValueError(f"game: no TAG heuristic for {name!r}; known: {sorted(TAG_HEURISTIC)}")
+    if name in _MODULE_HEURISTIC.values():
+        return importlib.import_module(f"infosets.games.{name}").heuristic(state)
     kernel = getattr(state, "kernel", state)
     if name in _KERNEL_GAMES.values():
         if kernel.is_terminal():
