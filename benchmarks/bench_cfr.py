@@ -3,7 +3,7 @@
 Supports the progressive_hiding notebook (Heymann & Lanctot 2025), whose learners are all
 array passes over the flattened tree (`infosets.learning.cfr`). All three solvers run
 alternating-update CFR with regret matching from the uniform policy, so the iterates agree
-(tests/test_learning_cfr.py checks it to 1e-9).
+(tests/learning/test_cfr.py checks it to 1e-9).
 """
 
 from __future__ import annotations

@@ -1,6 +1,16 @@
-"""Shared fixtures: every test writes data and figures under its own temporary folder."""
+"""Shared fixtures: every test writes data and figures under its own temporary folder.
+
+Tests mirror ``lib/infosets`` (``tests/search/test_ismcts.py`` tests ``search/ismcts.py``);
+the shared check modules (``kernel_checks``, ``tabletop_checks``, ...) stay here and are
+importable from every folder.
+"""
+
+import sys
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture(autouse=True)

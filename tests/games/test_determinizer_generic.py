@@ -10,6 +10,7 @@ import numpy as np
 import pyspiel
 import pytest
 from scipy import stats
+from test_determinizers import _phantom_posterior
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.games.determinizers import (
@@ -20,7 +21,6 @@ from infosets.games.determinizers import (
     undeterminizable_games,
 )
 from infosets.games.history_replay import ReplayDeterminizer
-from test_determinizers import _phantom_posterior
 
 P_MIN = 1e-3  # fixed seeds: deterministic; this only guards against real bias
 

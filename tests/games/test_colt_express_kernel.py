@@ -29,7 +29,7 @@ from infosets.games._kernels import (
 )
 from infosets.games._pcg32 import PCG32
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kernel_port_checks import check_determinize_keeps_infostate, check_engines_agree, decision_states  # noqa: E402
 
 # 1,000 random games over the player counts (2-4 and 5-6 use different turn sequences); in one

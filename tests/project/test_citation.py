@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAPER_KEYS = {"arjonilla2024mixture", "ravichandran_pimcts", "boudier_belote",
                     "heymann2025progressive", "solinas2023history"}
 

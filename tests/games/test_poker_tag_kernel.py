@@ -34,7 +34,7 @@ from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "search"))
 from test_engine_equivalence import _run, positions  # noqa: E402
 
 # 1,000 random games over four parameter sets (short games keep the string checks cheap).

@@ -10,7 +10,7 @@ import pytest
 
 from infosets.experiments import readme_tables as rt
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_committed_readme_agrees_with_the_claims_files():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from infosets.experiments.reports import FIGURE_CALL
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 

@@ -20,7 +20,7 @@ from infosets.play.belote import main, play
 from infosets.play.belote_match import Match, parse_seat
 from infosets.play.belote_widget import BeloteBoard
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _scripted(lines):

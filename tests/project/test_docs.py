@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SLUGS = ("belief_mixtures", "pimcts_aggregation", "belote_ismcts", "progressive_hiding",
          "history_filtering")
 # Files a clone does not have: the team's reading notes and layout guide, and the reference

@@ -85,7 +85,7 @@ print("ok")
 
 
 def test_kernels_and_engine_never_index_out_of_bounds():
-    lib = Path(__file__).resolve().parents[1] / "lib"
+    lib = Path(__file__).resolve().parents[2] / "lib"
     cache = Path(tempfile.gettempdir()) / f"infosets-numba-boundscheck-{os.getuid()}"
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(cache),
            "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")])}

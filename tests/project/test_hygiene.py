@@ -7,7 +7,7 @@ from pathlib import Path
 import tomllib
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _norm(req: str) -> str:
@@ -55,7 +55,7 @@ def test_every_notebook_has_presets_and_a_smoke_test():
         for preset in ("smoke", "default", "paper"):
             assert (ROOT / "notebooks" / "params" / f"{path.stem}.{preset}.yaml").exists(), \
                 f"{path.stem}: missing {preset} preset"
-        assert (ROOT / "tests" / f"test_notebook_{path.stem}.py").exists(), path.stem
+        assert (ROOT / "tests" / "papers" / f"test_notebook_{path.stem}.py").exists(), path.stem
 
 
 def test_ci_runs_exactly_make_test():
