@@ -29,6 +29,31 @@ DEFAULT_LOG = "data/belote_ismcts/human_games.log"
 BYE = "bye (game abandoned, not logged)"
 
 
+class GameAbandoned(BaseException):
+    """Ctrl-C during a game. Deliberately not a KeyboardInterrupt: CPython 3.11 remembers a
+    KeyboardInterrupt that crossed an embedded ``PyRun_*`` call (as happens when Ctrl-C lands
+    while a compiled module loads) as *unhandled* even after we catch it, and at exit kills
+    itself with SIGINT; ``make`` then reports "Interrupt" although the game said bye."""
+
+
+def _abandon(signum, frame):
+    raise GameAbandoned
+
+
+@contextlib.contextmanager
+def ctrl_c_abandons():
+    """Within the block, Ctrl-C raises ``GameAbandoned`` (main thread only; else unchanged)."""
+    try:
+        previous = signal.signal(signal.SIGINT, _abandon)
+    except ValueError:  # not the main thread: signals cannot be handled here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _show(match, out) -> None:
     print("", file=out)
     for line in match.history_lines():
@@ -79,7 +104,7 @@ def play(match, read=input, out=sys.stdout) -> int:
             error = match.submit(text)
             if error:
                 print(f"invalid: {error}", file=out)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, GameAbandoned):
         print(f"\n{BYE}", file=out)
         return 0
     _show(match, out)
@@ -163,7 +188,7 @@ def main(argv=None, read=input, out=sys.stdout) -> int:
     """Exit status: 0 when the game ends or the player leaves, 2 on a bad argument."""
     args = _parser().parse_args(argv)
     try:
-        with terminal_foreground():
+        with ctrl_c_abandons(), terminal_foreground():
             print("loading the game and the AI (Ctrl-C leaves) ...", file=out, flush=True)
             try:
                 match = _start(args, out)
@@ -171,9 +196,22 @@ def main(argv=None, read=input, out=sys.stdout) -> int:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2
             return play(match, read, out)
-    except KeyboardInterrupt:  # during start-up
+    except (KeyboardInterrupt, GameAbandoned):  # during start-up
         print(f"\n{BYE}", file=out)
         return 0
+    except ImportError as exc:  # Ctrl-C inside a compiled module's init (pybind11 wraps it)
+        if not _caused_by_ctrl_c(exc):
+            raise
+        print(f"\n{BYE}", file=out)
+        return 0
+
+
+def _caused_by_ctrl_c(exc: BaseException | None) -> bool:
+    while exc is not None:
+        if isinstance(exc, (KeyboardInterrupt, GameAbandoned)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 if __name__ == "__main__":
