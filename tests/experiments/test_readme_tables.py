@@ -57,8 +57,9 @@ def test_old_and_typed_claims_layouts_are_both_read_and_counted(tmp_path):
                           "note": ["", "", "paper preset only"]})
     root = _checkout(tmp_path, {"history_filtering": old, "belote_ismcts": typed})
     block = rt.render(root)
-    assert "| belote_ismcts | 3 | 1 | 1 | 0 | 1 |" in block
-    assert "| history_filtering | 2 | 1 | 1 | 0 | 0 |" in block
+    assert "| belote_ismcts | default | 3 | 1 | 1 | 0 | 1 |  |" in block
+    assert "| history_filtering | default | 2 | 1 | 1 | 0 | 0 |" in block
+    assert "| belote_ismcts | paper | not run yet |" in block  # a paper preset not yet run
     assert block.index("| belote_ismcts |") < block.index("| history_filtering |")  # paper order
     assert "| match | x | 0.5 | 0.52 | [0.45, 0.6] (n=200) |" in block
     assert "b\\|c" in block  # a pipe inside a cell does not break the table
@@ -73,7 +74,7 @@ def test_update_rewrites_only_the_block_keeps_the_mode_and_is_idempotent(tmp_pat
     assert rt.update(root) is False
     text = (root / "README.md").read_text()
     assert text.startswith("# t\n\nbefore\n\n") and text.endswith("\n\nafter\n")
-    assert "old" not in text and "| quickstart | 1 | 1 | 0 | 0 | 0 |" in text
+    assert "old" not in text and "| quickstart | default | 1 | 1 | 0 | 0 | 0 |" in text
     assert (root / "README.md").stat().st_mode & 0o777 == 0o644
     assert rt.update(root) is True
     assert rt.main(["--root", str(root), "--check"]) == 0
@@ -92,3 +93,24 @@ def test_unknown_verdict_or_missing_markers_is_one_line(tmp_path, capsys):
     (root / "README.md").write_text("no markers\n")
     with pytest.raises(ValueError, match="README.md: needs exactly one"):
         rt.update(root)
+
+
+def test_both_presets_are_counted_with_the_compute_their_results_cost(tmp_path):
+    """The README shows verdict counts at the default and paper presets, and the CPU-hours
+    and tasks of the committed results (issue 14)."""
+    frame = pd.DataFrame({"claim": ["a", "b"], "paper": ["1", "2"], "ours": ["1", "5"],
+                          "ci95": ["", ""], "verdict": ["match", "mismatch"]})
+    root = _checkout(tmp_path, {"belote_ismcts": frame})
+    (root / "figures" / "belote_ismcts" / "paper").mkdir()
+    frame.assign(verdict=["match", "match"]).to_csv(
+        root / "figures" / "belote_ismcts" / "paper" / "claims.csv", index=False)
+    results = root / "results" / "belote_ismcts" / "paper"
+    results.mkdir(parents=True)
+    (results / "PROVENANCE.json").write_text(
+        '{"cpu_seconds": 5400, "tables": {"a": {"tasks_done": 3, "tasks_total": 4},'
+        ' "b": {"tasks_done": 2, "tasks_total": 2}}}')
+    block = rt.render(root)
+    assert "| belote_ismcts | default | 2 | 1 | 1 | 0 | 0 |  |" in block
+    assert ("| belote_ismcts | paper | 2 | 2 | 0 | 0 | 0 | 1.50 (5/6 tasks) | "
+            "[claims.md](figures/belote_ismcts/paper/claims.md) |") in block
+    assert "<code>belote_ismcts</code> at <code>paper</code>" in block
