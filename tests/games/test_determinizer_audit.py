@@ -50,7 +50,7 @@ def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
 
 
 # Tabletop ports whose worlds replay from their history().
-REBUILT = {"love_letter", "stratego", "sushi_go", "dominion", "virus"}
+REBUILT = {"love_letter", "stratego", "sushi_go", "dominion", "virus", "exploding_kittens"}
 
 
 def _rebuilds(name):

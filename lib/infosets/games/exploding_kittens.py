@@ -100,6 +100,7 @@ class ExplodingKittensKernel(tt.Kernel):
     LIST_FIELDS = ("pool", "top", "top_seen", "alive", "discards", "log", "responders")
     NESTED_FIELDS = ("hands", "seen")
     __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
+    SAMPLES_HISTORIES = True  # worlds are re-simulated histories (_exploding_kittens_worlds)
 
     def __init__(self, n: int):
         self.n = n
@@ -455,6 +456,17 @@ class ExplodingKittensKernel(tt.Kernel):
         k.pool = tt.list_to_counts(rest[len(top_slots):], NUM_TYPES)
         return k
 
+    # -- worlds as histories (``_exploding_kittens_worlds``; ``resample`` above is the
+    # compiled kernel's twin and keeps the real deck-top length) ------------------------------
+    def history_context(self, game, history):
+        from infosets.games import _exploding_kittens_worlds as worlds  # local: it imports us
+        return worlds.history_context(game, history, _is_draw)
+
+    def world_history(self, game, player, rng, context):
+        """A history ``player`` cannot tell from the real one (``_exploding_kittens_worlds``)."""
+        from infosets.games import _exploding_kittens_worlds as worlds
+        return worlds.sample(game, context, player, rng, _hidden_move)
+
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
             return f"chance {CARD_NAMES[action]}"
@@ -480,6 +492,18 @@ class ExplodingKittensKernel(tt.Kernel):
     def _player_line(self, p):
         return (f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
                 f"seen {self.seen[p]}")
+
+
+def _is_draw(kernel: ExplodingKittensKernel, action: int) -> bool:
+    return kernel.phase == MAIN and action == DRAW
+
+
+def _hidden_move(kernel: ExplodingKittensKernel, player: int) -> bool:
+    """Whether the move now due is a choice ``player`` cannot see: where another player puts a
+    defused kitten back, or the card a Favor hands over between two other players."""
+    if kernel.phase == PLACE:
+        return kernel.cur != player
+    return kernel.phase == GIVE and player not in (kernel.actor, kernel.victim)
 
 
 _DEFAULT_PLAYERS = 3
