@@ -34,7 +34,12 @@ the set of players who know it. Knowledge is dropped where an observer could no 
 the cards apart (a public play of a type the observer knew, a favor or steal seen by
 others, a kitten placed by someone else). ``resample`` keeps all cards the player knows and
 deals the rest uniformly among the slots the player does not know, except that kittens only
-go to the deck (no hand ever holds one). Each player's starting Defuse is public knowledge.
+go to the deck (no hand ever holds one); it keeps the real history's shape (the deck-top
+length), and is what the compiled kernel's ``nb_determinize`` mirrors. The pyspiel
+determinizer (``sample_world``, ``resample_from_infostate``) samples whole histories instead
+(``_exploding_kittens_worlds``): where another player put a kitten back is redrawn, which
+changes how many later draws are chance steps, and a world's ``history()`` rebuilds it. Each
+player's starting Defuse is public knowledge.
 
 Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
   player (n) one-hot; mover (n + 1): who moves, or chance; phase (9) one-hot;
@@ -460,7 +465,7 @@ class ExplodingKittensKernel(tt.Kernel):
     # compiled kernel's twin and keeps the real deck-top length) ------------------------------
     def history_context(self, game, history):
         from infosets.games import _exploding_kittens_worlds as worlds  # local: it imports us
-        return worlds.history_context(game, history, _is_draw)
+        return worlds.history_context(game, history, _is_draw, (KITTEN, DEFUSE))
 
     def world_history(self, game, player, rng, context):
         """A history ``player`` cannot tell from the real one (``_exploding_kittens_worlds``)."""
@@ -524,7 +529,7 @@ class ExplodingKittensGame(tt.TabletopGame):
         return ExplodingKittensKernel(self.players)
 
 
-sample_world = tt.sample_world  # a world keeping ``player``'s information state
+sample_world = tt.sample_world  # a sampled history keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, ExplodingKittensGame)
