@@ -181,24 +181,32 @@ def test_nope_window_cancels_and_a_second_nope_restores():
     assert k2.cur == 1 and k2.discards[ek.NOPE] == 2   # the Skip stands
 
 
-def _after_hidden_placement(seed=0):
-    """A 2-player state where player 1 has just put a defused kitten back, player 0 to move."""
+def _after_hidden_placement(seed=0, draws=0):
+    """A 2-player state where player 1 put the (only) kitten back, then at least ``draws``
+    cards were drawn (and no Shuffle, See the Future or other placement came), player 0 to
+    move. Returns (game, state, deck size when the kitten went back, cards drawn since)."""
     game = pyspiel.load_game("exploding_kittens(players=2)")
     rng = np.random.default_rng(seed)
-    for _ in range(200):
+    for _ in range(400):
         state = game.new_initial_state()
-        placed = False
+        placed, drawn, deck = False, 0, 0
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0])
                 continue
-            if placed and state.current_player() == 0:
-                return game, state
             k = state.kernel
-            if k.phase == ek.PLACE and k.cur == 1:
-                placed = True
+            if placed and k.log[-1][1] in ("shuffle", "future", "defused", "exploded"):
+                break
+            if placed and drawn >= draws and state.current_player() == 0:
+                return game, state, deck, drawn
             legal = state.legal_actions()
+            if k.phase == ek.PLACE and k.cur == 1:
+                placed, deck = True, k.deck_size()
+            elif placed and k.phase == ek.MAIN and ek.DRAW in legal:
+                drawn += 1
+                state.apply_action(ek.DRAW)
+                continue
             state.apply_action(legal[rng.integers(len(legal))])
     raise AssertionError("no hidden kitten placement reached")
 
@@ -218,8 +226,7 @@ def test_worlds_after_a_hidden_kitten_placement_rebuild_and_move_the_kitten():
     world's history() did not rebuild it, and the kitten never left the real deck-top slots.
     Now a world is a sampled history: it rebuilds, keeps player 0's information state, and the
     kitten's position (no later evidence) is uniform over the whole deck."""
-    game, state = _after_hidden_placement()
-    deck = None
+    game, state, deck, _ = _after_hidden_placement()
     rng = np.random.default_rng(5)
     counts = {}
     for _ in range(400):
@@ -230,8 +237,25 @@ def test_worlds_after_a_hidden_kitten_placement_rebuild_and_move_the_kitten():
         assert all(rebuilt.information_state_string(p) == world.information_state_string(p)
                    for p in range(2))
         counts[position] = counts.get(position, 0) + 1
-        deck = world.kernel.deck_size()
-    positions = range(deck)              # the kitten went back into a deck of deck - 1 cards
+    positions = range(deck + 1)          # above the first card, ..., below the last
     assert set(counts) <= set(positions)
     observed = [counts.get(i, 0) for i in positions]
-    assert chi_square_pvalue(observed, [1 / deck] * deck) > 1e-3
+    assert chi_square_pvalue(observed, [1 / len(positions)] * len(positions)) > 1e-3
+
+
+def test_a_hidden_kitten_is_never_where_later_draws_would_have_found_it():
+    """After the placement, k cards were drawn without meeting the kitten: the exact posterior
+    (uniformly random placer, one kitten in a 2-player game) is uniform over positions k..deck."""
+    game, state, deck, drawn = _after_hidden_placement(seed=1, draws=3)
+    rng = np.random.default_rng(6)
+    counts = {}
+    for _ in range(400):
+        world = ek.sample_world(state, 0, rng)
+        position, rebuilt = _last_placement(game, world.history(), 1)
+        assert str(rebuilt) == str(world.kernel)
+        assert world.information_state_string(0) == state.information_state_string(0)
+        counts[position] = counts.get(position, 0) + 1
+    positions = range(drawn, deck + 1)
+    assert set(counts) <= set(positions)
+    observed = [counts.get(i, 0) for i in positions]
+    assert chi_square_pvalue(observed, [1 / len(positions)] * len(positions)) > 1e-3
