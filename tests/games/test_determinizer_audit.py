@@ -40,8 +40,7 @@ def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
         for _ in range(samples):
             world = sampler(state, player, rng)
             assert infostate_key(world, player) == key, phase
-            if short not in TABLETOP - REBUILT:
-                assert str(_replayed(game, world)) == str(world), f"{phase}: history() is not the world"
+            assert str(_replayed(game, world)) == str(world), f"{phase}: history() is not the world"
             hits += str(world) == str(state)
         if hits:
             bound, _ = truth_probability_bound(state, player, max_trials=60 if short in SLOW else 300)
@@ -49,20 +48,7 @@ def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
             assert hits <= allowed, f"{phase}: truth {hits}/{samples}, chance allows <= {allowed}"
 
 
-# Tabletop ports whose worlds replay from their history().
-REBUILT = {"love_letter", "stratego", "sushi_go", "dominion", "virus"}
-
-
-def _rebuilds(name):
-    if name in REBUILT:
-        return name
-    return pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, reason="this port still resamples the kernel only: history() holds the "
-        "real draws (hidden moves such as a Favor's card or a kitten's place, count-vector hands, "
-        "and draws made before a reshuffle are not traced yet)"))
-
-
-@pytest.mark.parametrize("name", [_rebuilds(name) for name in sorted(TABLETOP)])
+@pytest.mark.parametrize("name", sorted(TABLETOP))
 def test_tabletop_world_history_rebuilds_the_world(name):
     game = pyspiel.load_game(name)
     found = states_by_phase(name, seed=0)

@@ -130,13 +130,15 @@ def test_steal_is_seen_only_by_the_two_players():
     assert k.seen[1] == [0b011]            # player 2 can no longer tell what is left
 
 
-def test_unknown_hands_uniform_over_unseen_non_kittens():
+def test_unknown_hands_after_the_deal_uniform_over_the_unseen_base_cards():
+    """Right after the deal another player's cards came from the base deck: no Kitten, and no
+    Defuse but the starting one (the deck's Defuses are shuffled in after the deal; the old
+    resampler, which re-dealt the kernel without its history, put them in hands)."""
     game = pyspiel.load_game("exploding_kittens")
     state = play_to_decision(game, np.random.default_rng(3), 0)
     player = state.current_player()
     kernel = state.kernel
     unseen = np.array(ek.BASE_COUNTS, dtype=float)
-    unseen[ek.DEFUSE] = ek.TOTAL_DEFUSES - 3       # the deck's defuses; hands' are known
     for c in kernel.hands[player]:
         if c != ek.DEFUSE:
             unseen[c] -= 1
@@ -147,7 +149,7 @@ def test_unknown_hands_uniform_over_unseen_non_kittens():
         world = ek.sample_world(state, player, rng).kernel
         hidden = [c for c, s in zip(world.hands[other], world.seen[other]) if not s & (1 << player)]
         counts[hidden[rng.integers(len(hidden))]] += 1
-    assert counts[ek.KITTEN] == 0
+    assert counts[ek.KITTEN] == 0 and counts[ek.DEFUSE] == 0
     assert chi_square_pvalue(counts, unseen / unseen.sum()) > 1e-3
 
 
@@ -177,3 +179,83 @@ def test_nope_window_cancels_and_a_second_nope_restores():
     k2.apply(ek.PLAY_NOPE)                         # player 0 nopes the Nope
     _pass_window(k2)
     assert k2.cur == 1 and k2.discards[ek.NOPE] == 2   # the Skip stands
+
+
+def _after_hidden_placement(seed=0, draws=0):
+    """A 2-player state where player 1 put the (only) kitten back, then at least ``draws``
+    cards were drawn (and no Shuffle, See the Future or other placement came), player 0 to
+    move. Returns (game, state, deck size when the kitten went back, cards drawn since)."""
+    game = pyspiel.load_game("exploding_kittens(players=2)")
+    rng = np.random.default_rng(seed)
+    for _ in range(400):
+        state = game.new_initial_state()
+        placed, drawn, deck = False, 0, 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0])
+                continue
+            k = state.kernel
+            if placed and k.log[-1][1] in ("shuffle", "future", "defused", "exploded"):
+                break
+            if placed and drawn >= draws and state.current_player() == 0:
+                return game, state, deck, drawn
+            legal = state.legal_actions()
+            if k.phase == ek.PLACE and k.cur == 1:
+                placed, deck = True, k.deck_size()
+            elif placed and k.phase == ek.MAIN and ek.DRAW in legal:
+                drawn += 1
+                state.apply_action(ek.DRAW)
+                continue
+            state.apply_action(legal[rng.integers(len(legal))])
+    raise AssertionError("no hidden kitten placement reached")
+
+
+def _last_placement(game, history, placer):
+    k = game.new_kernel()
+    position = None
+    for action in history:
+        if k.current_player() == placer and k.phase == ek.PLACE:
+            position = action - ek.PLACE_BASE
+        k.apply(action)
+    return position, k
+
+
+def test_worlds_after_a_hidden_kitten_placement_rebuild_and_move_the_kitten():
+    """Regression (issue 11): the old resampler kept the real history with other cards, so a
+    world's history() did not rebuild it, and the kitten never left the real deck-top slots.
+    Now a world is a sampled history: it rebuilds, keeps player 0's information state, and the
+    kitten's position (no later evidence) is uniform over the whole deck."""
+    game, state, deck, _ = _after_hidden_placement()
+    rng = np.random.default_rng(5)
+    counts = {}
+    for _ in range(400):
+        world = ek.sample_world(state, 0, rng)
+        assert world.information_state_string(0) == state.information_state_string(0)
+        position, rebuilt = _last_placement(game, world.history(), 1)
+        assert str(rebuilt) == str(world.kernel)
+        assert all(rebuilt.information_state_string(p) == world.information_state_string(p)
+                   for p in range(2))
+        counts[position] = counts.get(position, 0) + 1
+    positions = range(deck + 1)          # above the first card, ..., below the last
+    assert set(counts) <= set(positions)
+    observed = [counts.get(i, 0) for i in positions]
+    assert chi_square_pvalue(observed, [1 / len(positions)] * len(positions)) > 1e-3
+
+
+def test_a_hidden_kitten_is_never_where_later_draws_would_have_found_it():
+    """After the placement, k cards were drawn without meeting the kitten: the exact posterior
+    (uniformly random placer, one kitten in a 2-player game) is uniform over positions k..deck."""
+    game, state, deck, drawn = _after_hidden_placement(seed=1, draws=3)
+    rng = np.random.default_rng(6)
+    counts = {}
+    for _ in range(400):
+        world = ek.sample_world(state, 0, rng)
+        position, rebuilt = _last_placement(game, world.history(), 1)
+        assert str(rebuilt) == str(world.kernel)
+        assert world.information_state_string(0) == state.information_state_string(0)
+        counts[position] = counts.get(position, 0) + 1
+    positions = range(drawn, deck + 1)
+    assert set(counts) <= set(positions)
+    observed = [counts.get(i, 0) for i in positions]
+    assert chi_square_pvalue(observed, [1 / len(positions)] * len(positions)) > 1e-3

@@ -73,7 +73,10 @@ def test_determinize_keeps_the_information_state_and_matches_the_adapter():
         assert all(c != ek.KITTEN for _, _, c in hands)
         ours[hands[0]] += 1
         ours[("pool", pool[ek.KITTEN])] += 1
-        hands, top, pool = _layout(ek.sample_world(state, player, np_rng).kernel, player)
+        # The twin is the Python kernel's resample (the real history's shape); the pyspiel
+        # sample_world samples whole histories and differs in distribution (no Defuse in an
+        # opening hand, hidden kitten placements redrawn: _exploding_kittens_worlds).
+        hands, top, pool = _layout(state.kernel.resample(player, np_rng), player)
         theirs[hands[0]] += 1
         theirs[("pool", pool[ek.KITTEN])] += 1
     real = kernel.to_state(game, world)  # the real history with the world's cards

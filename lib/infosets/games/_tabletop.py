@@ -134,6 +134,12 @@ class Kernel:
     # Ports whose worlds are not rebuilt yet (``REBUILDS_WORLDS = False``) keep the real
     # ``history()`` with the resampled kernel (issue: a world's history must rebuild it).
     REBUILDS_WORLDS = False
+    # -- history worlds --
+    # Ports whose worlds are whole sampled histories: ``world_history(game, player, rng,
+    # context)`` returns a history ``player`` cannot tell from the real one, or None for a
+    # rejected try (``context``: ``history_context`` of the real history).
+    SAMPLES_HISTORIES = False
+    # -- end history worlds --
     # Whether ``rebuild_world`` checks the player's information state after every move of
     # the replay (and may swap a move for one keeping it), or only at the end.
     CHECKS_EACH_MOVE = True
@@ -706,6 +712,10 @@ def sample_rebuilt_world(state: TabletopState, player: int, rng) -> TabletopStat
     consistent with ``player``'s information state deals is drawn again (rejection keeps
     the draw uniform over the placements that some such history deals).
     """
+    # -- history worlds --
+    if state.kernel.SAMPLES_HISTORIES:
+        return _sample_history_world(state, player, rng)
+    # -- end history worlds --
     if not state.kernel.REBUILDS_WORLDS:
         new = state.clone()
         new.kernel = state.kernel.resample(player, rng)
@@ -720,6 +730,27 @@ def sample_rebuilt_world(state: TabletopState, player: int, rng) -> TabletopStat
             return world
     raise RuntimeError(f"no consistent world rebuilt in {MAX_WORLD_ATTEMPTS} draws "
                        f"({game.get_type().short_name}, player {player})")
+
+
+# -- history worlds --
+def _sample_history_world(state: TabletopState, player: int, rng) -> TabletopState:
+    """A world from ``kernel.world_history`` (a whole sampled history; ports with
+    ``SAMPLES_HISTORIES``), applied to a fresh state: its ``history()`` rebuilds it."""
+    game = state.get_game()
+    history = state.history()
+    context, _ = _history_facts(state, game, history)
+    for _ in range(MAX_WORLD_ATTEMPTS):
+        actions = state.kernel.world_history(game, player, rng, context)
+        if actions is not None:
+            world = game.new_initial_state()
+            world._checked = False   # every move was checked by ``world_history``
+            for action in actions:
+                world.apply_action(action)
+            world._checked = True
+            return world
+    raise RuntimeError(f"no consistent world in {MAX_WORLD_ATTEMPTS} sampled histories "
+                       f"({game.get_type().short_name}, player {player})")
+# -- end history worlds --
 
 
 def register(game_type: pyspiel.GameType, game_class) -> None:

@@ -34,7 +34,12 @@ the set of players who know it. Knowledge is dropped where an observer could no 
 the cards apart (a public play of a type the observer knew, a favor or steal seen by
 others, a kitten placed by someone else). ``resample`` keeps all cards the player knows and
 deals the rest uniformly among the slots the player does not know, except that kittens only
-go to the deck (no hand ever holds one). Each player's starting Defuse is public knowledge.
+go to the deck (no hand ever holds one); it keeps the real history's shape (the deck-top
+length), and is what the compiled kernel's ``nb_determinize`` mirrors. The pyspiel
+determinizer (``sample_world``, ``resample_from_infostate``) samples whole histories instead
+(``_exploding_kittens_worlds``): where another player put a kitten back is redrawn, which
+changes how many later draws are chance steps, and a world's ``history()`` rebuilds it. Each
+player's starting Defuse is public knowledge.
 
 Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
   player (n) one-hot; mover (n + 1): who moves, or chance; phase (9) one-hot;
@@ -100,6 +105,7 @@ class ExplodingKittensKernel(tt.Kernel):
     LIST_FIELDS = ("pool", "top", "top_seen", "alive", "discards", "log", "responders")
     NESTED_FIELDS = ("hands", "seen")
     __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
+    SAMPLES_HISTORIES = True  # worlds are re-simulated histories (_exploding_kittens_worlds)
 
     def __init__(self, n: int):
         self.n = n
@@ -455,6 +461,17 @@ class ExplodingKittensKernel(tt.Kernel):
         k.pool = tt.list_to_counts(rest[len(top_slots):], NUM_TYPES)
         return k
 
+    # -- worlds as histories (``_exploding_kittens_worlds``; ``resample`` above is the
+    # compiled kernel's twin and keeps the real deck-top length) ------------------------------
+    def history_context(self, game, history):
+        from infosets.games import _exploding_kittens_worlds as worlds  # local: it imports us
+        return worlds.history_context(game, history, _is_draw, (KITTEN, DEFUSE))
+
+    def world_history(self, game, player, rng, context):
+        """A history ``player`` cannot tell from the real one (``_exploding_kittens_worlds``)."""
+        from infosets.games import _exploding_kittens_worlds as worlds
+        return worlds.sample(game, context, player, rng, _hidden_move)
+
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
             return f"chance {CARD_NAMES[action]}"
@@ -482,6 +499,18 @@ class ExplodingKittensKernel(tt.Kernel):
                 f"seen {self.seen[p]}")
 
 
+def _is_draw(kernel: ExplodingKittensKernel, action: int) -> bool:
+    return kernel.phase == MAIN and action == DRAW
+
+
+def _hidden_move(kernel: ExplodingKittensKernel, player: int) -> bool:
+    """Whether the move now due is a choice ``player`` cannot see: where another player puts a
+    defused kitten back, or the card a Favor hands over between two other players."""
+    if kernel.phase == PLACE:
+        return kernel.cur != player
+    return kernel.phase == GIVE and player not in (kernel.actor, kernel.victim)
+
+
 _DEFAULT_PLAYERS = 3
 GAME_TYPE = tt.make_game_type(GAME_NAME, "Exploding Kittens", 2, MAX_PLAYERS,
                               {"players": _DEFAULT_PLAYERS})
@@ -500,7 +529,7 @@ class ExplodingKittensGame(tt.TabletopGame):
         return ExplodingKittensKernel(self.players)
 
 
-sample_world = tt.sample_world  # a world keeping ``player``'s information state
+sample_world = tt.sample_world  # a sampled history keeping ``player``'s information state
 
 
 tt.register(GAME_TYPE, ExplodingKittensGame)

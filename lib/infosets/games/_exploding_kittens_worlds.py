@@ -1,0 +1,224 @@
+"""Sampled ``exploding_kittens`` worlds as histories: the sampler behind ``sample_world``.
+
+Determinization for the PI-MCTS study of Ravichandran, Goodman and Lucas
+(docs/papers/pimcts_aggregation.md). A kitten defused by another player goes back into the
+deck at a position only its placer knows, and that position decides how many later draws
+are chance steps (cards above it are fixed by chance, deeper draws come from the unordered
+remainder). A world must therefore be a whole history, not the real history with other
+cards: ``world_history`` re-simulates the game on a fresh kernel and returns the actions it
+applied, so a world's ``history()`` rebuilds it.
+
+The proposal, per attempt:
+
+* hidden choices of other players are redrawn uniformly among their legal moves: where a
+  kitten goes back (a ``PLACE`` by another player) and which card a Favor hands over between
+  two other players (a ``GIVE`` the sampling player takes no part in);
+* the cards the player cannot see now are re-dealt uniformly into the unseen slots (as
+  ``ExplodingKittensKernel.resample`` does, and no opening hand card is a Defuse) and each
+  re-dealt card rewrites the chance step that drew it (``redealt_outcomes``); cards already
+  played keep their real draws;
+* the game is replayed through the engine along the real sequence of player moves. After a
+  move, the chance steps the real history took there are fed in order; where the replay
+  needs more (a deeper kitten fixes more cards, a draw that came from the fixed top now comes
+  from the remainder) a draw repeats the card the real draw gave, else the extra outcome is
+  drawn from its chance distribution; surplus real outcomes are dropped.
+
+An attempt is accepted iff every move is legal, the same player moves at each step, and the
+sampling player's information-state string is the real one at each of their decisions and at
+the end; ``sample`` makes new attempts until one is. When a later step refuses a hidden
+choice, that choice (and what follows it) is redrawn from there, up to ``RETRIES`` times,
+before the attempt is abandoned: later evidence (a kitten drawn, or seen with See the Future)
+often pins where a kitten went.
+
+The distribution sampled: for given hidden choices, uniform over the re-deals of the unseen
+cards whose history is consistent (a uniform proposal conditioned by rejection); the hidden
+choices uniform among the legal moves, conditioned step by step on what follows. With no
+later evidence a hidden kitten's position is therefore uniform over the deck, which is the
+exact posterior under a uniformly random placer (chi-square tested), and right after the deal
+another hand is uniform over the unseen base cards (tested). It is not exactly the
+chance-weighted posterior over histories in general: a kitten position is not weighed by
+the probability of the later draws it implies, the local redraws favour prefixes that later
+steps accept less often, and played cards keep their real draws (a world differs from the
+real one in the cards still hidden, the hidden choices, and what follows from them). A
+chi-square against exact enumeration of whole histories is out of reach: the opening deal
+alone has too many hidden outcomes.
+
+Cost, measured on random 2-4 player games (states spread over whole games, every player):
+median 1-1.5 ms per world, mean 6-33 ms; about 1% of (4-player) states need the fallback of
+``sample`` (about 0.2-1 s), none needed the real history.
+"""
+
+from __future__ import annotations
+
+from infosets.chance import sample_chance
+from infosets.games import _tabletop as tt
+
+
+def history_context(game, history: list[int], player_moves, kitten_defuse) -> dict:
+    """What every attempt reads from the real history, computed once per sampled state.
+
+    Keys: ``segments`` (the chance outcomes before the first player move, then per player
+    move (step, mover, action, outcomes after it)); ``drawn`` (step of a Draw -> card it
+    gave); ``tagged`` (the real final kernel with each card tagged by the step that drew it,
+    ``tt.Drawn``); ``views`` (step -> the information-state string of the mover there).
+    ``player_moves(kernel, action)`` tells whether a move is a Draw; ``kitten_defuse`` the
+    two card types dealt in after the opening (see the caller).
+    """
+    kernel = game.new_kernel()
+    opening, segments, drawn, movers = [], [], {}, {}
+    for step, action in enumerate(history):
+        mover = kernel.current_player()
+        if mover == tt.CHANCE:
+            (segments[-1][3] if segments else opening).append(action)
+            kernel.apply(tt.Drawn(action, step))
+            continue
+        segments.append((step, mover, action, []))
+        movers[step] = mover
+        if player_moves(kernel, action):
+            hands = [len(h) for h in kernel.hands]
+            kernel.apply(action)
+            drawn[step] = _last_drawn(kernel, hands, mover)
+            continue
+        kernel.apply(action)
+    return {"opening": opening, "segments": segments, "drawn": drawn, "tagged": kernel,
+            "views": {}, "history": list(history), "kitten_defuse": kitten_defuse}
+
+
+def _last_drawn(kernel, hands_before: list[int], mover: int) -> int | None:
+    """The card a Draw from the fixed top put in ``mover``'s hand (None: chance draws it)."""
+    if len(kernel.hands[mover]) > hands_before[mover]:
+        return int(kernel.hands[mover][-1])
+    return None
+
+
+def real_views(game, context: dict, player: int) -> dict:
+    """step -> ``player``'s information-state string before each of their real moves, and
+    key -1 -> the final one (cached in ``context`` per player)."""
+    views = context["views"].get(player)
+    if views is None:
+        kernel = game.new_kernel()
+        views = {}
+        for step, action in enumerate(context["history"]):
+            if kernel.current_player() == player:
+                views[step] = kernel.information_state_string(player)
+            kernel.apply(action)
+        views[-1] = kernel.information_state_string(player)
+        context["views"][player] = views
+    return views
+
+
+def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int) -> dict:
+    """step -> card: the cards ``player`` cannot see now, re-dealt uniformly into the unseen
+    slots whose card a chance step drew (``tt.Drawn`` tags), each written on that step.
+
+    A card dealt at the opening is neither a ``kitten`` nor a ``defuse`` (both are shuffled
+    in after the deal) and no hand holds a kitten: slots are filled in that order (opening
+    hand cards, other hand cards, deck-top cards), each with a uniformly drawn card it may
+    hold, which is uniform over the placements meeting these constraints (nested sets).
+    Unseen cards without a tag (a card given, a kitten put back) keep their value.
+    """
+    tagged = context["tagged"]
+    bit = 1 << player
+    opening = len(context["opening"])
+    pool = list(tagged.pool)
+    slots = []                                   # (order, origin)
+    for hand, seen in zip(tagged.hands, tagged.seen):
+        for card, mask in zip(hand, seen):
+            if not mask & bit and isinstance(card, tt.Drawn):
+                slots.append((0 if card.origin < opening else 1, card.origin))
+                pool[card] += 1
+    for card, mask in zip(tagged.top, tagged.top_seen):
+        if not mask & bit and isinstance(card, tt.Drawn):
+            slots.append((2, card.origin))
+            pool[card] += 1
+    cards = tt.shuffled_cards(pool, rng)
+    banned = ({kitten, defuse}, {kitten}, set())
+    changes = {}
+    for order, origin in sorted(slots):
+        i = next((i for i, c in enumerate(cards) if c not in banned[order]), None)
+        if i is None:
+            return {}
+        changes[origin] = cards.pop(i)
+    return changes
+
+
+RETRIES = 20   # redraws of one hidden choice that later steps refuse, before a restart
+ATTEMPTS = 100  # attempts with hidden choices redrawn, then as many keeping them (see sample)
+
+
+def sample(game, context: dict, player: int, rng, hidden_move) -> list[int]:
+    """A consistent history (``world_history`` until one is accepted). Fallbacks, rare (see
+    the module docstring): after ``ATTEMPTS`` refusals the hidden choices keep their real
+    values (only the unseen cards are re-dealt), and after as many again the real history
+    itself is returned (a world that is the truth, never seen in the measurements)."""
+    for _ in range(ATTEMPTS):
+        actions = world_history(game, context, player, rng, hidden_move)
+        if actions is not None:
+            return actions
+    for _ in range(ATTEMPTS):
+        actions = world_history(game, context, player, rng, lambda kernel, player: False)
+        if actions is not None:
+            return actions
+    return list(context["history"])
+
+
+def world_history(game, context: dict, player: int, rng, hidden_move) -> list[int] | None:
+    """One attempt: a history ``player`` cannot tell from the real one, or None (rejected).
+
+    ``hidden_move(kernel, player)``: whether the move now to be made is a choice ``player``
+    does not see (redrawn uniformly among the legal moves). A hidden choice that later steps
+    refuse is redrawn from there up to ``RETRIES`` times. See the module docstring.
+    """
+    views = real_views(game, context, player)
+    changes = redealt_outcomes(context, player, rng, *context["kitten_defuse"])
+    kernel = game.new_kernel()
+    out: list[int] = []
+    _feed(kernel, out, _rewritten(context["opening"], 0, changes), None, rng)
+    segments = context["segments"]
+    saved = None        # [segment index, kernel, moves so far, retries] at the last hidden choice
+    i = 0
+    while i < len(segments):
+        step, mover, action, after = segments[i]
+        hidden = False
+        ok = not kernel.is_terminal() and kernel.current_player() == mover
+        if ok and mover == player:
+            ok = kernel.information_state_string(player) == views[step]
+        if ok:
+            legal = kernel.legal_actions()
+            hidden = hidden_move(kernel, player)
+            ok = hidden or action in legal
+        if not ok:
+            if saved is None or saved[3] >= RETRIES:
+                return None
+            saved[3] += 1
+            i, kernel, out = saved[0], saved[1].copy(), out[:saved[2]]
+            continue
+        if hidden:
+            if saved is None or saved[0] != i:
+                saved = [i, kernel.copy(), len(out), 0]
+            action = legal[min(int(rng.random() * len(legal)), len(legal) - 1)]
+        kernel.apply(action)
+        out.append(action)
+        _feed(kernel, out, _rewritten(after, step + 1, changes), context["drawn"].get(step), rng)
+        i += 1
+    if kernel.information_state_string(player) != views[-1]:
+        return None
+    return out
+
+
+def _rewritten(values: list[int], first: int, changes: dict) -> list[int]:
+    """Real outcomes at steps first, first + 1, ... with the re-dealt cards written in."""
+    return [changes.get(first + i, v) for i, v in enumerate(values)]
+
+
+def _feed(kernel, out: list[int], values: list[int], drawn: int | None, rng) -> None:
+    """Play the chance steps ``kernel`` needs now: ``values`` in order while possible (then a
+    Draw's real card ``drawn``, then draws from the chance distribution)."""
+    i = 0
+    while not kernel.is_terminal() and kernel.current_player() == tt.CHANCE:
+        value = values[i] if i < len(values) else drawn
+        i += 1
+        if value is None or not kernel.chance_possible(value):
+            value = sample_chance(kernel, rng)
+        kernel.apply(value)
+        out.append(value)
