@@ -154,8 +154,9 @@ def test_determinize_keeps_the_information_state():
         replayed = rp.replay(game, real.kernel.hist).kernel
         assert replayed.information_state_string(player) == state.information_state_string(player)
         for q in range(game.num_players()):
-            assert sorted(replayed.live[q]) == sorted(real.kernel.live[q]) or (
-                q != player and sorted(c for c, _ in replayed.live[q]) == sorted(c for c, _ in real.kernel.live[q]))
+            ours, theirs = real.kernel.live[q], replayed.live[q]
+            same_cards = sorted(c for c, _ in ours) == sorted(c for c, _ in theirs)
+            assert ours == theirs or (q != player and same_cards)
             assert replayed.hand[q] == real.kernel.hand[q]
         assert replayed.deck == real.kernel.deck
         changed += real.kernel.hist != state.history()
