@@ -9,7 +9,8 @@ Lucas): every number is a ratio of two measurements taken in this run.
   (pure Python), so it is somewhat slower than the engine before the compiled one existed.
 * poker_tag with TAG's Poker settings (rollout length 0, LeaderHeuristic): compiled vs
   Python, and the paper's Poker move (B = 10,000, D = 100 / 500, IS-MCTS) in seconds.
-* Tabletop ports with a kernel (stratego, exploding_kittens, dominion, colt_express): PI-MCTS (D = 10) and
+* Tabletop ports with a kernel (stratego, exploding_kittens, dominion, colt_express, monopoly_deal):
+  PI-MCTS (D = 10) and
   IS-MCTS compiled vs the Python reference engine with TAG's per-game settings (K, rollout
   cut-off, epsilon), same positions and iterations (goal >= 20x); ``--tabletop-only [PORT ...]``
   runs just these rows and their compile times.
@@ -128,6 +129,10 @@ TABLETOP = {
 # -- colt_express / monopoly_deal (TAG's ColtExpress_3P.json: K = 1, rollouts of 30, epsilon 0.1) --
 TABLETOP.update({"colt_express": ("colt_express", {},
                                   dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.1))})
+# MonopolyDeal_HiBudget.json: K = sqrt 2, rollouts of 30 per player (90 at 3 players) cut by the
+# LeaderHeuristic, FPU 0.5, epsilon 0.3
+TABLETOP.update({"monopoly_deal": ("monopoly_deal", {},
+                                   dict(uct_c=2 ** 0.5, rollout_length=90, fpu=0.5, explore_epsilon=0.3))})
 # -- end colt_express / monopoly_deal --
 TABLETOP_ITERATIONS = 200
 # -- seven_wonders (TAG's Wonders7_3P.json: K 1, rollout 100 cut by PureScoreHeuristic, epsilon 0.1) --

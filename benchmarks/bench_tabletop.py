@@ -2,7 +2,7 @@
 
 The ports are the TAG games of Ravichandran, Goodman and Lucas
 (docs/papers/pimcts_aggregation.md): sushi_go, love_letter, exploding_kittens, virus,
-stratego, dominion, poker_tag, seven_wonders and colt_express. For each port:
+stratego, dominion, poker_tag, seven_wonders, colt_express and monopoly_deal. For each port:
 - random playouts (deal included) per second through the pyspiel interface, next to
   OpenSpiel's hearts driven by the very same loop (reference);
 - the same playouts on the bare kernel (``state.kernel``; what a search can use);
@@ -41,7 +41,7 @@ TOPIC = "tabletop"
 PORTS = ("sushi_go", "sushi_go(players=5)", "love_letter", "exploding_kittens", "virus", "stratego",
          "dominion", "poker_tag", "seven_wonders")
 # -- colt_express / monopoly_deal ports --
-PORTS += ("colt_express",)
+PORTS += ("colt_express", "monopoly_deal")
 # -- end colt_express / monopoly_deal ports --
 
 

@@ -50,6 +50,7 @@ GAMES += [("seven_wonders", {}, 2, 0.02)]
 # -- end seven_wonders --
 # -- colt_express / monopoly_deal kernels --
 GAMES += [("colt_express", {"players": 3}, 2, 0.03), ("colt_express", {"players": 6}, 1, 0.02)]
+GAMES += [("monopoly_deal", {"players": 3}, 2, 0.02), ("monopoly_deal", {"players": 5}, 1, 0.01)]
 # -- end colt_express / monopoly_deal kernels --
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 for name, params, games, search_rate in GAMES:

@@ -40,6 +40,7 @@ from infosets.games import _exploding_kittens_kernel as kittens
 from infosets.games import _leduc_kernel as leduc
 from infosets.games import _liars_dice_kernel as liars
 from infosets.games import _love_letter_kernel as love
+from infosets.games import _monopoly_deal_kernel as monopoly  # monopoly_deal kernel (id 18)
 from infosets.games import _poker_tag_kernel as poker_tag
 from infosets.games import _seven_wonders_kernel as wonders
 from infosets.games import _stratego_kernel as stratego
@@ -62,6 +63,7 @@ SEVEN_WONDERS = 16
 # -- end seven_wonders kernel id --
 # -- colt_express / monopoly_deal kernel ids (hashed information states, as above) --
 COLT_EXPRESS = 17
+MONOPOLY_DEAL = 18
 # -- end colt_express / monopoly_deal kernel ids --
 
 
@@ -94,6 +96,8 @@ def k_current_player(kid, s):
     # -- colt_express / monopoly_deal branches --
     if kid == COLT_EXPRESS:
         return colt.nb_current_player(s)
+    if kid == MONOPOLY_DEAL:
+        return monopoly.nb_current_player(s)
     # -- end colt_express / monopoly_deal branches --
     return trick.nb_current_player(s)
 
@@ -127,6 +131,8 @@ def k_legal_actions(kid, s, buf):
     # -- colt_express / monopoly_deal branches --
     if kid == COLT_EXPRESS:
         return colt.nb_legal_actions(s, buf)
+    if kid == MONOPOLY_DEAL:
+        return monopoly.nb_legal_actions(s, buf)
     # -- end colt_express / monopoly_deal branches --
     return trick.nb_legal_actions(s, buf)
 
@@ -160,6 +166,8 @@ def k_chance_outcomes(kid, s, actions, probs):
     # -- colt_express / monopoly_deal branches --
     if kid == COLT_EXPRESS:
         return colt.nb_chance_outcomes(s, actions, probs)
+    if kid == MONOPOLY_DEAL:
+        return monopoly.nb_chance_outcomes(s, actions, probs)
     # -- end colt_express / monopoly_deal branches --
     return trick.nb_chance_outcomes(s, actions, probs)
 
@@ -193,6 +201,8 @@ def k_apply_action(kid, s, action):
     # -- colt_express / monopoly_deal branches --
     elif kid == COLT_EXPRESS:
         colt.nb_apply_action(s, action)
+    elif kid == MONOPOLY_DEAL:
+        monopoly.nb_apply_action(s, action)
     # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_apply_action(s, action)
@@ -227,6 +237,8 @@ def k_returns(kid, s, out):
     # -- colt_express / monopoly_deal branches --
     elif kid == COLT_EXPRESS:
         colt.nb_returns(s, out)
+    elif kid == MONOPOLY_DEAL:
+        monopoly.nb_returns(s, out)
     # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_returns(s, out)
@@ -261,6 +273,8 @@ def k_heuristic(kid, s, out):
     # -- colt_express / monopoly_deal branches --
     elif kid == COLT_EXPRESS:
         colt.nb_heuristic(s, out)
+    elif kid == MONOPOLY_DEAL:
+        monopoly.nb_heuristic(s, out)
     # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_heuristic(s, out)
@@ -295,6 +309,8 @@ def k_infostate_key(kid, s, player):
     # -- colt_express / monopoly_deal branches --
     if kid == COLT_EXPRESS:
         return colt.nb_infostate_key(s, player)
+    if kid == MONOPOLY_DEAL:
+        return monopoly.nb_infostate_key(s, player)
     # -- end colt_express / monopoly_deal branches --
     return trick.nb_infostate_key(s, player)
 
@@ -328,6 +344,8 @@ def k_determinize(kid, s, player, rng):
     # -- colt_express / monopoly_deal branches --
     elif kid == COLT_EXPRESS:
         colt.nb_determinize(s, player, rng)
+    elif kid == MONOPOLY_DEAL:
+        monopoly.nb_determinize(s, player, rng)
     # -- end colt_express / monopoly_deal branches --
     else:
         trick.nb_determinize(s, player, rng)
@@ -525,7 +543,8 @@ def _seven_wonders(game) -> Kernel | None:
 
 _FACTORIES.update({"seven_wonders": _seven_wonders})
 # -- end seven_wonders kernel --
-# -- colt_express / monopoly_deal kernels (replayed worlds: the array keeps the whole history) --
+# -- colt_express / monopoly_deal kernels (colt_express: replayed worlds, the array keeps the
+# whole history; monopoly_deal: a bounded array converted through the adapter's kernel object) --
 def _colt_express(game) -> Kernel | None:
     players = game.num_players()
     return Kernel("colt_express", COLT_EXPRESS, players, colt.NUM_ACTIONS,
@@ -533,7 +552,17 @@ def _colt_express(game) -> Kernel | None:
                   colt.array_infostate_string)
 
 
-_FACTORIES.update({"colt_express": _colt_express})
+def _monopoly_deal(game) -> Kernel | None:
+    players, max_turns = game.num_players(), int(game.max_turns)
+    if players > monopoly.MAXP:
+        return None
+    return Kernel("monopoly_deal", MONOPOLY_DEAL, players, monopoly.NUM_ACTIONS,
+                  lambda history: monopoly.array_from_history(history, players, max_turns),
+                  monopoly.array_history, monopoly.array_infostate_string,
+                  array_of_state=monopoly.array_from_state, state_of_array=monopoly.state_from_array)
+
+
+_FACTORIES.update({"colt_express": _colt_express, "monopoly_deal": _monopoly_deal})
 # -- end colt_express / monopoly_deal kernels --
 
 

@@ -57,6 +57,10 @@ size [1] | discard pile [T] | banks [n, T] | properties [n, P] | houses [n, 10] 
 target [n] | debt left [1] | Just Say No count [1]. Information state = the observation | my
 draws [T] (counts of every card drawn) | cards each player played, banked or discarded [n, T].
 
+Compiled kernel (id 18, ``_monopoly_deal_kernel``): a bounded array of this kernel's fields,
+without the history (``max_game_length`` bounds 46,000 actions at 3 players, far too many to
+copy per search iteration); its worlds refill the opponents' live hand slots in place.
+
 Heuristic: ``heuristic(state)`` is TAG's ``LeaderHeuristic`` (the setting of TAG's
 ``MonopolyDeal_HiBudget.json``) on our game score ``complete sets + (bank + property
 value) / 100`` scaled by 3 sets into [0, 1]; returns at terminal states.
