@@ -13,6 +13,7 @@ import math
 import numpy as np
 import pyspiel
 
+from infosets.core.rng import as_random
 from infosets.games.belote2p.rules import (
     BEATS,
     FOLLOW,
@@ -23,7 +24,6 @@ from infosets.games.belote2p.rules import (
     cards_of,
     hand_exclusions,
 )
-from infosets.rng import as_random
 
 # A tree node is a list [visits, reward_sum, avail, tried_mask, children{card: node}].
 _VISITS, _REWARD, _AVAIL, _TRIED, _CHILDREN = range(5)
@@ -45,7 +45,7 @@ class BeloteISMCTSBot(pyspiel.Bot):
     Args:
       iterations: iterations per move (the paper: 500).
       exploration: UCB constant C on raw points (the paper: 82).
-      rng: numpy Generator, SeedSequence or int seed (``infosets.rng``); the only randomness.
+      rng: numpy Generator, SeedSequence or int seed (``infosets.core.rng``); the only randomness.
       inference: restrict the opponent's hand by its revealed voids (footnote 5).
     """
 

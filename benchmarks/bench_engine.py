@@ -40,10 +40,10 @@ import pyspiel
 import infosets.games  # noqa: F401  (registers trick_game)
 from _harness import report, row, timeit
 from infosets.games.determinizers import sampler_for
+from infosets.search.common import RewardScale
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import CppTreeRunner, OLMCTSBot
 from infosets.search.pimcts import PIMCTSBot
-from infosets.search.state_protocol import RewardScale
 
 GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides": 6}),
          "trick_game": ("trick_game", {}), "poker_tag": ("poker_tag", {})}

@@ -22,13 +22,13 @@ import tracemalloc
 
 import numpy as np
 
+from infosets.core.rng import as_random
 from infosets.experiments.config import load
 from infosets.filtering.baselines import mcmc_estimates
 from infosets.filtering.enumerate import ExplicitRange
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
 from infosets.filtering.policies import OhHellRange
 from infosets.papers import history_filtering as hf
-from infosets.rng import as_random
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import (

@@ -18,10 +18,10 @@ from open_spiel.python.algorithms import mcts as os_mcts
 from _harness import report, row, timeit
 from infosets.games._leduc_kernel import leduc_kernel_sampler
 from infosets.games.determinizers import sampler_for
+from infosets.search.common import RewardScale
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import OLMCTSBot, cpp_uct_search, uct_search
 from infosets.search.pimcts import PIMCTSBot
-from infosets.search.state_protocol import RewardScale
 
 ITERATIONS = 1000
 GAMES = {"leduc": "leduc_poker", "hearts": "hearts", "oh_hell": "oh_hell(players=3)"}

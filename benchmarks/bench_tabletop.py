@@ -9,7 +9,7 @@ stratego, dominion, poker_tag, seven_wonders, colt_express and monopoly_deal. Fo
 - the game's ``sample_world`` (``determinizers.sampler_for``) calls per second next to
   hearts' ``resample_from_infostate``.
 Games differ in length, so decision moves per game are printed too. Ports with a numba kernel
-(``infosets.games._kernels``) also get their compiled random playouts (the compiled engine's
+(``infosets.games.kernels``) also get their compiled random playouts (the compiled engine's
 rollout) against the Python kernel's (goal >= 20x). ``--ports`` picks ports.
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_tabletop.py [--seconds S]``.
 """
@@ -25,10 +25,10 @@ import numpy as np
 import pyspiel
 
 import infosets.games  # noqa: F401  (registers the ports)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
-from infosets.games._kernels import kernel_for
-from infosets.games._pcg32 import PCG32
+from infosets.games.kernels import kernel_for
 from infosets.search.compiled import _rollout
 
 sys.path.insert(0, os.path.dirname(__file__))

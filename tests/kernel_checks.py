@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 
-from infosets.games._kernels import (
+from infosets.games.kernels import (
     k_apply_action,
     k_chance_outcomes,
     k_current_player,

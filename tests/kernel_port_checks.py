@@ -11,8 +11,9 @@ import numpy as np
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the games)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
-from infosets.games._kernels import (
+from infosets.games.kernels import (
     k_apply_action,
     k_chance_outcomes,
     k_current_player,
@@ -23,7 +24,6 @@ from infosets.games._kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.games._pcg32 import PCG32
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot

@@ -27,7 +27,7 @@ import pandas as pd
 import pyspiel
 
 from infosets import stats
-from infosets.rng import as_generator, named_child
+from infosets.core.rng import as_generator, named_child
 
 BotFactory = Callable[[pyspiel.Game, int, np.random.Generator], pyspiel.Bot]
 
@@ -43,7 +43,7 @@ class Entrant:
 def deal_seed(entropy, label: str, deal: int) -> np.random.SeedSequence:
     """The seed of duplicate deal ``deal`` of ``label`` (e.g. a game string): a function of the
     root entropy (an int or a sequence of ints, as SeedSequence takes), the label and the deal
-    index only, so every cell replays the same deals (``infosets.rng.named_child``)."""
+    index only, so every cell replays the same deals (``infosets.core.rng.named_child``)."""
     if int(deal) < 0:
         raise ValueError(f"deal: expected an index >= 0, got {deal}")
     return named_child(np.random.SeedSequence(entropy), label, int(deal))

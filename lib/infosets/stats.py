@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
-from infosets.rng import as_generator
+from infosets.core.rng import as_generator
 
 Z95 = 1.959963984540054
 
@@ -194,7 +194,7 @@ def tost_paired(differences: Sequence[float], margin: float) -> tuple[Estimate, 
 def bootstrap_ci(values: Sequence[float], *, rng, statistic=np.mean, resamples: int = 2000,
                  confidence: float = 0.95) -> Estimate:
     """Percentile bootstrap interval of ``statistic`` (``rng``: Generator, SeedSequence or int
-    seed; ``infosets.rng``)."""
+    seed; ``infosets.core.rng``)."""
     rng = as_generator(rng)
     if int(resamples) < 100:
         raise ValueError(f"resamples: expected >= 100, got {resamples}")

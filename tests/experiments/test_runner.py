@@ -174,6 +174,20 @@ def test_code_hash_covers_only_the_modules_the_paper_imports():
     assert "filtering/mcmc.py" in hf and "filtering/enumerate.py" in hf
 
 
+def test_prose_edits_keep_the_code_key_and_code_edits_change_it():
+    """Comments and docstrings cannot change a number, so editing them must not invalidate a
+    long paper run's committed tables; any executable change must."""
+    base = '"""Module doc."""\nX = 1  # note\n\ndef f(a):\n    """Doc."""\n    return a + X\n'
+    prose = ('"""Other words."""\n\n# a new comment\nX = 1\n\n\ndef f(a):\n'
+             '    """Reworded."""\n    # why\n    return a + X\n')
+    assert store_mod.executable_source(base) == store_mod.executable_source(prose)
+    for edit in (base.replace("X = 1", "X = 2"), base.replace("a + X", "X + a"),
+                 base.replace('"""Doc."""', '"""Doc."""\n    a = a * 1')):
+        assert store_mod.executable_source(edit) != store_mod.executable_source(base)
+    only_doc = 'def g():\n    """Only a docstring."""\n'
+    assert "Pass" in store_mod.executable_source(only_doc)
+
+
 def test_committed_tables_replot_without_compute_and_match_fresh(tmp_path, monkeypatch):
     cfg = config.load("quickstart", "smoke", seed=0, overrides=TINY)
     fresh = runner.run(quickstart.tasks(cfg), cfg, workers=1, progress=False,

@@ -13,9 +13,10 @@ import pyspiel
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers colt_express)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 from infosets.games import colt_express as ce
-from infosets.games._kernels import (
+from infosets.games.kernels import (
     COLT_EXPRESS,
     k_apply_action,
     k_chance_outcomes,
@@ -27,7 +28,6 @@ from infosets.games._kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.games._pcg32 import PCG32
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kernel_port_checks import check_determinize_keeps_infostate, check_engines_agree, decision_states  # noqa: E402

@@ -12,9 +12,9 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _dominion_kernel as dk
-from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
-from infosets.games._pcg32 import PCG32
+from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
 from kernel_checks import engines_agree, positions, random_games_agree
 
 

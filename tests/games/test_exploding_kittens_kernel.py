@@ -12,10 +12,10 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _exploding_kittens_kernel as ekk
 from infosets.games import exploding_kittens as ek
-from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
-from infosets.games._pcg32 import PCG32
+from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
 from kernel_checks import engines_agree, positions, random_games_agree
 
 

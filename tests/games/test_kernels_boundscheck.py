@@ -18,8 +18,8 @@ import numba as nb
 import numpy as np
 import pyspiel
 import infosets.games  # registers the Python ports
-from infosets.games import _kernels as K
-from infosets.games._pcg32 import PCG32
+from infosets.games import kernels as K
+from infosets.core.pcg32 import PCG32
 from infosets.search.compiled import ismcts_tree, pimcts_trees
 
 @nb.njit

@@ -11,7 +11,8 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers trick_game)
-from infosets.games._kernels import (
+from infosets.core.pcg32 import PCG32
+from infosets.games.kernels import (
     k_apply_action,
     k_chance_outcomes,
     k_current_player,
@@ -21,7 +22,6 @@ from infosets.games._kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.games._pcg32 import PCG32
 
 GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 6}), ("liars_dice", {"dice_sides": 3}),
          ("trick_game", {}), ("trick_game", {"num_cards": 13, "hand_size": 5})]
@@ -126,11 +126,12 @@ def test_engine_and_kernels_share_one_cache_stamp():
     (regression: a cached engine kept the old two-kernel dispatch after trick_game was added)."""
     from pathlib import Path
 
-    from infosets.games import _kernels, _leduc_kernel, _numba_cache, _trick_kernel_nb
+    from infosets.core import numba_cache
+    from infosets.games import _leduc_kernel, _trick_kernel_nb, kernels
     from infosets.search import compiled
-    for function in (compiled.uct_tree, compiled.ismcts_tree, _kernels.k_apply_action,
+    for function in (compiled.uct_tree, compiled.ismcts_tree, kernels.k_apply_action,
                      _leduc_kernel.nb_apply_action, _trick_kernel_nb.nb_determinize):
         locator = function._cache._impl._locator
         assert type(locator).__name__.startswith("Engine")
-        assert locator.get_source_stamp() == ("infosets-engine", _numba_cache.STAMP)
-        assert str(Path(function.py_func.__code__.co_filename).resolve()) in _numba_cache.ENGINE_FILES
+        assert locator.get_source_stamp() == ("infosets-engine", numba_cache.STAMP)
+        assert str(Path(function.py_func.__code__.co_filename).resolve()) in numba_cache.ENGINE_FILES

@@ -13,11 +13,12 @@ import pyspiel
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers monopoly_deal)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _monopoly_deal_kernel as mk
 from infosets.games import _replay_ports as rp
 from infosets.games import _tabletop as tt
 from infosets.games import monopoly_deal as md
-from infosets.games._kernels import (
+from infosets.games.kernels import (
     MONOPOLY_DEAL,
     k_apply_action,
     k_chance_outcomes,
@@ -29,7 +30,6 @@ from infosets.games._kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.games._pcg32 import PCG32
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kernel_port_checks import check_determinize_keeps_infostate, check_engines_agree, decision_states  # noqa: E402

@@ -15,9 +15,10 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers poker_tag)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _poker_tag_kernel as pkk
 from infosets.games import poker_tag as pk
-from infosets.games._kernels import (
+from infosets.games.kernels import (
     POKER_TAG,
     k_apply_action,
     k_chance_outcomes,
@@ -29,7 +30,6 @@ from infosets.games._kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.games._pcg32 import PCG32
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot

@@ -12,10 +12,11 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers seven_wonders)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _seven_wonders_kernel as swk
 from infosets.games import _tabletop as tt
 from infosets.games import seven_wonders as sw
-from infosets.games._kernels import (
+from infosets.games.kernels import (
     SEVEN_WONDERS,
     k_apply_action,
     k_chance_outcomes,
@@ -27,7 +28,6 @@ from infosets.games._kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.games._pcg32 import PCG32
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot

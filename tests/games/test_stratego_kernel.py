@@ -10,10 +10,10 @@ import pyspiel
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _stratego_kernel as sk
 from infosets.games import stratego
-from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
-from infosets.games._pcg32 import PCG32
+from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
 from kernel_checks import engines_agree, positions, random_games_agree
 
 
@@ -130,7 +130,7 @@ def test_compiled_engine_equals_the_python_reference_on_200_positions():
 
 
 def test_auto_engine_uses_the_tabletop_kernels():
-    from infosets.games._kernels import kernel_games
+    from infosets.games.kernels import kernel_games
     from infosets.search.ismcts import ISMCTSBot
     from infosets.search.pimcts import PIMCTSBot
 

@@ -5,10 +5,10 @@ import numpy as np
 import pyspiel
 import pytest
 
+from infosets.core.pcg32 import PCG32
 from infosets.games import _sushi_go_kernel as sk
 from infosets.games import sushi_go as sg
-from infosets.games._kernels import k_determinize, k_heuristic, kernel_for
-from infosets.games._pcg32 import PCG32
+from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
 from kernel_port_checks import (
     check_determinize_keeps_infostate,
     check_engines_agree,

@@ -5,10 +5,10 @@ import numba as nb
 import numpy as np
 import pytest
 
-from infosets.games._pcg32 import PCG32, rng_bounded, rng_next_u32, rng_random
+from infosets.core.pcg32 import PCG32, rng_bounded, rng_next_u32, rng_random
 
 
-@nb.njit  # not cached: it would not see edits of _pcg32
+@nb.njit  # not cached: it would not see edits of core.pcg32
 def _jitted_draws(rng, bounds, out_u32, out_bounded, out_random):
     for i in range(out_u32.shape[0]):
         out_u32[i] = rng_next_u32(rng)

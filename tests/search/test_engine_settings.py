@@ -6,7 +6,7 @@ import numpy as np
 import pyspiel
 import pytest
 
-from infosets.games._kernels import kernel_heuristic
+from infosets.games.kernels import kernel_heuristic
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import PIMCTSBot

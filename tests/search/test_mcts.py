@@ -6,8 +6,8 @@ import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
+from infosets.search.common import RewardScale
 from infosets.search.mcts import OLMCTSBot, choose_final, uct_search
-from infosets.search.state_protocol import RewardScale
 
 
 def ttt(moves):
@@ -75,7 +75,7 @@ def reference_uct(world, iterations, uct_c, rnd, scale):
     """Plain open-loop UCT (clone every iteration, no caches) with the same random draws."""
     import math
 
-    from infosets.search.state_protocol import random_rollout, sample_chance
+    from infosets.search.common import random_rollout, sample_chance
     root = [0, 0.0, {}, -1]
     for _ in range(iterations):
         state, node, path = world.clone(), root, []

@@ -1,12 +1,13 @@
 """Result store: ``data/<slug>/<run_id>/`` with atomic, checksummed task files (all papers).
 
-run_id hashes what determines a result: the validated config, the sources of the modules the
-paper imports (``import_closure``) and the installed versions of the packages that can change a
-number (``dependency_versions``). A change to any of them starts a new run, while an interrupted
-run resumes where it stopped. Each finished task is one file ``<name>/<task_id>.pkl`` written to
-a temporary file and renamed, and it starts with the SHA-256 of its payload: a truncated or
-corrupt file is detected, deleted and recomputed, never read. These pickles are a local cache
-(``data/`` is git-ignored); results that travel are the parquet tables of ``committed.py``.
+run_id hashes what determines a result: the validated config, the executable sources (syntax
+trees without comments and docstrings) of the modules the paper imports (``import_closure``)
+and the installed versions of the packages that can change a number (``dependency_versions``).
+A change to any of them starts a new run, while an interrupted run resumes where it stopped.
+Each finished task is one file ``<name>/<task_id>.pkl`` written to a temporary file and renamed,
+and it starts with the SHA-256 of its payload: a truncated or corrupt file is detected, deleted
+and recomputed, never read. These pickles are a local cache (``data/`` is git-ignored);
+results that travel are the parquet tables of ``committed.py``.
 
 Every write here is atomic, respects the umask, and names its path when the disk says no.
 """
@@ -123,9 +124,23 @@ def import_closure(module: str) -> tuple[str, ...]:
     return tuple(sorted(str(p.relative_to(_PACKAGE_ROOT)) for p in files))
 
 
+def executable_source(source: bytes | str) -> str:
+    """The part of a module's source that can change a result: its syntax tree without
+    comments, docstrings or line numbers. Editing prose leaves it (and so a run's key) alone."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, include_attributes=False)
+
+
 @cache
 def code_hash(slug: str | None = None) -> str:
-    """SHA-256 over the sources a paper imports (path and content); every file if no slug."""
+    """SHA-256 over the executable source (``executable_source``) of the modules a paper
+    imports, with their paths; every module if no slug."""
     if slug is None:
         rel = sorted(str(p.relative_to(_PACKAGE_ROOT)) for p in _PACKAGE_ROOT.rglob("*.py"))
     else:
@@ -133,7 +148,7 @@ def code_hash(slug: str | None = None) -> str:
     digest = hashlib.sha256()
     for name in rel:
         digest.update(name.encode())
-        digest.update((_PACKAGE_ROOT / name).read_bytes())
+        digest.update(executable_source((_PACKAGE_ROOT / name).read_bytes()).encode())
     return digest.hexdigest()
 
 

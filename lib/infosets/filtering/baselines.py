@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 
+from infosets.core.rng import as_generator, as_random
 from infosets.filtering.enumerate import ExplicitRange
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain, check_chain_args
-from infosets.rng import as_generator, as_random
 
 
 def running_mean(values) -> np.ndarray:

@@ -29,6 +29,7 @@ import math
 
 import numpy as np
 
+from infosets.core.rng import as_random
 from infosets.filtering.deals import (
     assignment_of,
     iter_assignments,
@@ -36,7 +37,6 @@ from infosets.filtering.deals import (
     sample_deal,
 )
 from infosets.filtering.public_state import DealConstraints
-from infosets.rng import as_random
 
 
 def ring_moves(c: DealConstraints, max_ring: int | None = None) -> np.ndarray:
@@ -88,7 +88,7 @@ class RingSwapChain:
       constraints: the public state's deal constraints.
       log_reach: callable(hands) -> unnormalised log reach probability under the joint policy;
         must be finite on every deal (a policy with full support).
-      rng: numpy Generator, SeedSequence or int seed (``infosets.rng.as_random``); the
+      rng: numpy Generator, SeedSequence or int seed (``infosets.core.rng.as_random``); the
         chain's only randomness.
       initial: starting deal (hand bitmasks), or None for a uniform draw from H_S.
       max_ring: longest ring in RingSwap (default: number of rows).

@@ -28,8 +28,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from infosets.core.rng import as_random
 from infosets.filtering.public_state import MADE_BID_BONUS, OhHellPublicState, bits
-from infosets.rng import as_random
 
 # --------------------------------------------------------------------------- features
 
@@ -203,7 +203,7 @@ def train_q_tables(spec: OhHellSpec, episodes: int, rng, alpha=0.05, epsilon=0.2
     """Independent one-step tabular Q-learning in self-play (epsilon-greedy behaviour).
 
     Args:
-      rng: numpy Generator, SeedSequence or int seed (``infosets.rng.as_random``).
+      rng: numpy Generator, SeedSequence or int seed (``infosets.core.rng.as_random``).
     Returns:
       One dict per player: abstract key -> Q value (returns scaled to [0, 1]).
     """

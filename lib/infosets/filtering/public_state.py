@@ -21,7 +21,7 @@ from math import comb
 
 import pyspiel
 
-from infosets.bitmask import set_bits as bits  # noqa: F401  (re-exported: policies, tests)
+from infosets.core.bitmask import set_bits as bits  # noqa: F401  (re-exported: policies, tests)
 
 _PRE_DEAL_CHANCE = 2  # num_tricks, dealer
 MADE_BID_BONUS = 10  # oh_hell.h kMadeBidBonus

@@ -15,11 +15,11 @@ consistent with the information state (void-aware, policy-blind).
 
 from __future__ import annotations
 
+from infosets.core.rng import as_random
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
 from infosets.filtering.policies import OhHellRange, SoftmaxQPolicy
 from infosets.filtering.public_state import OhHellPublicState
 from infosets.filtering.scenarios import true_hands
-from infosets.rng import as_random
 
 MODES = ("mcmc", "uniform")
 
@@ -69,7 +69,7 @@ class InfostateSampler:
 
     def sample_hands(self, state, player, rng):
         """A deal (initial hand bitmasks) consistent with ``player``'s information state,
-        drawn with ``rng`` (numpy Generator, SeedSequence or int seed; ``infosets.rng``): one
+        drawn with ``rng`` (numpy Generator, SeedSequence or int seed; ``infosets.core.rng``): one
         ``random.Random`` seeded from it drives this call's draws, the chain's included."""
         rand = as_random(rng)
         self._prepare(state, player, rand)

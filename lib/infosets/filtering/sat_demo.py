@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from infosets.rng import as_generator
+from infosets.core.rng import as_generator
 
 
 def random_clause(assignment: int, m: int, rng: np.random.Generator):

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from infosets.core.rng import as_generator
 from infosets.filtering.policies import OhHellSpec, SoftmaxQPolicy, decision_keys
 from infosets.filtering.public_state import OhHellPublicState
-from infosets.rng import as_generator
 
 
 def game_for(spec: OhHellSpec):

@@ -2,7 +2,7 @@
 
 Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (slug
 ``belote_ismcts``, docs/papers/belote_ismcts.md); the contract is the one of
-``infosets.games._kernels``. Same rules, action ids, chance outcomes, returns and
+``infosets.games.kernels``. Same rules, action ids, chance outcomes, returns and
 information-state strings as the pyspiel adapter ``belote2p/game.py`` (itself on the bitmask
 rules of ``belote2p/rules.py``):
 
@@ -37,7 +37,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from infosets.games._pcg32 import rng_bounded
+from infosets.core.pcg32 import rng_bounded
 from infosets.games.belote2p.rules import (
     BEATS,
     FOLLOW,

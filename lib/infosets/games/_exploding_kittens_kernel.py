@@ -37,7 +37,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from infosets.games._pcg32 import rng_bounded
+from infosets.core.pcg32 import rng_bounded
 from infosets.games.exploding_kittens import (
     ATTACK,
     BASE_COUNTS,

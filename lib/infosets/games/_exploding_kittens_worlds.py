@@ -50,7 +50,7 @@ median 1-1.5 ms per world, mean 6-33 ms; about 1% of (4-player) states need the 
 
 from __future__ import annotations
 
-from infosets.chance import sample_chance
+from infosets.core.chance import sample_chance
 from infosets.games import _tabletop as tt
 
 

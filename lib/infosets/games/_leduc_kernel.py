@@ -3,7 +3,7 @@
 Serves the IS-MCTS baseline of Ravichandran, Goodman and Lucas, "PIMCTS evaluation in
 tabletop games" (docs/papers/pimcts_aggregation.md): the search spends most of its time
 sampling worlds with pyspiel's ``resample_from_infostate``; this kernel state implements the
-search state protocol (``infosets.search.state_protocol.SearchState``) with the same rules,
+search state protocol (``infosets.core.search_state.SearchState``) with the same rules,
 action ids, returns and ``information_state_string`` as OpenSpiel 2.0.2's C++ leduc_poker
 (default parameters: 2 players, no suit isomorphism, no action mapping).
 
@@ -24,7 +24,7 @@ sampler (``ISMCTSBot(..., sampler=leduc_kernel_sampler)``).
 The same tables, as numpy arrays, drive the numba kernel of the compiled search engine
 (``infosets.search.compiled``): a state is an int64 array ``[node, card0, card1, history
 length, history...]`` and the ``nb_*`` functions are the kernel interface (see
-``infosets.games._kernels``).
+``infosets.games.kernels``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 import numba as nb
 import numpy as np
 
-from infosets.games._pcg32 import rng_bounded
+from infosets.core.pcg32 import rng_bounded
 
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL

@@ -5,7 +5,7 @@ evaluation in tabletop games" (docs/papers/pimcts_aggregation.md). The readable 
 ``infosets.games.love_letter.LoveLetterKernel``: this module runs the same rules, action ids
 (``love_letter.encode``), chance outcomes (card types of the pool, in type order, probability
 count / total), returns (win shares of the affection tokens) and determinization law, on a
-flat int64 array (contract in ``infosets.games._kernels``).
+flat int64 array (contract in ``infosets.games.kernels``).
 
 State array (``n`` players, 2..4), header then fixed blocks:
   [0] n, [1] player to move, [2] Prince-draw turn owner (-1: none), [3] game over,
@@ -27,8 +27,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from infosets.core.pcg32 import rng_bounded
 from infosets.games import love_letter as ll
-from infosets.games._pcg32 import rng_bounded
 
 CHANCE = -1
 TERMINAL = -4

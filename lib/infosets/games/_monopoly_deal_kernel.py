@@ -49,8 +49,8 @@ from collections import OrderedDict
 import numba as nb
 import numpy as np
 
+from infosets.core.pcg32 import rng_bounded
 from infosets.games import monopoly_deal as md
-from infosets.games._pcg32 import rng_bounded
 
 CHANCE = -1
 TERMINAL = -4

@@ -47,7 +47,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from infosets.games._pcg32 import rng_bounded
+from infosets.core.pcg32 import rng_bounded
 
 CHANCE = -1
 TERMINAL = -4

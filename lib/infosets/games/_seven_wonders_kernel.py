@@ -46,8 +46,8 @@ import math
 import numba as nb
 import numpy as np
 
+from infosets.core.pcg32 import rng_bounded
 from infosets.games import _wonders7_cards as wc
-from infosets.games._pcg32 import rng_bounded
 
 CHANCE = -1
 TERMINAL = -4

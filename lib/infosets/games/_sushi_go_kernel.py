@@ -6,7 +6,7 @@ players. The readable reference is ``infosets.games.sushi_go.SushiGoKernel``: th
 runs the same rules, action ids, chance outcomes (card types of the undealt deck, in type
 order, probability count / total), returns (win shares, ties on points broken by puddings)
 and determinization distribution, on a flat int64 array (the kernel contract is in
-``infosets.games._kernels``).
+``infosets.games.kernels``).
 
 State array (``n`` players, 2..5; rows of ``MAX_PLAYERS`` slots):
   [0] n, [1] hand size, [2] round (3 = over), [3] turn, [4] cards left to deal this round,
@@ -25,8 +25,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from infosets.core.pcg32 import rng_bounded
 from infosets.games import sushi_go as sg
-from infosets.games._pcg32 import rng_bounded
 
 CHANCE = -1
 TERMINAL = -4

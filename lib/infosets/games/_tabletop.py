@@ -30,7 +30,7 @@ import numpy as np
 import pyspiel
 
 # Chance is drawn by the shared bottom-layer helper (one rng.random()), as search draws it.
-from infosets.chance import sample_chance
+from infosets.core.chance import sample_chance
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -49,7 +49,7 @@ class Kernel:
     ``copy`` is then compiled once per class from those names (a search clones kernels in its
     inner loop, so it is straight-line code, as fast as a hand-written one).
 
-    A kernel also satisfies ``infosets.search.state_protocol.SearchState`` through the
+    A kernel also satisfies ``infosets.core.search_state.SearchState`` through the
     pyspiel-style aliases ``apply_action``, ``clone`` and ``is_chance_node`` (its actions are
     not checked for legality there, unlike the pyspiel adapter).
     """

@@ -1,6 +1,6 @@
 """Numba kernel of the trick-taking game "CG nC" (``trick_game``) for the compiled engine.
 
-The rules are those of the readable pure-Python kernel ``_trick_kernel.TrickState`` (its
+The rules are those of the readable pure-Python kernel ``trick_kernel.TrickState`` (its
 docstring states them; belief_mixtures slug for the game, pimcts_aggregation slug for the
 engine), on the same ints and bitmasks, and tests/test_kernel_equivalence.py checks the two
 against the pyspiel adapter on random games. A state is an int64 array:
@@ -20,9 +20,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from infosets.games import _trick_kernel as K
-from infosets.games._pcg32 import rng_random
-from infosets.games._trick_kernel import make_deck
+from infosets.core.pcg32 import rng_random
+from infosets.games import trick_kernel as K
+from infosets.games.trick_kernel import make_deck
 
 CHANCE = -1
 TERMINAL = -4

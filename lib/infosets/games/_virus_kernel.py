@@ -5,7 +5,7 @@ evaluation in tabletop games" (docs/papers/pimcts_aggregation.md), who ran Virus
 The readable reference is ``infosets.games.virus.VirusKernel``: this module runs the same
 rules, action ids (``virus.A_*``), chance outcomes (card types of the deck, in type order,
 probability count / total), returns (win shares; a draw after 100 rounds gives 1/n each) and
-determinization law, on a flat int64 array (contract in ``infosets.games._kernels``).
+determinization law, on a flat int64 array (contract in ``infosets.games.kernels``).
 
 State array (``n`` players, 2..6), header then fixed blocks:
   [0] n, [1] player to move, [2] turn, [3] game over, [4] log entries, [5] running hash of
@@ -25,8 +25,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from infosets.core.pcg32 import rng_bounded
 from infosets.games import virus as vg
-from infosets.games._pcg32 import rng_bounded
 
 CHANCE = -1
 TERMINAL = -4

@@ -94,6 +94,27 @@ def determinizer_obstacle(game: pyspiel.Game) -> str | None:
     return _generic_obstacle(game.get_type())
 
 
+def determinizer_label(game: pyspiel.Game) -> str:
+    """How ``sampler_for(game)`` draws worlds, in a few words (for tables of games); the
+    branches follow ``sampler_for``'s order."""
+    name = game.get_type().short_name
+    if name in _REGISTRY:
+        return "registered (game module)"
+    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return "none needed (perfect information)"
+    if name in RESAMPLE_GAMES or _python_state_resamples(game):
+        return "resample_from_infostate (exact)"
+    if name in RESAMPLE_CHECKED_GAMES:
+        return "OpenSpiel resample + replay check"
+    if name in REDRAW_GAMES:
+        return "history replay, hidden chance redrawn (exact)"
+    if name in ROLLOUT_GAMES:
+        return "opponent rollouts + rejection (exact, uniform opponent)"
+    if name in CHAIN_GAMES or _generic_obstacle(game.get_type()) is None:
+        return "history replay: exact when small, else Metropolis chain (approximate)"
+    return "none (" + _generic_obstacle(game.get_type()) + ")"
+
+
 def _generic_obstacle(game_type: pyspiel.GameType) -> str | None:
     """Why the generic replay sampler cannot serve a game, or None."""
     if game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:

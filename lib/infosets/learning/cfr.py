@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import sparse
 
+from infosets.core.rng import as_generator
 from infosets.learning import infomaps
 from infosets.learning.regret import make_minimizer, random_policy
 from infosets.learning.tree import CHANCE, DECISION, TERMINAL, GameTree, build_tree
-from infosets.rng import as_generator
 
 
 class TreeKernel:
@@ -257,7 +257,7 @@ class MonteCarloCFR:
       minimizer: "rm", "rm+" or "ftrl"; step_size: FTRL's.
       epsilon: outcome-sampling exploration in (0, 1].
       initial_policy: "uniform" or "random".
-      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.rng``).
+      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.core.rng``).
       reward_hook: optional callable(q [I, A], visited bool [I]) -> q, applied to the sampled
         counterfactual values before the minimiser observes them (progressive hiding's penalty).
     """

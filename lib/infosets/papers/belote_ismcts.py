@@ -18,13 +18,13 @@ import infosets.games  # noqa: F401  (registers belote2p)
 from infosets import arena, plots, stats
 from infosets.claims import Claim, by_containment, not_run
 from infosets.claims import save as save_claims
+from infosets.core.rng import named_child
 from infosets.experiments.config import ConfigError, Param, Schema, repo_root
 from infosets.experiments.runner import Task
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p import log as human_log
 from infosets.games.belote2p.rules import NUM_TRICKS, TOTAL_POINTS
 from infosets.papers import belote_human_games
-from infosets.rng import named_child
 from infosets.search.belote_bots import BelotePIMCBot, GreedyBot, RandomBot, openspiel_ismcts_bot
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 from infosets.stats import mean_ci, wilson_interval
@@ -103,7 +103,7 @@ def make_bot(kind: str, cfg: dict, seed: np.random.SeedSequence, game=None, *,
 def deal_for(root_seed: int, deal_index: int, constraint) -> tuple[list[int], int]:
     """The fair deal and first leader of duplicate deal ``deal_index`` (shared by all
     experiments of a run, so every opponent meets the same deals): the child "deal",
-    ``deal_index`` of the root seed (``infosets.rng.named_child``)."""
+    ``deal_index`` of the root seed (``infosets.core.rng.named_child``)."""
     rng = np.random.default_rng(named_child(root_seed, "deal", deal_index))
     return deal_lib.fair_deal(rng, constraint), deal_lib.random_first_leader(rng)
 

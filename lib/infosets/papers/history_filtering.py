@@ -24,6 +24,7 @@ import pyspiel
 from infosets import arena, plots
 from infosets.claims import Claim
 from infosets.claims import save as save_claims
+from infosets.core.rng import as_random, named_child
 from infosets.experiments.config import ConfigError, Param, Schema
 from infosets.experiments.runner import Task
 from infosets.experiments.store import data_root
@@ -35,7 +36,6 @@ from infosets.filtering.policies import OhHellRange, OhHellSpec, beats, cached_p
 from infosets.filtering.public_state import DealConstraints, OhHellPublicState
 from infosets.filtering.scenarios import game_for, policy_action, sample_public_state
 from infosets.filtering.value import OhHellValue
-from infosets.rng import as_random, named_child
 from infosets.stats import mean_ci, normal_difference, t_interval, win_rate
 
 SLUG = "history_filtering"

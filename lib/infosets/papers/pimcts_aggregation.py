@@ -33,23 +33,19 @@ from infosets.claims import save as save_claims
 from infosets.experiments.config import ConfigError, Param, Schema
 from infosets.experiments.runner import Task
 from infosets.games import heuristics
-from infosets.games._kernels import kernel_for
 from infosets.games.determinizers import (
-    _REGISTRY,
     AOH_GAMES,
-    CHAIN_GAMES,
-    REDRAW_GAMES,
-    RESAMPLE_CHECKED_GAMES,
-    ROLLOUT_GAMES,
+    determinizer_label,
     determinizer_obstacle,
     infostate_key,
     sampler_for,
 )
+from infosets.games.kernels import kernel_for
 from infosets.papers import pimcts_claims
+from infosets.search.common import is_python_game
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
-from infosets.search.state_protocol import is_python_game
 
 # Our ports of the paper's TAG games (lib/infosets/games/<name>.py); the last four are being
 # ported: once registered, adding their game string to a preset runs them.
@@ -809,23 +805,6 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
     return fig, table
 
 
-def _strategy(game) -> str:
-    name = game.get_type().short_name
-    if name in _REGISTRY:
-        return "registered (game module)"
-    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
-        return "none needed (perfect information)"
-    if name in RESAMPLE_CHECKED_GAMES:
-        return "OpenSpiel resample + replay check"
-    if name in REDRAW_GAMES:
-        return "history replay, hidden chance redrawn (exact)"
-    if name in CHAIN_GAMES:
-        return "history replay, history replay: exact when small, else Metropolis chain (approximate)"
-    if name in ROLLOUT_GAMES:
-        return "opponent rollouts + rejection (exact, uniform opponent)"
-    return "resample_from_infostate (exact)"
-
-
 def game_table(cfg) -> pd.DataFrame:
     """Each game's parameters, players, size, how worlds are sampled, and the budgets run."""
     rows = []
@@ -846,7 +825,7 @@ def _game_row(cfg, name: str) -> dict:
             "players": game.num_players(), "max_length": game.max_game_length(),
             "actions": game.num_distinct_actions(),
             "utility": f"[{game.min_utility():g}, {game.max_utility():g}]",
-            "determinizer": _strategy(game),
+            "determinizer": determinizer_label(game),
             "infostate_key": "action-observation history" if game.get_type().short_name in AOH_GAMES
             else "information_state_string",
             "tree_engine": engine_for(game, cfg["engine"]) + " (configured; rows record engine_used)"}

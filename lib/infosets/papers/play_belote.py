@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from infosets.claims import Claim, by_containment, frame, not_run
+from infosets.core.rng import named_child
 from infosets.experiments.config import Param, Schema, repo_root
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.deal import DealConstraint
@@ -22,7 +23,6 @@ from infosets.papers.belote_ismcts import PAPER_HUMAN_GAMES as HUMAN_GAMES
 from infosets.papers.belote_ismcts import PAPER_HUMAN_MEAN as HUMAN_MEAN
 from infosets.play.belote_match import Match
 from infosets.play.belote_widget import BeloteBoard
-from infosets.rng import named_child
 from infosets.stats import mean_ci, wilson_interval
 
 SCHEMA = Schema(
@@ -40,7 +40,7 @@ SCHEMA = Schema(
 
 def _match_seed(session, kind: str, index: int) -> int:
     """The seed of match ``index`` of ``kind`` ("board", "self-play"): the named child of the
-    session seed (``infosets.rng.named_child``), as an int for ``Match``."""
+    session seed (``infosets.core.rng.named_child``), as an int for ``Match``."""
     return int(named_child(session.cfg.seed, kind, index).generate_state(1)[0])
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from infosets.core.rng import as_generator, as_random
 from infosets.games.belote2p.rules import (
     BEATS,
     FOLLOW,
@@ -35,7 +36,6 @@ from infosets.games.belote2p.rules import (
     KernelState,
     cards_of,
 )
-from infosets.rng import as_generator, as_random
 from infosets.search.belote_ismcts import opponent_hand_exclusions
 
 
@@ -233,7 +233,7 @@ class BelotePIMCBot(pyspiel.Bot):
 
     Args:
       worlds: sampled worlds per move.
-      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.rng``).
+      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.core.rng``).
       exact_tricks: solve to the end once at most this many tricks remain (16: always).
       horizon_tricks: the solve depth in tricks before that (the rest counts for nobody).
       inference: restrict the opponent's hand by its revealed voids.

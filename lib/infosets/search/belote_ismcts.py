@@ -32,10 +32,10 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from infosets.games import _belote_kernel as belote_kernel
+from infosets.core.rng import as_generator
 from infosets.games.belote2p.game import GAME_NAME
 from infosets.games.belote2p.rules import KernelState, hand_exclusions
-from infosets.rng import as_generator
+from infosets.games.kernels import belote as belote_kernel
 from infosets.search.ismcts import ISMCTSBot
 
 PAPER_OPTIONS = {"availability": "expanded", "node_key": "moves", "reward": "heuristic",
@@ -54,7 +54,7 @@ class BeloteISMCTSBot(pyspiel.Bot):
     Args:
       iterations: iterations per move (the paper: 500).
       exploration: UCB constant C on raw points (the paper: 82).
-      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.rng``); the only
+      rng: numpy Generator, SeedSequence or int seed (required; ``infosets.core.rng``); the only
         source of randomness. A Generator is used as is (its stream continues).
       inference: restrict the opponent's hand by its revealed voids (footnote 5).
     """

@@ -6,7 +6,7 @@ readable specification: ``infosets.search.mcts.uct_search`` (one open-loop tree)
 ``infosets.search.pimcts`` (D trees, aggregation) and ``infosets.search.ismcts.ISMCTSBot``
 (one tree keyed by the mover's information state, availability counts, vector backup).
 This module runs the same algorithms draw for draw with the same PCG32 generator
-(``infosets.games._pcg32``), on a game kernel (``infosets.games._kernels``): seeded, it gives
+(``infosets.core.pcg32``), on a game kernel (``infosets.games.kernels``): seeded, it gives
 the same root statistics and moves as the Python reference (tests/test_engine_equivalence.py).
 
 Trees are preallocated arrays, one node per iteration at most:
@@ -28,7 +28,8 @@ import math
 import numba as nb
 import numpy as np
 
-from infosets.games._kernels import (
+from infosets.core.pcg32 import rng_bounded, rng_random
+from infosets.games.kernels import (
     k_apply_action,
     k_chance_outcomes,
     k_current_player,
@@ -38,7 +39,6 @@ from infosets.games._kernels import (
     k_legal_actions,
     k_returns,
 )
-from infosets.games._pcg32 import rng_bounded, rng_random
 
 CHANCE = -1
 TERMINAL = -4
@@ -46,7 +46,7 @@ TERMINAL = -4
 
 @nb.njit(cache=True)
 def _sample_chance(kid, s, actions, probs, rng):
-    """A chance outcome by its probabilities (as ``state_protocol.sample_chance``)."""
+    """A chance outcome by its probabilities (as ``search.common.sample_chance``)."""
     n = k_chance_outcomes(kid, s, actions, probs)
     u = rng_random(rng)
     acc = 0.0
@@ -429,7 +429,7 @@ def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves
 class CompiledSearch:
     """Python front of the jitted searches for one game kernel and one set of settings.
 
-    ``trees`` and ``ismcts`` take the move's PCG32 (``infosets.games._pcg32.PCG32``), run the
+    ``trees`` and ``ismcts`` take the move's PCG32 (``infosets.core.pcg32.PCG32``), run the
     jitted search on its state and hand the advanced state back, so the caller's later draws
     (final choice, aggregation) continue the same stream as in the Python reference.
     """

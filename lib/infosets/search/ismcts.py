@@ -21,12 +21,10 @@ import math
 import numpy as np
 import pyspiel
 
-from infosets.games._kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.core.rng import as_generator
 from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
-from infosets.rng import as_generator
-from infosets.search.compiled import CompiledSearch
-from infosets.search.mcts import game_settings
-from infosets.search.state_protocol import (
+from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.search.common import (
     RewardScale,
     argmax_random,
     is_python_game,
@@ -35,6 +33,8 @@ from infosets.search.state_protocol import (
     sample_chance,
     uses_pcg,
 )
+from infosets.search.compiled import CompiledSearch
+from infosets.search.mcts import game_settings
 
 FINALS = ("mean", "visits", "visits_mean")
 ENGINES = ("python", "compiled", "auto")

@@ -8,8 +8,8 @@ the end, final move by highest mean.
 
 Three engines run the per-world tree:
 * ``"python"``: ``uct_search`` below (any game, including Python-registered ones): the
-  readable specification. It draws from one PCG32 per move (``state_protocol.python_random``).
-* ``"compiled"``: ``infosets.search.compiled`` on a game kernel (``infosets.games._kernels``):
+  readable specification. It draws from one PCG32 per move (``search.common.python_random``).
+* ``"compiled"``: ``infosets.search.compiled`` on a game kernel (``infosets.games.kernels``):
   the same search in numba, draw for draw (same root statistics, depths and moves).
 * ``"cpp"``: OpenSpiel's C++ ``MCTSBot.mcts_search`` (C++ games only). Where it differs:
   it uses raw returns, so c is scaled by the utility span (which leaves every UCB argmax
@@ -31,12 +31,10 @@ import math
 import numpy as np
 import pyspiel
 
-from infosets.games._kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.core.rng import as_generator
 from infosets.games.determinizers import sampler_for
-from infosets.rng import as_generator
-from infosets.search.compiled import CompiledSearch
-from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
-from infosets.search.state_protocol import (
+from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.search.common import (
     RewardScale,
     argmax_random,
     is_python_game,
@@ -45,6 +43,8 @@ from infosets.search.state_protocol import (
     sample_chance,
     uses_pcg,
 )
+from infosets.search.compiled import CompiledSearch
+from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
 ENGINES = ("python", "cpp", "auto", "compiled")
 NEG_INF = float("-inf")

@@ -31,7 +31,7 @@ import numpy as np
 import pyspiel
 
 from infosets import beliefs
-from infosets.rng import as_generator
+from infosets.core.rng import as_generator
 
 MODES = ("exact", "protocol")
 TIE_BREAKS = ("uniform", "first")
@@ -95,7 +95,7 @@ class PIMCBot(pyspiel.Bot):
       game: a 2-player zero-sum game (liars_dice numdice=1, leduc_poker, trick_game).
       player: the seat this bot plays.
       schedule: a λ in [0, 1] or a `beliefs.LambdaSchedule`.
-      rng: numpy Generator, SeedSequence or int seed (``infosets.rng``; all sampling and
+      rng: numpy Generator, SeedSequence or int seed (``infosets.core.rng``; all sampling and
         tie-breaking).
       mode: "exact" (infinite samples) or "protocol" (the paper's runs).
       num_worlds: worlds sampled per run (paper: 1000).

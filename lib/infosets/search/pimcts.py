@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import pyspiel
 
-from infosets.rng import as_generator
+from infosets.core.rng import as_generator
+from infosets.search.common import RewardScale, argmax_random, python_random
 from infosets.search.mcts import OpenLoopPlanner, game_settings, validate_common
-from infosets.search.state_protocol import RewardScale, argmax_random, python_random
 
 AGGREGATIONS = ("TotalVisits", "AverageValue", "SingleVote")
 

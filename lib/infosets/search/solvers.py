@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable
 
 import pyspiel
 
-from infosets.games import _trick_kernel as K
+from infosets.games import trick_kernel as K
 
 KEYS = ("history", "string")
 

@@ -10,8 +10,12 @@ import pyspiel
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers belote2p)
+from infosets.core.pcg32 import PCG32
 from infosets.games import _belote_kernel as bk
-from infosets.games._kernels import (
+from infosets.games.belote2p import deal as deal_lib
+from infosets.games.belote2p.game import sample_world
+from infosets.games.belote2p.rules import KernelState, hand_exclusions
+from infosets.games.kernels import (
     k_apply_action,
     k_chance_outcomes,
     k_current_player,
@@ -21,10 +25,6 @@ from infosets.games._kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.games._pcg32 import PCG32
-from infosets.games.belote2p import deal as deal_lib
-from infosets.games.belote2p.game import sample_world
-from infosets.games.belote2p.rules import KernelState, hand_exclusions
 
 GAME = pyspiel.load_game("belote2p")
 KERNEL = kernel_for(GAME)

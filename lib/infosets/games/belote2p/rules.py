@@ -13,7 +13,7 @@ position; the tables below (``FOLLOW``, ``BEATS``, ``POINTS``) let search inline
 
 from __future__ import annotations
 
-from infosets.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
+from infosets.core.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
 
 SUITS = "CDHS"
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")

@@ -1,43 +1,21 @@
-"""The minimal state interface the search kernels use, and shared search helpers.
+"""Helpers every Python search loop shares: rollouts, reward scaling, tie-breaks, the PCG32.
 
 Written for the PI-MCTS / IS-MCTS comparison of Ravichandran, Goodman and Lucas
-("PIMCTS evaluation in tabletop games", docs/papers/pimcts_aggregation.md). A
-``pyspiel.State`` satisfies ``SearchState``; a fast kernel state can plug in by providing the
-same methods.
+("PIMCTS evaluation in tabletop games", docs/papers/pimcts_aggregation.md). The searches call
+states through the ``SearchState`` protocol of the bottom layer (``infosets.core.search_state``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 import numpy as np
 import pyspiel
 
-from infosets.chance import sample_chance  # noqa: F401  (re-exported: search's callers use it)
-from infosets.games._pcg32 import PCG32
-
-
-class SearchState(Protocol):
-    """What MCTS, PI-MCTS and IS-MCTS call on a state.
-
-    As in pyspiel, ``current_player()`` must return ``PlayerId.TERMINAL`` (-4) at terminal
-    states and ``PlayerId.CHANCE`` (-1) at chance nodes: the search loops test only it. Non-chance
-    ``apply_action`` must be deterministic (open-loop UCT caches states reached before any
-    chance draw of an iteration).
-    """
-
-    def current_player(self) -> int: ...
-    def legal_actions(self) -> Sequence[int]: ...
-    def apply_action(self, action: int) -> None: ...
-    def clone(self) -> SearchState: ...
-    def is_terminal(self) -> bool: ...
-    def returns(self) -> Sequence[float]: ...
-    def is_chance_node(self) -> bool: ...
-    def chance_outcomes(self) -> Sequence[tuple[int, float]]: ...
-    def information_state_string(self, player: int) -> str: ...
-
+from infosets.core.chance import sample_chance  # noqa: F401  (re-exported: search's callers use it)
+from infosets.core.pcg32 import PCG32
+from infosets.core.search_state import SearchState
 
 # rollout_policy(state, rnd) -> action, with rnd the search's PCG32 (or a random.Random).
 RolloutPolicy = Callable[[SearchState, random.Random], int]

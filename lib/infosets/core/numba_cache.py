@@ -5,7 +5,7 @@ call kernel functions from other files, so after a kernel edit numba would load 
 with the old kernel compiled in. Here every jitted function of the engine's files
 (``ENGINE_FILES``) is stamped with one hash of all of them: editing any engine or kernel file
 recompiles them all. Registered once, before any of those functions is decorated
-(``_pcg32`` imports this module first; every kernel imports ``_pcg32``).
+(``core.pcg32`` imports this module first; every kernel imports ``core.pcg32``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from pathlib import Path
 
 from numba.core import caching
 
-_GAMES = Path(__file__).resolve().parent
+_CORE = Path(__file__).resolve().parent
+_GAMES = _CORE.parent / "games"
 ENGINE_FILES = frozenset(
-    str(p) for p in [*_GAMES.glob("_*kernel*.py"), _GAMES / "_pcg32.py", _GAMES / "_numba_cache.py",
-                     _GAMES.parent / "search" / "compiled.py"] if p.exists())
+    str(p) for p in [*_GAMES.glob("_*kernel*.py"), _GAMES / "kernels.py", _CORE / "pcg32.py",
+                     _CORE / "numba_cache.py", _CORE.parent / "search" / "compiled.py"]
+    if p.exists())
 
 
 def _engine_stamp() -> str:

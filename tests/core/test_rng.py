@@ -1,4 +1,4 @@
-"""The one way to take randomness (infosets.rng)."""
+"""The one way to take randomness (infosets.core.rng)."""
 
 import ast
 from pathlib import Path
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from infosets import arena
-from infosets.rng import as_generator, as_random, named_child
+from infosets.core.rng import as_generator, as_random, named_child
 
-LIB = Path(__file__).resolve().parents[1] / "lib" / "infosets"
+LIB = Path(__file__).resolve().parents[2] / "lib" / "infosets"
 
 
 @pytest.mark.parametrize("bad", [None, True, 1.5, "7", [1, 2]])
@@ -50,7 +50,7 @@ def test_named_children_are_stable_independent_and_apart_from_spawn():
 
 
 def test_no_other_module_coerces_seeds():
-    """One helper: no module but infosets.rng turns a seed into a generator by type tests."""
+    """One helper: no module but infosets.core.rng turns a seed into a generator by type tests."""
     offenders = []
     for path in LIB.rglob("*.py"):
         if path.name == "rng.py":

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from infosets.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
+from infosets.core.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
 
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
@@ -249,7 +249,7 @@ class TrickState:
         self.lead = -1
         self.player = TERMINAL if len(self.plays) == 2 * self.hand_size else winner
 
-    # --- the SearchState protocol of infosets.search.state_protocol (pyspiel names) -------
+    # --- the SearchState protocol of infosets.core.search_state (pyspiel names) -------
     def current_player(self) -> int:
         return self.player
 

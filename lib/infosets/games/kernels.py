@@ -5,7 +5,7 @@ Goodman and Lucas, "PIMCTS evaluation in tabletop games" (docs/papers/pimcts_agg
 
 A kernel state is a flat int64 numpy array. Each kernel module provides jitted functions
 with one contract (``s`` a state array, ``buf``/``actions`` int64 buffers, ``probs``/``out``
-float64 buffers, ``rng`` a PCG32 ``uint64[2]`` array from ``infosets.games._pcg32``):
+float64 buffers, ``rng`` a PCG32 ``uint64[2]`` array from ``infosets.core.pcg32``):
 
 * ``nb_current_player(s)``: the player to move, ``CHANCE`` (-1) or ``TERMINAL`` (-4);
 * ``nb_legal_actions(s, buf) -> n``: the legal actions (chance outcomes at chance nodes), in
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from infosets.core.pcg32 import PCG32
 from infosets.games import _belote_kernel as belote
 from infosets.games import _colt_express_kernel as colt  # colt_express kernel (id 17)
 from infosets.games import _dominion_kernel as dominion
@@ -47,7 +48,6 @@ from infosets.games import _stratego_kernel as stratego
 from infosets.games import _sushi_go_kernel as sushi
 from infosets.games import _trick_kernel_nb as trick
 from infosets.games import _virus_kernel as virus
-from infosets.games._pcg32 import PCG32
 
 LEDUC, LIARS_DICE, TRICK_GAME = 0, 1, 2
 BELOTE2P = 3

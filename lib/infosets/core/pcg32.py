@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from infosets.games import _numba_cache  # noqa: F401  (engine-wide cache stamp, before any @njit)
+from infosets.core import numba_cache  # noqa: F401  (engine-wide cache stamp, before any @njit)
 
 MULT = 6364136223846793005
 MASK64 = (1 << 64) - 1
