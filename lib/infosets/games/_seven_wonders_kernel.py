@@ -805,8 +805,8 @@ def _holder(age, packet, turn):
 
 
 @nb.njit(cache=True)
-def _draw_age(hist, meta, hlen, work, player, age, cur_age, cur_turn, done, rng):
-    """Redraw the unseen card identities of ``age`` into ``work`` (the adapter's ``_draw_age``)."""
+def _index_age(hist, meta, hlen, age):
+    """The age's history by kind: deals per packet, guild picks, moves per packet and turn."""
     deal_idx = np.full((NP, HAND), -1, np.int64)
     deal_card = np.zeros((NP, HAND), np.int64)
     ndeal = np.zeros(NP, np.int64)
@@ -830,96 +830,84 @@ def _draw_age(hist, meta, hlen, work, player, age, cur_age, cur_turn, done, rng)
         elif kind == M_MOVE:
             t = (m >> 6) & 15
             mv_idx[packet, t], mv_actor[packet, t], mv_action[packet, t] = i, (m >> 10) & 7, hist[i]
-    if ndeal[0] + ndeal[1] + ndeal[2] == 0:
-        return
-    finished = age < cur_age or done
-    resolved = TURNS if finished else cur_turn
-    begun = TURNS if finished else cur_turn + 1
-    known = np.zeros(NC, np.bool_)
-    world = np.zeros((NP, HAND), np.int64)
-    nworld = np.zeros(NP, np.int64)
-    free_k = np.zeros(NP * HAND, np.int64)
-    free_idx = np.zeros(NP * HAND, np.int64)
-    nfree = 0
-    group_idx = np.zeros((NP * TURNS, TURNS), np.int64)
-    group_nidx = np.zeros(NP * TURNS, np.int64)
-    group_pool = np.zeros((NP * TURNS, HAND), np.int64)
-    group_npool = np.zeros(NP * TURNS, np.int64)
-    ngroups = 0
+    return deal_idx, deal_card, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action
+
+
+@nb.njit(cache=True)
+def _packet_contents(age, k, player, deal_card, ndeal, mv_action, resolved, begun):
+    """Packet ``k``'s cards at the start of each begun turn, and the turns ``player`` holds it."""
     contents = np.zeros((TURNS, NC), np.bool_)
     holds = np.zeros(TURNS, np.int64)
-    for k in range(NP):
-        content = np.zeros(NC, np.bool_)
-        for j in range(ndeal[k]):
-            content[deal_card[k, j]] = True
-        for t in range(begun):
-            contents[t] = content
-            if t < resolved:
-                content[mv_action[k, t] % NC] = False
-        nholds = 0
-        for t in range(begun):
-            if _holder(age, k, t) == player:
-                holds[nholds] = t
-                nholds += 1
-        if k == player:
-            for j in range(ndeal[k]):
-                world[k, j] = deal_card[k, j]
-            nworld[k] = ndeal[k]
-        first = holds[0] if nholds > 0 else begun
-        nbefore = 0
-        hidden_before = 0
-        for t in range(min(first, resolved)):
+    content = np.zeros(NC, np.bool_)
+    for j in range(ndeal[k]):
+        content[deal_card[k, j]] = True
+    for t in range(begun):
+        contents[t] = content
+        if t < resolved:
+            content[mv_action[k, t] % NC] = False
+    nholds = 0
+    for t in range(begun):
+        if _holder(age, k, t) == player:
+            holds[nholds] = t
+            nholds += 1
+    return contents, holds, nholds
+
+
+@nb.njit(cache=True)
+def _moves_before(k, player, first, resolved, mv_idx, mv_actor, mv_action, known, world, nworld,
+                  free_k, free_idx, nfree):
+    """Packet ``k``'s moves before ``player`` holds it: seen cards known, hidden ones free places."""
+    for t in range(min(first, resolved)):
+        action = mv_action[k, t]
+        card = action % NC
+        if action < NC or mv_actor[k, t] == player:
+            known[card] = True
+            if k != player:
+                world[k, nworld[k]] = card
+                nworld[k] += 1
+        else:
+            free_k[nfree], free_idx[nfree] = k, mv_idx[k, t]
+            nfree += 1
+    return nfree
+
+
+@nb.njit(cache=True)
+def _hold_groups(k, holds, nholds, resolved, contents, mv_idx, mv_action, known,
+                 group_idx, group_nidx, group_pool, group_npool, ngroups):
+    """One group per hold of packet ``k``: the hidden moves until the next hold, and their pool."""
+    for i in range(nholds):
+        hold = holds[i]
+        if hold >= resolved:
+            break
+        mine = mv_action[k, hold] % NC
+        known[mine] = True
+        end = holds[i + 1] if i + 1 < nholds else -1
+        stop = end if end >= 0 else resolved
+        pool = contents[hold].copy()
+        pool[mine] = False
+        nidx = 0
+        for t in range(hold + 1, min(stop, resolved)):
             action = mv_action[k, t]
-            card = action % NC
-            if action < NC or mv_actor[k, t] == player:
-                known[card] = True
-                if k != player:
-                    world[k, nworld[k]] = card
-                    nworld[k] += 1
-                nbefore += 1
+            if action < NC:
+                known[action] = True
+                pool[action] = False
             else:
-                free_k[nfree], free_idx[nfree] = k, mv_idx[k, t]
-                nfree += 1
-                hidden_before += 1
-        if nholds == 0:
-            for _ in range(HAND - nbefore - hidden_before):
-                free_k[nfree], free_idx[nfree] = k, -1
-                nfree += 1
-            continue
+                group_idx[ngroups, nidx] = mv_idx[k, t]
+                nidx += 1
+        group_nidx[ngroups] = nidx
+        npool = 0
         for c in range(NC):
-            if contents[first, c]:
-                known[c] = True
-                if k != player:
-                    world[k, nworld[k]] = c
-                    nworld[k] += 1
-        for i in range(nholds):
-            hold = holds[i]
-            if hold >= resolved:
-                break
-            mine = mv_action[k, hold] % NC
-            known[mine] = True
-            end = holds[i + 1] if i + 1 < nholds else -1
-            stop = end if end >= 0 else resolved
-            pool = contents[hold].copy()
-            pool[mine] = False
-            nidx = 0
-            for t in range(hold + 1, min(stop, resolved)):
-                action = mv_action[k, t]
-                if action < NC:
-                    known[action] = True
-                    pool[action] = False
-                else:
-                    group_idx[ngroups, nidx] = mv_idx[k, t]
-                    nidx += 1
-            group_nidx[ngroups] = nidx
-            npool = 0
-            for c in range(NC):
-                if pool[c] and (end < 0 or not contents[end, c]):
-                    group_pool[ngroups, npool] = c
-                    npool += 1
-            group_npool[ngroups] = npool
-            ngroups += 1
-    # unseen cards of the age fill the free places uniformly
+            if pool[c] and (end < 0 or not contents[end, c]):
+                group_pool[ngroups, npool] = c
+                npool += 1
+        group_npool[ngroups] = npool
+        ngroups += 1
+    return ngroups
+
+
+@nb.njit(cache=True)
+def _unseen_cards(age, known, nfree, rng):
+    """The age's unseen cards (topped up with shuffled unseen guilds in age III), shuffled."""
     cards = np.zeros(NC, np.int64)
     ncards = 0
     for c in range(AGE_FIRST[age], AGE_END[age]):
@@ -938,16 +926,33 @@ def _draw_age(hist, meta, hlen, work, player, age, cur_age, cur_turn, done, rng)
             cards[ncards] = guilds[j]
             ncards += 1
     _shuffle(cards, ncards, rng)
+    return cards, ncards
+
+
+@nb.njit(cache=True)
+def _place_unseen(cards, ncards, free_k, free_idx, nfree, world, nworld, work):
+    """The shuffled unseen cards fill the free places in order (world hands, face-down moves)."""
     for j in range(min(nfree, ncards)):
         k = free_k[j]
         world[k, nworld[k]] = cards[j]
         nworld[k] += 1
         if free_idx[j] >= 0:
             work[free_idx[j]] = cards[j]
+
+
+@nb.njit(cache=True)
+def _draw_groups(group_idx, group_nidx, group_pool, group_npool, ngroups, work, rng):
+    """Each group's hidden moves take a uniform draw of its pool, in group order."""
     for g in range(ngroups):
         _shuffle(group_pool[g], group_npool[g], rng)
         for j in range(min(group_nidx[g], group_npool[g])):
             work[group_idx[g, j]] = group_pool[g, j]
+
+
+@nb.njit(cache=True)
+def _write_world(work, world, nworld, deal_idx, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action,
+                 resolved, player):
+    """The world's deals (in card-id order), guild picks and face-down moves into ``work``."""
     # deals in card-id order; the age III guilds are those the world's hands hold
     in_world = np.zeros(NC, np.bool_)
     for k in range(NP):
@@ -966,6 +971,56 @@ def _draw_age(hist, meta, hlen, work, player, age, cur_age, cur_turn, done, rng)
             action = mv_action[k, t]
             if mv_idx[k, t] >= 0 and mv_actor[k, t] != player and action >= NC:
                 work[mv_idx[k, t]] = (action // NC) * NC + work[mv_idx[k, t]]
+
+
+@nb.njit(cache=True)
+def _draw_age(hist, meta, hlen, work, player, age, cur_age, cur_turn, done, rng):
+    """Redraw the unseen card identities of ``age`` into ``work`` (the adapter's ``_draw_age``)."""
+    deal_idx, deal_card, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action = _index_age(hist, meta, hlen, age)
+    if ndeal[0] + ndeal[1] + ndeal[2] == 0:
+        return
+    finished = age < cur_age or done
+    resolved = TURNS if finished else cur_turn
+    begun = TURNS if finished else cur_turn + 1
+    known = np.zeros(NC, np.bool_)
+    world = np.zeros((NP, HAND), np.int64)
+    nworld = np.zeros(NP, np.int64)
+    free_k = np.zeros(NP * HAND, np.int64)
+    free_idx = np.zeros(NP * HAND, np.int64)
+    nfree = 0
+    group_idx = np.zeros((NP * TURNS, TURNS), np.int64)
+    group_nidx = np.zeros(NP * TURNS, np.int64)
+    group_pool = np.zeros((NP * TURNS, HAND), np.int64)
+    group_npool = np.zeros(NP * TURNS, np.int64)
+    ngroups = 0
+    for k in range(NP):
+        contents, holds, nholds = _packet_contents(age, k, player, deal_card, ndeal, mv_action,
+                                                   resolved, begun)
+        if k == player:
+            world[k, :ndeal[k]] = deal_card[k, :ndeal[k]]
+            nworld[k] = ndeal[k]
+        first = holds[0] if nholds > 0 else begun
+        nfree = _moves_before(k, player, first, resolved, mv_idx, mv_actor, mv_action, known, world, nworld,
+                              free_k, free_idx, nfree)
+        if nholds == 0:              # never held: the cards left after those moves are unseen
+            for _ in range(HAND - min(first, resolved)):
+                free_k[nfree], free_idx[nfree] = k, -1
+                nfree += 1
+            continue
+        for c in range(NC):          # the packet as the player first saw it
+            if contents[first, c]:
+                known[c] = True
+                if k != player:
+                    world[k, nworld[k]] = c
+                    nworld[k] += 1
+        ngroups = _hold_groups(k, holds, nholds, resolved, contents, mv_idx, mv_action, known,
+                               group_idx, group_nidx, group_pool, group_npool, ngroups)
+    # unseen cards of the age fill the free places uniformly
+    cards, ncards = _unseen_cards(age, known, nfree, rng)
+    _place_unseen(cards, ncards, free_k, free_idx, nfree, world, nworld, work)
+    _draw_groups(group_idx, group_nidx, group_pool, group_npool, ngroups, work, rng)
+    _write_world(work, world, nworld, deal_idx, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action,
+                 resolved, player)
 
 
 @nb.njit(cache=True)
