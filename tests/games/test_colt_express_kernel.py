@@ -152,7 +152,7 @@ def test_determinize_matches_the_adapter_resampler():
         world = arr.copy()
         k_determinize(kernel.kid, world, player, rng)
         ours[statistic(kernel.history(world))] += 1
-        theirs[statistic(state.kernel.sampled_history(player, gen))] += 1
+        theirs[statistic(state.kernel.world_history(player, gen))] += 1
     values = sorted(set(ours) | set(theirs))
     assert len(values) > 5
     table = np.array([[ours[v] for v in values], [theirs[v] for v in values]])

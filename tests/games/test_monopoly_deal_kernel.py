@@ -14,8 +14,8 @@ from scipy import stats
 
 import infosets.games  # noqa: F401  (registers monopoly_deal)
 from infosets.core.pcg32 import PCG32
+from infosets.games import _history_worlds as hw
 from infosets.games import _monopoly_deal_kernel as mk
-from infosets.games import _replay_ports as rp
 from infosets.games import _tabletop as tt
 from infosets.games import monopoly_deal as md
 from infosets.games.kernels import (
@@ -151,7 +151,7 @@ def test_determinize_keeps_the_information_state():
         assert real.information_state_string(player) == state.information_state_string(player)
         # the world's history replays legally to the same hands, pile and public state; only
         # which of an opponent's same-type cards count as the earlier draws may differ
-        replayed = rp.replay(game, real.kernel.hist).kernel
+        replayed = game.state_from_history(real.kernel.hist).kernel
         assert replayed.information_state_string(player) == state.information_state_string(player)
         for q in range(game.num_players()):
             ours, theirs = real.kernel.live[q], replayed.live[q]
@@ -188,7 +188,7 @@ def test_determinize_matches_the_adapter_resampler():
             world = arr.copy()
             k_determinize(kernel.kid, world, player, rng)
             ours[statistic(mk.kernel_from_array(world))] += 1
-            theirs[statistic(rp.sample_world(state, player, gen).kernel)] += 1
+            theirs[statistic(hw.sample_world(state, player, gen).kernel)] += 1
         values = sorted(set(ours) | set(theirs))
         assert len(values) > 5
         table = np.array([[ours[v] for v in values], [theirs[v] for v in values]])

@@ -29,7 +29,7 @@ as it grows, and so is each bandit's private record (the cards they drew, their 
 cards); the key mixes the public hash, the player and the player's private hash. Equal strings
 give equal keys; distinct strings collide with probability about 2**-64.
 
-``nb_determinize`` is the adapter's ``sampled_history``: for every opponent and every round,
+``nb_determinize`` is the adapter's ``world_history``: for every opponent and every round,
 the opponent's draws and unrevealed face-down cards are redrawn by rejection (the deck dealt
 in chance order, each face-up play must be in hand, each face-down card a uniformly chosen
 playable type in hand, equal to the revealed type where it has been resolved since); the

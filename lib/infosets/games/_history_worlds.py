@@ -1,8 +1,9 @@
 """Ports whose sampled worlds rebuild from their history, with observation tensors.
 
-Plumbing shared by the TAG ports ``poker_tag`` and ``seven_wonders`` of the PI-MCTS study
-(Ravichandran, Goodman and Lucas, docs/papers/pimcts_aggregation.md). It extends the
-kernel/adapter split of ``_tabletop`` in two ways:
+Plumbing shared by the TAG ports ``poker_tag``, ``seven_wonders``, ``colt_express`` and
+``monopoly_deal`` of the PI-MCTS study (Ravichandran, Goodman and Lucas,
+docs/papers/pimcts_aggregation.md). It extends the kernel/adapter split of ``_tabletop`` in
+two ways:
 
 * **Worlds are histories.** A kernel records every action applied to it (chance outcomes
   included) in ``kernel.history``. ``kernel.world_history(player, rng)`` returns another
@@ -11,6 +12,10 @@ kernel/adapter split of ``_tabletop`` in two ways:
   redraws). ``kernel.resample`` replays that sequence on a fresh kernel, and the pyspiel
   state's ``resample_from_infostate`` replays it on a fresh pyspiel state, so a sampled
   world's ``history()`` rebuilds it exactly (unlike ``_tabletop``'s count-vector worlds).
+  A game whose ``world_history`` is built move by move on a real kernel (poker_tag,
+  seven_wonders) replays it unchecked; one whose sampler rewrites the real history
+  (colt_express, monopoly_deal) sets ``HistoryGame.check_replay`` so that the engine checks
+  every move of the replay.
 * **Tensors.** The kernel declares its tensor pieces (``tensor_pieces(perfect_recall)``:
   ``(name, shape)`` pairs, fixed per game parameters) and fills them
   (``fill_tensor(player, perfect_recall, views)``); ``TensorObserver`` lays the pieces out
@@ -86,18 +91,6 @@ class TensorObserver:
 class HistoryState(tt.TabletopState):
     """pyspiel state whose sampled worlds are replayed histories (see module docstring)."""
 
-    def __init__(self, game, kernel=None):
-        super().__init__(game, kernel)
-        self._replaying = False
-
-    def _apply_action(self, action):
-        if not self._replaying:
-            legal = self.kernel.legal_actions_or_chance()
-            if action not in legal:
-                raise pyspiel.SpielError(
-                    f"action: {action} is not legal here; legal actions are {legal}")
-        self.kernel.apply(action)
-
     def resample_from_infostate(self, player_id, probability_sampler):
         """A world consistent with ``player_id``'s information state, rebuilt from its history.
 
@@ -112,6 +105,8 @@ class HistoryState(tt.TabletopState):
 class HistoryGame(tt.TabletopGame):
     """Tabletop game with history-replayed worlds and tensor observers."""
 
+    check_replay = False  # True: a world's replay checks the legality of every move
+
     def new_initial_state(self):
         return HistoryState(self)
 
@@ -119,12 +114,13 @@ class HistoryGame(tt.TabletopGame):
         return TensorObserver(self, iig_obs_type, params)
 
     def state_from_history(self, actions) -> HistoryState:
-        """A fresh state after ``actions`` (trusted: produced by a kernel of this game)."""
+        """A fresh state after ``actions``, produced by a kernel of this game (checked move by
+        move only where ``check_replay`` is set)."""
         state = HistoryState(self)
-        state._replaying = True
+        state._checked = self.check_replay
         for action in actions:
             state.apply_action(int(action))
-        state._replaying = False
+        state._checked = True
         return state
 
 
@@ -132,7 +128,8 @@ def sample_world(state: HistoryState, player: int, rng) -> HistoryState:
     """A world drawn uniformly over those consistent with ``player``'s information state.
 
     Args:
-      state: a state of ``poker_tag`` or ``seven_wonders``.
+      state: a state of a ``HistoryGame`` (poker_tag, seven_wonders, colt_express,
+        monopoly_deal).
       player: whose information state must be kept.
       rng: numpy Generator (or any object with ``random()``).
     Returns:
@@ -149,3 +146,18 @@ def register(game_type: pyspiel.GameType, game_class) -> None:
         pyspiel.register_game(game_type, game_class)
     from infosets.games import determinizers  # local: avoid import-order coupling
     determinizers.register_determinizer(game_type.short_name, lambda game: sample_world)
+
+
+def leader_heuristic(scores: list[float], scale: float) -> list[float]:
+    """TAG's ``LeaderHeuristic`` (own score minus the best other score) mapped into [0, 1].
+
+    Player p gets ``0.5 + 0.5 * clip((s_p - max_{q != p} s_q) / scale, -1, 1)``: 0.5 for a tie
+    with the leader, above 0.5 when leading, below when behind (same range as the win-share
+    returns, so a rollout cut off at a non-terminal state backs up comparable values).
+    """
+    out = []
+    for p, s in enumerate(scores):
+        best_other = max(scores[q] for q in range(len(scores)) if q != p)
+        margin = max(-1.0, min(1.0, (s - best_other) / scale))
+        out.append(0.5 + 0.5 * margin)
+    return out

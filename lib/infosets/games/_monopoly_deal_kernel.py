@@ -22,7 +22,7 @@ public log is hashed as it grows (``PUBHASH``), the rest (the player's view, the
 live hand in draw order) when the key is asked. Equal strings give equal keys; distinct
 strings collide with probability about 2**-64.
 
-``nb_determinize`` is the adapter's ``sampled_history``: the opponents' hand cards and the draw
+``nb_determinize`` is the adapter's ``world_history``: the opponents' hand cards and the draw
 pile are pooled and the opponents' live hand slots refilled by drawing without replacement
 (the same law as the adapter's uniform shuffle into those slots); the rest is the new pile.
 The adapter replays the rewritten history; here the fields that replay changes (the

@@ -59,7 +59,7 @@ Simplifications against the rule book and TAG (documented):
 Hidden information and the determinizer. Hidden: each bandit's hand and deck order (the
 composition of hand + deck is public: starting cards and bullets are public events), the
 face-down cards on the pile until resolved, and each player's private draw log. The world
-sampler (``kernel.sampled_history``) keeps everything ``player`` saw and redraws, for every
+sampler (``kernel.world_history``) keeps everything ``player`` saw and redraws, for every
 opponent and every round independently, that opponent's draws and unrevealed face-down cards
 by rejection: the deck is dealt in chance order, each face-up play must be in hand, each
 face-down card is a uniformly chosen playable type in hand (accepted with probability
@@ -82,12 +82,12 @@ one-hot or unknown, drew cards) | my draws [5, 7] (cards dealt and drawn to me p
 
 Heuristic: ``heuristic(state)`` is TAG's ``LeaderHeuristic`` (the setting of TAG's
 ``ColtExpress_3P.json`` MCTS player) on ``kernel.scores()``, scaled by 5000 dollars into
-[0, 1] (``_replay_ports.leader_heuristic``); the returns at a terminal state.
+[0, 1] (``_history_worlds.leader_heuristic``); the returns at a terminal state.
 """
 
 from __future__ import annotations
 
-from infosets.games import _replay_ports as rp
+from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "colt_express"
@@ -539,7 +539,7 @@ class ColtExpressKernel(tt.Kernel):
         return "\n".join(self._view(player) + [f"my draws: {mine}", f"log: {self._log_text()}"])
 
     # -- determinization --------------------------------------------------------------------
-    def sampled_history(self, player: int, rng) -> list[int]:
+    def world_history(self, player: int, rng) -> list[int]:
         """The history with every outcome hidden from ``player`` redrawn (module docstring)."""
         blocks: dict[tuple[int, int], list[int]] = {}
         for i, tag in enumerate(self.tags):
@@ -589,9 +589,9 @@ class ColtExpressKernel(tt.Kernel):
         raise RuntimeError("colt_express: no consistent world found (rejection limit reached)")
 
     def resample(self, player, rng):
-        """A kernel rebuilt from ``sampled_history`` (keeps ``player``'s information state)."""
+        """A kernel rebuilt from ``world_history`` (keeps ``player``'s information state)."""
         k = ColtExpressKernel(self.n)
-        for action in self.sampled_history(player, rng):
+        for action in self.world_history(player, rng):
             k.apply(action)
         return k
 
@@ -611,7 +611,7 @@ class ColtExpressKernel(tt.Kernel):
                        ("my_draws", (NUM_ROUNDS, NUM_CARD_TYPES))]
         return pieces
 
-    def fill_tensor(self, d: dict, player: int, perfect_recall: bool) -> None:
+    def fill_tensor(self, player: int, perfect_recall: bool, d: dict) -> None:
         n = self.n
         d["player"][player] = 1
         mover = self.current_player()
@@ -705,7 +705,7 @@ class ColtExpressKernel(tt.Kernel):
 
 
 _DEFAULT_PLAYERS = 3
-GAME_TYPE = rp.make_game_type(GAME_NAME, "Colt Express", 2, 6, {"players": _DEFAULT_PLAYERS})
+GAME_TYPE = hw.make_game_type(GAME_NAME, "Colt Express", 2, 6, {"players": _DEFAULT_PLAYERS})
 
 
 def _max_game_length(n: int) -> int:
@@ -715,8 +715,10 @@ def _max_game_length(n: int) -> int:
     return setup + NUM_ROUNDS * per_round
 
 
-class ColtExpressGame(rp.ReplayGame):
+class ColtExpressGame(hw.HistoryGame):
     """Colt Express with 2-6 players (parameter ``players``, default 3, as in the paper)."""
+
+    check_replay = True  # world_history rewrites the real history: the replay checks it
 
     def __init__(self, params=None):
         params = dict(params or {})
@@ -738,7 +740,7 @@ def heuristic(state) -> list[float]:
     TAG's ``LeaderHeuristic`` (own game score minus the best other score), the heuristic of
     its ``ColtExpress_3P.json`` MCTS settings, on the dollars of ``kernel.scores()`` with the
     shooter reward counted in proportion to the rounds played (TAG's ``getGameScore``), scaled
-    by ``LEADER_SCALE`` into [0, 1] (``_replay_ports.leader_heuristic``). Terminal states give
+    by ``LEADER_SCALE`` into [0, 1] (``_history_worlds.leader_heuristic``). Terminal states give
     the returns.
     """
     kernel = getattr(state, "kernel", state)
@@ -748,10 +750,10 @@ def heuristic(state) -> list[float]:
     progress = kernel.round / NUM_ROUNDS
     for q in kernel.best_shooters():
         scores[q] += SHOOTER_REWARD * progress
-    return rp.leader_heuristic(scores, LEADER_SCALE)
+    return hw.leader_heuristic(scores, LEADER_SCALE)
 
 
-sample_world = rp.sample_world  # a world keeping ``player``'s information state
+sample_world = hw.sample_world  # a world keeping ``player``'s information state
 
 
-rp.register(GAME_TYPE, ColtExpressGame)
+hw.register(GAME_TYPE, ColtExpressGame)

@@ -44,7 +44,7 @@ Returns: 1 to the winner (win shares on the caps, see ``_tabletop``).
 Hidden information and the determinizer: the other hands and the draw pile. Every card an
 opponent played, banked or discarded is public, so given the public history every allocation
 of the unseen cards (opponents' hands and the draw pile) has the same number of consistent
-deals: ``kernel.sampled_history`` shuffles the unseen cards uniformly into the draw slots that
+deals: ``kernel.world_history`` shuffles the unseen cards uniformly into the draw slots that
 fed the opponents' current hands (and the pile) and replays. The slot in which an opponent drew
 a card it later played is kept from the real history (it changes no state).
 
@@ -68,7 +68,7 @@ value) / 100`` scaled by 3 sets into [0, 1]; returns at terminal states.
 
 from __future__ import annotations
 
-from infosets.games import _replay_ports as rp
+from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
 
 GAME_NAME = "monopoly_deal"
@@ -557,7 +557,7 @@ class MonopolyDealKernel(tt.Kernel):
         return "\n".join(self._view(player) + [f"my drawn {drawn} live {mine}",
                                                 f"log: {self._log_text()}"])
 
-    def sampled_history(self, player: int, rng) -> list[int]:
+    def world_history(self, player: int, rng) -> list[int]:
         """The history with the unseen cards reshuffled into the opponents' live draw slots."""
         slots = [i for q in range(self.n) if q != player for _, i in self.live[q]]
         slots.sort()
@@ -574,7 +574,7 @@ class MonopolyDealKernel(tt.Kernel):
 
     def resample(self, player, rng):
         k = MonopolyDealKernel(self.n, self.max_turns)
-        for action in self.sampled_history(player, rng):
+        for action in self.world_history(player, rng):
             k.apply(action)
         return k
 
@@ -590,7 +590,7 @@ class MonopolyDealKernel(tt.Kernel):
             pieces += [("my_draws", (T,)), ("used", (n, T))]
         return pieces
 
-    def fill_tensor(self, d: dict, player: int, perfect_recall: bool) -> None:
+    def fill_tensor(self, player: int, perfect_recall: bool, d: dict) -> None:
         d["player"][player] = 1
         d["phase"][PHASE_CHANCE if self.to_draw else self.phase] = 1
         mover = self.current_player()
@@ -682,12 +682,14 @@ class MonopolyDealKernel(tt.Kernel):
 
 _DEFAULT_PLAYERS = 3
 _DEFAULT_MAX_TURNS = 100
-GAME_TYPE = rp.make_game_type(GAME_NAME, "Monopoly Deal", 2, MAX_PLAYERS,
+GAME_TYPE = hw.make_game_type(GAME_NAME, "Monopoly Deal", 2, MAX_PLAYERS,
                               {"players": _DEFAULT_PLAYERS, "max_turns": _DEFAULT_MAX_TURNS})
 
 
-class MonopolyDealGame(rp.ReplayGame):
+class MonopolyDealGame(hw.HistoryGame):
     """Monopoly Deal with 2-5 players (``players``, default 3) and a turn cap ``max_turns``."""
+
+    check_replay = True  # world_history rewrites the real history: the replay checks it
 
     def __init__(self, params=None):
         params = dict(params or {})
@@ -715,15 +717,15 @@ def heuristic(state) -> list[float]:
     TAG's ``LeaderHeuristic`` (own score minus the best other score), the heuristic of its
     ``MonopolyDeal_HiBudget.json`` MCTS settings, on ``kernel.game_scores()`` (complete sets
     plus assets / 100), scaled by ``SCORE_SCALE`` (3 sets) into [0, 1]
-    (``_replay_ports.leader_heuristic``). Terminal states give the returns.
+    (``_history_worlds.leader_heuristic``). Terminal states give the returns.
     """
     kernel = getattr(state, "kernel", state)
     if kernel.is_terminal():
         return kernel.returns()
-    return rp.leader_heuristic(kernel.game_scores(), SCORE_SCALE)
+    return hw.leader_heuristic(kernel.game_scores(), SCORE_SCALE)
 
 
-sample_world = rp.sample_world  # a world keeping ``player``'s information state
+sample_world = hw.sample_world  # a world keeping ``player``'s information state
 
 
-rp.register(GAME_TYPE, MonopolyDealGame)
+hw.register(GAME_TYPE, MonopolyDealGame)
