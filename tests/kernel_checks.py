@@ -1,25 +1,85 @@
-"""Shared checks of a tabletop port's numba kernel against its pyspiel adapter and of the compiled
-engine against the Python reference on it (pimcts_aggregation's compiled engine)."""
+"""Checks shared by the tests of the tabletop ports' numba kernels (pimcts_aggregation): the
+kernel against its pyspiel adapter (as pyspiel states or as the adapter's kernel object), its
+determinizer against the adapter's sampler, and the compiled engine against the Python
+reference engine on seeded positions."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
+from scipy import stats
 
+import infosets.games  # noqa: F401  (registers the games)
+from infosets.core.pcg32 import PCG32
+from infosets.games import _tabletop as tt
 from infosets.games.kernels import (
     k_apply_action,
     k_chance_outcomes,
     k_current_player,
+    k_determinize,
+    k_heuristic,
     k_infostate_key,
     k_legal_actions,
     k_returns,
+    kernel_for,
 )
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
 
-CHANCE, TERMINAL = -1, -4
+CHANCE, TERMINAL = tt.CHANCE, tt.TERMINAL
+
+
+# --- random play -------------------------------------------------------------------------
+
+
+def _chance_action(rnd, state):
+    """A chance outcome of ``state`` drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    return rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+
+
+def decision_states(game, count, seed, stop=0.05, skip=0, min_legal=1, uniform_chance=False):
+    """``count`` pyspiel decision states reached by random play: each decision after the first
+    ``skip`` ones that offers at least ``min_legal`` legal actions stops its game there with
+    probability ``stop``. ``min_legal=2`` keeps only real choices; the default keeps every
+    decision. Chance outcomes are drawn by their probabilities, or with ``uniform_chance``
+    uniformly (``rnd.choice``, another draw from the seed: the engine-equivalence positions of
+    leduc_poker, liars_dice, trick_game and poker_tag were picked so)."""
+    rnd, found = random.Random(seed), []
+    while len(found) < count:
+        state = game.new_initial_state()
+        made = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rnd.choice(outcomes)[0] if uniform_chance else _chance_action(rnd, state))
+                continue
+            if made >= skip and len(state.legal_actions()) >= min_legal and rnd.random() < stop:
+                found.append(state.clone())
+                break
+            state.apply_action(rnd.choice(state.legal_actions()))
+            made += 1
+    return found
+
+
+def decision_after(game, seed, moves):
+    """The decision state after ``moves`` random decisions (chance by its probabilities) and
+    the chance nodes that follow them."""
+    rnd = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node() or moves > 0:
+        if state.is_chance_node():
+            state.apply_action(_chance_action(rnd, state))
+        else:
+            state.apply_action(rnd.choice(state.legal_actions()))
+            moves -= 1
+    return state
+
+
+# --- the kernel against pyspiel states -----------------------------------------------------
 
 
 class _Buffers:
@@ -72,8 +132,7 @@ def random_games_agree(game, kernel, games, seed, strings_every=1, keeps_history
         check_step(game, kernel, real, arr, keys, buffers=buffers)
         while not real.is_terminal():
             if real.is_chance_node():
-                outcomes = real.chance_outcomes()
-                action = rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+                action = _chance_action(rnd, real)
             else:
                 action = rnd.choice(real.legal_actions())
             real.apply_action(action)
@@ -88,24 +147,163 @@ def random_games_agree(game, kernel, games, seed, strings_every=1, keeps_history
     return finals
 
 
-def positions(game, count, seed, stop=0.4, skip=0):
-    """``count`` decision states reached by random play (each decision after the first
-    ``skip`` ones is kept with probability ``stop``)."""
-    rnd, found = random.Random(seed), []
-    while len(found) < count:
-        state = game.new_initial_state()
-        made = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-                continue
-            if made >= skip and len(state.legal_actions()) > 1 and rnd.random() < stop:
-                found.append(state.clone())
+# --- the kernel against the adapter's kernel object ---------------------------------------
+
+
+def _fields(kernel_object) -> dict:
+    return {name: getattr(kernel_object, name) for name in type(kernel_object).__slots__}
+
+
+def check_random_games(game, games: int, seed: int, strings_every: int, fields_every: int = 4):
+    """``games`` random games played on the adapter's kernel and on the array side by side:
+    mover, legal actions, chance outcomes and returns at every step; every field of the state
+    (so every string view) every ``fields_every``-th step; in one game of ``strings_every``, at every step,
+    all fields and all players' information state strings and keys (equal strings give equal
+    keys, distinct strings distinct keys)."""
+    kernel = kernel_for(game)
+    kid, n = kernel.kid, game.num_players()
+    buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
+    out = np.zeros(n)
+    rnd = random.Random(seed)
+    key_of, text_of = {}, {}
+    for g in range(games):
+        real, arr = game.new_kernel(), kernel.from_history([])
+        strings = g % strings_every == 0
+        step = 0
+        while True:
+            mover = real.current_player()
+            assert k_current_player(kid, arr) == mover
+            step += 1
+            if strings or step % fields_every == 0 or mover == TERMINAL:
+                assert _fields(kernel.to_kernel(arr)) == _fields(real)
+            if strings:
+                for p in range(n):
+                    text = real.information_state_string(p)
+                    assert kernel.infostate_string(arr, p) == text
+                    key = int(k_infostate_key(kid, arr, p))
+                    assert key_of.setdefault((p, text), key) == key
+                    assert text_of.setdefault((p, key), text) == text
+            if mover == TERMINAL:
+                k_returns(kid, arr, out)
+                assert list(out) == real.returns()
                 break
+            if mover == CHANCE:
+                m = k_chance_outcomes(kid, arr, buf, probs)
+                outcomes = real.chance_outcomes()
+                assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == outcomes
+                action = rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                m = k_legal_actions(kid, arr, buf)
+                legal = real.legal_actions()
+                assert list(buf[:m]) == legal
+                action = rnd.choice(legal)
+            real.apply(action)
+            k_apply_action(kid, arr, action)
+    return len(text_of)
+
+
+def check_pyspiel_games(game, games: int, seed: int):
+    """Random games through the pyspiel adapter itself (history replay, strings, returns)."""
+    kernel = kernel_for(game)
+    rnd = random.Random(seed)
+    out = np.zeros(game.num_players())
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
             state.apply_action(rnd.choice(state.legal_actions()))
-            made += 1
-    return found
+        arr = kernel.from_state(state)
+        assert _fields(kernel.to_kernel(kernel.from_history(state.history()))) == _fields(state.kernel)
+        for p in range(game.num_players()):
+            assert kernel.infostate_string(arr, p) == state.information_state_string(p)
+        k_returns(kernel.kid, arr, out)
+        assert list(out) == state.returns()
+        assert kernel.to_state(game, arr).returns() == state.returns()
+
+
+def check_heuristic_on_returns_scale(game, states):
+    kernel = kernel_for(game)
+    out = np.zeros(game.num_players())
+    for state in states:
+        k_heuristic(kernel.kid, kernel.from_state(state), out)
+        assert np.all((0.0 <= out) & (out <= 1.0))
+
+
+# --- the determinizer ----------------------------------------------------------------------
+
+
+def check_determinize_keeps_infostate(game, states, seed: int, draws: int = 20):
+    """Every world keeps the player's information state string and key, and replays legally
+    from the world (its pyspiel state plays to the end)."""
+    kernel = kernel_for(game)
+    rng = PCG32(seed).to_array()
+    rnd = random.Random(seed)
+    for state in states:
+        player = state.current_player()
+        arr = kernel.from_state(state)
+        text, key = state.information_state_string(player), k_infostate_key(kernel.kid, arr, player)
+        for _ in range(draws):
+            world = arr.copy()
+            k_determinize(kernel.kid, world, player, rng)
+            assert kernel.infostate_string(world, player) == text
+            assert k_infostate_key(kernel.kid, world, player) == key
+        real = kernel.to_state(game, world)
+        while not real.is_terminal():
+            real.apply_action(rnd.choice(real.legal_actions()))
+
+
+def worlds(game, state, draws: int, seed: int, player=None):
+    """``draws`` worlds (arrays) of the kernel's determinizer for ``player`` (by default the
+    mover) at ``state``, drawn from one PCG32 stream seeded with ``seed``."""
+    kernel = kernel_for(game)
+    player = state.current_player() if player is None else player
+    arr = kernel.from_state(state)
+    rng = PCG32(seed).to_array()
+    for _ in range(draws):
+        world = arr.copy()
+        k_determinize(kernel.kid, world, player, rng)
+        yield world
+
+
+def _kernel_object(kernel, world):
+    return kernel.to_kernel(world)
+
+
+def _resample(state, player, gen):
+    return state.kernel.resample(player, gen)
+
+
+def history_of(kernel, world):
+    """``compare_samplers``' ``ours`` for ports whose worlds are replayed histories."""
+    return kernel.history(world)
+
+
+def world_history(state, player, gen):
+    """``compare_samplers``' ``theirs`` for ports whose worlds are replayed histories."""
+    return state.kernel.world_history(player, gen)
+
+
+def compare_samplers(game, state, statistic, draws: int, seed: int, player=None,
+                     ours=_kernel_object, theirs=_resample):
+    """Distinct values seen and p-value (1.0 under two values) of a chi-square test that
+    ``statistic`` has one law under the kernel's determinizer and under the adapter's sampler
+    (``draws`` each, for ``player``, by default the mover). The statistic reads
+    ``ours(kernel, world)`` (by default the world's kernel object) and ``theirs(state, player,
+    gen)`` (by default the adapter kernel's ``resample``)."""
+    kernel = kernel_for(game)
+    player = state.current_player() if player is None else player
+    gen = np.random.default_rng(seed)
+    counts, others = Counter(), Counter()
+    for world in worlds(game, state, draws, seed, player):
+        counts[statistic(ours(kernel, world))] += 1
+        others[statistic(theirs(state, player, gen))] += 1
+    values = sorted(set(counts) | set(others))
+    if len(values) < 2:
+        return len(values), 1.0
+    table = np.array([[counts[v] for v in values], [others[v] for v in values]])
+    return len(values), stats.chi2_contingency(table).pvalue
+
+
+# --- the compiled engine against the Python reference ---------------------------------------
 
 
 def _run(bot, state):
@@ -113,24 +311,41 @@ def _run(bot, state):
     return dict(step[0]), step[1], bot.last_search_info
 
 
-def _both(bot, game, state, iterations, **kwargs):
+def _both(bot_class, game, state, iterations, **kwargs):
+    """Root statistics, move and search info of ``bot_class`` on ``state`` in the Python and
+    the compiled engine (the same settings and seed)."""
     player = state.current_player()
-    python, compiled = (bot(game, player, iterations=iterations, engine=e, **kwargs)
-                        for e in ("python", "compiled"))
-    result = _run(python, state), _run(compiled, state)
-    assert python.engine_used == "python" and compiled.engine_used == "compiled"
-    return result
+    bots = [bot_class(game, player, iterations=iterations, engine=e, **kwargs)
+            for e in ("python", "compiled")]
+    python, compiled = (_run(bot, state) for bot in bots)
+    assert bots[0].engine_used == "python" and bots[1].engine_used == "compiled"
+    return python, compiled
 
 
-def engines_agree(game, states, iterations, settings=()):
-    """OL-MCTS, PI-MCTS (1-3 trees, each aggregation) and IS-MCTS give the same moves, root
-    statistics and search info in both engines on every state; ``settings`` cycles per state."""
-    settings = list(settings) or [{}]
+def cut_rollouts(full_every: int = 8, shortest: int = 2, lengths: int = 5):
+    """Engine settings by position index for ``engines_agree``: rollouts cut after
+    ``shortest + i % lengths`` actions (scored by the kernel's heuristic in both engines) except
+    in one position of ``full_every``, and first-play urgency, epsilon exploration and a depth
+    limit in one position of three."""
+    def settings(i):
+        chosen = {} if i % full_every == 0 else {"rollout_length": shortest + i % lengths}
+        if i % 3 == 1:
+            chosen.update(fpu=0.5, explore_epsilon=0.1, max_depth=3)
+        return chosen
+    return settings
+
+
+def engines_agree(game, states, iterations, settings=(), determinizations=4):
+    """OL-MCTS, PI-MCTS (every aggregation, D = 1..``determinizations``) and IS-MCTS
+    (availability on and off) give the same moves, root statistics and search info in both
+    engines on every state. ``settings`` gives extra bot settings per state: a list of keyword
+    dicts cycled over the states, or a function of the state's index (``cut_rollouts``)."""
+    cycle = [] if callable(settings) else list(settings) or [{}]
     for i, state in enumerate(states):
-        extra = settings[i % len(settings)]
+        extra = cycle[i % len(cycle)] if cycle else settings(i)
         ol = _both(OLMCTSBot, game, state, iterations, rng=i, final=("mean", "visits")[i % 2], **extra)
-        pi = _both(PIMCTSBot, game, state, iterations, determinizations=1 + i % 3,
+        pi = _both(PIMCTSBot, game, state, iterations, determinizations=1 + i % determinizations,
                    aggregation=AGGREGATIONS[i % 3], rng=i, **extra)
         ism = _both(ISMCTSBot, game, state, iterations, rng=i, availability=i % 5 != 0, **extra)
         for python, compiled in (ol, pi, ism):
-            assert python == compiled, (i, state.history())
+            assert python == compiled, (i, extra, state.history())

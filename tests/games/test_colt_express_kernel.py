@@ -4,13 +4,10 @@ information-state strings on random games, the determinizer's consistency and di
 and the compiled engine against the Python reference."""
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pyspiel
-from scipy import stats
 
 import infosets.games  # noqa: F401  (registers colt_express)
 from infosets.core.pcg32 import PCG32
@@ -28,9 +25,15 @@ from infosets.games.kernels import (
     k_returns,
     kernel_for,
 )
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kernel_port_checks import check_determinize_keeps_infostate, check_engines_agree, decision_states  # noqa: E402
+from kernel_checks import (
+    check_determinize_keeps_infostate,
+    compare_samplers,
+    cut_rollouts,
+    decision_states,
+    engines_agree,
+    history_of,
+    world_history,
+)
 
 # 1,000 random games over the player counts (2-4 and 5-6 use different turn sequences); in one
 # game of STRINGS_EVERY every player's information-state string is compared at every step, in
@@ -123,7 +126,7 @@ def test_determinize_keeps_the_information_state_and_replays():
     assert changed > 30
 
 
-def _opponent_cards(game, kernel, state, player):
+def _opponent_cards(game, player):
     """The statistic compared: every opponent's hand and the pile's (owner, card) pairs."""
     def statistic(history):
         k = ce.ColtExpressKernel(game.num_players())
@@ -138,28 +141,19 @@ def test_determinize_matches_the_adapter_resampler():
     """A planning position with face-down cards on the pile: the joint law of the opponents'
     hands and the pile under the kernel's determinizer and the adapter's sampler."""
     game = pyspiel.load_game("colt_express")
-    kernel = kernel_for(game)
     state = next(s for s in decision_states(game, 400, seed=11, stop=0.08)
                  if s.kernel.phase == ce.PLAN and s.kernel.round == 0
                  and sum(1 for e in s.kernel.pile if e[2] and e[0] != s.current_player()) >= 1
                  and len(s.kernel.pile) >= 3)
     player = state.current_player()
-    statistic = _opponent_cards(game, kernel, state, player)
-    arr = kernel.from_state(state)
-    rng, gen = PCG32(13).to_array(), np.random.default_rng(13)
-    ours, theirs = Counter(), Counter()
-    for _ in range(3000):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
-        ours[statistic(kernel.history(world))] += 1
-        theirs[statistic(state.kernel.world_history(player, gen))] += 1
-    values = sorted(set(ours) | set(theirs))
-    assert len(values) > 5
-    table = np.array([[ours[v] for v in values], [theirs[v] for v in values]])
-    assert stats.chi2_contingency(table).pvalue > 1e-3
+    statistic = _opponent_cards(game, player)
+    values, pvalue = compare_samplers(game, state, statistic, draws=3000, seed=13,
+                                      ours=history_of, theirs=world_history)
+    assert values > 5
+    assert pvalue > 1e-3
 
 
 def test_compiled_engine_equals_the_python_reference():
     game = pyspiel.load_game("colt_express")
     states = decision_states(game, 200, seed=17, stop=0.15)
-    check_engines_agree(game, states, iterations=6)
+    engines_agree(game, states, iterations=6, settings=cut_rollouts())

@@ -3,7 +3,6 @@ pyspiel adapter: rules, chance outcomes, returns and information state strings o
 the determinizer's constraints and distribution; the compiled engine against the Python
 reference engine."""
 
-import random
 from collections import Counter
 
 import numpy as np
@@ -12,10 +11,9 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
-from infosets.core.pcg32 import PCG32
 from infosets.games import _dominion_kernel as dk
-from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
-from kernel_checks import engines_agree, positions, random_games_agree
+from infosets.games.kernels import k_heuristic, kernel_for
+from kernel_checks import decision_after, decision_states, engines_agree, random_games_agree, worlds
 
 
 def test_kernel_agrees_with_the_adapter_on_1000_random_games():
@@ -41,32 +39,17 @@ def test_arrays_keep_no_history_and_say_so():
         kernel.history(kernel.from_history([]))
 
 
-def _decision(game, seed, moves):
-    rnd = random.Random(seed)
-    state = game.new_initial_state()
-    while state.is_chance_node() or moves > 0:
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rnd.choice(state.legal_actions()))
-            moves -= 1
-    return state
-
-
 def test_determinize_keeps_the_information_state_and_matches_the_adapter():
     game = pyspiel.load_game("dominion", {"players": 3})
     kernel = kernel_for(game)
-    state = _decision(game, seed=3, moves=40)
+    state = decision_after(game, seed=3, moves=40)
     player = state.current_player()
     arr = kernel.from_state(state)
     assert arr.tolist() == kernel.from_history(state.history()).tolist()
     info = state.information_state_string(player)
-    rng, np_rng = PCG32(4).to_array(), np.random.default_rng(4)
+    np_rng = np.random.default_rng(4)
     ours, theirs = Counter(), Counter()
-    for _ in range(3000):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+    for world in worlds(game, state, draws=3000, seed=4):
         assert kernel.infostate_string(world, player) == info
         k = dk.to_python_kernel(world)
         adapter = state.kernel.resample(player, np_rng)  # the twin of nb_determinize
@@ -88,7 +71,7 @@ def test_determinize_keeps_the_information_state_and_matches_the_adapter():
 def test_heuristic_is_tags_pure_score_scaled():
     game = pyspiel.load_game("dominion", {"players": 2})
     kernel = kernel_for(game)
-    state = _decision(game, seed=5, moves=80)
+    state = decision_after(game, seed=5, moves=80)
     out = np.zeros(2)
     k_heuristic(kernel.kid, kernel.from_state(state), out)
     vp = [state.kernel.victory_points(p) for p in range(2)]
@@ -97,7 +80,7 @@ def test_heuristic_is_tags_pure_score_scaled():
 
 def test_compiled_engine_equals_the_python_reference_on_200_positions():
     game = pyspiel.load_game("dominion", {"players": 2, "max_turns": 10})
-    states = positions(game, 200, seed=11, stop=0.2, skip=4)
-    engines_agree(game, states, iterations=6,
+    states = decision_states(game, 200, seed=11, stop=0.2, skip=4, min_legal=2)
+    engines_agree(game, states, iterations=6, determinizations=3,
                   settings=[{}, dict(rollout_length=30, explore_epsilon=0.3), dict(rollout_length=0),
                             dict(max_depth=2, fpu=0.5)])

@@ -3,7 +3,6 @@ the pyspiel adapter: rules, chance outcomes, returns and information state strin
 games; the determinizer's constraints and distribution; the compiled engine against the Python
 reference engine."""
 
-import random
 from collections import Counter
 
 import numpy as np
@@ -12,11 +11,10 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
-from infosets.core.pcg32 import PCG32
 from infosets.games import _exploding_kittens_kernel as ekk
 from infosets.games import exploding_kittens as ek
-from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
-from kernel_checks import engines_agree, positions, random_games_agree
+from infosets.games.kernels import k_heuristic, kernel_for
+from kernel_checks import decision_after, decision_states, engines_agree, random_games_agree, worlds
 
 
 def test_kernel_agrees_with_the_adapter_on_1000_random_games():
@@ -32,19 +30,6 @@ def test_kernel_agrees_with_the_adapter_with_more_players(players):
     assert len(finals) > 1
 
 
-def _decision(game, seed, moves):
-    rnd = random.Random(seed)
-    state = game.new_initial_state()
-    while state.is_chance_node() or moves > 0:
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rnd.choice(state.legal_actions()))
-            moves -= 1
-    return state
-
-
 def _layout(k, player):
     """What a world puts where ``player`` cannot see: other hands' unknown cards by slot, the
     deck top's unknown cards by depth, the remainder's counts."""
@@ -58,16 +43,14 @@ def _layout(k, player):
 def test_determinize_keeps_the_information_state_and_matches_the_adapter():
     game = pyspiel.load_game("exploding_kittens", {"players": 3})
     kernel = kernel_for(game)
-    state = _decision(game, seed=6, moves=14)
+    state = decision_after(game, seed=6, moves=14)
     player = state.current_player()
     arr = kernel.from_state(state)
     assert arr.tolist() == kernel.from_history(state.history()).tolist()
     info = state.information_state_string(player)
-    rng, np_rng = PCG32(2).to_array(), np.random.default_rng(2)
+    np_rng = np.random.default_rng(2)
     ours, theirs = Counter(), Counter()
-    for _ in range(3000):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+    for world in worlds(game, state, draws=3000, seed=2):
         assert kernel.infostate_string(world, player) == info
         hands, top, pool = _layout(ekk.to_python_kernel(world), player)
         assert all(c != ek.KITTEN for _, _, c in hands)
@@ -93,7 +76,7 @@ def test_heuristic_shares_the_win_among_the_players_still_in():
     kernel = kernel_for(game)
     out = np.zeros(4)
     for seed in range(40):
-        state = _decision(game, seed, moves=60)
+        state = decision_after(game, seed, moves=60)
         if state.is_terminal() or all(state.kernel.alive):
             continue
         k_heuristic(kernel.kid, kernel.from_state(state), out)
@@ -105,7 +88,7 @@ def test_heuristic_shares_the_win_among_the_players_still_in():
 
 def test_compiled_engine_equals_the_python_reference_on_200_positions():
     game = pyspiel.load_game("exploding_kittens", {"players": 2})
-    states = positions(game, 200, seed=11, stop=0.3, skip=2)
-    engines_agree(game, states, iterations=6,
+    states = decision_states(game, 200, seed=11, stop=0.3, skip=2, min_legal=2)
+    engines_agree(game, states, iterations=6, determinizations=3,
                   settings=[{}, dict(rollout_length=10, explore_epsilon=0.1), dict(rollout_length=0),
                             dict(max_depth=2, fpu=0.5)])

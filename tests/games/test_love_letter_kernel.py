@@ -5,18 +5,19 @@ import numpy as np
 import pyspiel
 import pytest
 
-from infosets.core.pcg32 import PCG32
 from infosets.games import _love_letter_kernel as lk
 from infosets.games import love_letter as ll
-from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
-from kernel_port_checks import (
+from infosets.games.kernels import k_heuristic, kernel_for
+from kernel_checks import (
     check_determinize_keeps_infostate,
-    check_engines_agree,
     check_heuristic_on_returns_scale,
     check_pyspiel_games,
     check_random_games,
-    compare_with_adapter_resample,
+    compare_samplers,
+    cut_rollouts,
     decision_states,
+    engines_agree,
+    worlds,
 )
 
 # (players, tokens_to_win) -> random games (1,000 in all; a game is a series of rounds)
@@ -64,18 +65,14 @@ def test_determinize_matches_the_adapter_resample():
         return k.pool[ll.GUARD], k.pool[ll.PRINCESS]
 
     for statistic in (hands, pool):
-        assert compare_with_adapter_resample(game, state, statistic, draws=3000, seed=5) > 1e-3
+        assert compare_samplers(game, state, statistic, draws=3000, seed=5)[1] > 1e-3
 
 
 def test_determinize_keeps_seen_cards():
     game, state, seen = _state_with_seen_card(3)
     kernel = kernel_for(game)
     player = state.current_player()
-    arr = kernel.from_state(state)
-    rng = PCG32(3).to_array()
-    for _ in range(300):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+    for world in worlds(game, state, draws=300, seed=3):
         k = kernel.to_kernel(world)
         assert k.hands[player] == state.kernel.hands[player]
         for q, i in seen:
@@ -97,4 +94,4 @@ def test_heuristic_is_the_leader_lead_in_tokens():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_compiled_engine_equals_python_reference(players):
     game = pyspiel.load_game("love_letter", {"players": players})
-    check_engines_agree(game, decision_states(game, 70, seed=20 + players), iterations=10)
+    engines_agree(game, decision_states(game, 70, seed=20 + players), iterations=10, settings=cut_rollouts())

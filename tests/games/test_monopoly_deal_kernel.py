@@ -4,13 +4,10 @@ array's fields and information-state strings and keys on random games, the deter
 consistency and distribution, and the compiled engine against the Python reference."""
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pyspiel
-from scipy import stats
 
 import infosets.games  # noqa: F401  (registers monopoly_deal)
 from infosets.core.pcg32 import PCG32
@@ -30,9 +27,13 @@ from infosets.games.kernels import (
     k_returns,
     kernel_for,
 )
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kernel_port_checks import check_determinize_keeps_infostate, check_engines_agree, decision_states  # noqa: E402
+from kernel_checks import (
+    check_determinize_keeps_infostate,
+    compare_samplers,
+    cut_rollouts,
+    decision_states,
+    engines_agree,
+)
 
 # 1,000 random games over the player counts; in one game of STRINGS_EVERY every player's
 # information-state string and key are compared at every step, in the others every
@@ -175,27 +176,18 @@ def test_determinize_matches_the_adapter_resampler():
     """The joint law of the opponents' hands (as counts of kinds) under the kernel's
     determinizer and the adapter's sampler, early and late in a game."""
     game = pyspiel.load_game("monopoly_deal")
-    kernel = kernel_for(game)
     states = decision_states(game, 60, seed=11, stop=0.01)
     late = max(states, key=lambda s: s.kernel.turns)
     for state in (states[0], late):
-        player = state.current_player()
-        statistic = _statistic(player)
-        arr = kernel.from_state(state)
-        rng, gen = PCG32(13).to_array(), np.random.default_rng(13)
-        ours, theirs = Counter(), Counter()
-        for _ in range(3000):
-            world = arr.copy()
-            k_determinize(kernel.kid, world, player, rng)
-            ours[statistic(mk.kernel_from_array(world))] += 1
-            theirs[statistic(hw.sample_world(state, player, gen).kernel)] += 1
-        values = sorted(set(ours) | set(theirs))
-        assert len(values) > 5
-        table = np.array([[ours[v] for v in values], [theirs[v] for v in values]])
-        assert stats.chi2_contingency(table).pvalue > 1e-3
+        values, pvalue = compare_samplers(
+            game, state, _statistic(state.current_player()), draws=3000, seed=13,
+            ours=lambda kernel, world: mk.kernel_from_array(world),
+            theirs=lambda state, player, gen: hw.sample_world(state, player, gen).kernel)
+        assert values > 5
+        assert pvalue > 1e-3
 
 
 def test_compiled_engine_equals_the_python_reference():
     game = pyspiel.load_game("monopoly_deal")
     states = decision_states(game, 200, seed=17, stop=0.02)
-    check_engines_agree(game, states, iterations=6)
+    engines_agree(game, states, iterations=6, settings=cut_rollouts())

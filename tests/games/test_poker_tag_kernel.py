@@ -5,9 +5,7 @@ distribution, and the compiled engine against the Python reference."""
 
 import itertools
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -31,11 +29,8 @@ from infosets.games.kernels import (
     kernel_for,
 )
 from infosets.search.ismcts import ISMCTSBot
-from infosets.search.mcts import OLMCTSBot
-from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "search"))
-from test_engine_equivalence import _run, positions  # noqa: E402
+from infosets.search.pimcts import PIMCTSBot
+from kernel_checks import _both, decision_states, engines_agree
 
 # 1,000 random games over four parameter sets (short games keep the string checks cheap).
 GAMES = [("poker_tag", 150), ("poker_tag(players=2,max_hands=3)", 350),
@@ -202,31 +197,23 @@ def test_determinize_matches_the_adapter_in_past_hands():
     assert stats.chi2_contingency(table).pvalue > 1e-3
 
 
-def _both(bot, game, state, **kwargs):
-    """Root statistics, move and search info of the Python and compiled engines (few
-    iterations: the Python engine replays every sampled world through the adapter)."""
-    player = state.current_player()
-    python, compiled = (bot(game, player, iterations=12, engine=e, **kwargs) for e in ("python", "compiled"))
-    result = _run(python, state), _run(compiled, state)
-    assert python.engine_used == "python" and compiled.engine_used == "compiled"
-    return result
+# Few iterations: the Python engine replays every sampled world through the adapter.
+ITERATIONS = 12
+
+
+def _positions(game, count, seed):
+    return decision_states(game, count, seed, stop=0.4, uniform_chance=True)
 
 
 def test_compiled_engine_equals_the_python_reference():
     game = pyspiel.load_game("poker_tag")
-    for i, state in enumerate(positions(game, 200, seed=17)):
-        ol = _both(OLMCTSBot, game, state, rng=i, final=("mean", "visits")[i % 2])
-        pi = _both(PIMCTSBot, game, state, determinizations=1 + i % 4, aggregation=AGGREGATIONS[i % 3],
-                   rng=i)
-        ism = _both(ISMCTSBot, game, state, rng=i, availability=i % 5 != 0)
-        for python, compiled in (ol, pi, ism):
-            assert python == compiled, (i, state.history())
+    engines_agree(game, _positions(game, 200, seed=17), ITERATIONS)
 
 
 def test_compiled_engine_equals_the_python_reference_with_tag_settings():
     """TAG's Poker settings cut rollouts at once (length 0) and score the leaf heuristically."""
     game = pyspiel.load_game("poker_tag")
-    for i, state in enumerate(positions(game, 20, seed=5)):
-        pi = _both(PIMCTSBot, game, state, determinizations=2, rng=i, rollout_length=0)
-        ism = _both(ISMCTSBot, game, state, rng=i, rollout_length=3, max_depth=3, fpu=0.5)
+    for i, state in enumerate(_positions(game, 20, seed=5)):
+        pi = _both(PIMCTSBot, game, state, ITERATIONS, determinizations=2, rng=i, rollout_length=0)
+        ism = _both(ISMCTSBot, game, state, ITERATIONS, rng=i, rollout_length=3, max_depth=3, fpu=0.5)
         assert pi[0] == pi[1] and ism[0] == ism[1]

@@ -10,7 +10,6 @@ from collections import Counter
 import numpy as np
 import pyspiel
 import pytest
-from scipy import stats
 
 import infosets.games  # noqa: F401  (registers seven_wonders)
 from infosets.core.pcg32 import PCG32
@@ -29,10 +28,14 @@ from infosets.games.kernels import (
     k_returns,
     kernel_for,
 )
-from infosets.search.ismcts import ISMCTSBot
-from infosets.search.mcts import OLMCTSBot
-from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
-from kernel_port_checks import _both, decision_states
+from kernel_checks import (
+    compare_samplers,
+    cut_rollouts,
+    decision_states,
+    engines_agree,
+    history_of,
+    world_history,
+)
 
 GAMES = 500          # per seed: 1,000 random games in all
 STRINGS_EVERY = 25   # one game in 25 compares every player's string and key at every step
@@ -171,21 +174,9 @@ def test_determinize_keeps_the_information_state_and_replays():
     assert changed > 90
 
 
-def _both_samplers(state, player, statistic, draws, seed):
-    kernel = kernel_for(state.get_game())
-    arr = kernel.from_state(state)
-    rng, gen = PCG32(seed).to_array(), np.random.default_rng(seed)
-    ours, theirs = Counter(), Counter()
-    for _ in range(draws):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
-        ours[statistic(kernel.history(world))] += 1
-        theirs[statistic(state.kernel.world_history(player, gen))] += 1
-    values = sorted(set(ours) | set(theirs))
-    if len(values) < 2:
-        return len(values), 1.0
-    table = np.array([[ours[v] for v in values], [theirs[v] for v in values]])
-    return len(values), stats.chi2_contingency(table).pvalue
+def _both_samplers(game, state, player, statistic, draws, seed):
+    return compare_samplers(game, state, statistic, draws, seed, player=player,
+                            ours=history_of, theirs=world_history)
 
 
 def test_determinize_matches_the_adapter_on_hidden_choices():
@@ -212,7 +203,7 @@ def test_determinize_matches_the_adapter_on_hidden_choices():
         return sw.decode(history[moves[(1, 0)]])[0]
 
     for statistic in (face_down, hidden_kind):
-        values, pvalue = _both_samplers(state, 2, statistic, draws=1200, seed=5)
+        values, pvalue = _both_samplers(game, state, 2, statistic, draws=1200, seed=5)
         assert values > 1 and pvalue > 1e-3
 
 
@@ -241,7 +232,7 @@ def test_determinize_matches_the_adapter_in_later_ages():
     statistics = [lambda h: h[deal], lambda h: h[pending]]
     statistics += [lambda h, i=i: h[i] for i in hidden[-1:]]
     for j, statistic in enumerate(statistics):
-        values, pvalue = _both_samplers(state, 2, statistic, draws=400, seed=6 + j)
+        values, pvalue = _both_samplers(game, state, 2, statistic, draws=400, seed=6 + j)
         assert values > 1 and pvalue > 1e-3, j
 
 
@@ -252,16 +243,8 @@ def test_compiled_engine_equals_the_python_reference():
     actions (scored by the kernel's heuristic in both engines), and run to the end in a few
     positions."""
     game = pyspiel.load_game("seven_wonders")
-    for i, state in enumerate(decision_states(game, 200, seed=21, stop=0.02)):
-        settings = {} if i % 50 == 0 else {"rollout_length": 1 + i % 4}
-        if i % 3 == 1:
-            settings.update(fpu=0.5, explore_epsilon=0.1, max_depth=3)
-        ol = _both(OLMCTSBot, game, state, 4, rng=i, final=("mean", "visits")[i % 2], **settings)
-        pi = _both(PIMCTSBot, game, state, 4, determinizations=1 + i % 4, aggregation=AGGREGATIONS[i % 3],
-                   rng=i, **settings)
-        ism = _both(ISMCTSBot, game, state, 4, rng=i, availability=i % 5 != 0, **settings)
-        for python, compiled in (ol, pi, ism):
-            assert python == compiled, (i, settings)
+    engines_agree(game, decision_states(game, 200, seed=21, stop=0.02), iterations=4,
+                  settings=cut_rollouts(full_every=50, shortest=1, lengths=4))
 
 
 def _seeded_position(seed, age, turn):

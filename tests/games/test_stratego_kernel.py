@@ -10,11 +10,10 @@ import pyspiel
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
-from infosets.core.pcg32 import PCG32
 from infosets.games import _stratego_kernel as sk
 from infosets.games import stratego
-from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
-from kernel_checks import engines_agree, positions, random_games_agree
+from infosets.games.kernels import k_heuristic, kernel_for
+from kernel_checks import decision_states, engines_agree, random_games_agree, worlds
 
 
 def test_kernel_agrees_with_the_adapter_on_1000_random_games():
@@ -55,13 +54,10 @@ def test_determinize_keeps_the_information_state_and_matches_the_adapter():
     kernel = kernel_for(game)
     state = _decision(game, seed=4, moves=60)
     player = state.current_player()
-    arr = kernel.from_state(state)
-    rng, np_rng = PCG32(3).to_array(), np.random.default_rng(3)
+    np_rng = np.random.default_rng(3)
     ours, theirs = Counter(), Counter()
     info = state.information_state_string(player)
-    for _ in range(1500):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+    for world in worlds(game, state, draws=1500, seed=3):
         assert kernel.infostate_string(world, player) == info
         for (q, r), c in _hidden_rank_counts(world, player).items():
             assert not (world[sk.MOVED + q] and r in (stratego.FLAG, stratego.BOMB))
@@ -88,12 +84,8 @@ def test_determinize_during_setup_shuffles_placed_and_undealt_pieces():
     rnd = random.Random(0)
     for _ in range(20):  # player 0 has placed 20 pieces; player 1 determinizes
         state.apply_action(rnd.choice(state.legal_actions()))
-    arr = kernel.from_state(state)
-    rng = PCG32(5).to_array()
     counts = Counter()
-    for _ in range(2000):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, 1, rng)
+    for world in worlds(game, state, draws=2000, seed=5, player=1):
         assert kernel.infostate_string(world, 1) == state.information_state_string(1)
         pool = world[sk.POOL:sk.POOL + stratego.NUM_RANKS]
         placed = Counter(int(world[sk.RANK + q]) for q in range(20))
@@ -123,8 +115,8 @@ def test_heuristic_is_tags_win_plus_over_mean_piece_values():
 def test_compiled_engine_equals_the_python_reference_on_200_positions():
     # Late positions of short games keep the Python reference's rollouts short.
     game = pyspiel.load_game("stratego", {"max_moves": 12})
-    states = positions(game, 200, seed=11, stop=0.3, skip=7)
-    engines_agree(game, states, iterations=5,
+    states = decision_states(game, 200, seed=11, stop=0.3, skip=7, min_legal=2)
+    engines_agree(game, states, iterations=5, determinizations=3,
                   settings=[{}, dict(rollout_length=0), dict(rollout_length=3, max_depth=2, fpu=0.5),
                             dict(explore_epsilon=0.3, uct_c=0.01)])
 

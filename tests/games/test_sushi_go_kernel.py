@@ -5,18 +5,19 @@ import numpy as np
 import pyspiel
 import pytest
 
-from infosets.core.pcg32 import PCG32
 from infosets.games import _sushi_go_kernel as sk
 from infosets.games import sushi_go as sg
-from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
-from kernel_port_checks import (
+from infosets.games.kernels import k_heuristic, kernel_for
+from kernel_checks import (
     check_determinize_keeps_infostate,
-    check_engines_agree,
     check_heuristic_on_returns_scale,
     check_pyspiel_games,
     check_random_games,
-    compare_with_adapter_resample,
+    compare_samplers,
+    cut_rollouts,
     decision_states,
+    engines_agree,
+    worlds,
 )
 
 PLAYERS = {2: 100, 3: 400, 4: 100, 5: 400}  # players -> random games (1,000 in all)
@@ -66,7 +67,7 @@ def test_determinize_matches_the_adapter_resample():
         return k.deck[sg.PUDDING], k.deck[sg.WASABI]
 
     for statistic in (unseen_hand, hidden_pick, deck):
-        assert compare_with_adapter_resample(game, state, statistic, draws=3000, seed=5) > 1e-3
+        assert compare_samplers(game, state, statistic, draws=3000, seed=5)[1] > 1e-3
 
 
 def test_determinize_changes_only_what_the_player_cannot_see():
@@ -74,11 +75,8 @@ def test_determinize_changes_only_what_the_player_cannot_see():
     kernel = kernel_for(game)
     player = state.current_player()
     arr = kernel.from_state(state)
-    rng = PCG32(3).to_array()
     changed = set()
-    for _ in range(200):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+    for world in worlds(game, state, draws=200, seed=3):
         k = kernel.to_kernel(world)
         assert k.hands[player] == state.kernel.hands[player]
         changed |= {q for q in range(3) if k.hands[q] != state.kernel.hands[q]}
@@ -100,4 +98,4 @@ def test_heuristic_is_the_leader_lead():
 @pytest.mark.parametrize("players", [3, 5])
 def test_compiled_engine_equals_python_reference(players):
     game = pyspiel.load_game("sushi_go", {"players": players})
-    check_engines_agree(game, decision_states(game, 100, seed=20 + players), iterations=10)
+    engines_agree(game, decision_states(game, 100, seed=20 + players), iterations=10, settings=cut_rollouts())

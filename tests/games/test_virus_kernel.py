@@ -5,18 +5,19 @@ import numpy as np
 import pyspiel
 import pytest
 
-from infosets.core.pcg32 import PCG32
 from infosets.games import _virus_kernel as vk
 from infosets.games import virus as vg
-from infosets.games.kernels import k_determinize, k_heuristic, kernel_for
-from kernel_port_checks import (
+from infosets.games.kernels import k_heuristic, kernel_for
+from kernel_checks import (
     check_determinize_keeps_infostate,
-    check_engines_agree,
     check_heuristic_on_returns_scale,
     check_pyspiel_games,
     check_random_games,
-    compare_with_adapter_resample,
+    compare_samplers,
+    cut_rollouts,
     decision_states,
+    engines_agree,
+    worlds,
 )
 
 PLAYERS = {2: 400, 3: 400, 4: 140, 6: 60}  # players -> random games (1,000 in all)
@@ -52,7 +53,7 @@ def test_determinize_matches_the_adapter_resample():
         return k.pool[vg.ORGAN + vg.WILD], k.pool[vg.THIEF], k.pool[vg.MEDICINE]
 
     for statistic in (hand, deck):
-        assert compare_with_adapter_resample(game, state, statistic, draws=3000, seed=5) > 1e-3
+        assert compare_samplers(game, state, statistic, draws=3000, seed=5)[1] > 1e-3
 
 
 def test_determinize_keeps_own_hand_and_the_table():
@@ -60,11 +61,7 @@ def test_determinize_keeps_own_hand_and_the_table():
     state = decision_states(game, 1, seed=8, stop=0.05)[0]
     kernel = kernel_for(game)
     player = state.current_player()
-    arr = kernel.from_state(state)
-    rng = PCG32(3).to_array()
-    for _ in range(200):
-        world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+    for world in worlds(game, state, draws=200, seed=3):
         k = kernel.to_kernel(world)
         assert k.hands[player] == state.kernel.hands[player]
         assert k.bodies == state.kernel.bodies and k.discard == state.kernel.discard
@@ -88,4 +85,5 @@ def test_heuristic_is_the_leader_lead_in_healthy_organs():
 
 def test_compiled_engine_equals_python_reference():
     game = pyspiel.load_game("virus", {"players": 3})
-    check_engines_agree(game, decision_states(game, 200, seed=23, stop=0.02), iterations=6)
+    engines_agree(game, decision_states(game, 200, seed=23, stop=0.02), iterations=6,
+                  settings=cut_rollouts())

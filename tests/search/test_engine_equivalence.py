@@ -2,61 +2,28 @@
 IS-MCTS of Ravichandran, Goodman and Lucas): same root statistics, depths and moves on
 seeded positions, with both engines drawing from the same PCG32."""
 
-import random
-
 import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.search.ismcts import ISMCTSBot
-from infosets.search.mcts import OLMCTSBot
-from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
+from infosets.search.pimcts import PIMCTSBot
+from kernel_checks import _both, decision_states, engines_agree
 
 GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 4}), ("trick_game", {})]
 POSITIONS = 200
+ITERATIONS = 40
 
 
 def positions(game, count, seed):
     """``count`` decision states after the deal, reached by random play."""
-    rnd, found = random.Random(seed), []
-    while len(found) < count:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rnd.choice(outcomes)[0])
-                continue
-            if rnd.random() < 0.4:
-                found.append(state.clone())
-                break
-            state.apply_action(rnd.choice(state.legal_actions()))
-    return found
-
-
-def _run(bot, state):
-    step = bot.step_with_policy(state)
-    return dict(step[0]), step[1], bot.last_search_info
-
-
-def _both(bot, game, state, **kwargs):
-    player = state.current_player()
-    python, compiled = (bot(game, player, iterations=40, engine=e, **kwargs) for e in ("python", "compiled"))
-    result = _run(python, state), _run(compiled, state)
-    assert python.engine_used == "python" and compiled.engine_used == "compiled"
-    return result
+    return decision_states(game, count, seed, stop=0.4, uniform_chance=True)
 
 
 @pytest.mark.parametrize("name,params", GAMES)
 def test_compiled_equals_python_reference(name, params):
     game = pyspiel.load_game(name, params)
-    for i, state in enumerate(positions(game, POSITIONS, seed=len(name))):
-        d = 1 + i % 4
-        rule = AGGREGATIONS[i % 3]
-        ol = _both(OLMCTSBot, game, state, rng=i, final=("mean", "visits")[i % 2])
-        pi = _both(PIMCTSBot, game, state, determinizations=d, aggregation=rule, rng=i)
-        ism = _both(ISMCTSBot, game, state, rng=i, availability=i % 5 != 0)
-        for python, compiled in (ol, pi, ism):
-            assert python == compiled, (i, state.history())
+    engines_agree(game, positions(game, POSITIONS, seed=len(name)), ITERATIONS)
 
 
 @pytest.mark.parametrize("name,params", GAMES)
@@ -81,7 +48,7 @@ def test_compiled_equals_python_with_per_game_settings(settings):
     for name, params in GAMES:
         game = pyspiel.load_game(name, params)
         for i, state in enumerate(positions(game, 12, seed=3)):
-            pi = _both(PIMCTSBot, game, state, determinizations=2, rng=i, **settings)
-            ism = _both(ISMCTSBot, game, state, rng=i, **settings)
+            pi = _both(PIMCTSBot, game, state, ITERATIONS, determinizations=2, rng=i, **settings)
+            ism = _both(ISMCTSBot, game, state, ITERATIONS, rng=i, **settings)
             assert pi[0] == pi[1]
             assert ism[0] == ism[1]
