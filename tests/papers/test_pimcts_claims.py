@@ -231,3 +231,50 @@ def test_high_budget_games_must_run_at_fig1_too():
     with pytest.raises(config.ConfigError, match="one per game"):
         config.load("pimcts_aggregation", "smoke", overrides={
             **base, "high_budget_games": ["tic_tac_toe", "leduc_poker"], "high_budgets": [60, 50, 40]})
+
+
+def _tied_table(deals=3, players=3):
+    """Every cell draws every game (e.g. Monopoly Deal at a tiny budget): all differences 0."""
+    cells = {("olmcts", 1, "none"): 0.0, ("ismcts", 0, "none"): 0.0}
+    for d in (2, 10):
+        for agg in ("TotalVisits", "AverageValue", "SingleVote"):
+            cells[("pimcts", d, agg)] = 0.0
+    rows = [{"game": "g", "budget": 10, "agent": a, "D": d, "aggregation": agg, "deal": deal,
+             "rotation": rot, "score": 0.5}
+            for (a, d, agg) in cells for deal in range(deals) for rot in range(players)]
+    return pc.paired_scores(pd.DataFrame(rows), "g", 10)
+
+
+def test_a_gain_claim_is_not_refuted_by_a_bad_cell_when_another_cell_gains():
+    """Regression (2026-11-26 default run): Stratego's best cell was +0.10 [-0.08, +0.28], yet
+    the row read "mismatch" because some other D cell was significantly below the control.
+    "PI-MCTS beats OL-MCTS by x" is refuted only when every cell is significantly below +x."""
+    rng = np.random.default_rng(7)
+    cells = {("olmcts", 1, "none"): 0.40, ("pimcts", 3, "TotalVisits"): 0.45,
+             ("pimcts", 10, "TotalVisits"): 0.10}
+    table = pc.paired_scores(_results("g", 100, cells, 20, rng), "g", 100)
+    claim = pc.gain_claim(table, "g", 100, "PI helps", 0.05, 3)
+    bad = pc.paired_differences(table, "D=10 TotalVisits", "control")
+    assert pc.stats.holm([pc.stats.paired_t_test(bad, "less")[1]] * 2)[0] <= 0.05  # a cell clearly below
+    assert claim.verdict == "inconclusive"
+    worse = pc.paired_scores(_results("g", 100, _cells(0.50, 0.20), 400, rng), "g", 100)
+    assert pc.gain_claim(worse, "g", 100, "PI helps", 0.05, 3).verdict == "mismatch"
+
+
+def test_all_equal_differences_are_no_evidence():
+    """Regression (2026-11-26 default run): three games whose TotalVisits cells drew every
+    game entered Stouffer's z with p = 1 (z = -7 each) and turned "TotalVisits collapses" into
+    a mismatch; and three tied deals made "IS-MCTS matches the best PI-MCTS" a match with the
+    interval [0, 0]. A sample with no variation says nothing either way."""
+    tied = _tied_table()
+    assert pc.ismcts_vs_best_pi(tied, "g", 10, 3).verdict == "inconclusive"
+    assert pc.loss_claim(tied, "g", 10, "PI worse", 0.05, 3).verdict == "inconclusive"
+    assert pc.gain_claim(tied, "g", 10, "PI helps", 0.05, 3).verdict == "inconclusive"
+    assert pc.no_gap_claim(tied, "g", 10, "no gap", 3).verdict == "inconclusive"
+    rng = np.random.default_rng(8)
+    falling = {("a", 3): _collapse_table(rng, 0.30)}
+    alone = pc.totalvisits_collapse(falling, 100)
+    with_ties = pc.totalvisits_collapse({**falling, **{(f"t{i}", 3): _tied_table() for i in range(4)}}, 100)
+    assert with_ties.verdict == alone.verdict != "mismatch"
+    assert "all differences equal: left out" in with_ties.note
+    assert pc.totalvisits_collapse({("t", 3): _tied_table()}, 100).verdict == "inconclusive"

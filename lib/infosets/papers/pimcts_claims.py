@@ -5,8 +5,9 @@ Only the paper's games at the paper's player counts (``pimcts_settings.csv``) en
 claims; every other game goes to the "beyond the paper" gains table. The cells of a game play
 the same duplicate deals (seats rotated), so every comparison is paired per (deal, rotation):
 
-* a gain claim ("PI-MCTS beats OL-MCTS") holds if SOME D > 1 cell beats the control: one-sided
-  paired t per cell, Holm over the cells;
+* a gain claim ("PI-MCTS beats OL-MCTS by x") holds if SOME D > 1 cell beats the control:
+  one-sided paired t per cell, Holm over the cells; it fails only if EVERY D > 1 cell is
+  significantly below the paper's gain x (intersection-union of one-sided paired t against x);
 * a loss claim ("worse than the baseline") must hold at EVERY cell: an intersection-union
   test (each cell's one-sided p <= 5%, no correction needed);
 * a "no gap" claim is equivalence: paired TOST per cell with ``MARGIN``, at every cell;
@@ -20,6 +21,11 @@ the same duplicate deals (seats rotated), so every comparison is paired per (dea
   game, combined over games by Stouffer's z;
 * budget fragmentation: tree depth and the root visit share of the chosen move fall as D
   grows (Kendall, one-sided), in every game.
+
+A sample whose paired differences are all equal (e.g. every game a draw) gives a t statistic
+of 0/0: it is read as no evidence in either direction (p = 1 for every one-sided and
+equivalence test, ``_t_test``), and it is left out of Stouffer's combination, where p = 1
+would otherwise count as near-certain evidence for the opposite.
 
 Each row shows the power at the paper's effect size and the games per cell 80% power needs;
 where a row's budget is below the paper's (4000, or 10000 for Fig. 2) its note says so.
@@ -101,6 +107,26 @@ def paired_differences(table: pd.DataFrame, a: str, b: str) -> np.ndarray:
     return (both[a] - both[b]).to_numpy()
 
 
+def _degenerate(d) -> bool:
+    """True for fewer than two differences or differences that are all equal (no variation:
+    a t-test is undefined there)."""
+    d = np.asarray(d, dtype=float)
+    return d.size < 2 or float(np.ptp(d)) == 0.0
+
+
+def _t_test(d, alternative: str = "two-sided"):
+    """``stats.paired_t_test``, except that a degenerate sample (``_degenerate``) gives p = 1:
+    all-equal differences are no evidence either way, however many there are."""
+    est, p = stats.paired_t_test(d, alternative)
+    return est, 1.0 if _degenerate(d) else p
+
+
+def _tost(d, margin: float):
+    """``stats.tost_paired`` with p = 1 for a degenerate sample (see ``_t_test``)."""
+    est, p = stats.tost_paired(d, margin)
+    return est, 1.0 if _degenerate(d) else p
+
+
 def _sd(diff_sets, players: int) -> float:
     """The paired SD observed, or the Bernoulli SD at 1/players before any data exist."""
     sds = [float(np.std(d, ddof=1)) for d in diff_sets if len(d) >= 2 and np.std(d) > 0]
@@ -121,21 +147,24 @@ def gain_claim(table, game, budget, statement, effect, players) -> Claim:
     """Some D > 1 cell beats the control (one-sided paired t per cell, Holm over cells)."""
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
-    tests = [stats.paired_t_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
+    tests = [_t_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
     p_up = stats.holm([1.0 if np.isnan(p) else p for _, p in tests])
-    p_down = stats.holm([1.0 if len(d) < 2 else stats.paired_t_test(d, "less")[1] for d in diffs])
+    # below the paper's gain at every cell (intersection-union): the claim fails
+    p_below = [1.0 if len(d) < 2 else _t_test(d - effect, "less")[1] for d in diffs]
     best = int(np.argmin(p_up))
     est = tests[best][0]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
     power, need = _power(effect, sd, n, ALPHA / len(cells), "greater")
     verdict = ("match" if p_up[best] <= ALPHA else
-               "mismatch" if (p_down <= ALPHA).any() else "inconclusive")
+               "mismatch" if max(p_below) <= ALPHA else "inconclusive")
     return Claim(f"{game}, B={budget}: {statement}", f"+{effect:.2f} over OL-MCTS",
                  None if est is None else est.value, verdict,
                  interval=None if est is None else (est.lo, est.hi), n=n,
-                 test=f"one-sided paired t per D>1 cell vs the control, Holm over {len(cells)} cells",
+                 test=f"one-sided paired t per D>1 cell vs the control, Holm over {len(cells)} "
+                      f"cells; mismatch if every cell is significantly below +{effect:.2f}",
                  power=power, n_for_80_power=need,
-                 note=f"ours: {cells[best]} (smallest Holm-adjusted p {p_up[best]:.3f}); power at "
+                 note=f"ours: {cells[best]} (smallest Holm-adjusted p {p_up[best]:.3f}); largest p "
+                      f"of 'below +{effect:.2f}' over cells {max(p_below):.3f}; power at "
                       f"alpha/{len(cells)}")
 
 
@@ -143,8 +172,8 @@ def loss_claim(table, game, budget, statement, effect, players) -> Claim:
     """Every D > 1 cell is below the control (intersection-union of one-sided paired t)."""
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
-    tests = [stats.paired_t_test(d, "less") if len(d) >= 2 else (None, np.nan) for d in diffs]
-    p_up = stats.holm([1.0 if len(d) < 2 else stats.paired_t_test(d, "greater")[1] for d in diffs])
+    tests = [_t_test(d, "less") if len(d) >= 2 else (None, np.nan) for d in diffs]
+    p_up = stats.holm([1.0 if len(d) < 2 else _t_test(d, "greater")[1] for d in diffs])
     worst = int(np.nanargmax([np.inf if np.isnan(p) else p for _, p in tests]))
     est, p_iut = tests[worst]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
@@ -164,8 +193,8 @@ def no_gap_claim(table, game, budget, statement, players) -> Claim:
     """Every D > 1 cell is equivalent to the control within ``MARGIN`` (paired TOST)."""
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
-    tosts = [stats.tost_paired(d, MARGIN) if len(d) >= 2 else (None, np.nan) for d in diffs]
-    p_diff = stats.holm([1.0 if len(d) < 2 else stats.paired_t_test(d)[1] for d in diffs])
+    tosts = [_tost(d, MARGIN) if len(d) >= 2 else (None, np.nan) for d in diffs]
+    p_diff = stats.holm([1.0 if len(d) < 2 else _t_test(d)[1] for d in diffs])
     worst = int(np.nanargmax([np.inf if np.isnan(p) else p for _, p in tosts]))
     est, p_iut = tosts[worst]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
@@ -229,9 +258,9 @@ def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
         return Claim(claim, "in every game", None, "inconclusive", n=len(d),
                      test="split half: best PI cell on even deals, non-inferiority on odd deals",
                      margin=MARGIN, note="fewer than 2 odd-deal pairs")
-    est, _ = stats.paired_t_test(d)
-    _, p_noninf = stats.paired_t_test(d + MARGIN, "greater")
-    _, p_worse = stats.paired_t_test(d, "less")
+    est, _ = _t_test(d)
+    _, p_noninf = _t_test(d + MARGIN, "greater")
+    _, p_worse = _t_test(d, "less")
     sd = _sd([d], players)
     power, need = _power(MARGIN, sd, len(d), ALPHA, "greater")
     verdict = "match" if p_noninf <= ALPHA else "mismatch" if p_worse <= ALPHA else "inconclusive"
@@ -260,7 +289,7 @@ def aggregation_equivalence(tables: dict, budget) -> Claim:
         return Claim(claim, "no aggregation consistently better", None, "inconclusive", n=games,
                      test="TOST across games per aggregation pair, Holm over 3 pairs",
                      margin=MARGIN, note="needs at least 2 paper games with every aggregation")
-    tosts = [stats.tost_paired(per_pair[p], MARGIN) for p in pairs]
+    tosts = [_tost(per_pair[p], MARGIN) for p in pairs]
     adjusted = stats.holm([p for _, p in tosts])
     worst = int(np.argmax(adjusted))
     est = tosts[worst][0]
@@ -330,8 +359,8 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         if not named or other not in table.columns:
             return not_run(claim, paper, f"no grid D in 100-500 or no {other} cell at this budget")
         diffs = [paired_differences(table, f"D={d} TotalVisits", other) for d in named]
-        tests = [stats.paired_t_test(d, "greater") for d in diffs]
-        worse = stats.holm([stats.paired_t_test(d, "less")[1] for d in diffs])
+        tests = [_t_test(d, "greater") for d in diffs]
+        worse = stats.holm([_t_test(d, "less")[1] for d in diffs])
         weakest = int(np.argmax([p for _, p in tests]))
         est = tests[weakest][0]
         n = min(len(d) for d in diffs)
@@ -358,7 +387,7 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         pairs = []
         for other in ("AverageValue", "SingleVote"):
             d = (total - _named_mean(table, named, other)).dropna().to_numpy()
-            pairs.append((other, d, *stats.paired_t_test(d, "greater"), stats.paired_t_test(d, "less")[1]))
+            pairs.append((other, d, *_t_test(d, "greater"), _t_test(d, "less")[1]))
         weakest = max(pairs, key=lambda r: r[3])
         other, d, est, _, _ = weakest
         power, need = _power(DEFAULT_EFFECT / 2, _sd([r[1] for r in pairs], 3), len(d), ALPHA, "greater")
@@ -378,7 +407,7 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         cols = [f"D={d} {a}" for a in ("AverageValue", "TotalVisits", "SingleVote")]
         if all(c in table.columns for c in cols):
             diffs = [paired_differences(table, cols[0], c) for c in cols[1:]]
-            p_d.append(max(stats.paired_t_test(x, "less")[1] for x in diffs))
+            p_d.append(max(_t_test(x, "less")[1] for x in diffs))
             gaps.append((d, max(float(np.mean(x)) for x in diffs), min(len(x) for x in diffs)))
     claim = f"{game}, B={budget}: AverageValue is significantly the worst aggregation"
     if not p_d:
@@ -421,26 +450,30 @@ def totalvisits_collapse(tables: dict, budget) -> Claim:
         d = paired_differences(test, high, best)
         if len(d) < 2:
             continue
-        est, p = stats.paired_t_test(d, "less")
+        est, p = _t_test(d, "less")
         per_game.append((game, high, best, est, p, d))
     if not per_game:
         return not_run(claim, paper, "needs at least two TotalVisits D cells in some game")
-    z_less = [float(norm.isf(min(max(p, 1e-12), 1 - 1e-12))) for *_, p, _ in per_game]
-    z = float(np.sum(z_less) / math.sqrt(len(z_less)))
+    informative = [r for r in per_game if not _degenerate(r[5])]
+    z_less = [float(norm.isf(min(max(p, 1e-12), 1 - 1e-12))) for *_, p, _ in informative]
+    z = float(np.sum(z_less) / math.sqrt(len(z_less))) if z_less else 0.0
     p_collapse, p_rise = float(norm.sf(z)), float(norm.cdf(z))
     mean_gap = float(np.mean([r[3].value for r in per_game]))
     n = min(len(r[5]) for r in per_game)
     power, need = _power(-DEFAULT_EFFECT, _sd([r[5] for r in per_game], 3), n, ALPHA, "less")
-    verdict = "match" if p_collapse <= ALPHA else "mismatch" if p_rise <= ALPHA else "inconclusive"
+    verdict = ("inconclusive" if not informative else "match" if p_collapse <= ALPHA else
+               "mismatch" if p_rise <= ALPHA else "inconclusive")
     return Claim(claim, paper, mean_gap, verdict, n=n,
                  test="per game: best lower D chosen on even deals, one-sided paired t (largest D "
-                      "below it) on odd deals; Stouffer's z over games",
+                      "below it) on odd deals; Stouffer's z over the games whose differences vary",
                  power=power, n_for_80_power=2 * need if need > 0 else need,
                  note=f"ours: mean over {len(per_game)} games of the odd-deal gap, combined p "
-                      f"{p_collapse:.3f}; power per game at a 0.05 gap (games per cell counts both "
-                      "halves); " + "; ".join(f"{_name(g)}: {h.split()[0]} - {b.split()[0]} "
-                                              f"{e.value:+.3f} p {p:.3f}"
-                                              for g, h, b, e, p, _ in per_game))
+                      f"{p_collapse:.3f} over {len(informative)} games; power per game at a 0.05 "
+                      "gap (games per cell counts both halves); "
+                      + "; ".join(f"{_name(g)}: {h.split()[0]} - {b.split()[0]} {e.value:+.3f} "
+                                  + ("(all differences equal: left out)" if _degenerate(d)
+                                     else f"p {p:.3f}")
+                                  for g, h, b, e, p, d in per_game))
 
 
 # -- the whole table -----------------------------------------------------------------------------
