@@ -305,8 +305,11 @@ def _count_row(kind: str, c: DealConstraints, limit: int, n: int) -> dict:
     counted = count_histories(c, limit)
     seconds = time.perf_counter() - t0
     table = AssignmentTable(c)
+    # |H_S| of a 52-card trick-taking deal (about 1e23) overflows int64, which tables and
+    # parquet need: a float for the plots, and the exact count as decimal text
     return {"deal": kind, "deck": n, "enumerated": min(counted, limit),
-            "complete": counted <= limit, "histories": table.size,
+            "complete": counted <= limit, "histories": float(table.size),
+            "histories_exact": str(table.size),
             "log10_histories": math.log10(table.size), "enumeration_seconds": seconds}
 
 
