@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import stat
+import subprocess
 import tempfile
 
 import pandas as pd
@@ -178,3 +179,42 @@ def test_provenance_is_rewritten_only_when_an_output_changes(tmp_path, monkeypat
 def test_git_state_reports_commit_and_ignores_output_folders(tmp_path):
     state = committed.git_state(tmp_path)  # not a checkout
     assert state == {"commit": None, "dirty": None}
+
+
+def test_git_state_is_dirty_only_for_edits_a_result_depends_on(tmp_path):
+    """Regression: a PROVENANCE.json committed during ``make figures`` read ``"dirty": true``
+    because ``make readme-tables`` had just rewritten README.md; only code and notebooks count."""
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    for rel in ("README.md", "figures/a/claims.csv", "lib/infosets/x.py", "notebooks/a.ipynb"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("v1\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+    for rel in ("README.md", "figures/a/claims.csv"):
+        (tmp_path / rel).write_text("v2\n")
+    assert committed.git_state(tmp_path)["dirty"] is False
+    (tmp_path / "lib/infosets/x.py").write_text("v2\n")
+    state = committed.git_state(tmp_path)
+    assert state["dirty"] is True and len(state["commit"]) == 40
+
+
+def test_prune_unlisted_removes_outputs_of_an_older_design_only(tmp_path):
+    """Regression: figures of an older preset design stayed in figures/<slug>/ (five stale
+    pimcts figures, belote's trick_win_rate table) because nothing removed unlisted files."""
+    folder = tmp_path / "slug"
+    (folder / "timing").mkdir(parents=True)
+    (folder / "paper").mkdir()
+    for rel in ("a.csv", "a.md", "old.png", "timing/t.csv", "timing/old.csv", "paper/x.png",
+                "PROVENANCE.json", "outputs.md"):
+        (folder / rel).write_text("x")
+    pd.DataFrame([{"name": "a", "kind": "table", "paper_ref": "", "files": "a.csv a.md"},
+                  {"name": "t", "kind": "timing", "paper_ref": "", "files": "timing/t.csv"}]
+                 ).to_csv(folder / "outputs.csv", index=False)
+    removed = session.prune_unlisted(folder)
+    assert [p.relative_to(folder).as_posix() for p in removed] == ["old.png", "timing/old.csv"]
+    left = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    assert left == ["PROVENANCE.json", "a.csv", "a.md", "outputs.csv", "outputs.md",
+                    "paper/x.png", "timing/t.csv"]

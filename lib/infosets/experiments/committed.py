@@ -33,7 +33,9 @@ from infosets.experiments.store import (
 )
 
 TASK_COLUMN = "task_id"
-OUTPUT_FOLDERS = ("figures", "results", "reports")  # generated files; not "code" for dirty
+# What a result can depend on: ``dirty`` looks at these paths only (not at figures/, results/,
+# reports/ or README.md, which ``make figures`` itself rewrites while the runs go on).
+RESULT_INPUTS = ("lib", "notebooks", "pyproject.toml", "environment.yml")
 
 
 def results_root() -> Path:
@@ -42,7 +44,7 @@ def results_root() -> Path:
 
 
 def git_state(root: Path | None = None) -> dict:
-    """``{"commit", "dirty"}`` of the checkout; dirty ignores the generated output folders."""
+    """``{"commit", "dirty"}`` of the checkout; dirty: uncommitted edits to ``RESULT_INPUTS``."""
     root = root or repo_root()
 
     def git(*args):
@@ -53,8 +55,7 @@ def git_state(root: Path | None = None) -> dict:
         head = git("rev-parse", "HEAD")
         if head.returncode != 0:
             return {"commit": None, "dirty": None}
-        status = git("status", "--porcelain", "--untracked-files=no", "--", ".",
-                     *(f":(exclude){d}" for d in OUTPUT_FOLDERS))
+        status = git("status", "--porcelain", "--untracked-files=no", "--", *RESULT_INPUTS)
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "dirty": None}
     return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}

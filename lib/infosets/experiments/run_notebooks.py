@@ -134,6 +134,14 @@ def publishes_report(slug: str, preset: str, seed: int, overrides: dict | None) 
     return is_published(load(slug, preset, seed=seed))
 
 
+def prune_published(slug: str, preset: str) -> list:
+    """Remove from a published run's figures folder the files it no longer writes."""
+    from infosets.experiments.config import load
+    from infosets.experiments.session import PUBLISHED_SEED, output_dir, prune_unlisted
+
+    return prune_unlisted(output_dir(load(slug, preset, seed=PUBLISHED_SEED)))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="default", choices=PRESETS)
@@ -176,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                     scheduler=args.scheduler, overrides=overrides, progress=sys.stderr.isatty())
             print(f"    ok in {time.perf_counter() - t0:.0f} s", flush=True)
             if publishes_report(slug, args.preset, args.seed, overrides):
+                for path in prune_published(slug, args.preset):
+                    print(f"    removed (no longer an output): {path.relative_to(repo_root())}")
                 written = reports.export(out, slug, args.preset)
                 print(f"    report: {', '.join(str(p.relative_to(repo_root())) for p in written)}")
         except Exception as exc:  # report every failing notebook in one line, then exit 1

@@ -79,6 +79,28 @@ def output_dir(cfg: _config.Config) -> Path:
     return base / "custom" / f"{cfg.preset}-{cfg.digest()[:10]}"
 
 
+INDEX_FILES = ("outputs.csv", "outputs.md", "PROVENANCE.json")
+
+
+def prune_unlisted(folder: Path) -> list[Path]:
+    """Delete the files of a finished run's figures folder that its ``outputs.csv`` does not
+    list (outputs of an older design of the notebook), and return them. Only the folder's own
+    files and its ``timing/`` are looked at: the preset subfolders (``paper/``, ``custom/``)
+    belong to other runs."""
+    index = folder / "outputs.csv"
+    if not index.is_file():
+        return []
+    listed = {f for files in pd.read_csv(index)["files"].dropna() for f in str(files).split()}
+    candidates = [p for p in folder.iterdir() if p.is_file()]
+    if (folder / "timing").is_dir():
+        candidates += [p for p in (folder / "timing").iterdir() if p.is_file()]
+    stale = [p for p in candidates
+             if p.name not in INDEX_FILES and str(p.relative_to(folder)) not in listed]
+    for path in stale:
+        path.unlink()
+    return sorted(stale)
+
+
 @dataclass
 class Session:
     cfg: _config.Config
