@@ -169,9 +169,9 @@ def _hand_across_a_reshuffle(game, seed):
 
 
 def test_cards_drawn_before_a_reshuffle_stay_in_hand_and_worlds_replay():
-    """The resampler alone re-dealt a whole hidden hand from hand plus draw pile, so a card
+    """The resampler once re-dealt a whole hidden hand from hand plus draw pile, so a card
     drawn before the reshuffle could end in the new draw pile, and the world kept the real
-    history. Worlds now keep those cards, deal the rest uniformly, and replay to themselves."""
+    history. Worlds keep those cards, deal the rest uniformly, and replay to themselves."""
     game = pyspiel.load_game("dominion(players=2)")
     state, before = _hand_across_a_reshuffle(game, seed=9)
     player, q = state.current_player(), 1 - state.current_player()
@@ -196,7 +196,7 @@ def test_cards_drawn_before_a_reshuffle_stay_in_hand_and_worlds_replay():
 
 def test_the_mover_holds_no_treasure_in_the_buy_phase_of_any_world():
     """Treasures are all played when the Buy phase starts (the play area is public); the
-    resampler alone could deal the mover a treasure there."""
+    resampler once could deal the mover a treasure there."""
     game = pyspiel.load_game("dominion(players=2)")
     rng = np.random.default_rng(12)
     state = game.new_initial_state()
@@ -212,3 +212,68 @@ def test_the_mover_holds_no_treasure_in_the_buy_phase_of_any_world():
         world = dm.sample_world(state, 0, rng)
         assert not any(world.kernel.hand[1][c] for c in dm.TREASURES)
         assert world.information_state_string(0) == state.information_state_string(0)
+
+
+def _buying_state(game, rng):
+    """Player 1's Buy phase (bought nothing yet) with a treasure in their draw pile."""
+    state = game.new_initial_state()
+    while not (state.kernel.phase == dm.BUYING and state.kernel.cur == 1
+               and any(state.kernel.draw[1][t] for t in dm.TREASURES)):
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(state.kernel, rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))] if state.kernel.phase != dm.BUYING
+                               else dm.END)
+    return state
+
+
+def test_the_kernels_resample_is_the_one_determinization_law():
+    """``resample`` itself (what the Python reference engine and the compiled determinizer
+    draw) keeps the cards held from before a reshuffle and gives the Buy-phase mover no
+    treasure; the sampler's placements are its draws (no ``resample_given`` of its own)."""
+    assert "resample_given" not in dm.DominionKernel.__dict__
+    game = pyspiel.load_game("dominion(players=2)")
+    state, before = _hand_across_a_reshuffle(game, seed=9)
+    k, player = state.kernel, state.current_player()
+    q = 1 - player
+    fixed = tt.list_to_counts(before, dm.NUM_TYPES)
+    assert all(h >= f for h, f in zip(k.held[q], fixed)) and sum(k.held[q]) > 0
+    assert k.history_context(game, state.history())[2] == k.held
+    rng = np.random.default_rng(13)
+    moved = 0
+    for _ in range(300):
+        world = k.resample(player, rng)
+        assert all(h >= max(f, m) for h, f, m in zip(world.hand[q], k.held[q], k.known[q]))
+        assert world.information_state_string(player) == k.information_state_string(player)
+        moved += world.hand[q] != k.hand[q]
+    assert moved > 0
+    buying = _buying_state(game, np.random.default_rng(14))
+    for _ in range(100):
+        world = buying.kernel.resample(0, rng)
+        assert not any(world.hand[1][t] for t in dm.TREASURES)
+        assert sum(world.hand[1]) == sum(buying.kernel.hand[1])
+
+
+def test_held_counts_the_hand_at_a_reshuffle_even_a_gained_card():
+    """At a reshuffle the whole hand is public: ``held`` takes it, a Gold gained to hand by
+    Mine included (history_context's former rule counted draws only), and a pile of one card
+    refilled with one card is a reshuffle too (the former rule saw no growth there)."""
+    k = _turn_kernel([{dm.MINE: 1, dm.SMITHY: 1, dm.SILVER: 1, dm.ESTATE: 2}, {}, {}])
+    k.actions = 2
+    k.draw[0] = [0] * dm.NUM_TYPES
+    k.draw[0][dm.COPPER] = 1
+    k.discard[0][dm.DUCHY] = 1
+    k.apply(dm.PLAY + dm.MINE)
+    k.apply(dm.DROP + dm.SILVER)
+    k.apply(dm.GAIN + dm.GOLD)
+    assert k.held[0] == [0] * dm.NUM_TYPES
+    k.apply(dm.PLAY + dm.SMITHY)
+    k.apply(dm.COPPER)                          # the last card; the Duchy is reshuffled in
+    assert k.draw[0][dm.DUCHY] == 1 and k.phase == dm.DRAWING
+    assert k.held[0] == k.hand[0] and k.held[0][dm.GOLD] == 1 and k.known[0][dm.GOLD] == 1
+    k.apply(dm.DUCHY)
+    assert k.held[0][dm.DUCHY] == 0 and k.held[0][dm.ESTATE] == 2
+    assert k.phase == dm.BUYING and k.held[0][dm.GOLD] == k.held[0][dm.COPPER] == 0
+    world = k.resample(1, np.random.default_rng(0))
+    assert world.hand[0] == k.hand[0]           # every card of the mover's hand is public

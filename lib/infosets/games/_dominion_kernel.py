@@ -8,7 +8,8 @@ win-share returns with the fewer-turns tie-break), so the information state stri
 Python from the array, through the reference's own string code) are the adapter's.
 
 A state is an int64 array: a header (``H_*``), then ``supply``, ``trash`` and ``play`` (17
-counts each), per player ``draw``, ``hand``, ``discard`` and ``known`` (4 x 17 counts each), and
+counts each), per player ``draw``, ``hand``, ``discard``, ``known`` and ``held`` (4 x 17 counts
+each; ``held``: the hand cards from before the player's last reshuffle, as the reference's), and
 the public log (``player * 1024 + code``: the action id of a play, buy, trash, discard or gain,
 ``MOAT_CODE`` for a Moat reveal, ``CELLAR_CODE + k`` for a Cellar discard of k cards). A running
 64-bit hash of the log (``H_LOG_HASH``) keeps ``nb_infostate_key`` cheap; past ``LOG_CAP``
@@ -24,9 +25,15 @@ Dominion.json``) is ``PureScoreHeuristic``, the raw game score (victory points).
 returns' [0, 1] scale: ``clip(VP / 100, 0, 1)`` per player (the scale the seven_wonders port
 uses for the same heuristic); the returns at the end.
 
-Determinization (``nb_determinize``): as ``DominionKernel.resample``: for every other player,
-the hand cards not publicly known are re-dealt uniformly from their hand plus draw pile
-(a uniform shuffle of that multiset; the first cards go to the hand, the rest to the draw pile).
+Determinization (``nb_determinize``): ``DominionKernel.resample``'s law, draw for draw (its
+Fisher-Yates swaps ``rng_bounded(i + 1)``, as the reference does given a ``PCG32``): for every
+other player the hand keeps ``max(known, held)`` of each type (the cards publicly there) and
+the rest of it is re-dealt uniformly from those cards plus the draw pile (a uniform shuffle of
+that multiset; the first cards go to the hand, the rest to the draw pile), treasures left out
+of the shuffle for the mover in the Buy phase (all were played). It does not reject placements
+that no history consistent with the player's view deals (a hidden Moat that Militia would have
+revealed, no Action card in the hand of a mover in the Action phase): only the pyspiel sampler
+(``_tabletop.sample_rebuilt_world``) draws those again.
 """
 
 from __future__ import annotations
@@ -94,7 +101,8 @@ DRAW = PLAYAREA + NUM_TYPES
 HAND = DRAW + MAX_PLAYERS * NUM_TYPES
 DISCARD = HAND + MAX_PLAYERS * NUM_TYPES
 KNOWN = DISCARD + MAX_PLAYERS * NUM_TYPES
-LOG = KNOWN + MAX_PLAYERS * NUM_TYPES
+HELD = KNOWN + MAX_PLAYERS * NUM_TYPES
+LOG = HELD + MAX_PLAYERS * NUM_TYPES
 STATE_SIZE = LOG + LOG_CAP
 COST_A = np.array(COST, dtype=np.int64)
 COINS_A = np.array(COINS, dtype=np.int64)
@@ -248,6 +256,8 @@ def _leave_hand(s, q, c, dest):
     s[dest + c] += 1
     if s[KNOWN + q * NUM_TYPES + c] > 0:
         s[KNOWN + q * NUM_TYPES + c] -= 1
+    if s[HELD + q * NUM_TYPES + c] > 0:
+        s[HELD + q * NUM_TYPES + c] -= 1
 
 
 @nb.njit(cache=True)
@@ -261,6 +271,7 @@ def _start_buying(s):
             s[PLAYAREA + c] += k
             s[hand + c] = 0
             s[KNOWN + p * NUM_TYPES + c] = 0
+            s[HELD + p * NUM_TYPES + c] = 0
     if s[PLAYAREA + SILVER] > 0:
         s[H_COINS] += s[H_MERCHANTS]
     s[H_PHASE] = BUYING
@@ -297,6 +308,8 @@ def _continue_drawing(s):
                     s[DRAW + q * NUM_TYPES + c] = s[DISCARD + q * NUM_TYPES + c]
                     s[DISCARD + q * NUM_TYPES + c] = 0
                 if _total(s, DRAW, q) > 0:
+                    for c in range(NUM_TYPES):   # the hand now is public (see HELD)
+                        s[HELD + q * NUM_TYPES + c] = s[HAND + q * NUM_TYPES + c]
                     s[H_PHASE] = DRAWING
                     return
             else:
@@ -414,6 +427,7 @@ def _cleanup(s):
         s[DISCARD + p * NUM_TYPES + c] += s[HAND + p * NUM_TYPES + c] + s[PLAYAREA + c]
         s[HAND + p * NUM_TYPES + c] = 0
         s[KNOWN + p * NUM_TYPES + c] = 0
+        s[HELD + p * NUM_TYPES + c] = 0
         s[PLAYAREA + c] = 0
     s[H_TURNS] += 1
     empty = 0
@@ -563,18 +577,27 @@ def nb_infostate_key(s, player):
 
 @nb.njit(cache=True)
 def nb_determinize(s, player, rng):
-    """Re-deal every other player's unknown hand cards from their hand plus draw pile, in place
-    (as ``DominionKernel.resample``)."""
+    """Re-deal every other player's hand cards not publicly there from their hand plus draw
+    pile, in place, as ``DominionKernel.resample`` (draw for draw with a ``PCG32``): a hand
+    keeps ``max(known, held)`` of each type; the Buy-phase mover's re-dealt cards hold no
+    treasure (its treasures stay in the draw pile). The cards to deal, in type order, are
+    shuffled by Fisher-Yates; the first go to the hand, the rest stay in the draw pile."""
     cards = np.empty(512, np.int64)
+    no_treasure_of = s[H_CUR] if s[H_PHASE] == BUYING else -1
     for q in range(s[H_N]):
         if q == player:
             continue
-        hand, draw, known = HAND + q * NUM_TYPES, DRAW + q * NUM_TYPES, KNOWN + q * NUM_TYPES
+        hand, draw = HAND + q * NUM_TYPES, DRAW + q * NUM_TYPES
+        known, held = KNOWN + q * NUM_TYPES, HELD + q * NUM_TYPES
         m = 0
         size = 0
         for c in range(NUM_TYPES):
-            k = s[draw + c] + s[hand + c] - s[known + c]
-            size += s[hand + c] - s[known + c]
+            kept = max(s[known + c], s[held + c])
+            pool = s[draw + c] + s[hand + c] - kept
+            size += s[hand + c] - kept
+            s[hand + c] = kept
+            s[draw + c] = pool
+            k = 0 if q == no_treasure_of and c < TREASURE_TYPES else pool
             if m + k > cards.shape[0]:
                 grown = np.empty(2 * (m + k), np.int64)
                 grown[:m] = cards[:m]
@@ -585,13 +608,9 @@ def nb_determinize(s, player, rng):
         for i in range(m - 1, 0, -1):
             j = rng_bounded(rng, i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-        for c in range(NUM_TYPES):
-            s[hand + c] = s[known + c]
-            s[draw + c] = 0
         for i in range(size):
             s[hand + cards[i]] += 1
-        for i in range(size, m):
-            s[draw + cards[i]] += 1
+            s[draw + cards[i]] -= 1
 
 
 # -- conversions (Python) ------------------------------------------------------------------------
@@ -639,7 +658,8 @@ def to_python_kernel(s: np.ndarray) -> DominionKernel:
     k.supply = s[SUPPLY:SUPPLY + NUM_TYPES].tolist()
     k.trash = s[TRASH:TRASH + NUM_TYPES].tolist()
     k.play = s[PLAYAREA:PLAYAREA + NUM_TYPES].tolist()
-    for name, zone in (("draw", DRAW), ("hand", HAND), ("discard", DISCARD), ("known", KNOWN)):
+    for name, zone in (("draw", DRAW), ("hand", HAND), ("discard", DISCARD), ("known", KNOWN),
+                       ("held", HELD)):
         setattr(k, name, [s[zone + q * NUM_TYPES:zone + (q + 1) * NUM_TYPES].tolist() for q in range(n)])
     k.log = [(int(e) // 1024, _entry(int(e) % 1024)) for e in s[LOG:LOG + nlog]]
     return k
@@ -661,7 +681,8 @@ def from_python_kernel(k: DominionKernel) -> np.ndarray:
     s[SUPPLY:SUPPLY + NUM_TYPES] = k.supply
     s[TRASH:TRASH + NUM_TYPES] = k.trash
     s[PLAYAREA:PLAYAREA + NUM_TYPES] = k.play
-    for zone, rows in ((DRAW, k.draw), (HAND, k.hand), (DISCARD, k.discard), (KNOWN, k.known)):
+    for zone, rows in ((DRAW, k.draw), (HAND, k.hand), (DISCARD, k.discard), (KNOWN, k.known),
+                       (HELD, k.held)):
         for q, row in enumerate(rows):
             s[zone + q * NUM_TYPES:zone + (q + 1) * NUM_TYPES] = row
     entries = np.array([p * 1024 + _code(e) for p, e in k.log], dtype=np.int64)

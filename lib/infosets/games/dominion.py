@@ -29,15 +29,23 @@ Modelling choices (documented simplifications):
 
 Hidden information and the determinizer: another player's hand and draw pile, except
 cards publicly known to be in the hand (a treasure gained to hand by Mine, a revealed
-Moat) until a card of that type leaves the hand. ``resample`` re-deals, for every other
-player, their unknown hand cards uniformly from their hand plus draw pile (as the compiled
-``nb_determinize``). ``sample_world`` keeps, besides, the cards a hand holds from before its
-owner's last reshuffle (public: the reshuffled pile was the discard pile) and no treasure
-in the mover's hand in the Buy phase, and draws again any placement that no history
+Moat) until a card of that type leaves the hand, and the cards ``held`` in the hand from
+before its owner's last reshuffle. ``held`` is kernel state and public: at a reshuffle the
+draw pile was empty, so the hand was all the owner's cards outside the (public) discard
+pile and play area; it takes the hand then, and a card leaving the hand lowers its type's
+count (the earliest arrival leaves first). A card gained to hand by Mine counts too when
+it is in the hand at the reshuffle: it is as public as the drawn ones, so ``held`` stays a
+lower bound on the public hand cards (a count of draws, history_context's former rule,
+missed it). ``resample`` is the one determinization law (the compiled ``nb_determinize``
+draws the same worlds, draw for draw with a ``PCG32``): for every other player it keeps
+``max(known, held)`` of each type in the hand and re-deals the rest of the hand uniformly
+from those cards plus the draw pile, the Buy-phase mover's re-dealt cards holding no
+treasure (all were played). What it does not do is reject placements that no history
 consistent with the player's view deals (e.g. a hidden Moat that Militia would have
-revealed, or no Action card in the hand of a mover in the Action phase): it is uniform
-over the consistent placements, and each world is the state its own ``history()`` reaches
-(``_tabletop.sample_rebuilt_world``).
+revealed, or no Action card in the hand of a mover in the Action phase): only
+``sample_world`` (``_tabletop.sample_rebuilt_world``) draws those again, so its worlds are
+uniform over the consistent placements and each is the state its own ``history()``
+reaches.
 
 Tensors (``_tabletop.Kernel``), rows indexed by seat; card vectors have 17 entries
 (``CARD_NAMES`` order):
@@ -86,7 +94,8 @@ def _supply(n: int) -> list[int]:
 
 
 class DominionKernel(tt.Kernel):
-    """Whole Dominion state: every zone a count vector."""
+    """Whole Dominion state: every zone a count vector; ``known`` and ``held`` (per player)
+    count the hand cards publicly there (see the module docstring)."""
 
     REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
     CHECKS_EACH_MOVE = False  # the information state's public log covers every move
@@ -94,7 +103,7 @@ class DominionKernel(tt.Kernel):
     VALUE_FIELDS = ("n", "cur", "phase", "actions", "buys", "coins", "merchants", "to_draw",
                     "drawer", "after", "victim", "mark", "dropped", "turns", "max_turns")
     LIST_FIELDS = ("supply", "trash", "play", "log")
-    NESTED_FIELDS = ("draw", "hand", "discard", "known")
+    NESTED_FIELDS = ("draw", "hand", "discard", "known", "held")
     __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int, max_turns: int):
@@ -108,6 +117,7 @@ class DominionKernel(tt.Kernel):
         self.discard = [[0] * NUM_TYPES for _ in range(n)]
         self.play = [0] * NUM_TYPES          # the current player's play area
         self.known = [[0] * NUM_TYPES for _ in range(n)]   # publicly known hand cards
+        self.held = [[0] * NUM_TYPES for _ in range(n)]    # hand cards from before a reshuffle
         self.cur = 0
         self.actions, self.buys, self.coins, self.merchants = 1, 1, 0, 0
         self.victim = -1
@@ -239,6 +249,8 @@ class DominionKernel(tt.Kernel):
         destination[c] += 1
         if self.known[q][c]:
             self.known[q][c] -= 1
+        if self.held[q][c]:
+            self.held[q][c] -= 1
 
     def _play_action(self, c: int):
         p = self.cur
@@ -313,6 +325,7 @@ class DominionKernel(tt.Kernel):
                 self.play[c] += hand[c]
                 hand[c] = 0
                 self.known[p][c] = 0
+                self.held[p][c] = 0
         if self.play[SILVER]:
             self.coins += self.merchants
         self.phase = BUYING
@@ -325,6 +338,8 @@ class DominionKernel(tt.Kernel):
     def _continue_drawing(self):
         q = self.drawer
         if self.to_draw and not sum(self.draw[q]):
+            if sum(self.discard[q]):        # the hand now is public: all cards but the pile's
+                self.held[q] = self.hand[q][:]
             self.draw[q], self.discard[q] = self.discard[q], [0] * NUM_TYPES  # shuffle
         if self.to_draw and sum(self.draw[q]):
             self.phase = DRAWING
@@ -348,6 +363,7 @@ class DominionKernel(tt.Kernel):
             self.discard[p][c] += self.hand[p][c] + self.play[c]
         self.hand[p] = [0] * NUM_TYPES
         self.known[p] = [0] * NUM_TYPES
+        self.held[p] = [0] * NUM_TYPES
         self.play = [0] * NUM_TYPES
         self.turns += 1
         empty = sum(1 for s in self.supply if s == 0)
@@ -427,28 +443,40 @@ class DominionKernel(tt.Kernel):
         return parts
 
     def resample(self, player, rng):
-        """Re-deal every other player's unknown hand cards from their hand plus draw pile."""
+        """Re-deal, for every other player, the hand cards not publicly there uniformly from
+        their hand plus draw pile (as the compiled ``nb_determinize``, draw for draw).
+
+        A hand keeps its known cards and the cards ``held`` from before its owner's last
+        reshuffle (``kept = max(known, held)`` per type: both are public lower bounds, which
+        may count the same card, e.g. a revealed Moat); in the Buy phase the mover's
+        treasures were all played, so treasures stay out of the mover's re-dealt cards (they
+        go to the draw pile)."""
         k = self.copy()
         for q in range(k.n):
             if q == player:
                 continue
-            pool = [k.draw[q][c] + k.hand[q][c] - k.known[q][c] for c in range(NUM_TYPES)]
-            size = sum(k.hand[q]) - sum(k.known[q])
-            cards = tt.shuffled_cards(pool, rng)
-            k.hand[q] = k.known[q][:]
+            kept = [max(k.known[q][c], k.held[q][c]) for c in range(NUM_TYPES)]
+            pool = [k.draw[q][c] + k.hand[q][c] - kept[c] for c in range(NUM_TYPES)]
+            size = sum(k.hand[q]) - sum(kept)
+            no_treasure = q == k.cur and k.phase == BUYING
+            cards = _shuffled_cards([0 if no_treasure and c in TREASURES else pool[c]
+                                     for c in range(NUM_TYPES)], rng)
+            k.hand[q] = kept[:]
             for c in cards[:size]:
                 k.hand[q][c] += 1
-            k.draw[q] = tt.list_to_counts(cards[size:], NUM_TYPES)
+            k.draw[q] = [pool[c] - k.hand[q][c] + kept[c] for c in range(NUM_TYPES)]
         return k
 
     def history_context(self, game, history):
         """From ``history`` replayed: the real kernel, the draws each player still holds as
         (step, card) lists (step None for a card gained to hand; a card leaving a hand takes
-        away the earliest draw of its type still held), and the cards each player holds
-        from before their last reshuffle (count vectors)."""
+        away the earliest draw of its type still held), the cards each player holds from
+        before their last reshuffle (the replayed kernel's ``held``, one implementation: it
+        counts a card gained to hand that was in the hand at the reshuffle, as public as a
+        drawn one, which the draws alone would miss) and the phase before each step and
+        after the last."""
         real = game.new_kernel()
         in_hand = [[] for _ in range(real.n)]
-        refill = [-1] * real.n
         phases = []
         for step, action in enumerate(history):
             phases.append(real.phase)
@@ -456,11 +484,8 @@ class DominionKernel(tt.Kernel):
             if real.phase == DRAWING:
                 in_hand[real.drawer].append((step, action))
                 before[real.drawer][action] += 1
-            piles = [sum(draw) for draw in real.draw]
             real.apply(action)
             for q in range(real.n):
-                if sum(real.draw[q]) > piles[q]:
-                    refill[q] = step
                 if before[q] == real.hand[q]:
                     continue
                 for c in range(NUM_TYPES):
@@ -469,31 +494,7 @@ class DominionKernel(tt.Kernel):
                         in_hand[q].remove(next(e for e in in_hand[q] if e[1] == c))
                     in_hand[q].extend([(None, c)] * max(delta, 0))
         phases.append(real.phase)
-        held = [tt.list_to_counts([c for step, c in in_hand[q] if step is not None and step <= refill[q]],
-                                  NUM_TYPES) for q in range(real.n)]
-        return real, in_hand, held, phases
-
-    def resample_given(self, player, rng, context):
-        """``resample``, keeping in each hidden hand the cards drawn before that player's last
-        reshuffle: the pile reshuffled then was the public discard pile, so the cards left
-        from before were publicly known (all the player's other cards)."""
-        held = context[2]
-        k = self.copy()
-        for q in range(k.n):
-            if q == player:
-                continue
-            kept = [k.known[q][c] + max(held[q][c] - k.known[q][c], 0) for c in range(NUM_TYPES)]
-            pool = [k.draw[q][c] + k.hand[q][c] - kept[c] for c in range(NUM_TYPES)]
-            size = sum(k.hand[q]) - sum(kept)
-            # In the Buy phase the mover's treasures were all played: none is left in hand.
-            no_treasure = q == k.cur and k.phase == BUYING
-            cards = tt.shuffled_cards([0 if no_treasure and c in TREASURES else pool[c]
-                                       for c in range(NUM_TYPES)], rng)
-            k.hand[q] = kept[:]
-            for c in cards[:size]:
-                k.hand[q][c] += 1
-            k.draw[q] = [pool[c] - k.hand[q][c] + kept[c] for c in range(NUM_TYPES)]
-        return k
+        return real, in_hand, [held[:] for held in real.held], phases
 
     def replay_move(self, kernel, step, action, context):
         """An "end" of the Action phase or of an optional Mine trash is asked only while the
@@ -556,6 +557,20 @@ class DominionKernel(tt.Kernel):
     def _player_line(self, q):
         return (f"p{q} hand {self._zone(self.hand[q])} draw {self._zone(self.draw[q])} "
                 f"discard {self._zone(self.discard[q])}")
+
+
+def _shuffled_cards(counts: list[int], rng) -> list[int]:
+    """The cards of a count vector in uniformly random order. A ``PCG32`` (the compiled
+    engine's generator, with ``bounded``) swaps as ``nb_determinize``'s Fisher-Yates loop does
+    (``rng_bounded(i + 1)``), so both give the same world for the same seed; any other rng
+    shuffles by ``tt.shuffled_cards``."""
+    if not hasattr(rng, "bounded"):
+        return tt.shuffled_cards(counts, rng)
+    cards = tt.counts_to_list(counts)
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.bounded(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 def _after_end(kernel: DominionKernel) -> DominionKernel:
