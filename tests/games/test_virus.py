@@ -44,6 +44,7 @@ def _kernel(hands, bodies=None, n=3):
     k = vi.VirusKernel(n)
     k.to_draw = [0] * n
     k.hands = [sorted(h) for h in hands]
+    k.hand_epochs = [[0] * len(h) for h in hands]
     if bodies:
         for p, body in bodies.items():
             for slot, organ in body.items():
@@ -81,7 +82,7 @@ def test_medicine_cures_vaccinates_and_immunises():
         k.cur, k.to_draw = 0, [0, 0, 0]
         k.apply(action)
     assert vi._immunised(k.bodies[0][G])
-    k.hands[1] = [vi.VIRUS + G]
+    k.hands[1], k.hand_epochs[1] = [vi.VIRUS + G], [0]
     k.cur, k.to_draw = 1, [0, 0, 0]
     assert all(a >= vi.A_DISCARD for a in k.legal_actions())   # immunised: no target
 
