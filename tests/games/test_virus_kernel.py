@@ -1,10 +1,14 @@
 """The virus numba kernel (pimcts_aggregation, 3 players in the paper) against its pyspiel
 adapter, the adapter's resampler, and the Python reference engines."""
 
+import random
+
 import numpy as np
 import pyspiel
 import pytest
 
+from infosets.core.pcg32 import PCG32
+from infosets.games import _tabletop as tt
 from infosets.games import _virus_kernel as vk
 from infosets.games import virus as vg
 from infosets.games.kernels import k_heuristic, kernel_for
@@ -87,3 +91,88 @@ def test_compiled_engine_equals_python_reference():
     game = pyspiel.load_game("virus", {"players": 3})
     engines_agree(game, decision_states(game, 200, seed=23, stop=0.02), iterations=6,
                   settings=cut_rollouts())
+
+
+def _fields(kernel_object) -> dict:
+    return {name: getattr(kernel_object, name) for name in type(kernel_object).__slots__}
+
+
+def _positions(count, seed, stop, skip=0):
+    """``count`` pyspiel decision states of random games (2-4 players), each game stopped at
+    a decision after the first ``skip`` with probability ``stop``: long games, many past a
+    reshuffle."""
+    rnd, found = random.Random(seed), []
+    while len(found) < count:
+        game = pyspiel.load_game("virus", {"players": 2 + len(found) % 3})
+        found += decision_states(game, 1, seed=rnd.randrange(1 << 30), stop=stop, skip=skip)
+    return found
+
+
+def _older_epochs(state):
+    """Per epoch before the last (from ``history_context``: the history's epochs), the sorted
+    cards of the other players' hands of that epoch."""
+    game, player = state.get_game(), state.current_player()
+    context = state.kernel.history_context(game, state.history())
+    cards = {}
+    for q, held in enumerate(context["in_hand"]):
+        for _, card, epoch in held:
+            if q != player and epoch < context["epochs"] - 1:
+                cards.setdefault(epoch, []).append(card)
+    return {e: sorted(c) for e, c in cards.items()}
+
+
+def test_determinize_keeps_each_older_epochs_cards():
+    """``nb_determinize`` dealt every hidden card from all unseen cards, so a card drawn
+    before a reshuffle could turn into a card of a later pile. Now, for each epoch before the
+    last, the other players' cards of that epoch stay those cards (each hand keeping its
+    epochs), and the last epoch's cards and the deck stay one multiset."""
+    states = [s for s in _positions(300, seed=31, stop=0.01, skip=30) if _older_epochs(s)]
+    assert len(states) >= 60
+    rng = PCG32(7).to_array()
+    changed = 0
+    for state in states:
+        game, player = state.get_game(), state.current_player()
+        kernel = kernel_for(game)
+        arr = kernel.from_state(state)
+        older = _older_epochs(state)
+        last = state.kernel.epoch
+        for _ in range(20):
+            world = arr.copy()
+            vk.nb_determinize(world, player, rng)
+            k = vk.kernel_from_array(world)
+            cards = {}
+            for q in range(k.n):
+                if q != player:
+                    for c, e in zip(k.hands[q], k.hand_epochs[q]):
+                        cards.setdefault(e, []).append(c)
+            assert {e: sorted(c) for e, c in cards.items() if e < last} == older
+            assert [sorted(h) for h in k.hand_epochs] == [sorted(h) for h in state.kernel.hand_epochs]
+            assert k.hands[player] == state.kernel.hands[player] and k.epoch == last
+            fresh = [c for e, c_ in cards.items() if e == last for c in c_]
+            real = [c for q in range(k.n) if q != player
+                    for c, e in zip(state.kernel.hands[q], state.kernel.hand_epochs[q]) if e == last]
+            assert tt.list_to_counts(fresh, vg.NUM_TYPES) == [
+                a + b - c for a, b, c in zip(tt.list_to_counts(real, vg.NUM_TYPES), state.kernel.pool,
+                                             k.pool)]
+            changed += any([c for c, e in zip(k.hands[q], k.hand_epochs[q]) if e < last] !=
+                           [c for c, e in zip(state.kernel.hands[q], state.kernel.hand_epochs[q]) if e < last]
+                           for q in range(k.n))
+    assert changed > 100  # the older epochs' cards do move between the players
+
+
+def test_determinize_is_the_python_resample_draw_for_draw():
+    """On 240 positions (2-4 players, most past a reshuffle) ``nb_determinize`` and
+    ``VirusKernel.resample`` given the same PCG32 seed give the same world and leave the
+    generator in the same state."""
+    states = _positions(240, seed=41, stop=0.01)
+    assert sum(state.kernel.epoch > 0 for state in states) >= 100
+    assert sum(bool(_older_epochs(state)) for state in states) >= 30
+    for i, state in enumerate(states):
+        player = state.current_player()
+        kernel = kernel_for(state.get_game())
+        world, stream = kernel.from_state(state), PCG32(i).to_array()
+        vk.nb_determinize(world, player, stream)
+        python = PCG32(i)
+        resampled = state.kernel.resample(player, python)
+        assert _fields(vk.kernel_from_array(world)) == _fields(resampled), i
+        assert (python.state, python.inc) == (int(stream[0]), int(stream[1]))
