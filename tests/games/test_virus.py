@@ -1,6 +1,7 @@
 """Tests of the Virus! port (lib/infosets/games/virus.py)."""
 
 import random
+from collections import Counter
 
 import numpy as np
 import pyspiel
@@ -258,14 +259,15 @@ def test_resample_keeps_each_older_epochs_cards_and_is_resample_given():
     game = pyspiel.load_game("virus(players=3)")
     moved = 0
     for seed in range(6):
-        state, _ = _state_after_a_reshuffle(game, seed)
+        state, old = _state_after_a_reshuffle(game, seed)
         kernel, player = state.kernel, state.current_player()
         context = kernel.history_context(game, state.history())
-        last = kernel.epoch
-        before = _epoch_cards(kernel, player)
-        assert any(e < last for e in before)
+        last = context["epochs"] - 1
         for draw in range(40):
             world = kernel.resample(player, PCG32(draw))
+            hidden = [c for q in range(3) if q != player for c in world.hands[q]]
+            assert not Counter(old) - Counter(hidden)  # the older cards stay in hidden hands
+            before = _epoch_cards(kernel, player)
             after = _epoch_cards(world, player)
             assert {e: c for e, c in after.items() if e < last} == \
                 {e: c for e, c in before.items() if e < last}
