@@ -1,10 +1,14 @@
 """Tests of the Virus! port (lib/infosets/games/virus.py)."""
 
+import random
+from collections import Counter
+
 import numpy as np
 import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
+from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 from infosets.games import virus as vi
 from tabletop_checks import (
@@ -44,6 +48,7 @@ def _kernel(hands, bodies=None, n=3):
     k = vi.VirusKernel(n)
     k.to_draw = [0] * n
     k.hands = [sorted(h) for h in hands]
+    k.hand_epochs = [[0] * len(h) for h in hands]
     if bodies:
         for p, body in bodies.items():
             for slot, organ in body.items():
@@ -81,7 +86,7 @@ def test_medicine_cures_vaccinates_and_immunises():
         k.cur, k.to_draw = 0, [0, 0, 0]
         k.apply(action)
     assert vi._immunised(k.bodies[0][G])
-    k.hands[1] = [vi.VIRUS + G]
+    k.hands[1], k.hand_epochs[1] = [vi.VIRUS + G], [0]
     k.cur, k.to_draw = 1, [0, 0, 0]
     assert all(a >= vi.A_DISCARD for a in k.legal_actions())   # immunised: no target
 
@@ -174,3 +179,107 @@ def test_cards_drawn_before_a_reshuffle_come_from_their_pile_and_worlds_replay()
         assert str(rebuilt) == str(world) and rebuilt.kernel.hands == world.kernel.hands
         assert all(rebuilt.information_state_string(p) == world.information_state_string(p)
                    for p in range(3))
+
+
+def _random_action(kernel, rnd):
+    if kernel.current_player() == tt.CHANCE:
+        outcomes = kernel.chance_outcomes()
+        return rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+    return rnd.choice(kernel.legal_actions())
+
+
+def _apply_tracking_draws(kernel, held, epoch, step, action):
+    """Apply ``action`` and update, by the rule written out on the history alone, ``held``
+    (per player the [step, card, epoch] of each draw still held: a card leaving a hand takes
+    away the earliest draw of its type still held) and the epoch (one more when the deck
+    grows: a reshuffle). Returns the new epoch."""
+    drawer = kernel._drawer()
+    if drawer >= 0:
+        held[drawer].append([step, action, epoch])
+    movers = () if drawer >= 0 else range(kernel.n) if action == vi.A_GLOVE else (kernel.cur,)
+    before = {q: kernel.hands[q][:] for q in movers}
+    deck = sum(kernel.pool)
+    kernel.apply(action)
+    if sum(kernel.pool) > deck - (drawer >= 0):
+        epoch += 1
+    for q in movers:
+        left = tt.list_to_counts(before[q], vi.NUM_TYPES)
+        for c in kernel.hands[q]:
+            left[c] -= 1
+        for c, k in enumerate(left):
+            for _ in range(k):
+                held[q].remove(next(e for e in held[q] if e[1] == c))
+    return epoch
+
+
+def test_kernel_epochs_are_the_history_epochs():
+    """The kernel's hand epochs (the determinization's information) after every step of 300
+    random games are those the history gives each draw still held, and ``history_context``
+    (the draws' steps too) agrees. The kernel had no epochs: only the history knew them."""
+    rnd = random.Random(11)
+    reshuffled = 0
+    for g in range(300):
+        n = 2 + g % 3
+        game = pyspiel.load_game(f"virus(players={n})")
+        kernel, held, epoch, history = game.new_kernel(), [[] for _ in range(n)], 0, []
+        while not kernel.is_terminal():
+            action = _random_action(kernel, rnd)
+            epoch = _apply_tracking_draws(kernel, held, epoch, len(history), action)
+            history.append(action)
+            assert kernel.epoch == epoch
+            for q in range(n):
+                assert sorted(zip(kernel.hands[q], kernel.hand_epochs[q])) == \
+                    sorted((card, e) for _, card, e in held[q])
+                assert [(c, e) for c, e in zip(kernel.hands[q], kernel.hand_epochs[q])] == \
+                    sorted(zip(kernel.hands[q], kernel.hand_epochs[q]))
+            if len(history) % 97 == 0 or kernel.is_terminal():
+                context = kernel.history_context(game, history)
+                assert context["epochs"] == epoch + 1
+                assert [sorted(map(tuple, h)) for h in context["in_hand"]] == \
+                    [sorted(map(tuple, h)) for h in held]
+                assert [[e[1] for e in h] for h in context["in_hand"]] == kernel.hands
+        reshuffled += epoch > 0
+    assert reshuffled > 200
+
+
+def _epoch_cards(kernel, player):
+    """Per epoch, the sorted cards of the other players' hands of that epoch."""
+    cards = {}
+    for q in range(kernel.n):
+        if q != player:
+            for c, e in zip(kernel.hands[q], kernel.hand_epochs[q]):
+                cards.setdefault(e, []).append(c)
+    return {e: sorted(c) for e, c in cards.items()}
+
+
+def test_resample_keeps_each_older_epochs_cards_and_is_resample_given():
+    """``resample`` (the search's worlds) dealt every hidden card from all unseen cards; now
+    a card of an older epoch stays among that epoch's hidden cards, each hand keeps its
+    epochs, and ``resample_given`` (sample_world's placement) is the same draw."""
+    game = pyspiel.load_game("virus(players=3)")
+    moved = 0
+    for seed in range(6):
+        state, old = _state_after_a_reshuffle(game, seed)
+        kernel, player = state.kernel, state.current_player()
+        context = kernel.history_context(game, state.history())
+        last = context["epochs"] - 1
+        for draw in range(40):
+            world = kernel.resample(player, PCG32(draw))
+            hidden = [c for q in range(3) if q != player for c in world.hands[q]]
+            assert not Counter(old) - Counter(hidden)  # the older cards stay in hidden hands
+            before = _epoch_cards(kernel, player)
+            after = _epoch_cards(world, player)
+            assert {e: c for e, c in after.items() if e < last} == \
+                {e: c for e, c in before.items() if e < last}
+            assert [sorted(h) for h in world.hand_epochs] == [sorted(h) for h in kernel.hand_epochs]
+            assert world.hands[player] == kernel.hands[player]
+            assert sum(world.pool) == sum(kernel.pool)
+            moved += world.hands != kernel.hands
+            given = kernel.resample_given(player, PCG32(draw), context)
+            assert given.hands == world.hands and given.pool == world.pool
+            assert given.hand_epochs == world.hand_epochs
+            dealt = context["dealt"]
+            for q in range(3):
+                if q != player:
+                    assert sorted(dealt[entry[0]] for entry in context["in_hand"][q]) == world.hands[q]
+    assert moved > 100

@@ -1,10 +1,15 @@
 """The virus numba kernel (pimcts_aggregation, 3 players in the paper) against its pyspiel
 adapter, the adapter's resampler, and the Python reference engines."""
 
+import random
+from collections import Counter
+
 import numpy as np
 import pyspiel
 import pytest
 
+from infosets.core.pcg32 import PCG32
+from infosets.games import _tabletop as tt
 from infosets.games import _virus_kernel as vk
 from infosets.games import virus as vg
 from infosets.games.kernels import k_heuristic, kernel_for
@@ -87,3 +92,96 @@ def test_compiled_engine_equals_python_reference():
     game = pyspiel.load_game("virus", {"players": 3})
     engines_agree(game, decision_states(game, 200, seed=23, stop=0.02), iterations=6,
                   settings=cut_rollouts())
+
+
+def _fields(kernel_object) -> dict:
+    return {name: getattr(kernel_object, name) for name in type(kernel_object).__slots__}
+
+
+def _positions(count, seed, stop, skip=0):
+    """``count`` pyspiel decision states of random games (2-4 players), each game stopped at
+    a decision after the first ``skip`` with probability ``stop``: long games, many past a
+    reshuffle."""
+    rnd, found = random.Random(seed), []
+    while len(found) < count:
+        game = pyspiel.load_game("virus", {"players": 2 + len(found) % 3})
+        found += decision_states(game, 1, seed=rnd.randrange(1 << 30), stop=stop, skip=skip)
+    return found
+
+
+def _older_epochs(state):
+    """Per epoch before the last (from ``history_context``: the history's epochs), the sorted
+    cards of the other players' hands of that epoch; and the last epoch."""
+    game, player = state.get_game(), state.current_player()
+    context = state.kernel.history_context(game, state.history())
+    last = context["epochs"] - 1
+    cards = {}
+    for q, held in enumerate(context["in_hand"]):
+        for _, card, epoch in held:
+            if q != player and epoch < last:
+                cards.setdefault(epoch, []).append(card)
+    return {e: sorted(c) for e, c in cards.items()}, last
+
+
+def _by_epoch(k, player, older: bool, last: int):
+    """The other players' hand cards of epochs before ``last`` (``older``) or of ``last``,
+    per player (a list each) and per epoch (sorted)."""
+    hands, epochs = [], {}
+    for q in range(k.n):
+        kept = [(c, e) for c, e in zip(k.hands[q], k.hand_epochs[q]) if (e < last) == older]
+        hands.append([c for c, _ in kept] if q != player else [])
+        for c, e in kept:
+            if q != player:
+                epochs.setdefault(e, []).append(c)
+    return hands, {e: sorted(c) for e, c in epochs.items()}
+
+
+def test_determinize_keeps_each_older_epochs_cards():
+    """``nb_determinize`` dealt every hidden card from all unseen cards, so a card drawn
+    before a reshuffle could turn into a card of a later pile (or of the deck). Now, for each
+    epoch before the last, the other players' cards of that epoch stay those cards (each
+    hand keeping its epochs), and the last epoch's cards and the deck stay one multiset."""
+    states = [s for s in _positions(300, seed=31, stop=0.01, skip=30) if _older_epochs(s)[0]]
+    assert len(states) >= 60
+    rng = PCG32(7).to_array()
+    changed = 0
+    for state in states:
+        game, player = state.get_game(), state.current_player()
+        kernel = kernel_for(game)
+        arr = kernel.from_state(state)
+        older, last = _older_epochs(state)
+        old_cards = Counter(c for cards in older.values() for c in cards)
+        for _ in range(20):
+            world = arr.copy()
+            vk.nb_determinize(world, player, rng)
+            k = vk.kernel_from_array(world)
+            hidden = Counter(c for q in range(k.n) if q != player for c in k.hands[q])
+            assert not old_cards - hidden  # the older cards all stay in the hidden hands
+            assert k.hands[player] == state.kernel.hands[player]
+            assert [sorted(h) for h in k.hand_epochs] == [sorted(h) for h in state.kernel.hand_epochs]
+            hands, epochs = _by_epoch(k, player, True, last)
+            assert epochs == older and k.epoch == last
+            _, fresh = _by_epoch(k, player, False, last)
+            _, real = _by_epoch(state.kernel, player, False, last)
+            assert Counter(fresh.get(last, [])) + Counter(tt.counts_to_list(k.pool)) == \
+                Counter(real.get(last, [])) + Counter(tt.counts_to_list(state.kernel.pool))
+            changed += hands != _by_epoch(state.kernel, player, True, last)[0]
+    assert changed > 100  # the older epochs' cards do move between the players
+
+
+def test_determinize_is_the_python_resample_draw_for_draw():
+    """On 240 positions (2-4 players, most past a reshuffle) ``nb_determinize`` and
+    ``VirusKernel.resample`` given the same PCG32 seed give the same world and leave the
+    generator in the same state."""
+    states = _positions(240, seed=41, stop=0.01)
+    assert sum(state.kernel.epoch > 0 for state in states) >= 100
+    assert sum(bool(_older_epochs(state)[0]) for state in states) >= 30
+    for i, state in enumerate(states):
+        player = state.current_player()
+        kernel = kernel_for(state.get_game())
+        world, stream = kernel.from_state(state), PCG32(i).to_array()
+        vk.nb_determinize(world, player, stream)
+        python = PCG32(i)
+        resampled = state.kernel.resample(player, python)
+        assert _fields(vk.kernel_from_array(world)) == _fields(resampled), i
+        assert (python.state, python.inc) == (int(stream[0]), int(stream[1]))

@@ -9,15 +9,25 @@ determinization law, on a flat int64 array (contract in ``infosets.games.kernels
 
 State array (``n`` players, 2..6), header then fixed blocks:
   [0] n, [1] player to move, [2] turn, [3] game over, [4] log entries, [5] running hash of
-  the log, [6] log capacity; ``POOL`` 20 deck counts; ``DISCARD`` 20 discard-pile counts;
-  ``TO_DRAW`` 6 cards owed; ``NEEDS_HAND`` 6 (hit by a Latex Glove); ``HAND_LEN`` 6;
-  ``HANDS`` 6 x 3 sorted cards; ``ORGAN_LEN`` 6 x 5 cards on each organ (-1: no organ);
+  the log, [6] log capacity, [7] epoch (reshuffles so far); ``POOL`` 20 deck counts;
+  ``DISCARD`` 20 discard-pile counts; ``TO_DRAW`` 6 cards owed; ``NEEDS_HAND`` 6 (hit by a
+  Latex Glove); ``HAND_LEN`` 6; ``HANDS`` 6 x 3 cards sorted by card, then epoch;
+  ``HAND_EPOCH`` 6 x 3 the epoch of each hand card's draw (aligned with ``HANDS``; a card
+  leaving a hand is, of its type, the one of the earliest epoch: bookkeeping for the
+  determinization, in no view or key); ``ORGAN_LEN`` 6 x 5 cards on each organ (-1: no organ);
   ``ORGAN_CARDS`` 6 x 5 x 2 the attached cards in order; ``LOG`` the public log, one entry
   each: ``mover * LOG_MOVER + payload``, the payload an action id, or for a discard
   ``NUM_ACTIONS + code`` of the dropped cards (base 21, each card type + 1).
 
 The array holds exactly the reference kernel's fields (``array_from_kernel`` /
 ``kernel_from_array`` convert both ways without replaying moves).
+
+Determinization (``nb_determinize``, the law of ``VirusKernel.deal_hidden``): a card drawn
+before a reshuffle came from that pile, so for each epoch in turn the other players' hand
+cards of that epoch (the last epoch's: with the deck) are dealt back to those slots (hands
+in player order, each in hand order) one by one, uniformly without replacement, each draw
+``int(rng_random * total)`` over the type counts (``_tabletop.draw_index`` on a ``PCG32``):
+the same worlds and the same generator use as the reference.
 """
 
 from __future__ import annotations
@@ -25,7 +35,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from infosets.core.pcg32 import rng_bounded
+from infosets.core.pcg32 import rng_random
 from infosets.games import virus as vg
 
 CHANCE = -1
@@ -45,14 +55,15 @@ DECK_COUNTS = np.array(vg.DECK_COUNTS, dtype=np.int64)
 LOG_MOVER = 1 << 14  # > NUM_ACTIONS + 21**3
 LEAD_SCALE = 1.0  # the heuristic's lead scale, in healthy organs
 
-N, CUR, TURN, DONE, LOG_LEN, LOG_HASH, LOG_CAP = range(7)
-POOL = 7
+N, CUR, TURN, DONE, LOG_LEN, LOG_HASH, LOG_CAP, EPOCH = range(8)
+POOL = 8
 DISCARD = POOL + NT
 TO_DRAW = DISCARD + NT
 NEEDS_HAND = TO_DRAW + MP
 HAND_LEN = NEEDS_HAND + MP
 HANDS = HAND_LEN + MP
-ORGAN_LEN = HANDS + HAND * MP
+HAND_EPOCH = HANDS + HAND * MP
+ORGAN_LEN = HAND_EPOCH + HAND * MP
 ORGAN_CARDS = ORGAN_LEN + NS * MP
 LOG = ORGAN_CARDS + 2 * NS * MP
 
@@ -296,21 +307,26 @@ def _settle(s):
         s[POOL + t] = s[DISCARD + t]
         s[DISCARD + t] = 0
         total += s[POOL + t]
-    if total == 0:
+    if total:
+        s[EPOCH] += 1
+    else:
         for p in range(s[N]):
             s[TO_DRAW + p] = 0
 
 
 @nb.njit(cache=True)
 def _take(s, p, card):
-    """Remove one ``card`` from ``p``'s sorted hand."""
+    """Remove one ``card`` from ``p``'s sorted hand: of its type, the one of the earliest
+    epoch (the first)."""
     h = HANDS + HAND * p
+    he = HAND_EPOCH + HAND * p
     hl = s[HAND_LEN + p]
     i = 0
     while s[h + i] != card:
         i += 1
     for j in range(i, hl - 1):
         s[h + j] = s[h + j + 1]
+        s[he + j] = s[he + j + 1]
     s[HAND_LEN + p] = hl - 1
 
 
@@ -432,11 +448,14 @@ def nb_apply_action(s, action):
     if drawer >= 0:
         s[POOL + action] -= 1
         h = HANDS + HAND * drawer
+        he = HAND_EPOCH + HAND * drawer
         i = s[HAND_LEN + drawer]
-        while i > 0 and s[h + i - 1] > action:  # insert, keeping the hand sorted
+        while i > 0 and s[h + i - 1] > action:  # insert after its type: the latest epoch
             s[h + i] = s[h + i - 1]
+            s[he + i] = s[he + i - 1]
             i -= 1
         s[h + i] = action
+        s[he + i] = s[EPOCH]
         s[HAND_LEN + drawer] += 1
         s[TO_DRAW + drawer] -= 1
         _settle(s)
@@ -451,7 +470,6 @@ def nb_apply_action(s, action):
         hl = s[HAND_LEN + p]
         mask = action - A_DISCARD + 1
         code = 0
-        kept = 0
         dropped = 0
         for i in range(hl):
             c = s[h + i]
@@ -459,10 +477,10 @@ def nb_apply_action(s, action):
                 s[DISCARD + c] += 1
                 code = code * 21 + c + 1
                 dropped += 1
-            else:
-                s[h + kept] = c
-                kept += 1
-        s[HAND_LEN + p] = kept
+        rest = code
+        while rest:  # the dropped cards leave by type (the earliest epoch first)
+            _take(s, p, rest % 21 - 1)
+            rest //= 21
         _log(s, p * LOG_MOVER + NUM_ACTIONS + code)
         s[TO_DRAW + p] = dropped
     else:
@@ -550,39 +568,61 @@ def nb_infostate_key(s, player):
 
 
 @nb.njit(cache=True)
+def _sort_hand(s, q):
+    """Insertion sort of ``q``'s hand by (card, epoch), epochs moving with their cards."""
+    h = HANDS + HAND * q
+    he = HAND_EPOCH + HAND * q
+    for i in range(1, s[HAND_LEN + q]):
+        c, e = s[h + i], s[he + i]
+        j = i
+        while j > 0 and (s[h + j - 1] > c or (s[h + j - 1] == c and s[he + j - 1] > e)):
+            s[h + j], s[he + j] = s[h + j - 1], s[he + j - 1]
+            j -= 1
+        s[h + j], s[he + j] = c, e
+
+
+@nb.njit(cache=True)
 def nb_determinize(s, player, rng):
-    """A world for ``player`` in place, distributed as ``VirusKernel.resample``: the other
-    players' hands join the deck and each is refilled to its size by uniform draws without
-    replacement (the reference's shuffle), kept sorted; the rest is the deck."""
+    """A world for ``player`` in place, as ``VirusKernel.resample`` (``deal_hidden``): for
+    each epoch in turn, the other players' hand cards of that epoch (the last epoch's: with
+    the deck) are dealt back to those slots one by one, uniformly without replacement (the
+    reference's draws, the same generator use); the hands are then re-sorted."""
     n = s[N]
-    total = 0
-    for t in range(NT):
-        total += s[POOL + t]
+    last = s[EPOCH]
+    left = np.zeros(NT, np.int64)
+    for e in range(last + 1):
+        total = 0
+        for t in range(NT):
+            left[t] = s[POOL + t] if e == last else 0
+            total += left[t]
+        for q in range(n):
+            if q != player:
+                for i in range(s[HAND_LEN + q]):
+                    if s[HAND_EPOCH + HAND * q + i] == e:
+                        left[s[HANDS + HAND * q + i]] += 1
+                        total += 1
+        for q in range(n):
+            if q == player:
+                continue
+            for i in range(s[HAND_LEN + q]):
+                if s[HAND_EPOCH + HAND * q + i] != e:
+                    continue
+                r = np.int64(rng_random(rng) * total)
+                if r >= total:
+                    r = total - 1
+                t = 0
+                while r >= left[t]:
+                    r -= left[t]
+                    t += 1
+                left[t] -= 1
+                total -= 1
+                s[HANDS + HAND * q + i] = t
+        if e == last:
+            for t in range(NT):
+                s[POOL + t] = left[t]
     for q in range(n):
         if q != player:
-            for i in range(s[HAND_LEN + q]):
-                s[POOL + s[HANDS + HAND * q + i]] += 1
-                total += 1
-    for q in range(n):
-        if q == player:
-            continue
-        size = s[HAND_LEN + q]
-        s[HAND_LEN + q] = 0
-        h = HANDS + HAND * q
-        for _ in range(size):
-            r = rng_bounded(rng, total)
-            t = 0
-            while r >= s[POOL + t]:
-                r -= s[POOL + t]
-                t += 1
-            s[POOL + t] -= 1
-            total -= 1
-            i = s[HAND_LEN + q]
-            while i > 0 and s[h + i - 1] > t:
-                s[h + i] = s[h + i - 1]
-                i -= 1
-            s[h + i] = t
-            s[HAND_LEN + q] += 1
+            _sort_hand(s, q)
 
 
 @nb.njit(cache=True)
@@ -627,7 +667,7 @@ def _log_tuple(code: int) -> tuple:
 def array_from_kernel(k: vg.VirusKernel) -> np.ndarray:
     """The state array holding the reference kernel's fields (no replay)."""
     s = new_state(k.n)
-    s[CUR], s[TURN], s[DONE] = k.cur, k.turn, int(k.done)
+    s[CUR], s[TURN], s[DONE], s[EPOCH] = k.cur, k.turn, int(k.done), k.epoch
     s[POOL:POOL + NT] = k.pool
     s[DISCARD:DISCARD + NT] = k.discard
     s[TO_DRAW:TO_DRAW + k.n] = k.to_draw
@@ -635,6 +675,7 @@ def array_from_kernel(k: vg.VirusKernel) -> np.ndarray:
     for p in range(k.n):
         s[HAND_LEN + p] = len(k.hands[p])
         s[HANDS + HAND * p:HANDS + HAND * p + len(k.hands[p])] = k.hands[p]
+        s[HAND_EPOCH + HAND * p:HAND_EPOCH + HAND * p + len(k.hands[p])] = k.hand_epochs[p]
         for slot, organ in enumerate(k.bodies[p]):
             cards = list(organ or ()) + [0, 0]
             _set_organ(s, p, slot, -1 if organ is None else len(organ), cards[0], cards[1])
@@ -648,12 +689,14 @@ def kernel_from_array(s: np.ndarray) -> vg.VirusKernel:
     """The reference kernel with the array's fields."""
     n = int(s[N])
     k = vg.VirusKernel(n)
-    k.cur, k.turn, k.done = int(s[CUR]), int(s[TURN]), bool(s[DONE])
+    k.cur, k.turn, k.done, k.epoch = int(s[CUR]), int(s[TURN]), bool(s[DONE]), int(s[EPOCH])
     k.pool = [int(x) for x in s[POOL:POOL + NT]]
     k.discard = [int(x) for x in s[DISCARD:DISCARD + NT]]
     k.to_draw = [int(x) for x in s[TO_DRAW:TO_DRAW + n]]
     k.needs_hand = [bool(x) for x in s[NEEDS_HAND:NEEDS_HAND + n]]
     k.hands = [[int(x) for x in s[HANDS + HAND * p:HANDS + HAND * p + s[HAND_LEN + p]]] for p in range(n)]
+    k.hand_epochs = [[int(x) for x in s[HAND_EPOCH + HAND * p:HAND_EPOCH + HAND * p + s[HAND_LEN + p]]]
+                     for p in range(n)]
     k.bodies = [[None if s[ORGAN_LEN + p * NS + slot] < 0 else
                  tuple(int(s[ORGAN_CARDS + (p * NS + slot) * 2 + i])
                        for i in range(s[ORGAN_LEN + p * NS + slot])) for slot in range(NS)]

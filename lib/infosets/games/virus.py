@@ -29,13 +29,16 @@ order is never seen by anyone); a discard is one action naming a subset of the s
 returns are win shares (a draw gives 1/n each; see ``_tabletop``).
 
 Hidden information: only the hands. Everything on the table is public and no card in a
-hand is ever shown, so ``resample`` deals the other players' hands and the deck uniformly
-from the cards the player has not seen (as the compiled ``nb_determinize``). That ignores
-the reshuffles: a card drawn before one came from that pile (the public discard pile of
-its time). ``sample_world`` therefore deals each hidden draw still held a card among the
-hidden draws of its own pile (those of the last pile: with the deck), uniformly over the
-consistent worlds, and each world is the state its own ``history()`` reaches
-(``_tabletop.sample_rebuilt_world``).
+hand is ever shown. A card drawn before a reshuffle came from that pile (the public discard
+pile of its time), so the kernel keeps, as bookkeeping outside every view and string, the
+epoch of each hand card's draw (``hand_epochs``: the reshuffles before it; ``epoch``: the
+reshuffles so far; a card leaving a hand is, of its type, the one of the earliest epoch).
+``resample`` (law: ``deal_hidden``) deals each other player's hand card of an older epoch a
+card among the hidden cards of its epoch, and those of the last epoch together with the
+deck, uniformly over those placements; the compiled ``nb_determinize`` draws the same worlds
+from the same PCG32 stream. ``sample_world`` rebuilds each such world from a history that
+deals it (``resample_given``, ``_tabletop.sample_rebuilt_world``), so its ``history()``
+reaches it.
 
 Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
   player (n) one-hot; mover (n + 1): who moves, or chance; turn (1); deck (1) cards
@@ -49,6 +52,8 @@ a public log (``_tabletop.TabletopObserver``).
 """
 
 from __future__ import annotations
+
+from bisect import bisect_right
 
 import numpy as np
 
@@ -127,14 +132,19 @@ def _discard_actions(hand: tuple) -> list[int]:
 
 
 class VirusKernel(tt.Kernel):
-    """Whole Virus! state: bodies (public), hands as sorted lists, deck as counts."""
+    """Whole Virus! state: bodies (public), hands as sorted lists, deck as counts.
+
+    Bookkeeping for the determinization (no part of any view): ``epoch``, the reshuffles so
+    far, and ``hand_epochs[p][i]``, the epoch of the draw of the card ``hands[p][i]`` (a
+    hand is sorted by card, then epoch). A card leaving a hand is, among those of its type,
+    the one of the earliest epoch (the first of its type in the hand)."""
 
     REBUILDS_WORLDS = True    # sampled worlds replay from their history (_tabletop)
     CHECKS_EACH_MOVE = False  # every move is logged (a discard by the cards it drops)
 
-    VALUE_FIELDS = ("n", "cur", "turn", "done")
+    VALUE_FIELDS = ("n", "cur", "turn", "done", "epoch")
     LIST_FIELDS = ("pool", "discard", "to_draw", "needs_hand", "log")
-    NESTED_FIELDS = ("hands", "bodies")
+    NESTED_FIELDS = ("hands", "hand_epochs", "bodies")
     __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int):
@@ -142,6 +152,8 @@ class VirusKernel(tt.Kernel):
         self.pool = list(DECK_COUNTS)
         self.discard = [0] * NUM_TYPES
         self.hands = [[] for _ in range(n)]
+        self.hand_epochs = [[] for _ in range(n)]   # aligned with ``hands``
+        self.epoch = 0                               # reshuffles so far
         # bodies[p][slot]: None (no organ) or a tuple of the cards attached to the organ.
         self.bodies = [[None] * NUM_SLOTS for _ in range(n)]
         self.cur = 0
@@ -233,9 +245,9 @@ class VirusKernel(tt.Kernel):
         drawer = self._drawer()
         if drawer >= 0:
             self.pool[action] -= 1
-            hand = self.hands[drawer]
-            hand.append(action)
-            hand.sort()
+            at = bisect_right(self.hands[drawer], action)   # after its type: latest epoch
+            self.hands[drawer].insert(at, action)
+            self.hand_epochs[drawer].insert(at, self.epoch)
             self.to_draw[drawer] -= 1
             self._settle()
             return
@@ -248,8 +260,8 @@ class VirusKernel(tt.Kernel):
             hand = self.hands[p]
             mask = action - A_DISCARD + 1
             dropped = [hand[i] for i in range(len(hand)) if mask >> i & 1]
-            self.hands[p] = [hand[i] for i in range(len(hand)) if not mask >> i & 1]
             for c in dropped:
+                self._take(p, c)
                 self.discard[c] += 1
             self.log.append((p, "d" + ",".join(map(str, dropped))))
             self.to_draw[p] = len(dropped)
@@ -270,11 +282,16 @@ class VirusKernel(tt.Kernel):
         if self.done or self._drawer() < 0 or sum(self.pool):
             return
         self.pool, self.discard = self.discard, [0] * NUM_TYPES
-        if not sum(self.pool):
+        if sum(self.pool):
+            self.epoch += 1
+        else:
             self.to_draw = [0] * self.n
 
     def _take(self, p: int, card: int):
-        self.hands[p].remove(card)
+        """One ``card`` leaves ``p``'s hand: of its type, the one of the earliest epoch."""
+        i = self.hands[p].index(card)
+        del self.hands[p][i]
+        del self.hand_epochs[p][i]
 
     def _play(self, p: int, action: int):
         bodies = self.bodies
@@ -342,6 +359,7 @@ class VirusKernel(tt.Kernel):
                     for c in self.hands[q]:
                         self.discard[c] += 1
                     self.hands[q] = []
+                    self.hand_epochs[q] = []
                     self.needs_hand[q] = True
         else:
             q = action - A_ERROR
@@ -410,83 +428,77 @@ class VirusKernel(tt.Kernel):
         parts.append("discard " + ",".join(map(str, self.discard)))
         return parts
 
-    def resample(self, player, rng):
-        """Deal the other players' hands and the deck uniformly from the unseen cards."""
+    def deal_hidden(self, player, rng):
+        """The determinization law: new cards for the other players' hands and the deck.
+
+        A card drawn before a reshuffle came from that (public) pile, so for each epoch ``e``
+        in turn the hidden hand cards of epoch ``e`` are dealt back to those slots (hands in
+        player order, each in hand order), one by one, uniformly without replacement
+        (``tt.draw_index``); the last epoch's pile also holds the deck, whose rest is the new
+        deck. Returns (cards, pool): ``cards[q][i]`` the card of slot ``hands[q][i]`` (the
+        player's own: kept), ``pool`` the deck counts. ``nb_determinize`` draws the same."""
+        cards = [hand[:] for hand in self.hands]
+        for e in range(self.epoch + 1):
+            slots = [(q, i) for q in range(self.n) if q != player
+                     for i, held in enumerate(self.hand_epochs[q]) if held == e]
+            left = tt.list_to_counts([self.hands[q][i] for q, i in slots], NUM_TYPES)
+            if e == self.epoch:
+                left = [a + b for a, b in zip(left, self.pool)]
+            total = sum(left)
+            for q, i in slots:
+                card = tt.draw_index(left, total, rng)
+                left[card] -= 1
+                total -= 1
+                cards[q][i] = card
+        return cards, left
+
+    def _with_cards(self, cards, pool):
+        """A copy holding ``cards`` (as ``deal_hidden``'s) and deck ``pool``, hands re-sorted."""
         k = self.copy()
-        pool = k.pool[:]
         for q in range(k.n):
-            if q != player:
-                for c in k.hands[q]:
-                    pool[c] += 1
-        cards = tt.shuffled_cards(pool, rng)
-        pos = 0
-        for q in range(k.n):
-            if q != player:
-                size = len(k.hands[q])
-                k.hands[q] = sorted(cards[pos:pos + size])
-                pos += size
-        k.pool = tt.list_to_counts(cards[pos:], NUM_TYPES)
+            pairs = sorted(zip(cards[q], self.hand_epochs[q]))
+            k.hands[q] = [c for c, _ in pairs]
+            k.hand_epochs[q] = [e for _, e in pairs]
+        k.pool = pool
         return k
+
+    def resample(self, player, rng):
+        """A world for ``player``: the hidden cards dealt by ``deal_hidden`` (see the module
+        docstring), uniformly over the placements the epochs allow."""
+        return self._with_cards(*self.deal_hidden(player, rng))
 
     def history_context(self, game, history):
-        """From ``history`` replayed: the draws each player still holds, as [step, card,
-        epoch] lists (epoch: how many reshuffles came before the draw; a card leaving a hand
-        takes away the earliest draw of its type still held), the number of reshuffles, and
-        the cards each discard dropped (by step). ``resample_given`` leaves there the cards
-        it dealt to those draws (key "dealt"), which ``plan_history`` writes into the history."""
+        """From ``history`` replayed (chance outcomes tagged with their step, ``tt.Drawn``):
+        the draws each player still holds, as [step, card, epoch] lists aligned with the
+        replayed kernel's ``hands`` (the kernel's ``hand_epochs``: how many reshuffles came
+        before the draw), the number of epochs, and the cards each discard dropped (by step).
+        ``resample_given`` leaves there the cards it dealt to those draws (key "dealt"),
+        which ``plan_history`` writes into the history."""
         real = game.new_kernel()
-        in_hand = [[] for _ in range(real.n)]
-        epoch = 0
         dropped = {}
         for step, action in enumerate(history):
-            drawer = real._drawer()
-            if drawer >= 0:                      # a draw: the card stays in hand
-                in_hand[drawer].append([step, action, epoch])
-                movers = ()
-            else:                                # cards may leave the mover's hand (a Glove: all)
-                movers = range(real.n) if action == A_GLOVE else (real.cur,)
-                if action >= A_DISCARD and action != A_NEW_HAND:
-                    hand = real.hands[real.cur]
-                    mask = action - A_DISCARD + 1
-                    dropped[step] = tuple(hand[i] for i in range(len(hand)) if mask >> i & 1)
-            before = {q: real.hands[q][:] for q in movers}
-            deck = sum(real.pool)
+            if real._drawer() >= 0:
+                real.apply(tt.Drawn(action, step))
+                continue
+            if A_DISCARD <= action < A_NEW_HAND:
+                hand = real.hands[real.cur]
+                mask = action - A_DISCARD + 1
+                dropped[step] = tuple(int(hand[i]) for i in range(len(hand)) if mask >> i & 1)
             real.apply(action)
-            if sum(real.pool) > deck - (drawer >= 0):
-                epoch += 1
-            for q in movers:
-                if before[q] == real.hands[q]:
-                    continue
-                left = tt.list_to_counts(before[q], NUM_TYPES)
-                for c in real.hands[q]:
-                    left[c] -= 1
-                for c, k in enumerate(left):
-                    for _ in range(k):
-                        in_hand[q].remove(next(e for e in in_hand[q] if e[1] == c))
-        return {"in_hand": in_hand, "epochs": epoch + 1, "dropped": dropped, "dealt": {}}
+        in_hand = [[[card.origin, int(card), e] for card, e in zip(real.hands[q], real.hand_epochs[q])]
+                   for q in range(real.n)]
+        return {"in_hand": in_hand, "epochs": real.epoch + 1, "dropped": dropped, "dealt": {}}
 
     def resample_given(self, player, rng, context):
-        """Deal the other players' hands and the deck uniformly over the consistent worlds: a
-        card drawn before a reshuffle came from that (public) pile, so each hidden draw takes
-        a card among the hidden draws of its own pile (the last pile: and the deck)."""
-        k = self.copy()
+        """``resample`` (the same draws), also leaving in context["dealt"] the card dealt to
+        each hidden draw still held (by its step) for ``plan_history``."""
+        cards, pool = self.deal_hidden(player, rng)
         in_hand = context["in_hand"]
-        last = context["epochs"] - 1
-        dealt = context["dealt"] = {}
-        for e in range(last + 1):
-            slots = [entry for q in range(k.n) if q != player for entry in in_hand[q] if entry[2] == e]
-            pool = tt.list_to_counts([entry[1] for entry in slots], NUM_TYPES)
-            if e == last:
-                pool = [a + b for a, b in zip(pool, k.pool)]
-            cards = tt.shuffled_cards(pool, rng)
-            for entry, card in zip(slots, cards):
-                dealt[entry[0]] = card
-            if e == last:
-                k.pool = tt.list_to_counts(cards[len(slots):], NUM_TYPES)
-        for q in range(k.n):
-            if q != player:
-                k.hands[q] = sorted(dealt[entry[0]] for entry in in_hand[q])
-        return k
+        if [[entry[1] for entry in held] for held in in_hand] != self.hands:
+            raise ValueError("context: not the history_context of this kernel's history")
+        context["dealt"] = {in_hand[q][i][0]: card for q in range(self.n) if q != player
+                            for i, card in enumerate(cards[q])}
+        return self._with_cards(cards, pool)
 
     def plan_history(self, game, history, player, context=None):
         """The real ``history`` with each hidden draw dealing the card ``resample_given``
