@@ -61,6 +61,21 @@ def test_check_reports_names_errors_and_missing_figures(tmp_path):
     assert reports.check_reports(tmp_path / "empty") == [f"{tmp_path / 'empty'}: no report notebooks"]
 
 
+def test_a_data_call_named_heatmaps_is_not_a_figure_cell():
+    """Regression (2026-11-26): ``make reports-check`` failed on belief_mixtures' compute cell
+    ``heat = paper.heatmaps(policies, session.cfg)``, which draws nothing."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("heat = paper.heatmaps(policies, session.cfg)"),
+                nbformat.v4.new_code_cell("paper.plot_heatmaps(heat, session)"),
+                nbformat.v4.new_code_cell("session.save_figure(fig, 'x')")]
+    assert reports.figure_cells(nb) == [1, 2]
+
+
+def test_the_committed_reports_have_no_error_and_every_figure_cell_an_image():
+    """The committed ``reports/`` as a reader opens them (``make reports-check``'s first half)."""
+    assert reports.check_reports() == []
+
+
 def test_only_published_runs_write_reports(monkeypatch):
     from infosets.experiments.run_notebooks import publishes_report
 

@@ -30,8 +30,10 @@ import nbformat
 from infosets.experiments.config import repo_root
 from infosets.experiments.store import atomic_write_text
 
-# A code cell draws a figure when it calls one of the paper modules' plotting functions.
-FIGURE_CALL = re.compile(r"\b(plot\w*|\w*heatmap\w*|\w*figure\w*)\s*\(")
+# A code cell draws a figure when it calls one of the paper modules' plotting functions
+# (``plot*``, ``*figure*``). Not ``*heatmap*``: ``belief_mixtures.heatmaps`` computes the
+# heatmaps' data, and every heatmap is drawn by a ``plot_heatmap*``.
+FIGURE_CALL = re.compile(r"\b(plot\w*|\w*figure\w*)\s*\(")
 # Notebook and cell metadata that papermill and Jupyter rewrite on every run.
 VOLATILE_METADATA = ("papermill", "execution", "widgets")
 # Printed lines that differ between identical runs: the session's per-sweep summary
