@@ -199,26 +199,18 @@ def test_the_mover_holds_no_treasure_in_the_buy_phase_of_any_world():
     resampler once could deal the mover a treasure there."""
     game = pyspiel.load_game("dominion(players=2)")
     rng = np.random.default_rng(12)
-    state = game.new_initial_state()
-    while not (state.current_player() == 1 and state.kernel.phase == dm.BUYING
-               and state.kernel.cur == 1 and sum(state.kernel.hand[1]) >= 2):
-        if state.is_chance_node():
-            state.apply_action(tt.sample_chance(state.kernel, rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.integers(len(legal))] if state.kernel.phase != dm.BUYING
-                               else dm.END)
+    state = _play_until(game, rng, lambda s: s.current_player() == 1 and s.kernel.phase == dm.BUYING
+                        and s.kernel.cur == 1 and sum(s.kernel.hand[1]) >= 2)
     for _ in range(40):
         world = dm.sample_world(state, 0, rng)
         assert not any(world.kernel.hand[1][c] for c in dm.TREASURES)
         assert world.information_state_string(0) == state.information_state_string(0)
 
 
-def _buying_state(game, rng):
-    """Player 1's Buy phase (bought nothing yet) with a treasure in their draw pile."""
+def _play_until(game, rng, done):
+    """Random play, ending every Buy phase at once (nothing bought), until ``done(state)``."""
     state = game.new_initial_state()
-    while not (state.kernel.phase == dm.BUYING and state.kernel.cur == 1
-               and any(state.kernel.draw[1][t] for t in dm.TREASURES)):
+    while not done(state):
         if state.is_chance_node():
             state.apply_action(tt.sample_chance(state.kernel, rng))
         else:
@@ -226,6 +218,12 @@ def _buying_state(game, rng):
             state.apply_action(legal[rng.integers(len(legal))] if state.kernel.phase != dm.BUYING
                                else dm.END)
     return state
+
+
+def _buying_state(game, rng):
+    """Player 1's Buy phase (bought nothing yet) with a treasure in their draw pile."""
+    return _play_until(game, rng, lambda s: s.kernel.phase == dm.BUYING and s.kernel.cur == 1
+                       and any(s.kernel.draw[1][t] for t in dm.TREASURES))
 
 
 def test_the_kernels_resample_is_the_one_determinization_law():
