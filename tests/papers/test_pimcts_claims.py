@@ -233,6 +233,47 @@ def test_high_budget_games_must_run_at_fig1_too():
             **base, "high_budget_games": ["tic_tac_toe", "leduc_poker"], "high_budgets": [60, 50, 40]})
 
 
+def test_games_per_cell_can_be_set_per_game():
+    """The paper preset gives cheap games with small claimed gaps (Poker) more games per cell
+    than dear ones (Hearts): a per-game override changes that game's tasks and plan only."""
+    from infosets.experiments import config
+    from infosets.papers import pimcts_costs
+
+    base = config.load("pimcts_aggregation", "smoke")
+    cfg = config.load("pimcts_aggregation", "smoke", overrides={
+        "games_per_cell_by_game": {"leduc_poker": 10},
+        "high_budget_games": ["tic_tac_toe"], "high_budgets": [60],
+        "high_games_per_cell_by_game": {"tic_tac_toe": 6}})
+    assert pa.games_per_cell(cfg, "leduc_poker") == 10
+    assert pa.games_per_cell(cfg, "tic_tac_toe") == pa.games_per_cell(base, "tic_tac_toe")
+    assert pa.games_per_cell(cfg, "tic_tac_toe", "high") == 6
+    assert pa.deals_per_cell(cfg, "leduc_poker", 2) == 5
+
+    def blocks(c, game, part="main"):
+        return {t.params["block"] for t in pa.tournament_tasks(c, (part,))
+                if t.params["game"] == game}
+
+    per = max(1, cfg["block_size"] // 2)
+    assert len(blocks(cfg, "leduc_poker")) == -(-5 // per)
+    assert blocks(cfg, "tic_tac_toe") == blocks(base, "tic_tac_toe")
+    assert len(blocks(cfg, "tic_tac_toe", "high")) == -(-3 // per)
+    plan = pimcts_costs.plan(cfg, pimcts_costs.load_costs()).set_index(["game", "budget"])
+    assert plan.loc[("leduc_poker", 30), "games_per_cell"] == 10
+    assert plan.loc[("tic_tac_toe", 60), "games_per_cell"] == 6
+    assert (pa.game_table(cfg).set_index(["game", "slice"]).loc[("leduc_poker", "main"),
+                                                                   "games_per_cell"] == 10)
+    # a bad override is a one-line error naming it, before any compute
+    with pytest.raises(config.ConfigError, match=r"games_per_cell_by_game\['hearts'\]"):
+        config.load("pimcts_aggregation", "smoke",
+                    overrides={"games_per_cell_by_game": {"hearts": 5}})
+    with pytest.raises(config.ConfigError, match=r"\['leduc_poker'\]: expected an int"):
+        config.load("pimcts_aggregation", "smoke",
+                    overrides={"games_per_cell_by_game": {"leduc_poker": 0}})
+    with pytest.raises(config.ConfigError, match="high_games_per_cell_by_game"):
+        config.load("pimcts_aggregation", "smoke",
+                    overrides={"high_games_per_cell_by_game": {"leduc_poker": 4}})
+
+
 def _tied_table(deals=3, players=3):
     """Every cell draws every game (e.g. Monopoly Deal at a tiny budget): all differences 0."""
     cells = {("olmcts", 1, "none"): 0.0, ("ismcts", 0, "none"): 0.0}

@@ -65,11 +65,12 @@ def _cells_per_budget(values: dict, grids: dict) -> list[int]:
             + int(values["include_ismcts"]) for g in grids.values()]
 
 
-def _slice(values: dict, games, budgets, determinizations, games_per_cell) -> dict:
+def _slice(values: dict, games, budgets, determinizations, games_per_cell,
+           by_game: dict | None = None) -> dict:
     grids = {str(b): _grid(determinizations, b) for b in budgets}
     cells = sum(_cells_per_budget(values, grids))
     return {"games": list(games), "budgets": list(budgets), "d_grid": grids,
-            "games_per_cell": games_per_cell,
+            "games_per_cell": games_per_cell, "games_per_cell_by_game": dict(by_game or {}),
             "blocks_per_cell": math.ceil(games_per_cell / values["block_size"]),
             "n_cells": cells * len(games)}
 
@@ -102,19 +103,35 @@ def _check_budgets(values: dict, budgets_key: str, budgets, determinizations) ->
                 f"(1, {budget}]; determinizations are {sorted(determinizations)})")
 
 
+def _per_game(values: dict, key: str, games) -> dict:
+    """The per-game games-per-cell overrides of ``key``, each naming a game of ``games``."""
+    given = values[key] or {}
+    for name, n in given.items():
+        if name not in games:
+            raise ConfigError(f"{key}[{name!r}]: not a game of this preset; expected one of "
+                              f"{list(games)}")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 100_000:
+            raise ConfigError(f"{key}[{name!r}]: expected an int in [1, 100000], got {n!r}")
+    return dict(given)
+
+
 def _derive(values: dict) -> dict:
     def pick(key, fallback):
         return values[key] if values[key] is not None else values[fallback]
+    fig1 = _per_game(values, "games_per_cell_by_game",
+                     values["games"] + values["tabletop_games"])
     _check_budgets(values, "budgets", values["budgets"], values["determinizations"])
     if values["tabletop_games"]:
         _check_budgets(values, "tabletop_budgets" if values["tabletop_budgets"] else "budgets",
                        pick("tabletop_budgets", "budgets"),
                        pick("tabletop_determinizations", "determinizations"))
     main = _slice(values, values["games"], values["budgets"], values["determinizations"],
-                  values["games_per_cell"])
+                  values["games_per_cell"],
+                  {g: n for g, n in fig1.items() if g in values["games"]})
     tabletop = _slice(values, values["tabletop_games"], pick("tabletop_budgets", "budgets"),
                       pick("tabletop_determinizations", "determinizations"),
-                      pick("tabletop_games_per_cell", "games_per_cell"))
+                      pick("tabletop_games_per_cell", "games_per_cell"),
+                      {g: n for g, n in fig1.items() if g in values["tabletop_games"]})
     high_games, high_budgets = values["high_budget_games"], values["high_budgets"]
     for i, g in enumerate(high_games):
         if g not in values["games"] and g not in values["tabletop_games"]:
@@ -135,7 +152,8 @@ def _derive(values: dict) -> dict:
                               "high-budget game; the higher budget must differ")
     high = _slice(values, [], sorted({b for _, b in pairs}),
                   pick("high_determinizations", "determinizations"),
-                  pick("high_games_per_cell", "games_per_cell"))
+                  pick("high_games_per_cell", "games_per_cell"),
+                  _per_game(values, "high_games_per_cell_by_game", high_games))
     high["games"], high["pairs"] = list(high_games), [list(p) for p in pairs]
     per_budget = {b: c for b, c in zip(high["budgets"], _cells_per_budget(values, high["d_grid"]))}
     high["n_cells"] = sum(per_budget[b] for _, b in pairs)
@@ -191,6 +209,14 @@ SCHEMA = Schema(
         "high_games_per_cell": Param(int, lo=1, hi=100_000, optional=True,
                                      doc="games per agent config at high_budgets "
                                          "(null: games_per_cell)"),
+        "games_per_cell_by_game": Param(dict, optional=True,
+                                        doc="games per agent config of single games at their "
+                                            "Fig. 1 budgets, {game: n} (null: every game takes "
+                                            "its slice's games_per_cell)"),
+        "high_games_per_cell_by_game": Param(dict, optional=True,
+                                             doc="games per agent config of single games at "
+                                                 "high_budgets, {game: n} (null: "
+                                                 "high_games_per_cell)"),
         "disambiguation_trajectories": Param(int, lo=0, hi=10_000,
                                              doc="random-play games per game for the measurement"),
         "disambiguation_samples": Param(int, lo=2, hi=100_000,
@@ -368,12 +394,17 @@ def decision_info(bot, box: dict, action: int) -> dict:
     return out
 
 
+def games_per_cell(cfg, game_string: str, part: str | None = None) -> int:
+    """Games per agent config of a game in slice ``part`` (None: the game's Fig. 1 slice):
+    its per-game override if the preset gives one, else the slice's games_per_cell."""
+    sl = slice_of(cfg, game_string) if part is None else cfg["slices"][part]
+    return sl["games_per_cell_by_game"].get(game_string, sl["games_per_cell"])
+
+
 def deals_per_cell(cfg, game_string: str, players: int, part: str | None = None) -> int:
     """Duplicate deals of a cell: each deal is played once per seat rotation, so a cell has
-    ``players`` x deals >= games_per_cell games (of slice ``part``; None: the game's Fig. 1
-    slice)."""
-    sl = slice_of(cfg, game_string) if part is None else cfg["slices"][part]
-    return math.ceil(sl["games_per_cell"] / players)
+    ``players`` x deals >= ``games_per_cell`` games."""
+    return math.ceil(games_per_cell(cfg, game_string, part) / players)
 
 
 def deal_block(cfg, game_string: str, players: int, block: int, part: str | None = None) -> range:
@@ -815,7 +846,7 @@ def game_table(cfg) -> pd.DataFrame:
                        else sl["budgets"])
             rows.append({**_game_row(cfg, name), "slice": part,
                          "budgets": ", ".join(map(str, budgets)),
-                         "games_per_cell": sl["games_per_cell"]})
+                         "games_per_cell": games_per_cell(cfg, name, part)})
     return pd.DataFrame(rows)
 
 

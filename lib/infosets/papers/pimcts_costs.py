@@ -22,7 +22,6 @@ every game of the paper (a few CPU-minutes) and writes the table atomically.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import tempfile
 import time
@@ -38,11 +37,6 @@ COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 COST_COLUMNS = ("game", "players", "engine", "budget", "agent", "D", "games", "decisions_per_game",
                 "seat_cpu_s_per_game", "opponent_cpu_s_per_game", "overhead_cpu_s_per_game",
                 "tuned_settings", "measured")
-# Ports whose compiled kernel was not in the engine when they were measured: their rows are
-# the Python engine's; the plan divides their per-iteration cost by this assumed speed-up.
-ASSUMED_KERNEL_SPEEDUP = 20.0
-
-
 def _cfg(tuned: bool = True) -> dict:
     """The agent settings of the notebook's presets that change cost."""
     return {"engine": "auto", "ismcts_engine": "python", "uct_c": 1.0, "tuned_settings": tuned,
@@ -127,19 +121,11 @@ def cost_model(costs: pd.DataFrame) -> dict:
             a_pi = max(0.0, (s1 - b_pi * d1) / b0)
         else:
             a_pi, b_pi = a_ol, 0.0
-        engine = str(sub["engine"].iloc[0])
-        slow = "python" in engine and str(game).split("(")[0] in UNCOMPILED_PORTS
-        factor = 1.0 / ASSUMED_KERNEL_SPEEDUP if slow else 1.0
-        model[game] = {"a_ol": a_ol * factor, "a_is": a_is * factor, "a_pi": a_pi * factor,
-                       "b_pi": b_pi * factor, "players": int(sub["players"].iloc[0]),
+        model[game] = {"a_ol": a_ol, "a_is": a_is, "a_pi": a_pi, "b_pi": b_pi,
+                       "players": int(sub["players"].iloc[0]),
                        "overhead": float(sub["overhead_cpu_s_per_game"].mean()),
-                       "engine": engine + (f" (/{ASSUMED_KERNEL_SPEEDUP:g} assumed kernel)"
-                                           if slow else "")}
+                       "engine": str(sub["engine"].iloc[0])}
     return model
-
-
-# Ports measured on the Python engine while their kernels were being written.
-UNCOMPILED_PORTS = ("colt_express", "monopoly_deal", "seven_wonders")
 
 
 def game_seconds(model: dict, agent: str, budget: int, d: int) -> float:
@@ -154,7 +140,7 @@ def plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
     """CPU-hours of every (game, budget) of ``cfg`` from the measured per-game costs: the
     cells of ``agent_configs`` x the games per cell (whole duplicate deals). Every game of
     the preset must have a measured row (no blank rows); a TOTAL row closes the table."""
-    from infosets.papers.pimcts_aggregation import agent_configs
+    from infosets.papers.pimcts_aggregation import agent_configs, deals_per_cell
 
     model = cost_model(costs)
     rows = []
@@ -169,7 +155,7 @@ def plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
                 raise ValueError(f"costs: no measured row for {game!r}; run "
                                  "python -m infosets.papers.pimcts_costs")
             players = model[game]["players"]
-            per_cell = players * math.ceil(sl["games_per_cell"] / players)
+            per_cell = players * deals_per_cell(cfg, game, players, part)
             configs = agent_configs(cfg, budget, part)
             seconds = sum(game_seconds(model[game], c["agent"], budget, c["D"]) * per_cell
                           for c in configs)
