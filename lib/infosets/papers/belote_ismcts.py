@@ -16,7 +16,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers belote2p)
 from infosets import arena, plots, stats
-from infosets.claims import Claim, by_containment, not_run
+from infosets.claims import Claim, by_containment, by_interval, not_run
 from infosets.claims import save as save_claims
 from infosets.core.rng import named_child
 from infosets.experiments.config import ConfigError, Param, Schema, repo_root
@@ -450,8 +450,18 @@ def _vs_half(d: dict, *, expect_below: bool) -> str:
 def claims(results: pd.DataFrame, heat: pd.DataFrame, inference: pd.DataFrame,
            humans: pd.DataFrame, cfg, session=None) -> pd.DataFrame:
     """The paper's claims as ``Claim`` records (saved as ``claims`` when ``session`` is given).
-    Against machine opponents the paper's human numbers are references: match when they lie
-    inside our 95% interval."""
+
+    The paper's Section VI numbers (43 of 63 games above 81, mean 92.1, 97.3 vs 87.7 by
+    first leader, Fig. 6's rise of the trick-win rate) were measured against human
+    volunteers; our AI plays bots, whose strength differs from the humans', so the size of
+    an effect against a bot cannot confirm or refute the size against humans. Each
+    per-opponent row therefore tests the direction the paper's statement implies, against
+    any opponent: the AI wins most games (Wilson 95% interval of the fraction above 81 against
+    1/2), scores more than half the points (t 95% interval of the mean against 81), gains
+    from leading first (paired t interval of the per-deal gap against 0) and wins more
+    tricks at the end (t interval of tricks 14-16 minus 1-3 against 0); ``by_interval``
+    gives match / mismatch / inconclusive. The human number stays in the ``paper`` column as
+    a reference only; no per-opponent verdict depends on it."""
     rows: list[Claim] = []
     human_rate = PAPER_HUMAN_ABOVE_81 / PAPER_HUMAN_GAMES
     paper_diff = PAPER_HUMAN_MEAN_AI_FIRST - PAPER_HUMAN_MEAN_HUMAN_FIRST
@@ -459,28 +469,41 @@ def claims(results: pd.DataFrame, heat: pd.DataFrame, inference: pd.DataFrame,
     rows += _published_human_claims(paper_diff)
     for opp, sub in results.groupby("opponent", sort=False):
         w = wilson_interval(float((sub["ai_score"] > HALF).sum()), len(sub))
-        rows.append(Claim(f"fraction of games > 81 points, vs {opp}", f"{human_rate:.3f} (43/63, vs humans)",
-                          w.value, by_containment(w.lo, w.hi, human_rate), interval=(w.lo, w.hi),
-                          n=len(sub), test="Wilson 95% interval contains the paper's value"))
+        rows.append(Claim(f"the AI wins most games (> 81 points), vs {opp}",
+                          f"{human_rate:.3f} (43/63, vs humans; reference)", w.value,
+                          by_interval(w.lo - 0.5, w.hi - 0.5, expect="positive"),
+                          interval=(w.lo, w.hi), n=len(sub),
+                          test=f"Wilson 95% interval of the fraction against 1/2; the paper's "
+                               f"{human_rate:.3f} was against humans and is a reference, not a "
+                               f"target"))
         m = mean_ci(sub["ai_score"])
-        rows.append(Claim(f"mean score vs {opp}", f"{PAPER_HUMAN_MEAN} (vs humans)", m.value,
-                          by_containment(m.lo, m.hi, PAPER_HUMAN_MEAN), interval=(m.lo, m.hi), n=m.n,
-                          test="t 95% interval contains the paper's value"))
+        rows.append(Claim(f"the AI scores more than half the points, vs {opp}",
+                          f"{PAPER_HUMAN_MEAN} (vs humans; reference)", m.value,
+                          by_interval(m.lo - HALF, m.hi - HALF, expect="positive"),
+                          interval=(m.lo, m.hi), n=m.n,
+                          test=f"t 95% interval of the mean score against 81; the paper's "
+                               f"{PAPER_HUMAN_MEAN} was against humans and is a reference, not a "
+                               f"target"))
         gap = leading_first_gap(sub)
         if gap is not None:
             est, p = gap
-            rows.append(Claim(f"leading first helps (score gap AI first - opponent first), vs {opp}",
-                              f"{paper_diff:.1f} (97.3 - 87.7)", est.value,
-                              by_containment(est.lo, est.hi, paper_diff), interval=(est.lo, est.hi),
-                              n=est.n, test="paired t per duplicate deal (each deal led once by each "
-                                            "side); interval contains the paper's gap",
+            rows.append(Claim(f"leading first helps, vs {opp}",
+                              f"{paper_diff:.1f} (97.3 - 87.7, vs humans; reference)", est.value,
+                              by_interval(est.lo, est.hi, expect="positive"),
+                              interval=(est.lo, est.hi), n=est.n,
+                              test=f"paired t 95% interval of the per-deal score gap (AI led first "
+                                   f"- opponent led first; each deal led once by each side) "
+                                   f"against 0; the paper's {paper_diff:.1f} was against humans "
+                                   f"and is a reference, not a target",
                               note=f"p of a zero gap {p:.3g}"))
         d = sub[TRICK_COLUMNS[-3:]].to_numpy().mean(axis=1) - sub[TRICK_COLUMNS[:3]].to_numpy().mean(axis=1)
         m = mean_ci(d)
         rows.append(Claim(f"trick-win rate rises at the end (tricks 14-16 minus 1-3), vs {opp}",
-                          f"{paper_gap:.3f}", m.value, by_containment(m.lo, m.hi, paper_gap),
+                          f"{paper_gap:.3f} (Fig. 6, vs humans; reference)", m.value,
+                          by_interval(m.lo, m.hi, expect="positive"),
                           interval=(m.lo, m.hi), n=m.n,
-                          test="t 95% interval over games contains the paper's value"))
+                          test=f"t 95% interval over games against 0; the paper's {paper_gap:.3f} "
+                               f"was against humans and is a reference, not a target"))
     if not heat.empty:
         rows += _heatmap_claims(heat, cfg)
     if not inference.empty:
