@@ -6,7 +6,9 @@ presets need, from per-game CPU seconds measured single-threaded with ``time.pro
 (never wall time: the machine may be shared) through the same arena, agents and per-game TAG
 settings (``pimcts_settings.csv``: short rollouts scored by a heuristic) as the notebook.
 
-Cost model, per seat of one game (the search dominates; fitted per game at one budget B0):
+Cost model, per seat of one game (the search dominates; fitted per game and measured budget
+B0, and a preset's budget B is planned from the B0 nearest it, since the cost of an iteration
+changes with B: Hearts' OL-MCTS costs 7x less per iteration at 4000 than at 200):
 
 * OL-MCTS and IS-MCTS: ``seconds = a x B`` (a: CPU-seconds per iteration, per game; OL-MCTS's
   a from every OL-MCTS seat measured, the control's focus and all cells' opponents);
@@ -15,13 +17,16 @@ Cost model, per seat of one game (the search dominates; fitted per game at one b
 * a game: the focus seat plus ``players - 1`` OL-MCTS opponents plus the game loop
   (``overhead``: process time outside the bots).
 
-``python -m infosets.papers.pimcts_costs --out lib/infosets/papers/pimcts_costs.csv`` measures
-every game of the paper (a few CPU-minutes) and writes the table atomically.
+``python -m infosets.papers.pimcts_costs --games ... --budget B --d SMALL LARGE --deals 1
+--seed 11 --out lib/infosets/papers/pimcts_costs.csv`` measures the games at budget B (a few
+CPU-minutes at B = 200, about half an hour at 4000) and replaces their rows at that budget,
+atomically.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import tempfile
 import time
@@ -100,32 +105,42 @@ def load_costs(path: Path = COSTS_PATH) -> pd.DataFrame:
     return table
 
 
-def cost_model(costs: pd.DataFrame) -> dict:
-    """Per game: {"a_ol", "a_is", "a_pi", "b_pi" (CPU-s per seat-game per iteration / per
-    tree), "overhead", "players", "engine"} fitted from its measured rows (one budget)."""
-    model = {}
-    for game, sub in costs.groupby("game", sort=False):
-        b0 = float(sub["budget"].iloc[0])
-        ol = sub[sub["agent"] == "olmcts"].iloc[0]
-        n = int(sub["players"].iloc[0])
-        # every OL-MCTS seat measured: the control's focus and all cells' opponents
-        a_ol = ((float(ol["seat_cpu_s_per_game"]) + float(sub["opponent_cpu_s_per_game"].sum()))
-                / (1 + (n - 1) * len(sub)) / b0)
-        ism = sub[sub["agent"] == "ismcts"]
-        a_is = float(ism["seat_cpu_s_per_game"].iloc[0]) / b0 if len(ism) else a_ol
-        pi = sub[sub["agent"] == "pimcts"].sort_values("D")
-        if len(pi) >= 2:
-            (d1, s1), (d2, s2) = [(float(r["D"]), float(r["seat_cpu_s_per_game"]))
-                                  for _, r in pi.iloc[[0, -1]].iterrows()]
-            b_pi = max(0.0, (s2 - s1) / (d2 - d1))
-            a_pi = max(0.0, (s1 - b_pi * d1) / b0)
-        else:
-            a_pi, b_pi = a_ol, 0.0
-        model[game] = {"a_ol": a_ol, "a_is": a_is, "a_pi": a_pi, "b_pi": b_pi,
-                       "players": int(sub["players"].iloc[0]),
-                       "overhead": float(sub["overhead_cpu_s_per_game"].mean()),
-                       "engine": str(sub["engine"].iloc[0])}
-    return model
+def _fit(sub: pd.DataFrame) -> dict:
+    """{"a_ol", "a_is", "a_pi", "b_pi" (CPU-s per seat-game per iteration / per tree),
+    "overhead", "players", "engine", "budget"} from one game's rows measured at one budget."""
+    b0 = float(sub["budget"].iloc[0])
+    ol = sub[sub["agent"] == "olmcts"].iloc[0]
+    n = int(sub["players"].iloc[0])
+    # every OL-MCTS seat measured: the control's focus and all cells' opponents
+    a_ol = ((float(ol["seat_cpu_s_per_game"]) + float(sub["opponent_cpu_s_per_game"].sum()))
+            / (1 + (n - 1) * len(sub)) / b0)
+    ism = sub[sub["agent"] == "ismcts"]
+    a_is = float(ism["seat_cpu_s_per_game"].iloc[0]) / b0 if len(ism) else a_ol
+    pi = sub[sub["agent"] == "pimcts"].sort_values("D")
+    if len(pi) >= 2:
+        (d1, s1), (d2, s2) = [(float(r["D"]), float(r["seat_cpu_s_per_game"]))
+                              for _, r in pi.iloc[[0, -1]].iterrows()]
+        b_pi = max(0.0, (s2 - s1) / (d2 - d1))
+        a_pi = max(0.0, (s1 - b_pi * d1) / b0)
+    else:
+        a_pi, b_pi = a_ol, 0.0
+    return {"a_ol": a_ol, "a_is": a_is, "a_pi": a_pi, "b_pi": b_pi, "players": n,
+            "overhead": float(sub["overhead_cpu_s_per_game"].mean()),
+            "engine": str(sub["engine"].iloc[0]), "budget": int(b0)}
+
+
+def cost_model(costs: pd.DataFrame) -> dict[str, dict[int, dict]]:
+    """Per game and measured budget B0, the fit of ``_fit`` to its rows at B0. Cost per
+    iteration is not constant in B (tree shape, depth limits, one-off costs per decision),
+    so a game measured at several budgets is planned from the nearest (``fit_for``)."""
+    return {game: {int(b): _fit(rows) for b, rows in sub.groupby("budget", sort=True)}
+            for game, sub in costs.groupby("game", sort=False)}
+
+
+def fit_for(model: dict, game: str, budget: int) -> dict:
+    """The fit of ``game`` measured at the budget nearest ``budget`` (by ratio)."""
+    fits = model[game]
+    return fits[min(fits, key=lambda b0: (abs(math.log(budget / b0)), b0))]
 
 
 def game_seconds(model: dict, agent: str, budget: int, d: int) -> float:
@@ -154,17 +169,20 @@ def plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
             if game not in model:
                 raise ValueError(f"costs: no measured row for {game!r}; run "
                                  "python -m infosets.papers.pimcts_costs")
-            players = model[game]["players"]
+            fit = fit_for(model, game, budget)
+            players = fit["players"]
             per_cell = players * deals_per_cell(cfg, game, players, part)
             configs = agent_configs(cfg, budget, part)
-            seconds = sum(game_seconds(model[game], c["agent"], budget, c["D"]) * per_cell
+            seconds = sum(game_seconds(fit, c["agent"], budget, c["D"]) * per_cell
                           for c in configs)
             rows.append({"game": game, "budget": budget, "cells": len(configs),
                          "games_per_cell": per_cell, "games": len(configs) * per_cell,
-                         "engine": model[game]["engine"], "cpu_hours": seconds / 3600})
+                         "engine": fit["engine"], "measured_at": fit["budget"],
+                         "cpu_hours": seconds / 3600})
     frame = pd.DataFrame(rows)
     total = {"game": "TOTAL", "budget": 0, "cells": int(frame["cells"].sum()), "games_per_cell": 0,
-             "games": int(frame["games"].sum()), "engine": "", "cpu_hours": float(frame["cpu_hours"].sum())}
+             "games": int(frame["games"].sum()), "engine": "", "measured_at": 0,
+             "cpu_hours": float(frame["cpu_hours"].sum())}
     return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
 
 
@@ -198,7 +216,8 @@ def main(argv=None) -> None:
         rows = pd.DataFrame(measure_game(game, args.budget, *args.d, args.deals, args.seed,
                                          not args.untuned))
         print(rows.to_string(index=False), flush=True)
-        old = pd.concat([old[old["game"] != game], rows], ignore_index=True)
+        keep = (old["game"] != game) | (old["budget"].astype(int) != args.budget)
+        old = pd.concat([old[keep], rows], ignore_index=True)
         _write_atomic(old[list(COST_COLUMNS)], args.out, HEADER)
 
 
