@@ -61,3 +61,12 @@ def test_measuring_one_budget_keeps_the_rows_of_the_others(tmp_path, monkeypatch
              "--seed", "1", "--out", str(out)])
     table = pc.load_costs(out)
     assert sorted(set(table["budget"])) == [200, 4000] and len(table) == 8
+
+
+def test_the_paper_preset_is_planned_from_costs_measured_at_its_budget():
+    """The committed costs hold every paper game at B = 4000, so the paper plan's Fig. 1 rows
+    are measured, not extrapolated 20x from B = 200, and the plan stays near 40 CPU-hours."""
+    plan = pc.plan(config.load("pimcts_aggregation", "paper"), pc.load_costs())
+    games = plan[plan["game"] != "TOTAL"]
+    assert (games["measured_at"] == 4000).all()
+    assert 20 <= plan.iloc[-1]["cpu_hours"] <= 45
