@@ -42,6 +42,8 @@ COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 COST_COLUMNS = ("game", "players", "engine", "budget", "agent", "D", "games", "decisions_per_game",
                 "seat_cpu_s_per_game", "opponent_cpu_s_per_game", "overhead_cpu_s_per_game",
                 "tuned_settings", "measured")
+
+
 def _cfg(tuned: bool = True) -> dict:
     """The agent settings of the notebook's presets that change cost."""
     return {"engine": "auto", "ismcts_engine": "python", "uct_c": 1.0, "tuned_settings": tuned,
