@@ -262,6 +262,10 @@ def test_games_per_cell_can_be_set_per_game():
     assert plan.loc[("tic_tac_toe", 60), "games_per_cell"] == 6
     assert (pa.game_table(cfg).set_index(["game", "slice"]).loc[("leduc_poker", "main"),
                                                                    "games_per_cell"] == 10)
+    # no derived count may ignore the override: the config once carried a
+    # `blocks_per_cell` read from the slice's games_per_cell alone
+    per_cell = [k for k in cfg.derived_keys if "per_cell" in k]
+    assert per_cell == [], f"derived per-cell counts that ignore games_per_cell_by_game: {per_cell}"
     # a bad override is a one-line error naming it, before any compute
     with pytest.raises(config.ConfigError, match=r"games_per_cell_by_game\['hearts'\]"):
         config.load("pimcts_aggregation", "smoke",

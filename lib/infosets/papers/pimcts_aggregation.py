@@ -71,7 +71,6 @@ def _slice(values: dict, games, budgets, determinizations, games_per_cell,
     cells = sum(_cells_per_budget(values, grids))
     return {"games": list(games), "budgets": list(budgets), "d_grid": grids,
             "games_per_cell": games_per_cell, "games_per_cell_by_game": dict(by_game or {}),
-            "blocks_per_cell": math.ceil(games_per_cell / values["block_size"]),
             "n_cells": cells * len(games)}
 
 
@@ -157,7 +156,7 @@ def _derive(values: dict) -> dict:
     high["games"], high["pairs"] = list(high_games), [list(p) for p in pairs]
     per_budget = {b: c for b, c in zip(high["budgets"], _cells_per_budget(values, high["d_grid"]))}
     high["n_cells"] = sum(per_budget[b] for _, b in pairs)
-    return {"d_grid": main["d_grid"], "blocks_per_cell": main["blocks_per_cell"],
+    return {"d_grid": main["d_grid"],
             "slices": {"main": main, "tabletop": tabletop, "high": high},
             "n_cells": main["n_cells"] + tabletop["n_cells"] + high["n_cells"]}
 
