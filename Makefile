@@ -60,7 +60,9 @@ smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder 
 	exit $$rc
 
 test: $(STAMP) ## the whole pytest suite, notebook smoke runs included (compiles the numba engine first)
-	$(PY) -m infosets.search.warm_cache
+	@# two compiles, one per core: the engine's shared cache and the bounds-checked build
+	$(PY) tests/games/test_kernels_boundscheck.py & bc=$$!; \
+	$(PY) -m infosets.search.warm_cache; rc=$$?; wait $$bc; exit $$rc
 	$(PY) -m pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
 
 lint: $(STAMP) ## ruff
