@@ -18,7 +18,7 @@ KEEP        ?=
 export MPLBACKEND ?= Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help venv figures readme-tables reports-check smoke test lint bench lab play-belote clean
+.PHONY: help venv figures progress readme-tables reports-check smoke test lint bench lab play-belote clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -46,6 +46,9 @@ reports-check: $(STAMP) ## check reports/ (no errors, every figure shown) and op
 	  else echo "reports-check needs chromium: sudo apt-get install chromium"; exit 1; fi; }
 	$(PY) -m infosets.experiments.reports check
 	$(PY) -m infosets.experiments.reports browser-check
+
+progress: $(STAMP) ## how far each published run at PRESET (or just PAPER=<slug>) has got, from results/ (e.g. PRESET=paper)
+	@$(PY) -m infosets.experiments.progress --preset $(PRESET) $(if $(PAPER),--paper $(PAPER))
 
 readme-tables: $(STAMP) ## regenerate README.md's "what reproduces" table from figures/*/claims.csv
 	$(PY) -m infosets.experiments.readme_tables

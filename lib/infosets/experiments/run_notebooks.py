@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +34,7 @@ from infosets.experiments.config import (
     presets_of,
     repo_root,
 )
+from infosets.experiments.progress import Monitor
 
 
 def notebook_dir() -> Path:
@@ -180,10 +181,13 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         print(f"==> {slug} (preset={args.preset}) -> {out}", flush=True)
         try:
-            execute(slug, args.preset, out, seed=args.seed, workers=args.workers,
-                    scheduler=args.scheduler, overrides=overrides, progress=sys.stderr.isatty())
+            published = publishes_report(slug, args.preset, args.seed, overrides)
+            with Monitor(slug, args.preset) if published else nullcontext():
+                execute(slug, args.preset, out, seed=args.seed, workers=args.workers,
+                        scheduler=args.scheduler, overrides=overrides,
+                        progress=sys.stderr.isatty())
             print(f"    ok in {time.perf_counter() - t0:.0f} s", flush=True)
-            if publishes_report(slug, args.preset, args.seed, overrides):
+            if published:
                 for path in prune_published(slug, args.preset):
                     print(f"    removed (no longer an output): {path.relative_to(repo_root())}")
                 written = reports.export(out, slug, args.preset)
