@@ -2,8 +2,9 @@
 
 ``Session.create(slug, preset, seed=..., workers=..., scheduler=..., overrides=...)`` validates
 everything, output folders included, before any compute. ``run`` executes task grids through
-the runner; ``save_figure`` and ``save_table`` write content-named outputs and record them in
-``outputs.csv``, the map from each file to the paper's figure or table number.
+the runner; ``derive`` caches a table computed from finished sweeps; ``save_figure`` and
+``save_table`` write content-named outputs and record them in ``outputs.csv``, the map from
+each file to the paper's figure or table number.
 
 One output folder per preset, so that exploring never overwrites published results:
 
@@ -24,6 +25,7 @@ folder changed, so unchanged results keep identical bytes everywhere.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import math
 import os
@@ -39,6 +41,7 @@ from infosets.experiments.executors import make_executor
 from infosets.experiments.runner import RunStats, Task, run
 from infosets.experiments.store import (
     Store,
+    atomic_write_with,
     check_writable,
     data_root,
     dependency_versions,
@@ -51,6 +54,7 @@ PUBLISHED_PRESETS = {"default": "", "paper": "paper", "full": "full"}
 PUBLISHED_SEED = 0
 TABLE_FLOAT_FORMAT = "%.10g"
 TIMING_FOLDER = "timing"
+DERIVED_FOLDER = "derived"  # tables derived from finished sweeps (Session.derive)
 
 
 class OutputError(_config.ConfigError):
@@ -199,6 +203,49 @@ class Session:
               f"{stats.cached - stats.from_committed} cached, {stats.computed} computed) "
               f"in {stats.seconds:.1f} s -> {len(frame)} rows")
         return frame
+
+    def derive(self, name: str, fn, *frames: pd.DataFrame, **kwargs) -> pd.DataFrame:
+        """``fn(*frames, **kwargs)``, computed once per run and input, for a table derived in the
+        notebook process from finished sweeps (belief_mixtures' heatmaps: best responses over
+        the λ grid, minutes of one core at the paper preset).
+
+        The table is kept as parquet under the run's key and a hash of the input frames: in the
+        run's data folder, and for a published run also in ``results/<slug>/<preset>/derived/``,
+        so a fresh clone replots without recomputing. ``fn`` must live in the paper's module (its
+        code is in the key) and ``kwargs`` must follow from the config (they are not hashed).
+        Raises ValueError if the table does not come back from parquet equal to itself."""
+        digest = hashlib.sha256(name.encode())
+        for frame in frames:
+            digest.update(json.dumps([[str(c), str(t)] for c, t in frame.dtypes.items()]).encode())
+            digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+        file = f"{name}-{self.store.run_id}-{digest.hexdigest()[:16]}.parquet"
+        places = [("the local cache", self.store.path / DERIVED_FOLDER)]
+        if self.published:
+            places.append(("results/", self.committed.path / DERIVED_FOLDER))
+        folders = [folder for _, folder in places]
+        for where, folder in places[::-1]:
+            if (folder / file).is_file():
+                try:
+                    table = pd.read_parquet(folder / file)
+                except Exception:  # a damaged file is not a result: recompute
+                    continue
+                print(f"[{self.slug}:{name}] derived table read from {where} ({len(table)} rows)")
+                return table
+        table = fn(*frames, **kwargs)
+        for folder in folders:
+            atomic_write_with(folder / file, lambda tmp: table.to_parquet(tmp, index=False))
+            for stale in folder.glob(f"{name}-*.parquet"):
+                if stale.name != file:
+                    stale.unlink(missing_ok=True)
+        back = pd.read_parquet(folders[0] / file)
+        try:
+            pd.testing.assert_frame_equal(back, table.reset_index(drop=True))
+        except AssertionError as exc:
+            for folder in folders:
+                (folder / file).unlink(missing_ok=True)
+            raise ValueError(f"derive: {name!r} does not survive parquet "
+                             f"({str(exc).splitlines()[0]})") from None
+        return back
 
     def _write(self, path: Path, text: str, tracked: bool = True) -> Path:
         changed = write_if_changed(path, text.encode())
