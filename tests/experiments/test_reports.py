@@ -86,3 +86,19 @@ def test_only_published_runs_write_reports(monkeypatch):
     assert not publishes_report("quickstart", "default", 0, {"iterations": [1, 2]})
     monkeypatch.setenv("INFOSETS_FIGURES_DIR", "/tmp/elsewhere")
     assert not publishes_report("quickstart", "default", 0, None)
+
+
+def test_clean_drops_the_session_lines_that_differ_between_identical_runs():
+    """Whether a sweep or a derived table was computed, cached or read from results/ changes
+    between identical runs; a report must not (a replot left belief_mixtures' report dirty)."""
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("heat = session.derive('heatmaps', paper.heatmaps, policies)")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=(
+        "[belief_mixtures:policies] 66 tasks (66 from results/, 0 cached, 0 computed) in 1.0 s"
+        " -> 10 rows\n"
+        "[belief_mixtures:heatmaps] derived table read from results/ (726 rows)\n"
+        "[belief_mixtures:heatmaps] derived table computed in 412.3 s (726 rows)\n"
+        "n_policy_tables = 88\n"))]
+    nb.cells = [cell]
+    (out,) = reports.clean(nb).cells[0].outputs
+    assert out.text == "n_policy_tables = 88\n"

@@ -37,8 +37,10 @@ FIGURE_CALL = re.compile(r"\b(plot\w*|\w*figure\w*)\s*\(")
 # Notebook and cell metadata that papermill and Jupyter rewrite on every run.
 VOLATILE_METADATA = ("papermill", "execution", "widgets")
 # Printed lines that differ between identical runs: the session's per-sweep summary
-# ("[slug:name] N tasks (C cached, K computed) in T s -> R rows", Session.run).
-VOLATILE_LINE = re.compile(r"^\[[\w.-]+:[\w.-]+\] \d+ tasks \(.*$\n?", re.MULTILINE)
+# ("[slug:name] N tasks (C cached, K computed) in T s -> R rows", Session.run) and where a
+# derived table came from ("[slug:name] derived table read from results/ ...", Session.derive).
+VOLATILE_LINE = re.compile(r"^\[[\w.-]+:[\w.-]+\] (\d+ tasks \(|derived table ).*$\n?",
+                           re.MULTILINE)
 # Live widgets (tqdm progress bars in the notebook) have random ids and no saved state.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 

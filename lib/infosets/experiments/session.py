@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -231,7 +232,10 @@ class Session:
                     continue
                 print(f"[{self.slug}:{name}] derived table read from {where} ({len(table)} rows)")
                 return table
+        start = time.perf_counter()
         table = fn(*frames, **kwargs)
+        print(f"[{self.slug}:{name}] derived table computed in {time.perf_counter() - start:.1f} s "
+              f"({len(table)} rows)")
         for folder in folders:
             atomic_write_with(folder / file, lambda tmp: table.to_parquet(tmp, index=False))
             for stale in folder.glob(f"{name}-*.parquet"):
