@@ -50,6 +50,7 @@ def read(slug: str, preset: str) -> list[SweepProgress]:
 
 
 def sweeps_of(results: CommittedResults) -> list[SweepProgress]:
+    """The sweeps recorded in ``results``' PROVENANCE.json, if its tables are this run's."""
     if not results.valid():
         return []
     sweeps = []

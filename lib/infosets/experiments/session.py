@@ -58,6 +58,14 @@ TIMING_FOLDER = "timing"
 DERIVED_FOLDER = "derived"  # tables derived from finished sweeps (Session.derive)
 
 
+def _write_derived(folder: Path, name: str, file: str, table: pd.DataFrame) -> None:
+    """Write ``folder/file`` atomically and drop the older tables of ``name`` there."""
+    atomic_write_with(folder / file, lambda tmp: table.to_parquet(tmp, index=False))
+    for stale in folder.glob(f"{name}-*.parquet"):
+        if stale.name != file:
+            stale.unlink(missing_ok=True)
+
+
 class OutputError(_config.ConfigError):
     """An output folder cannot be written (raised before any compute; names the folder)."""
 
@@ -220,12 +228,10 @@ class Session:
             digest.update(json.dumps([[str(c), str(t)] for c, t in frame.dtypes.items()]).encode())
             digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
         file = f"{name}-{self.store.run_id}-{digest.hexdigest()[:16]}.parquet"
-        places = [("the local cache", self.store.path / DERIVED_FOLDER)]
-        if self.published:
-            places.append(("results/", self.committed.path / DERIVED_FOLDER))
-        folders = [folder for _, folder in places]
-        for where, folder in places[::-1]:
-            if (folder / file).is_file():
+        local = self.store.path / DERIVED_FOLDER
+        shipped = self.committed.path / DERIVED_FOLDER if self.published else None
+        for where, folder in (("results/", shipped), ("the local cache", local)):
+            if folder is not None and (folder / file).is_file():
                 try:
                     table = pd.read_parquet(folder / file)
                 except Exception:  # a damaged file is not a result: recompute
@@ -236,19 +242,16 @@ class Session:
         table = fn(*frames, **kwargs)
         print(f"[{self.slug}:{name}] derived table computed in {time.perf_counter() - start:.1f} s "
               f"({len(table)} rows)")
-        for folder in folders:
-            atomic_write_with(folder / file, lambda tmp: table.to_parquet(tmp, index=False))
-            for stale in folder.glob(f"{name}-*.parquet"):
-                if stale.name != file:
-                    stale.unlink(missing_ok=True)
-        back = pd.read_parquet(folders[0] / file)
-        try:
+        _write_derived(local, name, file, table)
+        back = pd.read_parquet(local / file)
+        try:  # checked before anything is published
             pd.testing.assert_frame_equal(back, table.reset_index(drop=True))
         except AssertionError as exc:
-            for folder in folders:
-                (folder / file).unlink(missing_ok=True)
+            (local / file).unlink(missing_ok=True)
             raise ValueError(f"derive: {name!r} does not survive parquet "
                              f"({str(exc).splitlines()[0]})") from None
+        if shipped is not None:
+            _write_derived(shipped, name, file, back)
         return back
 
     def _write(self, path: Path, text: str, tracked: bool = True) -> Path:
