@@ -1,6 +1,7 @@
 """pimcts_costs: the cost model behind the pimcts_aggregation presets' CPU-hours."""
 
 import pandas as pd
+import pytest
 
 from infosets.experiments import config
 from infosets.papers import pimcts_costs as pc
@@ -65,8 +66,71 @@ def test_measuring_one_budget_keeps_the_rows_of_the_others(tmp_path, monkeypatch
 
 def test_the_paper_preset_is_planned_from_costs_measured_at_its_budget():
     """The committed costs hold every paper game at B = 4000, so the paper plan's Fig. 1 rows
-    are measured, not extrapolated 20x from B = 200, and the plan stays near 40 CPU-hours."""
+    are measured, not extrapolated 20x from B = 200, and the plan stays near 40 CPU-hours,
+    its disambiguation sweep included."""
     plan = pc.plan(config.load("pimcts_aggregation", "paper"), pc.load_costs())
-    games = plan[plan["game"] != "TOTAL"]
+    games = plan[plan["sweep"] == "tournament"]
     assert (games["measured_at"] == 4000).all()
     assert 20 <= plan.iloc[-1]["cpu_hours"] <= 45
+
+
+def _dis_costs(seconds_per_world=0.01, game_decisions=100.0):
+    cfg = config.load("pimcts_aggregation", "paper")
+    from infosets.papers.pimcts_aggregation import disambiguation_tasks
+
+    games = dict.fromkeys(t.params["game"] for t in disambiguation_tasks(cfg))
+    return pd.DataFrame([{"game": g, "samples": 50, "decisions_measured": 40.0,
+                          "game_decisions": game_decisions, "cpu_s_per_world": seconds_per_world,
+                          "measured": "2026-11-26"} for g in games])
+
+
+def test_the_plan_counts_the_disambiguation_sweep():
+    """The disambiguation sweep (log2 #worlds along random games) is planned per game:
+    trajectories x decisions (capped) x samples x CPU-s per world, and the TOTAL includes it.
+    Before, the plan had tournament rows only, and at the old paper settings (50 random games
+    x 40 decisions x 1000 worlds) Stratego's disambiguation alone would have cost about as much
+    again as the whole tournament plan, unplanned."""
+    cfg = config.load("pimcts_aggregation", "paper")
+    plan = pc.plan(cfg, pc.load_costs(), _dis_costs())
+    dis = plan[plan["sweep"] == "disambiguation"].set_index("game")
+    assert set(dis.index) == set(_dis_costs()["game"])
+    assert (dis["games"] == cfg["disambiguation_trajectories"]).all()
+    decisions = min(cfg["disambiguation_decisions"] or 100, 100)
+    worlds = cfg["disambiguation_trajectories"] * decisions * cfg["disambiguation_samples"]
+    assert (pc.plan_disambiguation(cfg, _dis_costs())["worlds"] == worlds).all()
+    assert abs(dis.loc["stratego", "cpu_hours"] - worlds * 0.01 / 3600) < 1e-12
+    assert abs(plan.iloc[-1]["cpu_hours"] - plan.iloc[:-1]["cpu_hours"].sum()) < 1e-9
+    # a game shorter than the cap is measured at all its decisions
+    short = pc.plan_disambiguation(cfg, _dis_costs(game_decisions=5.0))
+    assert (short["worlds"] == cfg["disambiguation_trajectories"] * 5 * cfg["disambiguation_samples"]).all()
+    # every game needs a measured row: a missing one is a one-line error naming the command
+    with pytest.raises(ValueError, match=r"no measured row for 'stratego'.*pimcts_costs disambiguation"):
+        pc.plan(cfg, pc.load_costs(), _dis_costs().query("game != 'stratego'"))
+
+
+def test_the_committed_disambiguation_costs_keep_the_paper_plan_small():
+    """The paper preset's disambiguation sweep, planned from the committed measurements, is a
+    small part of the preset (it is descriptive: no claim turns on it)."""
+    plan = pc.plan(config.load("pimcts_aggregation", "paper"), pc.load_costs())
+    dis = plan[plan["sweep"] == "disambiguation"]["cpu_hours"].sum()
+    assert 0 < dis <= 0.1 * plan.iloc[-1]["cpu_hours"]
+
+
+def test_measuring_the_disambiguation_replaces_that_games_row(tmp_path, monkeypatch):
+    out = tmp_path / "dis.csv"
+    rows = _dis_costs().head(2)
+    pc._write_atomic(rows[list(pc.DISAMBIGUATION_COLUMNS)], out, pc.DISAMBIGUATION_HEADER)
+    game = rows["game"].iloc[0]
+    monkeypatch.setattr(pc, "measure_disambiguation", lambda g, samples, decisions, seed, n: {
+        "game": g, "samples": samples, "decisions_measured": 3.0, "game_decisions": 3.0,
+        "cpu_s_per_world": 0.5, "measured": "2026-11-26"})
+    pc.main(["disambiguation", "--games", game, "--samples", "20", "--decisions", "40",
+             "--seed", "1", "--out", str(out)])
+    table = pc.load_disambiguation_costs(out).set_index("game")
+    assert len(table) == 2 and table.loc[game, "cpu_s_per_world"] == 0.5
+
+
+def test_measure_disambiguation_times_real_random_games():
+    row = pc.measure_disambiguation("kuhn_poker(players=3)", samples=5, decisions=40, seed=3, games=2)
+    assert row["game_decisions"] >= 3 and row["decisions_measured"] == row["game_decisions"]
+    assert row["cpu_s_per_world"] > 0

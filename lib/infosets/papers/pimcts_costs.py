@@ -21,6 +21,13 @@ changes with B: Hearts' OL-MCTS costs 7x less per iteration at 4000 than at 200)
 --seed 11 --out lib/infosets/papers/pimcts_costs.csv`` measures the games at budget B (a few
 CPU-minutes at B = 200, about half an hour at 4000) and replaces their rows at that budget,
 atomically.
+
+The disambiguation sweep (log2 #worlds along random games, ``disambiguation_task``) is planned
+too: its cost is worlds sampled x CPU seconds per world (a sampled world and every player's
+information-state key), per game. ``python -m infosets.papers.pimcts_costs disambiguation
+--games ... --samples 50 --decisions 40 --seed 11 --out
+lib/infosets/papers/pimcts_disambiguation_costs.csv`` measures four random games per game
+(about ten CPU-minutes in all; Stratego's worlds are the dearest).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyspiel
 
@@ -99,6 +107,73 @@ def measure_game(game_string: str, budget: int, d_small: int, d_large: int, deal
             for a, d in (("olmcts", 1), ("pimcts", d_small), ("pimcts", d_large), ("ismcts", 0))]
 
 
+DISAMBIGUATION_COSTS_PATH = Path(__file__).with_name("pimcts_disambiguation_costs.csv")
+DISAMBIGUATION_COLUMNS = ("game", "samples", "decisions_measured", "game_decisions",
+                          "cpu_s_per_world", "measured")
+
+
+def measure_disambiguation(game_string: str, samples: int, decisions: int, seed: int,
+                           games: int = 4) -> dict:
+    """CPU seconds per sampled world of ``disambiguation_task`` over ``games`` random games of
+    ``game_string`` (``samples`` worlds at up to ``decisions`` of each game's decisions), after
+    an untimed warm-up (imports, numba compilation), and the games' mean number of decisions.
+    A world costs more late in a long game (its information-state keys grow with the
+    history), so one game is not enough: two random Stratego games measured 7.5 and 47 CPU-ms
+    per world."""
+    from infosets.papers.pimcts_aggregation import disambiguation_task
+
+    disambiguation_task({"disambiguation_samples": 2, "disambiguation_decisions": 2},
+                        {"game": game_string, "trajectory": 0}, np.random.SeedSequence(seed - 1))
+    cfg = {"disambiguation_samples": samples, "disambiguation_decisions": decisions}
+    seconds, worlds, lengths, measured = 0.0, 0, [], 0
+    for g in range(games):
+        start = time.process_time()
+        rows = disambiguation_task(cfg, {"game": game_string, "trajectory": g},
+                                   np.random.SeedSequence([seed, g]))
+        seconds += time.process_time() - start
+        worlds += samples * len(rows)
+        measured += len(rows)
+        last = max(rows, key=lambda r: r["decision"]) if rows else None
+        lengths.append(round(last["decision"] / last["fraction"]) + 1
+                       if last and last["fraction"] > 0 else len(rows))
+    return {"game": game_string, "samples": samples, "decisions_measured": measured / games,
+            "game_decisions": float(np.mean(lengths)),
+            "cpu_s_per_world": seconds / max(1, worlds), "measured": time.strftime("%Y-%m-%d")}
+
+
+def load_disambiguation_costs(path: Path = DISAMBIGUATION_COSTS_PATH) -> pd.DataFrame:
+    table = pd.read_csv(path, comment="#")
+    missing = set(DISAMBIGUATION_COLUMNS) - set(table.columns)
+    if missing:
+        raise ValueError(f"{path.name}: missing columns {sorted(missing)}")
+    return table
+
+
+def plan_disambiguation(cfg, costs: pd.DataFrame) -> pd.DataFrame:
+    """CPU-hours of the disambiguation sweep of ``cfg``, per game: trajectories x the decisions
+    measured per game (all of them, or ``disambiguation_decisions`` spread over the game) x
+    samples x the measured CPU seconds per world (a mean over a few random games, so a row is
+    good to about a factor of 2: games differ in length, and so does a world's cost)."""
+    from infosets.papers.pimcts_aggregation import disambiguation_tasks
+
+    by_game = costs.drop_duplicates("game", keep="last").set_index("game")
+    games = list(dict.fromkeys(t.params["game"] for t in disambiguation_tasks(cfg)))
+    cap = int(cfg["disambiguation_decisions"])
+    trajectories = int(cfg["disambiguation_trajectories"])
+    rows = []
+    for game in games:
+        if game not in by_game.index:
+            raise ValueError(f"disambiguation costs: no measured row for {game!r}; run "
+                             "python -m infosets.papers.pimcts_costs disambiguation")
+        row = by_game.loc[game]
+        per_game = float(row["game_decisions"])
+        decisions = min(cap, per_game) if cap else per_game
+        worlds = round(trajectories * decisions * int(cfg["disambiguation_samples"]))
+        rows.append({"game": game, "games": trajectories, "worlds": worlds,
+                     "cpu_hours": worlds * float(row["cpu_s_per_world"]) / 3600})
+    return pd.DataFrame(rows, columns=["game", "games", "worlds", "cpu_hours"])
+
+
 def load_costs(path: Path = COSTS_PATH) -> pd.DataFrame:
     table = pd.read_csv(path, comment="#")
     missing = set(COST_COLUMNS) - set(table.columns)
@@ -153,10 +228,12 @@ def game_seconds(model: dict, agent: str, budget: int, d: int) -> float:
     return focus + (m["players"] - 1) * m["a_ol"] * budget + m["overhead"]
 
 
-def plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
+def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = None) -> pd.DataFrame:
     """CPU-hours of every (game, budget) of ``cfg`` from the measured per-game costs: the
-    cells of ``agent_configs`` x the games per cell (whole duplicate deals). Every game of
-    the preset must have a measured row (no blank rows); a TOTAL row closes the table."""
+    cells of ``agent_configs`` x the games per cell (whole duplicate deals), one row per
+    tournament (sweep "tournament"), then one per game of the disambiguation sweep (sweep
+    "disambiguation", from ``disambiguation_costs``, by default the committed file). Every game
+    of the preset must have a measured row (no blank rows); a TOTAL row closes the table."""
     from infosets.papers.pimcts_aggregation import agent_configs, deals_per_cell
 
     model = cost_model(costs)
@@ -177,14 +254,20 @@ def plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
             configs = agent_configs(cfg, budget, part)
             seconds = sum(game_seconds(fit, c["agent"], budget, c["D"]) * per_cell
                           for c in configs)
-            rows.append({"game": game, "budget": budget, "cells": len(configs),
-                         "games_per_cell": per_cell, "games": len(configs) * per_cell,
-                         "engine": fit["engine"], "measured_at": fit["budget"],
-                         "cpu_hours": seconds / 3600})
+            rows.append({"sweep": "tournament", "game": game, "budget": budget,
+                         "cells": len(configs), "games_per_cell": per_cell,
+                         "games": len(configs) * per_cell, "engine": fit["engine"],
+                         "measured_at": fit["budget"], "cpu_hours": seconds / 3600})
+    if disambiguation_costs is None:
+        disambiguation_costs = load_disambiguation_costs()
+    for r in plan_disambiguation(cfg, disambiguation_costs).itertuples():
+        rows.append({"sweep": "disambiguation", "game": r.game, "budget": 0, "cells": 0,
+                     "games_per_cell": 0, "games": r.games, "engine": "python",
+                     "measured_at": 0, "cpu_hours": r.cpu_hours})
     frame = pd.DataFrame(rows)
-    total = {"game": "TOTAL", "budget": 0, "cells": int(frame["cells"].sum()), "games_per_cell": 0,
-             "games": int(frame["games"].sum()), "engine": "", "measured_at": 0,
-             "cpu_hours": float(frame["cpu_hours"].sum())}
+    total = {"sweep": "all", "game": "TOTAL", "budget": 0, "cells": int(frame["cells"].sum()),
+             "games_per_cell": 0, "games": int(frame["games"].sum()), "engine": "",
+             "measured_at": 0, "cpu_hours": float(frame["cpu_hours"].sum())}
     return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
 
 
@@ -202,7 +285,43 @@ HEADER = ("CPU seconds per game of pimcts_aggregation cells (infosets.papers.pim
           "OL-MCTS opponents, duplicate deals x seat rotations; numba compile not counted.")
 
 
+DISAMBIGUATION_HEADER = (
+    "CPU seconds per sampled world of the pimcts_aggregation disambiguation sweep\n"
+    "(infosets.papers.pimcts_costs disambiguation): a few random games per game, `samples`\n"
+    "worlds at up to `decisions` of each game's decisions (decisions_measured, game_decisions:\n"
+    "means per game), each world drawn by sampler_for(game) and keyed by\n"
+    "every player's information state; time.process_time on one core of a shared 2-core\n"
+    "machine, after an untimed warm-up.")
+
+
+def main_disambiguation(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="pimcts_costs disambiguation",
+                                     description="measure the disambiguation sweep's cost per world")
+    parser.add_argument("--games", nargs="+", required=True)
+    parser.add_argument("--samples", type=int, required=True)
+    parser.add_argument("--decisions", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--random-games", type=int, default=4)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    if args.samples < 2 or args.decisions < 1 or args.random_games < 1:
+        parser.error("--samples must be >= 2, --decisions >= 1 and --random-games >= 1")
+    old = (load_disambiguation_costs(args.out) if args.out.exists()
+           else pd.DataFrame(columns=DISAMBIGUATION_COLUMNS))
+    for game in args.games:
+        row = pd.DataFrame([measure_disambiguation(game, args.samples, args.decisions, args.seed,
+                                                   args.random_games)])
+        print(row.to_string(index=False), flush=True)
+        old = pd.concat([old[old["game"] != game], row], ignore_index=True)
+        _write_atomic(old[list(DISAMBIGUATION_COLUMNS)], args.out, DISAMBIGUATION_HEADER)
+
+
 def main(argv=None) -> None:
+    import sys
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["disambiguation"]:
+        return main_disambiguation(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", required=True)
     parser.add_argument("--budget", type=int, required=True)
