@@ -141,12 +141,17 @@ def measure_disambiguation(game_string: str, samples: int, decisions: int, seed:
             "cpu_s_per_world": seconds / max(1, worlds), "measured": time.strftime("%Y-%m-%d")}
 
 
-def load_disambiguation_costs(path: Path = DISAMBIGUATION_COSTS_PATH) -> pd.DataFrame:
+def _read_costs(path: Path, columns) -> pd.DataFrame:
+    """A committed cost table (CSV with ``#`` comment lines), checked for ``columns``."""
     table = pd.read_csv(path, comment="#")
-    missing = set(DISAMBIGUATION_COLUMNS) - set(table.columns)
+    missing = set(columns) - set(table.columns)
     if missing:
         raise ValueError(f"{path.name}: missing columns {sorted(missing)}")
     return table
+
+
+def load_disambiguation_costs(path: Path = DISAMBIGUATION_COSTS_PATH) -> pd.DataFrame:
+    return _read_costs(path, DISAMBIGUATION_COLUMNS)
 
 
 def plan_disambiguation(cfg, costs: pd.DataFrame) -> pd.DataFrame:
@@ -175,11 +180,7 @@ def plan_disambiguation(cfg, costs: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_costs(path: Path = COSTS_PATH) -> pd.DataFrame:
-    table = pd.read_csv(path, comment="#")
-    missing = set(COST_COLUMNS) - set(table.columns)
-    if missing:
-        raise ValueError(f"{path.name}: missing columns {sorted(missing)}")
-    return table
+    return _read_costs(path, COST_COLUMNS)
 
 
 def _fit(sub: pd.DataFrame) -> dict:
