@@ -61,7 +61,7 @@ def test_every_sweep_a_notebook_runs_is_planned():
     """A sweep the notebook runs but no plan counts is compute nobody budgeted: the
     pimcts_aggregation plan once left out its disambiguation sweep, which at the paper
     settings of the time would have cost about 23 CPU-hours on top of the 37 planned."""
-    from infosets.papers.pimcts_aggregation import preset_config
+    from infosets.papers.pimcts_analysis import preset_config
     from infosets.papers.pimcts_costs import load_costs, plan
 
     for slug, sweeps in task_costs.SWEEPS.items():

@@ -9,6 +9,7 @@ import pytest
 
 from infosets.claims import VERDICTS
 from infosets.papers import pimcts_aggregation as pa
+from infosets.papers import pimcts_analysis as analysis
 from infosets.papers import pimcts_claims as pc
 from infosets.search.mcts import OLMCTSBot
 
@@ -126,7 +127,7 @@ def test_claim_runs_mark_unported_games_not_run():
     cfg = {"slices": {"main": {"games": ["tic_tac_toe"], "budgets": [30]},
                       "tabletop": {"games": [], "budgets": [10]}}}
     results = pd.DataFrame({"game": ["tic_tac_toe"]})
-    runs = pa.claim_runs(results, cfg)
+    runs = analysis.claim_runs(results, cfg)
     by_game = {r["row"]["game"]: r for r in runs}
     assert by_game["tic_tac_toe"]["game"] == "tic_tac_toe"
     registered = set(pyspiel.registered_names())
@@ -260,7 +261,7 @@ def test_games_per_cell_can_be_set_per_game():
     plan = pimcts_costs.plan(cfg, pimcts_costs.load_costs()).set_index(["game", "budget"])
     assert plan.loc[("leduc_poker", 30), "games_per_cell"] == 10
     assert plan.loc[("tic_tac_toe", 60), "games_per_cell"] == 6
-    assert (pa.game_table(cfg).set_index(["game", "slice"]).loc[("leduc_poker", "main"),
+    assert (analysis.game_table(cfg).set_index(["game", "slice"]).loc[("leduc_poker", "main"),
                                                                    "games_per_cell"] == 10)
     # no derived count may ignore the override: the config once carried a
     # `blocks_per_cell` read from the slice's games_per_cell alone

@@ -1,0 +1,533 @@
+"""Tables, figures and claims of the PI-MCTS aggregation paper (Ravichandran, Goodman and
+Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search in Imperfect-Information
+Games"; docs/papers/pimcts_aggregation.md), built from the rows of its tasks
+(``pimcts_aggregation``).
+
+Figures: win rate vs D per aggregation with the IS-MCTS band (Fig. 1; Fig. 2 at the higher
+budget), budget fragmentation, the disambiguation curves, and PI-MCTS gain vs
+hidden-information persistence. Tables: game parameters, MCTS settings, win rates, the
+games beyond the paper, claims (tested in ``pimcts_claims``) and the CPU-hours of every
+preset (``pimcts_costs``).
+
+Nothing here runs a task, and the tasks' module does not import this one, so editing a
+figure, a table or a claim leaves every committed run's results key unchanged.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import numpy as np
+import pandas as pd
+import pyspiel
+
+from infosets import plots, stats
+from infosets.claims import save as save_claims
+from infosets.experiments.config import ConfigError
+from infosets.games.determinizers import AOH_GAMES, determinizer_label
+from infosets.papers import pimcts_claims
+from infosets.papers.pimcts_aggregation import (
+    engine_for,
+    game_budgets,
+    game_key,
+    games_per_cell,
+    high_pairs,
+    is_paper_game,
+    load_settings,
+    settings_key,
+    slice_of,
+)
+from infosets.search.mcts import OLMCTSBot
+from infosets.search.pimcts import AGGREGATIONS
+
+# -- disambiguation -------------------------------------------------------------------------
+
+def persistence(dis: pd.DataFrame) -> pd.DataFrame:
+    """Hidden-information persistence per game, along each random-play trajectory:
+    the mean over its decisions of log2 #worlds divided by the trajectory's peak (1 = the
+    peak uncertainty lasts the whole game, 0 = nothing is ever hidden at a decision), and
+    the fraction of the game after the peak at which log2 #worlds first falls to half of it."""
+    out = []
+    for game, sub in dis.groupby("game", sort=False):
+        per_traj, half = [], []
+        for _, traj in sub.groupby("trajectory"):
+            traj = traj.sort_values("decision")
+            bits = traj["log2_worlds"].to_numpy()
+            peak = bits.max()
+            if peak <= 0:
+                per_traj.append(0.0)
+                half.append(0.0)
+                continue
+            per_traj.append(float(np.mean(bits / peak)))
+            after = np.arange(len(bits)) >= int(np.argmax(bits))
+            below = np.flatnonzero(after & (bits <= peak / 2))
+            half.append(float(traj["fraction"].iloc[below[0]]) if len(below) else 1.0)
+        est = stats.mean_ci(per_traj)
+        out.append({"game": game, "persistence": est.value, "persistence_lo": est.lo,
+                    "persistence_hi": est.hi, "half_life_fraction": float(np.mean(half)),
+                    "peak_bits": float(sub.groupby("trajectory")["log2_worlds"].max().mean()),
+                    "censored_share": float(sub["censored"].mean()), "trajectories": len(per_traj)})
+    return pd.DataFrame(out)
+
+
+# -- tables and figures ---------------------------------------------------------------------
+
+def win_rates(results: pd.DataFrame) -> pd.DataFrame:
+    """Win rate with a Wilson 95% interval per (game, budget, agent, D, aggregation), whether
+    the game is one of the paper's, and the focus agent's search records (per-game means of
+    its decisions, with t 95% intervals over games)."""
+    rows = []
+    keys = ["game", "budget", "agent", "D", "aggregation"]
+    paper = {g: is_paper_game(g) for g in set(results["game"])}
+    for key, sub in results.groupby(keys, sort=False):
+        est = stats.win_rate(sub["score"].to_numpy())
+        row = {**dict(zip(keys, key)), "paper_game": paper[key[0]], "win_rate": est.value,
+               "lo": est.lo, "hi": est.hi, "n": est.n,
+               "baseline": 1.0 / int(sub["players"].iloc[0]),
+               "cpu_s_per_game": float(sub["cpu_seconds"].mean())}
+        for col, lo, hi in (("mean_depth", "depth_lo", "depth_hi"),
+                            ("visit_share", "share_lo", "share_hi")):
+            vals = sub[col].dropna().to_numpy() if col in sub else np.array([])
+            m = stats.mean_ci(vals) if len(vals) else None
+            row.update({col: m.value if m else np.nan, lo: m.lo if m else np.nan,
+                        hi: m.hi if m else np.nan})
+        agree = sub["tree_agreement"].dropna() if "tree_agreement" in sub else pd.Series([], dtype=float)
+        row["tree_agreement"] = float(agree.mean()) if len(agree) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+D_LABEL = "determinizations D (trees; D = 1: OL-MCTS)"
+WIN_LABEL = "focus win rate (fraction of games)"
+
+
+def paper_gain(game: str, budget: int) -> tuple[float, float] | None:
+    """The gain of PI-MCTS over OL-MCTS the paper states for ``game`` (Sec. VI), as a
+    (low, high) range in win-rate points: Hearts and Stratego 5% (10% at 10000 iterations),
+    Virus and Colt Express 2-5%; None where it gives no number."""
+    name = game.split("(")[0]
+    if name in ("hearts", "stratego"):
+        g = pimcts_claims.HIGH_BUDGET_GAIN if budget >= 10_000 else pimcts_claims.DEFAULT_EFFECT
+        return (g, g)
+    if name in ("virus", "colt_express"):
+        return (0.02, 0.05)
+    return None
+
+
+def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, paper_ref: str,
+                       title: str = "the paper's games"):
+    """One panel per game: win rate vs D per aggregation, IS-MCTS band, 1/players line."""
+    import matplotlib.pyplot as plt
+
+    sub_all = rates[rates["budget"] == budget]
+    games = list(dict.fromkeys(sub_all["game"]))
+    cols = min(4, len(games))
+    rows_n = math.ceil(len(games) / cols)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(3.6 * cols, 3.0 * rows_n), squeeze=False)
+    for ax, game in zip(axes.flat, games):
+        sub = sub_all[sub_all["game"] == game]
+        control = sub[sub["agent"] == "olmcts"]
+        lines = []
+        for agg in [a for a in AGGREGATIONS if a in set(sub["aggregation"])]:
+            part = pd.concat([control.assign(aggregation=agg), sub[sub["aggregation"] == agg]])
+            lines.append(part)
+        if lines:
+            plots.lines_ci(ax, pd.concat(lines), "D", "win_rate", "lo", "hi", hue="aggregation",
+                           logx=True, xlabel=D_LABEL, ylabel=WIN_LABEL,
+                           ci_label="shaded: Wilson 95% CI")
+        elif len(control):
+            ax.errorbar(control["D"], control["win_rate"],
+                        yerr=[control["win_rate"] - control["lo"], control["hi"] - control["win_rate"]],
+                        fmt="o", label="OL-MCTS (D=1)")
+        ism = sub[sub["agent"] == "ismcts"]
+        if len(ism):
+            r = ism.iloc[0]
+            ax.axhspan(r["lo"], r["hi"], color="0.5", alpha=0.2, lw=0)
+            ax.axhline(r["win_rate"], color="0.3", ls="-.", lw=1, label="IS-MCTS")
+        ax.axhline(sub["baseline"].iloc[0], color="k", ls=":", lw=1, label="1/players")
+        stated = paper_gain(game, budget)
+        if stated is not None and len(control):
+            base = float(control["win_rate"].iloc[0])
+            plots.paper_level(ax, tuple(base + g for g in stated) if stated[0] != stated[1]
+                              else base + stated[0], label="paper: OL-MCTS + its stated gain")
+        n = int(sub["n"].min())
+        ax.set_title(f"{game} (n={n}/cell)", fontsize=9)
+        plots.label_axes(ax, D_LABEL, WIN_LABEL)
+        plots.ticks_at(ax, sub["D"])
+        ax.xaxis.label.set_fontsize(8)
+        ax.yaxis.label.set_fontsize(8)
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize=6)
+    for ax in list(axes.flat)[len(games):]:
+        ax.axis("off")
+    fig.suptitle(f"Win rate vs OL-MCTS opponents, {title}, B={budget} (bands: 95% Wilson "
+                 "intervals)",
+                 fontsize=10)
+    fig.tight_layout()
+    session.save_figure(fig, name, paper_ref=paper_ref)
+    return fig
+
+
+def disambiguation_bins(dis: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
+    """Per game and tenth of the game played: mean log2 #worlds with its t 95% interval and
+    the share of censored estimates (no collision: the value sits at the cap, so a bin with
+    any censored value has a mean that is only a lower bound)."""
+    frame = dis.assign(bin=np.minimum((dis["fraction"] * bins).astype(int), bins - 1) / bins
+                       + 0.5 / bins)
+    rows = []
+    for (game, b), sub in frame.groupby(["game", "bin"], sort=False):
+        est = stats.mean_ci(sub["log2_worlds"].to_numpy())
+        rows.append({"game": game, "fraction": b, "log2_worlds": est.value, "lo": est.lo,
+                     "hi": est.hi, "n": est.n, "censored_share": float(sub["censored"].mean())})
+    return pd.DataFrame(rows).sort_values(["game", "fraction"], kind="stable")
+
+
+def plot_disambiguation(dis: pd.DataFrame, session):
+    """log2 #worlds consistent with the mover's infostate vs fraction of the game played, one
+    panel per game on a shared y axis (not in the paper). Filled points carry a t 95%
+    interval over decisions; open triangles are bins where some estimates are censored at
+    the cap (no collision among the samples): their mean is a lower bound, not data."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    table = disambiguation_bins(dis)
+    games = list(dict.fromkeys(dis["game"]))
+    samples = int(session.cfg["disambiguation_samples"])
+    cap = math.log2(samples * (samples - 1) / 2)
+    cols = min(3, len(games))
+    rows_n = math.ceil(len(games) / cols)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(3.4 * cols, 2.6 * rows_n + 0.9), squeeze=False,
+                             sharex=True, sharey=True, layout="constrained")
+    for ax, game in zip(axes.flat, games):
+        sub = table[table["game"] == game]
+        clean, cens = sub[sub["censored_share"] == 0], sub[sub["censored_share"] > 0]
+        ax.plot(sub["fraction"], sub["log2_worlds"], color="0.6", lw=1, zorder=1)
+        ax.errorbar(clean["fraction"], clean["log2_worlds"],
+                    yerr=[clean["log2_worlds"] - clean["lo"], clean["hi"] - clean["log2_worlds"]],
+                    fmt="o", color="C0", ms=4, capsize=2, zorder=3)
+        ax.plot(cens["fraction"], cens["log2_worlds"], "^", mfc="white", mec="C3", ms=6, zorder=3)
+        ax.axhline(cap, color="C3", ls=":", lw=1)
+        share = float(dis.loc[dis["game"] == game, "censored"].mean())
+        ax.set_title(f"{game}\n{share:.0%} of estimates censored", fontsize=8)
+        ax.set_xlim(0, 1)
+    for ax in list(axes.flat)[len(games):]:
+        ax.axis("off")
+    fig.supxlabel("fraction of the game played (share of decisions)", fontsize=9)
+    fig.supylabel("log2 #worlds consistent with the\nmover's infostate (bits)", fontsize=9)
+    handles = [Line2D([], [], marker="o", color="C0", ls="none", label="mean, t 95% CI"),
+               Line2D([], [], marker="^", mfc="white", mec="C3", ls="none",
+                      label="≥ lower bound (some estimates censored at the cap)"),
+               Line2D([], [], color="C3", ls=":", label=f"cap: log2 of the {samples} samples' pairs")]
+    fig.legend(handles=handles, loc="outside upper center", ncols=3, fontsize=7, frameon=False,
+               title="Disambiguation under random play (collision estimator; not in the paper)",
+               title_fontsize=9)
+    session.save_figure(fig, "disambiguation_by_fraction_played", paper_ref="(not in paper)")
+    return fig
+
+
+def main_budget(cfg, game_string: str) -> int:
+    """The budget a game's claims and gain use: the first of its slice's budgets."""
+    return slice_of(cfg, game_string)["budgets"][0]
+
+
+def main_rates(rates: pd.DataFrame, cfg) -> pd.DataFrame:
+    """The rows of ``rates`` at each game's main budget (ports may use a smaller one)."""
+    keep = [b == main_budget(cfg, g) for g, b in zip(rates["game"], rates["budget"])]
+    return rates[np.asarray(keep, dtype=bool)]
+
+
+def gains(rates: pd.DataFrame, budget: int | None = None) -> pd.DataFrame:
+    """Per game: the best PI-MCTS cell and IS-MCTS minus the OL-MCTS control (D = 1).
+    ``budget`` None: ``rates`` already holds one budget per game (see ``main_rates``)."""
+    out = []
+    part = rates if budget is None else rates[rates["budget"] == budget]
+    for game, sub in part.groupby("game", sort=False):
+        control = sub[sub["agent"] == "olmcts"].iloc[0]
+        pi = sub[sub["agent"] == "pimcts"]
+        row = {"game": game, "budget": int(control["budget"]), "control": control["win_rate"],
+               "baseline": control["baseline"]}
+        if len(pi):
+            best = pi.loc[pi["win_rate"].idxmax()]
+            row.update({"best_D": int(best["D"]), "best_aggregation": best["aggregation"],
+                        "pimcts_best": best["win_rate"], "pimcts_best_lo": best["lo"],
+                        "pimcts_best_hi": best["hi"],
+                        "pimcts_mean": float(pi["win_rate"].mean()),
+                        "gain": best["win_rate"] - control["win_rate"],
+                        "gain_mean": float(pi["win_rate"].mean()) - control["win_rate"]})
+        ism = sub[sub["agent"] == "ismcts"]
+        if len(ism):
+            row.update({"ismcts": ism.iloc[0]["win_rate"], "ismcts_lo": ism.iloc[0]["lo"],
+                        "ismcts_hi": ism.iloc[0]["hi"]})
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def pooled_paired_gain(results: pd.DataFrame, game: str, budget: int) -> dict | None:
+    """Mean over the D > 1 cells of a game, per duplicate (deal, rotation), minus the control
+    on the same deal, with a t 95% interval over the deals (descriptive: it pools D)."""
+    table = pimcts_claims.paired_scores(results, game, budget)
+    cells = pimcts_claims.pi_cells(table)
+    if "control" not in table or not cells:
+        return None
+    d = (table[cells].mean(axis=1) - table["control"]).dropna().to_numpy()
+    if not len(d):
+        return None
+    est = stats.mean_ci(d)
+    return {"gain": est.value, "lo": est.lo, "hi": est.hi, "n": est.n}
+
+
+def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd.DataFrame, session):
+    """PI-MCTS gain over OL-MCTS (its D > 1 cells pooled per deal, minus the control on the
+    same deal) vs hidden-information persistence, each game at its main budget; the paper's
+    games as circles, the games beyond the paper as squares (descriptive, not in the paper)."""
+    import matplotlib.pyplot as plt
+
+    at_main = main_rates(rates, session.cfg)
+    table = gains(at_main).merge(persistence(dis), on="game")
+    pooled = {g: pooled_paired_gain(results, g, main_budget(session.cfg, g)) for g in table["game"]}
+    for col in ("gain", "lo", "hi"):
+        table[f"gain_pooled_{col}"] = [pooled[g][col] if pooled[g] else np.nan for g in table["game"]]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    if table["gain_pooled_gain"].notna().any():
+        paper = np.array([is_paper_game(g) for g in table["game"]], dtype=bool)
+        for mask, marker, label in ((paper, "o", "the paper's games"), (~paper, "s", "beyond the paper")):
+            part = table[mask]
+            if len(part):
+                ax.errorbar(part["persistence"], part["gain_pooled_gain"],
+                            xerr=[part["persistence"] - part["persistence_lo"],
+                                  part["persistence_hi"] - part["persistence"]],
+                            yerr=[part["gain_pooled_gain"] - part["gain_pooled_lo"],
+                                  part["gain_pooled_hi"] - part["gain_pooled_gain"]],
+                            fmt=marker, ms=4, capsize=2, label=label)
+        for _, r in table.iterrows():
+            ax.annotate(f"{r['game']} (B={r['budget']})", (r["persistence"], r["gain_pooled_gain"]),
+                        fontsize=6)
+            stated = paper_gain(r["game"], int(r["budget"]))
+            if stated is not None:
+                mid, half = (stated[0] + stated[1]) / 2, (stated[1] - stated[0]) / 2
+                plots.paper_overlay(ax, r["persistence"], mid, yerr=half or None,
+                                    label="paper: stated gain (Sec. VI; best D, our persistence)")
+        ax.legend(fontsize=7)
+    ax.axhline(0, color="k", ls=":", lw=1)
+    ax.set_xlabel("hidden-information persistence (fraction of the peak)\n"
+                  "(mean log2 #worlds / its peak, random play; 95% CI)", fontsize=9)
+    ax.set_ylabel("PI-MCTS gain over OL-MCTS (win-rate points)\n(D>1 cells pooled per deal − "
+                  "control; t 95% CI)", fontsize=9)
+    ax.set_xlim(-0.05, 1.1)
+    ax.set_title("PI-MCTS gain vs persistence (each game at its main budget B)", fontsize=9)
+    fig.tight_layout()
+    session.save_figure(fig, "pimcts_gain_vs_persistence", paper_ref="(discussion, not measured in paper)")
+    return fig, table
+
+
+def game_table(cfg) -> pd.DataFrame:
+    """Each game's parameters, players, size, how worlds are sampled, and the budgets run."""
+    rows = []
+    for part in ("main", "tabletop", "high"):
+        sl = cfg["slices"].get(part, {"games": []})
+        for name in sl["games"]:
+            budgets = ([b for g, b in high_pairs(cfg) if g == name] if part == "high"
+                       else sl["budgets"])
+            rows.append({**_game_row(cfg, name), "slice": part,
+                         "budgets": ", ".join(map(str, budgets)),
+                         "games_per_cell": games_per_cell(cfg, name, part)})
+    return pd.DataFrame(rows)
+
+
+def _game_row(cfg, name: str) -> dict:
+    game = pyspiel.load_game(name)
+    return {"game": name, "parameters": str(game.get_parameters()),
+            "players": game.num_players(), "max_length": game.max_game_length(),
+            "actions": game.num_distinct_actions(),
+            "utility": f"[{game.min_utility():g}, {game.max_utility():g}]",
+            "determinizer": determinizer_label(game),
+            "infostate_key": "action-observation history" if game.get_type().short_name in AOH_GAMES
+            else "information_state_string",
+            "tree_engine": engine_for(game, cfg["engine"]) + " (configured; rows record engine_used)"}
+
+
+def preset_config(preset: str):
+    """The derived config of a preset of this notebook, including ``full`` (the cluster plan)
+    before the config loader knows that preset name: its file is validated by the same
+    SCHEMA, as overrides of every parameter."""
+    import yaml
+
+    from infosets.experiments import config as _config
+
+    if preset in _config.PRESETS:
+        return _config.load("pimcts_aggregation", preset)
+    path = _config.params_dir() / f"pimcts_aggregation.{preset}.yaml"
+    if not path.exists():
+        raise ConfigError(f"preset: no file {path.name} in {path.parent}")
+    with open(path) as fh:
+        values = yaml.safe_load(fh) or {}
+    return _config.load("pimcts_aggregation", "paper", overrides=values)
+
+
+PLANNED_PRESETS = ("default", "paper", "full")
+
+
+def cpu_hours(presets=PLANNED_PRESETS, costs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """CPU-hours of each preset from the measured per-game costs (``pimcts_costs.csv``:
+    CPU-seconds per game per cell, compiled engine, per-game TAG settings); a TOTAL row per
+    preset. Every game of every preset has a measured row (no blank rows)."""
+    from infosets.papers import pimcts_costs
+
+    costs = pimcts_costs.load_costs() if costs is None else costs
+    frames = [pimcts_costs.plan(preset_config(p), costs).assign(preset=p) for p in presets]
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["preset"] + [c for c in frame.columns if c != "preset"]]
+
+
+def claim_runs(results: pd.DataFrame, cfg) -> list[dict]:
+    """One entry per row of the settings table (the paper's games): the game string that ran
+    it, its budgets, or why it did not run (not yet registered: a port in progress, whose
+    game string added to ``tabletop_games`` runs it; or simply not in this preset)."""
+    ran = {}
+    for g in dict.fromkeys(results["game"]):
+        ran.setdefault(game_key(g), g)
+    registered = set(pyspiel.registered_names())
+    runs = []
+    for _, row in load_settings().iterrows():
+        key = settings_key(row)
+        game = ran.get(key)
+        if game is not None:
+            runs.append({"row": row, "game": game, "budgets": game_budgets(cfg, game),
+                         "reason": ""})
+            continue
+        reason = (f"{key[0]} is not registered yet (a port in progress); add "
+                  f"'{row['game']}' to tabletop_games once it is" if key[0] not in registered
+                  else f"'{row['game']}' is not in this preset")
+        runs.append({"row": row, "game": None, "budgets": [], "reason": reason})
+    return runs
+
+
+def claims(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame:
+    """The paper's claims on the paper's games only, each tested as stated
+    (``pimcts_claims``), saved as ``claims``; the other games' gains go to
+    ``beyond_paper_gains``."""
+    records = pimcts_claims.build(results, rates, claim_runs(results, session.cfg))
+    return save_claims(records, session, paper_ref="Sec. VI claims")
+
+
+def gain_table(results: pd.DataFrame, cfg, games) -> pd.DataFrame:
+    """Per game (at its main budget) and D > 1 cell: the paired gain over the OL-MCTS control
+    on the same deals, its t 95% interval, and the two-sided p-value Holm-adjusted over the
+    game's cells."""
+    rows = []
+    for game in games:
+        budget = main_budget(cfg, game)
+        table = pimcts_claims.paired_scores(results, game, budget)
+        cells = pimcts_claims.pi_cells(table) + (["IS-MCTS"] if "IS-MCTS" in table else [])
+        if "control" not in table or not cells:
+            continue
+        tests = []
+        for c in cells:
+            d = pimcts_claims.paired_differences(table, c, "control")
+            tests.append(stats.paired_t_test(d) if len(d) >= 2 else (stats.mean_ci(d), 1.0))
+        adjusted = stats.holm([p for _, p in tests])
+        for c, (est, _), p in zip(cells, tests, adjusted):
+            rows.append({"game": game, "budget": budget, "cell": c, "gain": est.value,
+                         "lo": est.lo, "hi": est.hi, "n": est.n, "p_holm": float(p)})
+    return pd.DataFrame(rows, columns=["game", "budget", "cell", "gain", "lo", "hi", "n", "p_holm"])
+
+
+def save_beyond_paper(results: pd.DataFrame, session) -> pd.DataFrame:
+    """The games beyond the paper's twelve: their paired gains, in a table of their own."""
+    games = [g for g in dict.fromkeys(results["game"]) if not is_paper_game(g)]
+    frame = gain_table(results, session.cfg, games)
+    session.save_table(frame, "beyond_paper_gains", paper_ref="(beyond the paper)")
+    return frame
+
+
+def plot_budgets(rates: pd.DataFrame, session) -> None:
+    """Per budget: the paper's games only (Fig. 1 at a slice's first budget, Fig. 2 at the
+    next, the paper's 10000 iterations), the search records beside the win rates, and the
+    games beyond the paper in a figure of their own (never pooled with the paper's)."""
+    slices = session.cfg["slices"].values()
+    paper = rates[rates["paper_game"]]
+    beyond = rates[~rates["paper_game"]]
+    for budget in sorted(set(rates["budget"])):
+        first = any(sl["budgets"] and sl["budgets"][0] == budget for sl in slices)
+        if (paper["budget"] == budget).any():
+            plot_win_rate_vs_d(paper, session, budget, f"win_rate_vs_d_B{budget}",
+                               paper_ref="Fig. 1" if first else "Fig. 2")
+            plot_search_vs_d(paper, session, budget)
+        if (beyond["budget"] == budget).any():
+            plot_win_rate_vs_d(beyond, session, budget, f"beyond_paper_win_rate_vs_d_B{budget}",
+                               paper_ref="(beyond the paper)", title="games beyond the paper")
+
+
+def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
+    """Budget fragmentation, per paper game: win rate (top), mean tree depth per decision
+    (middle; blank where the engine records none) and the root visit share of the chosen
+    move with the D trees' agreement (bottom), against D. Bands: 95% intervals over games."""
+    import matplotlib.pyplot as plt
+
+    sub_all = rates[(rates["budget"] == budget) & (rates["agent"] != "ismcts")]
+    games = list(dict.fromkeys(sub_all["game"]))
+    fig, axes = plt.subplots(3, len(games), figsize=(3.6 * len(games), 8), squeeze=False)
+    for col, game in enumerate(games):
+        sub = sub_all[sub_all["game"] == game]
+        control = sub[sub["agent"] == "olmcts"]
+        aggs = [a for a in AGGREGATIONS if a in set(sub["aggregation"])]
+        frame = pd.concat([control.assign(aggregation=a) for a in aggs] +
+                          [sub[sub["aggregation"] == a] for a in aggs]) if aggs else control
+        hue = "aggregation" if aggs else None
+        for row, (y, lo, hi, label) in enumerate((
+                ("win_rate", "lo", "hi", "win rate (fraction of games)"),
+                ("mean_depth", "depth_lo", "depth_hi", "mean tree depth (plies)"),
+                ("visit_share", "share_lo", "share_hi", "root visit share of chosen move (fraction)"))):
+            ax = axes[row, col]
+            if frame[y].notna().any():
+                plots.lines_ci(ax, frame.dropna(subset=[y]), "D", y, lo, hi, hue=hue, logx=True,
+                               xlabel=D_LABEL, ylabel=label)
+            else:
+                ax.text(0.5, 0.5, "not recorded by this engine", ha="center", fontsize=7,
+                        transform=ax.transAxes)
+            plots.label_axes(ax, D_LABEL, label)
+            ax.yaxis.label.set_fontsize(8)
+            if row == 0:
+                ax.set_title(f"{game} (n={int(sub['n'].min())}/cell)", fontsize=9)
+        agree = sub.dropna(subset=["tree_agreement"])
+        if len(agree):
+            axes[2, col].plot(agree["D"], agree["tree_agreement"], "k.", ms=4,
+                              label="share of trees agreeing")
+            axes[2, col].legend(fontsize=6)
+    fig.suptitle(f"Budget fragmentation, B={budget} (95% intervals)", fontsize=10)
+    fig.tight_layout()
+    session.save_figure(fig, f"search_vs_d_B{budget}", paper_ref="Sec. VI (budget fragmentation)")
+    return fig
+
+
+def save_game_table(session) -> pd.DataFrame:
+    frame = game_table(session.cfg)
+    session.save_table(frame, "game_parameters", paper_ref="Sec. V (games)")
+    return frame
+
+
+def save_win_rates(results: pd.DataFrame, session) -> pd.DataFrame:
+    rates = win_rates(results)
+    timing = ["game", "budget", "agent", "D", "aggregation", "cpu_s_per_game"]
+    session.save_table(rates.drop(columns="cpu_s_per_game"), "win_rates", paper_ref="Fig. 1/2 data")
+    session.save_timing_table(rates[timing], "cpu_per_game", paper_ref="(measured CPU time)")
+    return rates
+
+
+def save_cpu_hours(session) -> pd.DataFrame:
+    """CPU-hours of the default, paper and full presets, from the committed measured costs."""
+    frame = cpu_hours()
+    session.save_timing_table(frame, "preset_cpu_hours", paper_ref="(budget plan)")
+    return frame
+
+
+def save_settings_table(session) -> pd.DataFrame:
+    """The per-game MCTS settings of the paper's games, with their TAG source and the TAG
+    settings we do not model, and whether this engine applies them (see ``tuned_kwargs``)."""
+    frame = load_settings()
+    accepted = inspect.signature(OLMCTSBot.__init__).parameters
+    applied = bool(session.cfg["tuned_settings"]) and "rollout_length" in accepted
+    frame = frame.assign(applied_here=applied)
+    session.save_table(frame, "mcts_settings", paper_ref="Sec. V (parameters tuned per game)")
+    return frame
