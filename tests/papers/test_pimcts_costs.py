@@ -100,6 +100,8 @@ def test_the_plan_counts_the_disambiguation_sweep():
     assert (pc.plan_disambiguation(cfg, _dis_costs())["worlds"] == worlds).all()
     assert abs(dis.loc["stratego", "cpu_hours"] - worlds * 0.01 / 3600) < 1e-12
     assert abs(plan.iloc[-1]["cpu_hours"] - plan.iloc[:-1]["cpu_hours"].sum()) < 1e-9
+    # the TOTAL's games are tournament games: random-play games are not added to them
+    assert plan.iloc[-1]["games"] == plan[plan["sweep"] == "tournament"]["games"].sum()
     # a game shorter than the cap is measured at all its decisions
     short = pc.plan_disambiguation(cfg, _dis_costs(game_decisions=5.0))
     assert (short["worlds"] == cfg["disambiguation_trajectories"] * 5 * cfg["disambiguation_samples"]).all()

@@ -234,7 +234,8 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
     cells of ``agent_configs`` x the games per cell (whole duplicate deals), one row per
     tournament (sweep "tournament"), then one per game of the disambiguation sweep (sweep
     "disambiguation", from ``disambiguation_costs``, by default the committed file). Every game
-    of the preset must have a measured row (no blank rows); a TOTAL row closes the table."""
+    of the preset must have a measured row (no blank rows); a TOTAL row closes the table (its
+    ``games`` counts the tournament games only; a disambiguation row's are random-play games)."""
     from infosets.papers.pimcts_aggregation import agent_configs, deals_per_cell
 
     model = cost_model(costs)
@@ -266,8 +267,9 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
                      "games_per_cell": 0, "games": r.games, "engine": "python",
                      "measured_at": 0, "cpu_hours": r.cpu_hours})
     frame = pd.DataFrame(rows)
+    tournament = frame["sweep"] == "tournament"  # random-play games are not tournament games
     total = {"sweep": "all", "game": "TOTAL", "budget": 0, "cells": int(frame["cells"].sum()),
-             "games_per_cell": 0, "games": int(frame["games"].sum()), "engine": "",
+             "games_per_cell": 0, "games": int(frame.loc[tournament, "games"].sum()), "engine": "",
              "measured_at": 0, "cpu_hours": float(frame["cpu_hours"].sum())}
     return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
 
