@@ -115,16 +115,33 @@ def paper_gain(game: str, budget: int) -> tuple[float, float] | None:
     return None
 
 
+def figure_legend(fig, axes, title: str, ncols: int = 6) -> None:
+    """One legend above the panels, under the figure's ``title``, for every line any panel
+    draws (each label once), in place of a legend per panel that would cover the data."""
+    seen: dict = {}
+    for ax in np.ravel(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    if seen:
+        fig.legend(list(seen.values()), list(seen.keys()), loc="outside upper center",
+                   ncols=min(ncols, len(seen)), fontsize=8, frameon=False, title=title,
+                   title_fontsize=10)
+    else:
+        fig.suptitle(title, fontsize=10)
+
+
 def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, paper_ref: str,
                        title: str = "the paper's games"):
-    """One panel per game: win rate vs D per aggregation, IS-MCTS band, 1/players line."""
+    """One panel per game: win rate vs D per aggregation, IS-MCTS band, 1/players line; one
+    legend for all panels."""
     import matplotlib.pyplot as plt
 
     sub_all = rates[rates["budget"] == budget]
     games = list(dict.fromkeys(sub_all["game"]))
     cols = min(4, len(games))
     rows_n = math.ceil(len(games) / cols)
-    fig, axes = plt.subplots(rows_n, cols, figsize=(3.6 * cols, 3.0 * rows_n), squeeze=False)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(3.6 * cols, 2.8 * rows_n + 1.0),
+                             squeeze=False, sharey=True, layout="constrained")
     for ax, game in zip(axes.flat, games):
         sub = sub_all[sub_all["game"] == game]
         control = sub[sub["agent"] == "olmcts"]
@@ -135,7 +152,7 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
         if lines:
             plots.lines_ci(ax, pd.concat(lines), "D", "win_rate", "lo", "hi", hue="aggregation",
                            logx=True, xlabel=D_LABEL, ylabel=WIN_LABEL,
-                           ci_label="shaded: Wilson 95% CI")
+                           ci_label="shaded: Wilson 95% CI", legend=False)
         elif len(control):
             ax.errorbar(control["D"], control["win_rate"],
                         yerr=[control["win_rate"] - control["lo"], control["hi"] - control["win_rate"]],
@@ -144,7 +161,8 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
         if len(ism):
             r = ism.iloc[0]
             ax.axhspan(r["lo"], r["hi"], color="0.5", alpha=0.2, lw=0)
-            ax.axhline(r["win_rate"], color="0.3", ls="-.", lw=1, label="IS-MCTS")
+            ax.axhline(r["win_rate"], color="0.3", ls="-.", lw=1,
+                       label="IS-MCTS (grey band: Wilson 95% CI)")
         ax.axhline(sub["baseline"].iloc[0], color="k", ls=":", lw=1, label="1/players")
         stated = paper_gain(game, budget)
         if stated is not None and len(control):
@@ -153,18 +171,16 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
                               else base + stated[0], label="paper: OL-MCTS + its stated gain")
         n = int(sub["n"].min())
         ax.set_title(f"{game} (n={n}/cell)", fontsize=9)
-        plots.label_axes(ax, D_LABEL, WIN_LABEL)
         plots.ticks_at(ax, sub["D"])
-        ax.xaxis.label.set_fontsize(8)
-        ax.yaxis.label.set_fontsize(8)
+        ax.set_xlabel("")
+        ax.set_ylabel("")
         ax.set_ylim(0, 1)
-        ax.legend(fontsize=6)
     for ax in list(axes.flat)[len(games):]:
         ax.axis("off")
-    fig.suptitle(f"Win rate vs OL-MCTS opponents, {title}, B={budget} (bands: 95% Wilson "
-                 "intervals)",
-                 fontsize=10)
-    fig.tight_layout()
+    fig.supxlabel(D_LABEL, fontsize=9)
+    fig.supylabel(WIN_LABEL, fontsize=9)
+    figure_legend(fig, axes, f"Win rate vs OL-MCTS opponents, {title}, B={budget} "
+                             "(bands: 95% Wilson intervals)")
     session.save_figure(fig, name, paper_ref=paper_ref)
     return fig
 
@@ -462,12 +478,14 @@ def plot_budgets(rates: pd.DataFrame, session) -> None:
 def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
     """Budget fragmentation, per paper game: win rate (top), mean tree depth per decision
     (middle; blank where the engine records none) and the root visit share of the chosen
-    move with the D trees' agreement (bottom), against D. Bands: 95% intervals over games."""
+    move with the D trees' agreement (bottom), against D. Bands: 95% intervals over games;
+    one legend for all panels."""
     import matplotlib.pyplot as plt
 
     sub_all = rates[(rates["budget"] == budget) & (rates["agent"] != "ismcts")]
     games = list(dict.fromkeys(sub_all["game"]))
-    fig, axes = plt.subplots(3, len(games), figsize=(3.6 * len(games), 8), squeeze=False)
+    fig, axes = plt.subplots(3, len(games), figsize=(3.2 * len(games) + 0.8, 8.5), squeeze=False,
+                             sharex="col", layout="constrained")
     for col, game in enumerate(games):
         sub = sub_all[sub_all["game"] == game]
         control = sub[sub["agent"] == "olmcts"]
@@ -482,21 +500,22 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
             ax = axes[row, col]
             if frame[y].notna().any():
                 plots.lines_ci(ax, frame.dropna(subset=[y]), "D", y, lo, hi, hue=hue, logx=True,
-                               xlabel=D_LABEL, ylabel=label)
+                               xlabel=D_LABEL, ylabel=label, legend=False)
             else:
                 ax.text(0.5, 0.5, "not recorded by this engine", ha="center", fontsize=7,
                         transform=ax.transAxes)
-            plots.label_axes(ax, D_LABEL, label)
-            ax.yaxis.label.set_fontsize(8)
+            plots.ticks_at(ax, frame["D"])
+            ax.set_xlabel("")
+            ax.set_ylabel(label, fontsize=7)
             if row == 0:
                 ax.set_title(f"{game} (n={int(sub['n'].min())}/cell)", fontsize=9)
         agree = sub.dropna(subset=["tree_agreement"])
         if len(agree):
             axes[2, col].plot(agree["D"], agree["tree_agreement"], "k.", ms=4,
-                              label="share of trees agreeing")
-            axes[2, col].legend(fontsize=6)
-    fig.suptitle(f"Budget fragmentation, B={budget} (95% intervals)", fontsize=10)
-    fig.tight_layout()
+                              label="share of the D trees whose best move was played (fraction)")
+    fig.supxlabel(D_LABEL, fontsize=9)
+    figure_legend(fig, axes, f"Budget fragmentation, B={budget} (bands: 95% intervals over games)",
+                  ncols=4)
     session.save_figure(fig, f"search_vs_d_B{budget}", paper_ref="Sec. VI (budget fragmentation)")
     return fig
 

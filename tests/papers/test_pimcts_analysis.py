@@ -1,0 +1,59 @@
+"""pimcts_analysis: the win-rate and budget-fragmentation figures carry one legend for all
+their panels (a legend per panel covered the data), with every line named once."""
+
+import matplotlib
+import numpy as np
+import pandas as pd
+
+from infosets.papers import pimcts_analysis as analysis
+
+matplotlib.use("Agg")  # before the first figure (make test sets MPLBACKEND=Agg as well)
+
+
+class _Session:
+    """Stands in for a notebook session: keeps the figures instead of writing them."""
+
+    def __init__(self):
+        self.figures = {}
+
+    def save_figure(self, fig, name, paper_ref=""):
+        self.figures[name] = fig
+
+
+def _rates(games=("hearts", "tic_tac_toe", "leduc_poker"), budget=100):
+    rng = np.random.default_rng(0)
+    rows = []
+    cells = [("olmcts", 1, "none")] + [("pimcts", d, a) for d in (10, 100)
+                                       for a in ("TotalVisits", "AverageValue", "SingleVote")]
+    for game in games:
+        for agent, d, agg in cells + [("ismcts", 0, "none")]:
+            for _deal in range(20):
+                rows.append({"game": game, "budget": budget, "agent": agent, "D": d,
+                             "aggregation": agg, "score": float(rng.random() < 0.4), "players": 3,
+                             "cpu_seconds": 1.0, "mean_depth": rng.random() + 1,
+                             "visit_share": rng.random(), "tree_agreement": rng.random()})
+    return analysis.win_rates(pd.DataFrame(rows))
+
+
+def _legend_labels(fig):
+    assert not [ax for ax in fig.axes if ax.get_legend() is not None]  # no legend per panel
+    (legend,) = fig.legends
+    return [t.get_text() for t in legend.get_texts()]
+
+
+def test_win_rate_figure_has_one_legend_naming_each_line_once():
+    session = _Session()
+    fig = analysis.plot_win_rate_vs_d(_rates(), session, 100, "w", "Fig. 1")
+    labels = _legend_labels(fig)
+    assert len(labels) == len(set(labels))
+    assert {"TotalVisits", "AverageValue", "SingleVote", "1/players"} <= set(labels)
+    assert any(label.startswith("IS-MCTS") for label in labels)
+    assert any(label.startswith("paper:") for label in labels)  # hearts has a stated gain
+    assert session.figures["w"] is fig
+
+
+def test_budget_fragmentation_figure_has_one_legend():
+    fig = analysis.plot_search_vs_d(_rates(), _Session(), 100)
+    labels = _legend_labels(fig)
+    assert len(labels) == len(set(labels))
+    assert {"TotalVisits", "AverageValue", "SingleVote"} <= set(labels)
