@@ -476,27 +476,28 @@ def plot_budgets(rates: pd.DataFrame, session) -> None:
 
 
 def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
-    """Budget fragmentation, per paper game: win rate (top), mean tree depth per decision
-    (middle; blank where the engine records none) and the root visit share of the chosen
-    move with the D trees' agreement (bottom), against D. Bands: 95% intervals over games;
-    one legend for all panels."""
+    """Budget fragmentation, one row per paper game: win rate (left), mean tree depth per
+    decision (middle; blank where the engine records none) and the root visit share of the
+    chosen move with the D trees' agreement (right), against D. Bands: 95% intervals over
+    games; one legend for all panels. A row per game keeps the figure readable at the paper
+    preset's dozen games."""
     import matplotlib.pyplot as plt
 
     sub_all = rates[(rates["budget"] == budget) & (rates["agent"] != "ismcts")]
     games = list(dict.fromkeys(sub_all["game"]))
-    fig, axes = plt.subplots(3, len(games), figsize=(3.2 * len(games) + 0.8, 8.5), squeeze=False,
-                             sharex="col", layout="constrained")
-    for col, game in enumerate(games):
+    metrics = (("win_rate", "lo", "hi", "win rate (fraction of games)"),
+               ("mean_depth", "depth_lo", "depth_hi", "mean tree depth (plies)"),
+               ("visit_share", "share_lo", "share_hi", "root visit share of chosen move (fraction)"))
+    fig, axes = plt.subplots(len(games), 3, figsize=(11, 2.3 * len(games) + 1.2), squeeze=False,
+                             sharex="row", layout="constrained")
+    for row, game in enumerate(games):
         sub = sub_all[sub_all["game"] == game]
         control = sub[sub["agent"] == "olmcts"]
         aggs = [a for a in AGGREGATIONS if a in set(sub["aggregation"])]
         frame = pd.concat([control.assign(aggregation=a) for a in aggs] +
                           [sub[sub["aggregation"] == a] for a in aggs]) if aggs else control
         hue = "aggregation" if aggs else None
-        for row, (y, lo, hi, label) in enumerate((
-                ("win_rate", "lo", "hi", "win rate (fraction of games)"),
-                ("mean_depth", "depth_lo", "depth_hi", "mean tree depth (plies)"),
-                ("visit_share", "share_lo", "share_hi", "root visit share of chosen move (fraction)"))):
+        for col, (y, lo, hi, label) in enumerate(metrics):
             ax = axes[row, col]
             if frame[y].notna().any():
                 plots.lines_ci(ax, frame.dropna(subset=[y]), "D", y, lo, hi, hue=hue, logx=True,
@@ -507,11 +508,10 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
             plots.ticks_at(ax, frame["D"])
             ax.set_xlabel("")
             ax.set_ylabel(label, fontsize=7)
-            if row == 0:
-                ax.set_title(f"{game} (n={int(sub['n'].min())}/cell)", fontsize=9)
+            ax.set_title(f"{game} (n={int(sub['n'].min())}/cell)", fontsize=8)
         agree = sub.dropna(subset=["tree_agreement"])
         if len(agree):
-            axes[2, col].plot(agree["D"], agree["tree_agreement"], "k.", ms=4,
+            axes[row, 2].plot(agree["D"], agree["tree_agreement"], "k.", ms=4,
                               label="share of the D trees whose best move was played (fraction)")
     fig.supxlabel(D_LABEL, fontsize=9)
     figure_legend(fig, axes, f"Budget fragmentation, B={budget} (bands: 95% intervals over games)",
