@@ -57,3 +57,18 @@ def test_budget_fragmentation_figure_has_one_legend():
     labels = _legend_labels(fig)
     assert len(labels) == len(set(labels))
     assert {"TotalVisits", "AverageValue", "SingleVote"} <= set(labels)
+
+
+def test_rank_correlation_interval_by_fisher_z():
+    perfect = analysis.rank_correlation([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
+    assert abs(perfect["rho"] - 1) < 1e-12 and np.isnan(perfect["lo"]) and perfect["n"] == 5
+    # x ranks 1..8 against y ranks (2,1,4,3,6,5,8,7): d^2 = 1 each, rho = 1 - 6*8/(8*63)
+    got = analysis.rank_correlation(range(8), [2, 1, 4, 3, 6, 5, 8, 7])
+    rho = 1 - 6 * 8 / (8 * 63)
+    half = 1.959964 * np.sqrt(1.06 / 5)
+    assert abs(got["rho"] - rho) < 1e-12
+    assert abs(got["lo"] - np.tanh(np.arctanh(rho) - half)) < 1e-9
+    assert abs(got["hi"] - np.tanh(np.arctanh(rho) + half)) < 1e-9
+    # NaNs are dropped, and under three pairs there is no estimate
+    assert analysis.rank_correlation([1, np.nan, 3], [1, 2, np.nan])["n"] == 1
+    assert np.isnan(analysis.rank_correlation([1, 2], [2, 1])["rho"])

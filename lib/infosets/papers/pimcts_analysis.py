@@ -293,10 +293,32 @@ def pooled_paired_gain(results: pd.DataFrame, game: str, budget: int) -> dict | 
     return {"gain": est.value, "lo": est.lo, "hi": est.hi, "n": est.n}
 
 
+def rank_correlation(x, y) -> dict:
+    """Spearman's rank correlation of ``x`` and ``y`` with a 95% interval by Fisher's z
+    (standard error sqrt(1.06 / (n - 3)), Fieller, Hartley and Pearson 1957); NaN bounds
+    below four pairs."""
+    from scipy.stats import spearmanr
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    keep = np.isfinite(x) & np.isfinite(y)
+    n = int(keep.sum())
+    if n < 3:
+        return {"rho": np.nan, "lo": np.nan, "hi": np.nan, "n": n}
+    rho = float(spearmanr(x[keep], y[keep]).statistic)
+    if n < 4 or not np.isfinite(rho) or abs(rho) > 1 - 1e-12:  # a perfect order: no z
+        return {"rho": rho, "lo": np.nan, "hi": np.nan, "n": n}
+    half = 1.959964 * math.sqrt(1.06 / (n - 3))
+    z = math.atanh(rho)
+    return {"rho": rho, "lo": math.tanh(z - half), "hi": math.tanh(z + half), "n": n}
+
+
 def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd.DataFrame, session):
     """PI-MCTS gain over OL-MCTS (its D > 1 cells pooled per deal, minus the control on the
-    same deal) vs hidden-information persistence, each game at its main budget; the paper's
-    games as circles, the games beyond the paper as squares (descriptive, not in the paper)."""
+    same deal) beside hidden-information persistence, each game at its main budget, games
+    sorted by persistence (descriptive, not in the paper). Two panels that share the game
+    axis: persistence (left) and gain (right, the paper's stated gains as crosses); the
+    title gives Spearman's rank correlation over the games with its 95% interval. Returns
+    the figure and the table it draws."""
     import matplotlib.pyplot as plt
 
     at_main = main_rates(rates, session.cfg)
@@ -304,36 +326,47 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
     pooled = {g: pooled_paired_gain(results, g, main_budget(session.cfg, g)) for g in table["game"]}
     for col in ("gain", "lo", "hi"):
         table[f"gain_pooled_{col}"] = [pooled[g][col] if pooled[g] else np.nan for g in table["game"]]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    if table["gain_pooled_gain"].notna().any():
-        paper = np.array([is_paper_game(g) for g in table["game"]], dtype=bool)
-        for mask, marker, label in ((paper, "o", "the paper's games"), (~paper, "s", "beyond the paper")):
-            part = table[mask]
-            if len(part):
-                ax.errorbar(part["persistence"], part["gain_pooled_gain"],
-                            xerr=[part["persistence"] - part["persistence_lo"],
-                                  part["persistence_hi"] - part["persistence"]],
-                            yerr=[part["gain_pooled_gain"] - part["gain_pooled_lo"],
-                                  part["gain_pooled_hi"] - part["gain_pooled_gain"]],
-                            fmt=marker, ms=4, capsize=2, label=label)
-        for _, r in table.iterrows():
-            ax.annotate(f"{r['game']} (B={r['budget']})", (r["persistence"], r["gain_pooled_gain"]),
-                        fontsize=6)
-            stated = paper_gain(r["game"], int(r["budget"]))
-            if stated is not None:
-                mid, half = (stated[0] + stated[1]) / 2, (stated[1] - stated[0]) / 2
-                plots.paper_overlay(ax, r["persistence"], mid, yerr=half or None,
-                                    label="paper: stated gain (Sec. VI; best D, our persistence)")
-        ax.legend(fontsize=7)
-    ax.axhline(0, color="k", ls=":", lw=1)
-    ax.set_xlabel("hidden-information persistence (fraction of the peak)\n"
-                  "(mean log2 #worlds / its peak, random play; 95% CI)", fontsize=9)
-    ax.set_ylabel("PI-MCTS gain over OL-MCTS (win-rate points)\n(D>1 cells pooled per deal − "
-                  "control; t 95% CI)", fontsize=9)
-    ax.set_xlim(-0.05, 1.1)
-    ax.set_title("PI-MCTS gain vs persistence (each game at its main budget B)", fontsize=9)
-    fig.tight_layout()
-    session.save_figure(fig, "pimcts_gain_vs_persistence", paper_ref="(discussion, not measured in paper)")
+    table = table.sort_values("persistence", kind="stable").reset_index(drop=True)
+    corr = rank_correlation(table["persistence"], table["gain_pooled_gain"])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 0.38 * len(table) + 2.2), sharey=True,
+                                      layout="constrained")
+    y = np.arange(len(table))
+    paper = np.array([is_paper_game(g) for g in table["game"]], dtype=bool)
+    for mask, marker, label in ((paper, "o", "the paper's games"), (~paper, "s", "beyond the paper")):
+        part, at = table[mask], y[mask]
+        if not len(part):
+            continue
+        left.errorbar(part["persistence"], at, xerr=[part["persistence"] - part["persistence_lo"],
+                                                     part["persistence_hi"] - part["persistence"]],
+                      fmt=marker, ms=4, capsize=2, color="C0" if marker == "o" else "C1",
+                      label=label)
+        right.errorbar(part["gain_pooled_gain"], at,
+                       xerr=[part["gain_pooled_gain"] - part["gain_pooled_lo"],
+                             part["gain_pooled_hi"] - part["gain_pooled_gain"]],
+                       fmt=marker, ms=4, capsize=2, color="C0" if marker == "o" else "C1",
+                       label=label)
+    for i, r in table.iterrows():
+        stated = paper_gain(r["game"], int(r["budget"]))
+        if stated is not None:
+            mid, half = (stated[0] + stated[1]) / 2, (stated[1] - stated[0]) / 2
+            plots.paper_overlay(right, mid, i, xerr=half or None,
+                                label="paper: stated gain (Sec. VI, at its best D)")
+    right.axvline(0, color="k", ls=":", lw=1)
+    left.set_yticks(y, [f"{g} (B={b})" for g, b in zip(table["game"], table["budget"])],
+                    fontsize=7)
+    left.set_xlim(-0.05, 1.05)
+    left.set_xlabel("hidden-information persistence (fraction of the peak)\n"
+                    "(mean log2 #worlds / its peak, random play; t 95% CI)", fontsize=8)
+    right.set_xlabel("PI-MCTS gain over OL-MCTS (win-rate difference, fraction of games)\n"
+                     "(D>1 cells pooled per deal − control; t 95% CI)", fontsize=8)
+    fig.supylabel("game (its main budget B, iterations)", fontsize=8)
+    rho = ("n/a" if not np.isfinite(corr["rho"]) else
+           f"{corr['rho']:+.2f}" + ("" if not np.isfinite(corr["lo"])
+                                     else f" [{corr['lo']:+.2f}, {corr['hi']:+.2f}]"))
+    figure_legend(fig, [right], "PI-MCTS gain beside persistence, games sorted by persistence; "
+                  f"Spearman rank correlation {rho} (95% CI, {corr['n']} games)")
+    session.save_figure(fig, "pimcts_gain_vs_persistence",
+                        paper_ref="(discussion, not measured in paper)")
     return fig, table
 
 
