@@ -72,3 +72,16 @@ def test_rank_correlation_interval_by_fisher_z():
     # NaNs are dropped, and under three pairs there is no estimate
     assert analysis.rank_correlation([1, np.nan, 3], [1, 2, np.nan])["n"] == 1
     assert np.isnan(analysis.rank_correlation([1, 2], [2, 1])["rho"])
+
+
+def test_close_d_ticks_are_slanted():
+    import matplotlib.pyplot as plt
+
+    fig, (close, apart) = plt.subplots(1, 2)
+    for ax in (close, apart):
+        ax.set_xscale("log")
+    analysis.d_ticks(close, [1, 100, 200, 300, 500])
+    analysis.d_ticks(apart, [1, 10, 100])
+    assert close.xaxis.get_ticklabels()[0].get_rotation() == 45
+    assert apart.xaxis.get_ticklabels()[0].get_rotation() == 0
+    plt.close(fig)
