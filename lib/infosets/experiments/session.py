@@ -39,6 +39,7 @@ from infosets import plots
 from infosets.experiments import config as _config
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
+from infosets.experiments.legends import keep_legends_off_data
 from infosets.experiments.runner import RunStats, Task, run
 from infosets.experiments.store import (
     Store,
@@ -291,7 +292,9 @@ class Session:
             write_if_changed(path, json_bytes(self.provenance()))
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
-        """Write ``<name>.png`` and ``.svg`` (stamped) and record them."""
+        """Write ``<name>.png`` and ``.svg`` (stamped) and record them; a legend that covers
+        data is moved outside its axes first (``legends.keep_legends_off_data``)."""
+        keep_legends_off_data(fig)
         stem = self.figures_dir / name
         targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
         before = [p.read_bytes() if p.exists() else None for p in targets]

@@ -1,0 +1,49 @@
+"""A legend never hides data (``experiments.legends``): one that covers a data point moves
+outside its axes with its entries and title; one in empty space stays where it is."""
+
+import matplotlib
+import matplotlib.pyplot as plt
+
+from infosets.experiments.legends import covers_data, keep_legends_off_data
+from infosets.experiments.store import import_closure
+
+matplotlib.use("Agg")
+
+
+def _figure(points):
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, 1], [0, 0.05], label="ours")
+    ax.plot(*zip(*points), "X", label="paper")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper right", title="series")
+    return fig, ax
+
+
+def test_a_legend_over_data_moves_outside_its_axes():
+    fig, ax = _figure([(0.95, 0.95), (0.5, 0.5)])  # a paper marker under the legend
+    fig.draw_without_rendering()
+    assert covers_data(ax, fig.canvas.get_renderer())
+    assert keep_legends_off_data(fig) == 1
+    legend = ax.get_legend()
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    assert legend.get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1
+    assert [t.get_text() for t in legend.get_texts()] == ["ours", "paper"]
+    assert legend.get_title().get_text() == "series"
+    assert not covers_data(ax, renderer)
+    plt.close(fig)
+
+
+def test_a_legend_in_empty_space_stays():
+    fig, ax = _figure([(0.1, 0.5), (0.5, 0.5)])
+    assert keep_legends_off_data(fig) == 0
+    assert ax.get_legend()._loc == 1  # upper right, as drawn
+    plt.close(fig)
+
+
+def test_legend_placement_is_outside_every_results_key():
+    for slug in ("belief_mixtures", "pimcts_aggregation", "belote_ismcts", "progressive_hiding",
+                 "history_filtering"):
+        closure = import_closure(f"infosets.papers.{slug}")
+        assert "experiments/legends.py" not in closure and "experiments/session.py" not in closure
