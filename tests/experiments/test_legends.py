@@ -20,8 +20,9 @@ def _figure(points):
     return fig, ax
 
 
-def test_a_legend_over_data_moves_outside_its_axes():
-    fig, ax = _figure([(0.95, 0.95), (0.5, 0.5)])  # a paper marker under the legend
+def test_a_legend_with_no_free_place_moves_outside_its_axes():
+    corners = [(x, y) for x in (0.1, 0.5, 0.9) for y in (0.1, 0.5, 0.9)]
+    fig, ax = _figure(corners)  # a paper marker under every in-axes place
     fig.draw_without_rendering()
     assert covers_data(ax, fig.canvas.get_renderer())
     assert keep_legends_off_data(fig) == 1
@@ -47,3 +48,27 @@ def test_legend_placement_is_outside_every_results_key():
                  "history_filtering"):
         closure = import_closure(f"infosets.papers.{slug}")
         assert "experiments/legends.py" not in closure and "experiments/session.py" not in closure
+
+
+def test_a_legend_moves_to_a_free_corner_before_leaving_its_axes():
+    fig, ax = _figure([(0.95, 0.95)])  # upper right is taken; upper left is free
+    assert keep_legends_off_data(fig) == 1
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    box, axes_box = ax.get_legend().get_window_extent(renderer), ax.get_window_extent(renderer)
+    assert axes_box.x0 <= box.x0 and box.x1 <= axes_box.x1  # still inside
+    assert not covers_data(ax, renderer)
+    plt.close(fig)
+
+
+def test_a_legend_over_a_bar_moves():
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.bar([0, 1, 2], [0.2, 0.95, 0.3], label="ours")
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper center")
+    fig.draw_without_rendering()
+    assert covers_data(ax, fig.canvas.get_renderer())
+    keep_legends_off_data(fig)
+    fig.draw_without_rendering()
+    assert not covers_data(ax, fig.canvas.get_renderer())
+    plt.close(fig)

@@ -1,6 +1,7 @@
 """A legend never hides data: before a notebook's figure is saved, every axes legend that
-covers a data point (a line's vertex or a scatter marker, including the paper's numbers drawn
-beside ours) is moved outside its axes, to the right.
+covers a data point (a line's vertex, a scatter marker, a bar; the paper's numbers drawn
+beside ours included) moves to the first corner or edge of its axes where it covers none,
+and outside its axes, to the right, if there is no such place.
 
 Applied by ``session.save_figure`` to every paper's figures. It lives outside the papers'
 import closures, so it changes figures, never a results key (``store.code_hash``).
@@ -10,7 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.collections import PathCollection
+from matplotlib.container import BarContainer
 from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+# matplotlib's in-axes legend locations, corners first
+PLACES = ("upper right", "upper left", "lower right", "lower left", "center right",
+          "center left", "upper center", "lower center", "center")
 
 
 def _points(ax) -> np.ndarray:
@@ -32,7 +38,7 @@ def _points(ax) -> np.ndarray:
 
 
 def covers_data(ax, renderer) -> bool:
-    """Whether the legend of ``ax`` sits over any of its data points."""
+    """Whether the legend of ``ax`` sits over any of its data points or bars."""
     legend = ax.get_legend()
     if legend is None or not legend.get_visible():
         return False
@@ -40,27 +46,34 @@ def covers_data(ax, renderer) -> bool:
     pts = _points(ax)
     inside = ((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1)
               & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1))
-    return bool(inside.any())
+    if inside.any():
+        return True
+    bars = [p for c in ax.containers if isinstance(c, BarContainer) for p in c.patches]
+    return any(p.get_visible() and box.overlaps(p.get_window_extent(renderer)) for p in bars)
 
 
 def keep_legends_off_data(fig) -> int:
-    """Move every axes legend of ``fig`` that covers data outside its axes (upper left
-    corner just right of the axes), keeping its entries, title and font sizes, then lay the
-    figure out again. Returns how many legends moved."""
+    """Move every axes legend of ``fig`` that covers data: to the first of ``PLACES`` in its
+    axes where it covers none, else outside its axes (upper left corner just right of it,
+    and the figure laid out again). Entries, title and font sizes are kept. Returns how many
+    legends moved."""
     fig.draw_without_rendering()  # places "best" legends and lays the figure out
     renderer = fig.canvas.get_renderer()
-    moved = 0
+    moved, outside = 0, False
     for ax in fig.axes:
         if not covers_data(ax, renderer):
             continue
-        old = ax.get_legend()
-        texts = old.get_texts()
-        title = old.get_title()
-        ax.legend(handles=list(old.legend_handles), labels=[t.get_text() for t in texts],
-                  title=title.get_text() or None, title_fontsize=title.get_fontsize(),
-                  fontsize=texts[0].get_fontsize() if texts else None,
-                  loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
         moved += 1
-    if moved and not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+        legend = ax.get_legend()
+        for place in PLACES:
+            legend.set_loc(place)
+            fig.draw_without_rendering()
+            if not covers_data(ax, fig.canvas.get_renderer()):
+                break
+        else:
+            legend.set_loc("upper left")
+            legend.set_bbox_to_anchor((1.01, 1.0), transform=ax.transAxes)
+            outside = True
+    if outside and not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
         fig.tight_layout()  # constrained layout makes room for outside legends itself
     return moved
