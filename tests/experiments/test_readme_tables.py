@@ -114,3 +114,8 @@ def test_both_presets_are_counted_with_the_compute_their_results_cost(tmp_path):
     assert ("| belote_ismcts | paper | 2 | 2 | 0 | 0 | 0 | 1.50 (5/6 tasks) | "
             "[claims.md](figures/belote_ismcts/paper/claims.md) |") in block
     assert "<code>belote_ismcts</code> at <code>paper</code>" in block
+    # the executed report is linked once it exists
+    (root / "reports").mkdir()
+    (root / "reports" / "belote_ismcts.paper.html").write_text("<html></html>")
+    assert ("[claims.md](figures/belote_ismcts/paper/claims.md) · "
+            "[report](reports/belote_ismcts.paper.html) |") in rt.render(root)

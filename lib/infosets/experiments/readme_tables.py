@@ -138,7 +138,7 @@ def read_claims(path: Path) -> pd.DataFrame:
 def render(root: Path) -> str:
     """The generated block (markers included): verdict counts per paper at the default and
     paper presets (a paper preset not yet run says so), with the CPU-hours its committed
-    results cost, then every claim."""
+    results cost and links to its claims and its executed report, then every claim."""
     tables = {(slug, preset): read_claims(path)
               for preset in PRESETS for slug, path in claims_files(root, preset).items()}
     slugs = [s for s in PAPER_ORDER if any((s, p) in tables for p in PRESETS)]
@@ -162,8 +162,10 @@ def render(root: Path) -> str:
             counts = table["verdict"].value_counts()
             cells = " | ".join(str(int(counts.get(v, 0))) for v in VERDICTS)
             folder = f"figures/{slug}" + ("" if preset == "default" else f"/{preset}")
+            report = f"reports/{slug}.{preset}.html"
+            read = f" · [report]({report})" if (root / report).exists() else ""
             lines.append(f"| {slug} | {preset} | {len(table)} | {cells} | {spent} | "
-                         f"[claims.md]({folder}/claims.md) |")
+                         f"[claims.md]({folder}/claims.md){read} |")
     for (slug, preset), table in sorted(tables.items(), key=lambda kv: (
             slugs.index(kv[0][0]), PRESETS.index(kv[0][1]))):
         lines += ["", f"<details><summary><code>{slug}</code> at <code>{preset}</code>: "
