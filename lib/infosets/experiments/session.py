@@ -293,7 +293,7 @@ class Session:
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them; a legend that covers
-        data is moved outside its axes first (``legends.keep_legends_off_data``)."""
+        data is first moved off it (``legends.keep_legends_off_data``)."""
         keep_legends_off_data(fig)
         stem = self.figures_dir / name
         targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
