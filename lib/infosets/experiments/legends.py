@@ -66,9 +66,8 @@ def keep_legends_off_data(fig) -> int:
         moved += 1
         legend = ax.get_legend()
         for place in PLACES:
-            legend.set_loc(place)
-            fig.draw_without_rendering()
-            if not covers_data(ax, fig.canvas.get_renderer()):
+            legend.set_loc(place)  # its box follows at once: no redraw needed
+            if not covers_data(ax, renderer):
                 break
         else:
             legend.set_loc("upper left")

@@ -45,6 +45,13 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets import arena
+from infosets.papers.pimcts_aggregation import (
+    agent_configs,
+    deals_per_cell,
+    disambiguation_task,
+    disambiguation_tasks,
+    make_agent,
+)
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 COST_COLUMNS = ("game", "players", "engine", "budget", "agent", "D", "games", "decisions_per_game",
@@ -64,7 +71,6 @@ def measure_cell(game_string: str, agent: str, budget: int, d: int, deals: int, 
     cell: ``agent`` ("olmcts", "pimcts" with ``d`` trees and TotalVisits, or "ismcts") against
     OL-MCTS in every other seat, at ``budget`` iterations. Process time, single-threaded.
     ``tuned`` False: without the per-game TAG settings (full random rollouts)."""
-    from infosets.papers.pimcts_aggregation import make_agent
 
     game = pyspiel.load_game(game_string)
     n = game.num_players()
@@ -120,7 +126,6 @@ def measure_disambiguation(game_string: str, samples: int, decisions: int, seed:
     A world costs more late in a long game (its information-state keys grow with the
     history), so one game is not enough: two random Stratego games measured 7.5 and 47 CPU-ms
     per world."""
-    from infosets.papers.pimcts_aggregation import disambiguation_task
 
     disambiguation_task({"disambiguation_samples": 2, "disambiguation_decisions": 2},
                         {"game": game_string, "trajectory": 0}, np.random.SeedSequence(seed - 1))
@@ -159,7 +164,6 @@ def plan_disambiguation(cfg, costs: pd.DataFrame) -> pd.DataFrame:
     measured per game (all of them, or ``disambiguation_decisions`` spread over the game) x
     samples x the measured CPU seconds per world (a mean over a few random games, so a row is
     good to about a factor of 2: games differ in length, and so does a world's cost)."""
-    from infosets.papers.pimcts_aggregation import disambiguation_tasks
 
     by_game = costs.drop_duplicates("game", keep="last").set_index("game")
     games = list(dict.fromkeys(t.params["game"] for t in disambiguation_tasks(cfg)))
@@ -236,7 +240,6 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
     "disambiguation", from ``disambiguation_costs``, by default the committed file). Every game
     of the preset must have a measured row (no blank rows); a TOTAL row closes the table (its
     ``games`` counts the tournament games only; a disambiguation row's are random-play games)."""
-    from infosets.papers.pimcts_aggregation import agent_configs, deals_per_cell
 
     model = cost_model(costs)
     rows = []
