@@ -113,6 +113,25 @@ def test_published_tables_have_fixed_precision(tmp_path):
     assert csv_path.read_text().splitlines() == ["v", "4.687251893", "0.3333333333", "2"]
 
 
+def test_a_table_and_a_figure_of_one_name_are_both_kept(tmp_path):
+    """belote_ismcts saves a table and a figure called trick_win_rate: the figure's record
+    replaced the table's, so pruning deleted the table and every run rewrote PROVENANCE."""
+    import matplotlib.pyplot as plt
+
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    s.save_table(pd.DataFrame({"v": [1.0]}), "same")
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("x (units)")
+    ax.set_ylabel("y (units)")
+    s.save_figure(fig, "same")
+    plt.close(fig)
+    s.save_table(pd.DataFrame({"v": [2.0]}), "same")  # saving again replaces its own record
+    assert sorted(o["kind"] for o in s.outputs if o["name"] == "same") == ["figure", "table"]
+    assert session.prune_unlisted(s.figures_dir) == []
+    assert (s.figures_dir / "same.csv").is_file() and (s.figures_dir / "same.png").is_file()
+
+
 def test_timing_tables_go_to_the_ignored_timing_folder(tmp_path):
     s = Session.create("quickstart", "smoke", seed=0, workers=1)
     paths = s.save_timing_table(pd.DataFrame({"cpu_s": [0.1]}), "cpu")

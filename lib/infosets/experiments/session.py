@@ -261,7 +261,8 @@ class Session:
         return path
 
     def _record(self, name: str, kind: str, paper_ref: str, files: list[Path]) -> None:
-        self.outputs = [o for o in self.outputs if o["name"] != name]
+        # a figure and a table may share a name (png/svg beside csv/md): both are kept
+        self.outputs = [o for o in self.outputs if (o["name"], o["kind"]) != (name, kind)]
         self.outputs.append({"name": name, "kind": kind, "paper_ref": paper_ref,
                              "files": " ".join(str(p.relative_to(self.figures_dir))
                                                for p in files)})
