@@ -50,6 +50,7 @@ from infosets.experiments.store import (
     naming_path,
     write_if_changed,
 )
+from infosets.experiments.titles import keep_titles_clear
 
 # preset -> folder under figures/<slug>/ (and results/<slug>/<preset>/ for the sweep tables)
 PUBLISHED_PRESETS = {"default": "", "paper": "paper", "full": "full"}
@@ -294,8 +295,10 @@ class Session:
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them; a legend that covers
-        data is first moved off it (``legends.keep_legends_off_data``)."""
+        data is first moved off it (``legends.keep_legends_off_data``), then a title that runs
+        into a neighbouring axes is wrapped or shrunk (``titles.keep_titles_clear``)."""
         keep_legends_off_data(fig)
+        keep_titles_clear(fig)
         stem = self.figures_dir / name
         targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
         before = [p.read_bytes() if p.exists() else None for p in targets]

@@ -1,0 +1,84 @@
+"""An axes title never runs into its neighbours (``experiments.titles``): progressive_hiding's
+CMP heatmap title ran over its colour bar's label; a title that fits is left as drawn."""
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from infosets.experiments.store import import_closure
+from infosets.experiments.titles import keep_titles_clear, overlapping_titles, wrap_in_two
+
+matplotlib.use("Agg")
+
+LONG = "progressive hiding success rate (n=200/cell)"
+
+
+def _heatmap_beside_bars(title: str):
+    """The layout of progressive_hiding's CMP figure: bars, then a heatmap with a colour bar."""
+    fig, (bars, heat) = plt.subplots(1, 2, figsize=(10, 3.6))
+    bars.bar([0, 1, 2], [0.0, 1.0, 0.5])
+    bars.set_title("CMP, n=1000 repetitions", fontsize=9)
+    bars.set(xlabel="method (learner)", ylabel="success rate (fraction)")
+    heat.set(xlabel="penalty ρ (payoff units)", ylabel="pass payoff (payoff units)")
+    image = heat.imshow(np.linspace(0, 1, 25).reshape(5, 5), aspect="auto")
+    colour_bar = fig.colorbar(image, ax=heat)
+    colour_bar.set_label("success rate (fraction of repetitions)")
+    heat.set_title(title, fontsize=14, fontweight="bold")
+    fig.tight_layout()
+    return fig, heat
+
+
+def test_a_title_over_a_colour_bar_label_is_wrapped_clear_of_it():
+    fig, heat = _heatmap_beside_bars(LONG)
+    fig.draw_without_rendering()
+    assert overlapping_titles(fig) == [heat]  # the defect as the CMP figure had it
+    assert keep_titles_clear(fig) == 1
+    fig.draw_without_rendering()
+    assert overlapping_titles(fig) == []
+    assert heat.title.get_text() == "progressive hiding\nsuccess rate (n=200/cell)"
+    plt.close(fig)
+
+
+def test_a_title_that_fits_is_left_as_drawn():
+    fig, heat = _heatmap_beside_bars("success rate")
+    size = heat.title.get_fontsize()
+    assert keep_titles_clear(fig) == 0
+    assert heat.title.get_text() == "success rate" and heat.title.get_fontsize() == size
+    plt.close(fig)
+
+
+def test_a_title_with_no_space_to_break_at_shrinks_but_not_below_its_floor():
+    fig, heat = _heatmap_beside_bars("x" * 60)
+    size = heat.title.get_fontsize()
+    keep_titles_clear(fig, rounds=50)
+    assert heat.title.get_text() == "x" * 60
+    assert 0.7 * size <= heat.title.get_fontsize() < size
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(("text", "wrapped"), [
+    ("a b c", "a b\nc"),  # the space nearest the middle; ties go to the first
+    ("one two", "one\ntwo"),
+    ("single", None),
+    ("two\nlines", None),
+])
+def test_wrap_in_two(text, wrapped):
+    assert wrap_in_two(text) == wrapped
+
+
+def test_title_placement_is_outside_every_results_key():
+    for slug in ("belief_mixtures", "pimcts_aggregation", "belote_ismcts", "progressive_hiding",
+                 "history_filtering"):
+        assert "experiments/titles.py" not in import_closure(f"infosets.papers.{slug}")
+
+
+def test_a_saved_figure_has_no_title_over_a_neighbour():
+    from infosets.experiments.session import Session
+
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    fig, heat = _heatmap_beside_bars(LONG)
+    s.save_figure(fig, "clash")
+    fig.draw_without_rendering()
+    assert overlapping_titles(fig) == [] and "\n" in heat.title.get_text()
+    plt.close(fig)
