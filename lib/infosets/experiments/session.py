@@ -297,8 +297,8 @@ class Session:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them; a legend that covers
         data is first moved off it (``legends.keep_legends_off_data``), then a title that runs
         into a neighbouring axes is wrapped or shrunk (``titles.keep_titles_clear``)."""
-        keep_legends_off_data(fig)
-        keep_titles_clear(fig)
+        moved = keep_legends_off_data(fig)  # draws the figure
+        keep_titles_clear(fig, drawn=not moved)
         stem = self.figures_dir / name
         targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
         before = [p.read_bytes() if p.exists() else None for p in targets]

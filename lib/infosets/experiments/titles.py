@@ -47,14 +47,17 @@ def wrap_in_two(text: str) -> str | None:
     return text[:cut] + "\n" + text[cut + 1:]
 
 
-def keep_titles_clear(fig, rounds: int = 5) -> int:
+def keep_titles_clear(fig, rounds: int = 5, *, drawn: bool = False) -> int:
     """Wrap, then shrink, every title of ``fig`` that overlaps another axes, laying the figure
     out again after each round (unless it uses constrained layout, which does so itself).
-    Returns how many titles changed."""
+    ``drawn``: ``fig`` was drawn after its last change, so the first round measures it as it
+    is (a constrained layout moves by a hair at every draw, and a needless draw would change
+    the saved SVG's clip ids though no pixel moves). Returns how many titles changed."""
     changed: set[int] = set()
     sizes: dict[int, float] = {}
-    for _ in range(rounds):
-        fig.draw_without_rendering()
+    for round_ in range(rounds):
+        if round_ or not drawn:
+            fig.draw_without_rendering()
         clashing = overlapping_titles(fig)
         if not clashing:
             break
