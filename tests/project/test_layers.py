@@ -86,3 +86,28 @@ def test_no_module_imports_another_packages_private_names():
                 if private and _layer(full) != here:
                     wrong.append(f"{path.relative_to(LIB)}: {full}")
     assert not wrong, wrong
+
+
+# Held back (docs/paper_scale.md): moving RootStats out of mcts.py would change search code,
+# which is in every paper's results key.
+KNOWN_CYCLES = [["infosets.search.compiled", "infosets.search.mcts"]]
+
+
+def test_no_two_modules_import_each_other():
+    """Module-level and function-level imports alike, package ``__init__`` files aside (they
+    gather their package by design). ``progress`` once imported ``run_notebooks.available``
+    inside ``main()`` while ``run_notebooks`` imported ``progress.Monitor``; both now take the
+    notebook list from ``experiments/notebooks.py``."""
+    import networkx as nx
+
+    paths = sorted(LIB.rglob("*.py"))
+    packages = {store._module_name(p) for p in paths if p.name == "__init__.py"}
+    modules = {store._module_name(p) for p in paths} - packages
+    graph = nx.DiGraph()
+    for path in paths:
+        name = store._module_name(path)
+        if name in modules:
+            graph.add_edges_from((name, m) for m in store._imports_of(path)
+                                 if m in modules and m != name)
+    cycles = sorted(sorted(c) for c in nx.simple_cycles(graph))
+    assert cycles == KNOWN_CYCLES

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from infosets.experiments.committed import CommittedResults
 from infosets.experiments.config import load, presets_of
+from infosets.experiments.notebooks import available
 from infosets.experiments.session import PUBLISHED_PRESETS
 
 
@@ -131,8 +132,6 @@ class Monitor:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from infosets.experiments.run_notebooks import available
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paper", default=None, help="one slug (default: every notebook)")
     parser.add_argument("--preset", default="paper", choices=tuple(PUBLISHED_PRESETS))

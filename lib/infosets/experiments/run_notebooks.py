@@ -34,16 +34,8 @@ from infosets.experiments.config import (
     presets_of,
     repo_root,
 )
+from infosets.experiments.notebooks import available, notebook_dir
 from infosets.experiments.progress import Monitor
-
-
-def notebook_dir() -> Path:
-    return repo_root() / "notebooks"
-
-
-def available() -> list[str]:
-    """Slugs of every notebook in notebooks/ (sorted)."""
-    return sorted(p.stem for p in notebook_dir().glob("*.ipynb"))
 
 
 @contextmanager
