@@ -39,6 +39,7 @@ from infosets import plots
 from infosets.experiments import config as _config
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
+from infosets.experiments.figure_text import keep_titles_clear, stamp_clear_of_text
 from infosets.experiments.legends import keep_legends_off_data
 from infosets.experiments.runner import RunStats, Task, run
 from infosets.experiments.store import (
@@ -50,7 +51,6 @@ from infosets.experiments.store import (
     naming_path,
     write_if_changed,
 )
-from infosets.experiments.titles import keep_titles_clear
 
 # preset -> folder under figures/<slug>/ (and results/<slug>/<preset>/ for the sweep tables)
 PUBLISHED_PRESETS = {"default": "", "paper": "paper", "full": "full"}
@@ -295,15 +295,17 @@ class Session:
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them; a legend that covers
-        data is first moved off it (``legends.keep_legends_off_data``), then a title that runs
-        into a neighbouring axes is wrapped or shrunk (``titles.keep_titles_clear``)."""
+        data is first moved off it (``legends.keep_legends_off_data``), a title that runs into
+        a neighbouring axes is wrapped or shrunk, and the stamp goes below any text it would
+        cover (``figure_text``)."""
         moved = keep_legends_off_data(fig)  # draws the figure
-        keep_titles_clear(fig, drawn=not moved)
+        keep_titles_clear(fig, drawn=not moved)  # leaves it drawn
+        stamp_clear_of_text(fig, self.stamp_text)
         stem = self.figures_dir / name
         targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
         before = [p.read_bytes() if p.exists() else None for p in targets]
         with naming_path(stem):
-            paths = plots.save_figure(fig, stem, self.stamp_text)
+            paths = plots.save_figure(fig, stem)
         self._changed |= any(b != p.read_bytes() for b, p in zip(before, paths))
         self._record(name, "figure", paper_ref, paths)
         return paths

@@ -1,5 +1,7 @@
-"""An axes title never runs into its neighbours (``experiments.titles``): progressive_hiding's
-CMP heatmap title ran over its colour bar's label; a title that fits is left as drawn."""
+"""Text in a saved figure never runs into other text (``experiments.figure_text``):
+progressive_hiding's CMP heatmap title ran over its colour bar's label, and the provenance
+stamp over the second line of pimcts' gain axis label. A title that fits and a stamp in free
+space are left as drawn."""
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -7,7 +9,12 @@ import numpy as np
 import pytest
 
 from infosets.experiments.store import import_closure
-from infosets.experiments.titles import keep_titles_clear, overlapping_titles, wrap_in_two
+from infosets.experiments.figure_text import (
+    keep_titles_clear,
+    overlapping_titles,
+    stamp_clear_of_text,
+    wrap_in_two,
+)
 
 matplotlib.use("Agg")
 
@@ -67,10 +74,10 @@ def test_wrap_in_two(text, wrapped):
     assert wrap_in_two(text) == wrapped
 
 
-def test_title_placement_is_outside_every_results_key():
+def test_text_placement_is_outside_every_results_key():
     for slug in ("belief_mixtures", "pimcts_aggregation", "belote_ismcts", "progressive_hiding",
                  "history_filtering"):
-        assert "experiments/titles.py" not in import_closure(f"infosets.papers.{slug}")
+        assert "experiments/figure_text.py" not in import_closure(f"infosets.papers.{slug}")
 
 
 def test_a_saved_figure_has_no_title_over_a_neighbour():
@@ -81,4 +88,53 @@ def test_a_saved_figure_has_no_title_over_a_neighbour():
     s.save_figure(fig, "clash")
     fig.draw_without_rendering()
     assert overlapping_titles(fig) == [] and "\n" in heat.title.get_text()
+    plt.close(fig)
+
+
+def _wide_bottom_label(layout: str = "constrained"):
+    """pimcts' gain-beside-persistence layout: two panels, a two-line x label under the right
+    one that reaches the figure's right edge."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 4), layout=layout)
+    left.set_xlabel("persistence (fraction of the peak)")
+    right.set_xlabel("PI-MCTS gain over OL-MCTS (win-rate difference, fraction of games)\n"
+                     "(D>1 cells pooled per deal - control; t 95% CI)")
+    fig.draw_without_rendering()
+    return fig, right
+
+
+def test_a_stamp_over_an_axis_label_moves_below_it():
+    fig, right = _wide_bottom_label()
+    renderer = fig.canvas.get_renderer()
+    label = right.xaxis.label.get_window_extent(renderer)
+    stamp = stamp_clear_of_text(fig, "infosets · pimcts_aggregation · preset=default · seed=0")
+    box = stamp.get_window_extent(renderer)
+    assert not box.overlaps(label) and box.y1 < label.y0
+    assert stamp.get_position()[0] == 0.995 and stamp.get_ha() == "right"
+    plt.close(fig)
+
+
+def test_a_stamp_in_free_space_stays_in_its_corner():
+    fig, _ = _wide_bottom_label()
+    for ax in fig.axes:
+        ax.set_xlabel("x (units)")  # short labels: the bottom-right corner is free
+    fig.draw_without_rendering()
+    stamp = stamp_clear_of_text(fig, "stamp")
+    assert stamp.get_position() == (0.995, 0.003)
+    plt.close(fig)
+
+
+def test_a_saved_figure_has_its_stamp_clear_of_the_axis_labels():
+    from infosets.experiments.session import Session
+
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    fig, right = _wide_bottom_label()
+    right.set_ylabel("y (units)")
+    fig.axes[0].set_ylabel("y (units)")
+    s.save_figure(fig, "stamped")
+    fig.draw_without_rendering()  # savefig drew at savefig.dpi: measure at the figure's own
+    renderer = fig.canvas.get_renderer()
+    stamp = fig.texts[-1]
+    assert stamp.get_text() == s.stamp_text
+    assert not stamp.get_window_extent(renderer).overlaps(
+        right.xaxis.label.get_window_extent(renderer))
     plt.close(fig)
