@@ -8,13 +8,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from infosets.experiments.store import import_closure
+from infosets.experiments import figure_text
 from infosets.experiments.figure_text import (
     keep_titles_clear,
     overlapping_titles,
     stamp_clear_of_text,
     wrap_in_two,
 )
+from infosets.experiments.store import import_closure
 
 matplotlib.use("Agg")
 
@@ -120,6 +121,22 @@ def test_a_stamp_in_free_space_stays_in_its_corner():
     fig.draw_without_rendering()
     stamp = stamp_clear_of_text(fig, "stamp")
     assert stamp.get_position() == (0.995, 0.003)
+    plt.close(fig)
+
+
+def test_a_colour_bar_label_of_a_tick_outside_its_range_is_not_text():
+    """belote's heatmap: the colour bar's locator also labels 74 and 88 beyond its 74.6-87.2
+    range; their undrawn labels sat under the stamp and sent it a line lower than needed."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    image = ax.imshow(np.linspace(74.6, 87.2, 20).reshape(4, 5))
+    colour_bar = fig.colorbar(image, ax=ax)
+    ax.set(xlabel="iterations (count)", ylabel="C (points)")
+    fig.tight_layout()
+    fig.draw_without_rendering()
+    labels = [t.get_text() for t in figure_text._drawn_tick_labels(colour_bar.ax.yaxis, 1)]
+    assert labels == ["76", "78", "80", "82", "84", "86"]
+    assert [t.get_text() for t in colour_bar.ax.yaxis.get_ticklabels()][::7] == ["74", "88"]
+    assert stamp_clear_of_text(fig, "stamp").get_position() == (0.995, 0.003)
     plt.close(fig)
 
 

@@ -24,14 +24,23 @@ SMALLEST = 0.7  # of a title's own font size
 STEP = 0.9
 
 
+def _drawn_tick_labels(axis, coordinate: int) -> list:
+    """The tick labels of ``axis`` that are drawn: a locator also labels ticks just outside
+    the view (a colour bar's, say), whose stale boxes lie where nothing is drawn."""
+    lo, hi = sorted(axis.get_view_interval())
+    slack = 1e-9 * (hi - lo)
+    return [t for t in axis.get_ticklabels()
+            if lo - slack <= t.get_position()[coordinate] <= hi + slack]
+
+
 def _axes_boxes(ax, renderer) -> list:
     """Window boxes of what ``ax`` draws: its data area, title, axis labels, tick labels and
     legend. Each on its own: their union would also cover the blank corners between, say, a
     y label and an x tick label."""
     if not ax.get_visible():
         return []
-    texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels(),
-             *ax.get_yticklabels()]
+    texts = [ax.title, ax.xaxis.label, ax.yaxis.label,
+             *_drawn_tick_labels(ax.xaxis, 0), *_drawn_tick_labels(ax.yaxis, 1)]
     boxes = [ax.bbox]
     boxes += [t.get_window_extent(renderer) for t in texts if t.get_visible() and t.get_text()]
     legend = ax.get_legend()
