@@ -4,7 +4,12 @@ outside its axes with its entries and title; one in empty space stays where it i
 import matplotlib
 import matplotlib.pyplot as plt
 
-from infosets.experiments.legends import covers_data, keep_legends_off_data
+from infosets.experiments.legends import (
+    box_covers_data,
+    covers_data,
+    keep_legends_off_data,
+    keep_notes_off_data,
+)
 from infosets.experiments.store import import_closure
 
 matplotlib.use("Agg")
@@ -71,4 +76,40 @@ def test_a_legend_over_a_bar_moves():
     keep_legends_off_data(fig)
     fig.draw_without_rendering()
     assert not covers_data(ax, fig.canvas.get_renderer())
+    plt.close(fig)
+
+
+def _noted_lines(paper_marker_at_lower_right: bool):
+    """belief_mixtures' win-rate panel: lines with 95% bands, the "shaded: ..." note in the
+    lower right corner, and (optionally) one of the paper's markers drawn under it."""
+    import pandas as pd
+
+    from infosets import plots
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    frame = pd.DataFrame({"lam": [0.0, 0.5, 1.0], "win": [0.5, 0.55, 0.6],
+                          "lo": [0.45, 0.5, 0.55], "hi": [0.55, 0.6, 0.65]})
+    plots.lines_ci(ax, frame, "lam", "win", "lo", "hi", xlabel="λ (weight)",
+                   ylabel="win rate (fraction)", ci_label="shaded: Wilson 95% CI", legend=False)
+    ax.set_ylim(0, 1)
+    if paper_marker_at_lower_right:
+        ax.plot([0.97], [0.02], "X", label="paper")
+    fig.draw_without_rendering()
+    return fig, ax, ax.texts[0]
+
+
+def test_a_corner_note_over_a_paper_marker_moves_to_a_free_corner():
+    fig, ax, note = _noted_lines(paper_marker_at_lower_right=True)
+    renderer = fig.canvas.get_renderer()
+    assert box_covers_data(ax, note.get_window_extent(renderer), renderer)
+    assert keep_notes_off_data(fig) == 1
+    assert (note.get_position(), note.get_ha(), note.get_va()) == ((0.01, 0.01), "left", "bottom")
+    assert not box_covers_data(ax, note.get_window_extent(renderer), renderer)
+    plt.close(fig)
+
+
+def test_a_corner_note_in_free_space_stays():
+    fig, _, note = _noted_lines(paper_marker_at_lower_right=False)
+    assert keep_notes_off_data(fig) == 0
+    assert (note.get_position(), note.get_ha()) == ((0.99, 0.01), "right")
     plt.close(fig)

@@ -1,7 +1,10 @@
 """A legend never hides data: before a notebook's figure is saved, every axes legend that
 covers a data point (a line's vertex, a scatter marker, a bar; the paper's numbers drawn
 beside ours included) moves to the first corner or edge of its axes where it covers none,
-and outside its axes, to the right, if there is no such place.
+and outside its axes, to the right, if there is no such place. A corner note (a text placed
+in axes coordinates, such as ``plots.lines_ci``'s "shaded: 95% CI") that covers a data point
+moves to the first other corner where it covers neither data nor the legend, and stays if
+every corner is taken.
 
 Applied by ``session.save_figure`` to every paper's figures. It lives outside the papers'
 import closures, so it changes figures, never a results key (``store.code_hash``).
@@ -42,7 +45,11 @@ def covers_data(ax, renderer) -> bool:
     legend = ax.get_legend()
     if legend is None or not legend.get_visible():
         return False
-    box = legend.get_window_extent(renderer)
+    return box_covers_data(ax, legend.get_window_extent(renderer), renderer)
+
+
+def box_covers_data(ax, box, renderer) -> bool:
+    """Whether the display box ``box`` holds any data point of ``ax`` or overlaps a bar."""
     pts = _points(ax)
     inside = ((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1)
               & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1))
@@ -75,4 +82,49 @@ def keep_legends_off_data(fig) -> int:
             outside = True
     if outside and not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
         fig.tight_layout()  # constrained layout makes room for outside legends itself
+    return moved
+
+
+# corner notes: (x, y, horizontal and vertical alignment) in axes coordinates
+CORNERS = ((0.99, 0.01, "right", "bottom"), (0.01, 0.01, "left", "bottom"),
+           (0.99, 0.99, "right", "top"), (0.01, 0.99, "left", "top"))
+
+
+def _corner_notes(ax) -> list:
+    return [t for t in ax.texts
+            if t.get_visible() and t.get_text() and t.get_transform() == ax.transAxes]
+
+
+def _note_is_free(ax, note, renderer) -> bool:
+    box = note.get_window_extent(renderer)
+    legend = ax.get_legend()
+    if legend is not None and legend.get_visible() \
+            and box.overlaps(legend.get_window_extent(renderer)):
+        return False
+    return not box_covers_data(ax, box, renderer)
+
+
+def keep_notes_off_data(fig) -> int:
+    """Move every corner note of ``fig`` that covers data to the first of ``CORNERS`` where it
+    covers neither data nor its axes' legend; leave it where it is if there is none. ``fig``
+    must have been drawn since its last layout change (notes do not change the layout, so it
+    is not drawn again). Returns how many notes moved."""
+    renderer = fig.canvas.get_renderer()
+    moved = 0
+    for ax in fig.axes:
+        for note in _corner_notes(ax):
+            if _note_is_free(ax, note, renderer):
+                continue
+            start = (*note.get_position(), note.get_ha(), note.get_va())
+            for x, y, ha, va in CORNERS:
+                note.set_position((x, y))
+                note.set_ha(ha)
+                note.set_va(va)
+                if _note_is_free(ax, note, renderer):
+                    moved += 1
+                    break
+            else:
+                note.set_position(start[:2])
+                note.set_ha(start[2])
+                note.set_va(start[3])
     return moved

@@ -40,7 +40,7 @@ from infosets.experiments import config as _config
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
 from infosets.experiments.figure_text import keep_titles_clear, stamp_clear_of_text
-from infosets.experiments.legends import keep_legends_off_data
+from infosets.experiments.legends import keep_legends_off_data, keep_notes_off_data
 from infosets.experiments.runner import RunStats, Task, run
 from infosets.experiments.store import (
     Store,
@@ -295,10 +295,11 @@ class Session:
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them; a legend that covers
-        data is first moved off it (``legends.keep_legends_off_data``), a title that runs into
-        a neighbouring axes is wrapped or shrunk, and the stamp goes below any text it would
-        cover (``figure_text``)."""
+        data is first moved off it, and so is a corner note (``legends``); a title that runs
+        into a neighbouring axes is wrapped or shrunk, and the stamp goes below any text it
+        would cover (``figure_text``)."""
         moved = keep_legends_off_data(fig)  # draws the figure
+        keep_notes_off_data(fig)
         keep_titles_clear(fig, drawn=not moved)  # leaves it drawn
         stamp_clear_of_text(fig, self.stamp_text)
         stem = self.figures_dir / name
