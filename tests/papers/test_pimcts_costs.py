@@ -136,3 +136,43 @@ def test_measure_disambiguation_times_real_random_games():
     row = pc.measure_disambiguation("kuhn_poker(players=3)", samples=5, decisions=40, seed=3, games=2)
     assert row["game_decisions"] >= 3 and row["decisions_measured"] == row["game_decisions"]
     assert row["cpu_s_per_world"] > 0
+
+
+def test_the_task_plan_adds_up_to_the_plan_per_game_and_budget():
+    """``task_plan`` splits each (game, budget) row of ``plan`` over its tasks (blocks of
+    whole deals): the two agree to rounding, so a run's progress is measured against the
+    plan the README states."""
+    cfg = config.load("pimcts_aggregation", "paper")
+    costs = pc.load_costs()
+    tasks = pc.task_plan(cfg, costs)
+    plan = pc.plan(cfg, costs)
+    plan = plan[plan["sweep"] == "tournament"].set_index(["game", "budget"])["cpu_hours"]
+    per_pair = tasks.groupby(["game", "budget"])["planned_cpu_s"].sum() / 3600
+    assert per_pair.index.sort_values().equals(plan.index.sort_values())
+    assert per_pair.reindex(plan.index).to_numpy() == pytest.approx(plan.to_numpy(), rel=1e-9)
+    assert tasks["task_id"].is_unique and len(tasks) == 5539
+
+
+def test_run_progress_measures_the_rest_at_the_rate_of_the_finished_tasks():
+    tasks = pd.DataFrame({"task_id": ["a", "b", "c", "d"], "game": ["g", "g", "h", "h"],
+                          "budget": [10, 10, 10, 10],
+                          "planned_cpu_s": [3600.0, 3600.0, 7200.0, 7200.0]})
+    table, summary = pc.run_progress(tasks, {"a", "b", "c"}, spent_cpu_s=2 * 4 * 3600.0,
+                                     workers=2)
+    assert table.to_dict("records") == [
+        {"game": "g", "budget": 10, "tasks_done": 2, "tasks": 2, "planned_done_cpu_h": 2.0,
+         "planned_cpu_h": 2.0},
+        {"game": "h", "budget": 10, "tasks_done": 1, "tasks": 2, "planned_done_cpu_h": 2.0,
+         "planned_cpu_h": 4.0}]
+    # 8 CPU-hours spent on 4 planned: twice the plan, so the 2 planned hours left take 4
+    # CPU-hours, 2 hours on 2 cores
+    assert summary["spent_over_planned"] == 2.0 and summary["hours_left"] == 2.0
+    assert summary["planned_left_cpu_h"] == 2.0 and summary["tasks_done"] == 3
+    _, before = pc.run_progress(tasks, set(), 0.0, 2)
+    assert before["spent_over_planned"] is None and before["hours_left"] is None
+
+
+def test_progress_refuses_a_bad_worker_count(capsys):
+    with pytest.raises(SystemExit):
+        pc.main(["progress", "--workers", "0"])
+    assert "--workers: 0 is not a positive number of cores" in capsys.readouterr().err

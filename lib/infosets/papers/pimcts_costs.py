@@ -47,10 +47,12 @@ import infosets.games  # noqa: F401  (registers our games)
 from infosets import arena
 from infosets.papers.pimcts_aggregation import (
     agent_configs,
+    deal_block,
     deals_per_cell,
     disambiguation_task,
     disambiguation_tasks,
     make_agent,
+    tournament_tasks,
 )
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
@@ -277,6 +279,81 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
     return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
 
 
+def task_plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
+    """Planned CPU seconds of every tournament task of ``cfg`` (one row per task: task_id,
+    game, budget, planned_cpu_s), by the cost model of ``plan``; they add up to its
+    tournament rows."""
+    model = cost_model(costs)
+    rows = []
+    for task in tournament_tasks(cfg):
+        p = task.params
+        fit = fit_for(model, p["game"], p["budget"])
+        players = fit["players"]
+        deals = len(deal_block(cfg, p["game"], players, p["block"], p.get("part")))
+        rows.append({"task_id": task.task_id, "game": p["game"], "budget": p["budget"],
+                     "planned_cpu_s": game_seconds(fit, p["agent"], p["budget"], p["D"])
+                     * players * deals})
+    return pd.DataFrame(rows)
+
+
+def run_progress(tasks: pd.DataFrame, done: set[str], spent_cpu_s: float,
+                 workers: int) -> tuple[pd.DataFrame, dict]:
+    """How far a tournament run has got, against its plan. ``tasks``: ``task_plan``; ``done``:
+    the task ids with committed rows; ``spent_cpu_s``: the CPU seconds the run recorded for
+    them. Returns one row per (game, budget), in task order (tasks and planned CPU-hours, done
+    and in all), and a summary: the plan's CPU-hours done and left, the CPU-hours spent,
+    spent / planned on the finished tasks, and the hours left on ``workers`` cores at that
+    ratio (None before any task has finished)."""
+    tasks = tasks.assign(done=tasks["task_id"].isin(done))
+    tasks["planned_done_cpu_s"] = tasks["planned_cpu_s"].where(tasks["done"], 0.0)
+    table = (tasks.groupby(["game", "budget"], sort=False)
+             .agg(tasks_done=("done", "sum"), tasks=("done", "size"),
+                  planned_done_cpu_h=("planned_done_cpu_s", "sum"),
+                  planned_cpu_h=("planned_cpu_s", "sum"))
+             .reset_index())
+    table[["planned_done_cpu_h", "planned_cpu_h"]] /= 3600
+    planned_done = float(tasks["planned_done_cpu_s"].sum()) / 3600
+    planned_left = float(tasks["planned_cpu_s"].sum()) / 3600 - planned_done
+    ratio = spent_cpu_s / 3600 / planned_done if planned_done > 0 else None
+    summary = {"tasks_done": int(tasks["done"].sum()), "tasks": len(tasks),
+               "planned_done_cpu_h": planned_done, "planned_left_cpu_h": planned_left,
+               "spent_cpu_h": spent_cpu_s / 3600, "spent_over_planned": ratio,
+               "hours_left": None if ratio is None else planned_left * ratio / workers,
+               "workers": workers}
+    return table, summary
+
+
+def main_progress(argv=None) -> None:
+    """``python -m infosets.papers.pimcts_costs progress [--preset paper] [--workers 2]``:
+    a committed tournament run against its plan, per game and budget."""
+    from infosets.experiments.committed import CommittedResults
+    from infosets.experiments.config import load
+
+    parser = argparse.ArgumentParser(prog="pimcts_costs progress",
+                                     description=main_progress.__doc__.splitlines()[0])
+    parser.add_argument("--preset", default="paper", choices=("default", "paper", "full"))
+    parser.add_argument("--workers", type=int, default=2,
+                        help="cores the rest will run on (default 2)")
+    args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers: {args.workers} is not a positive number of cores")
+    cfg = load("pimcts_aggregation", args.preset)
+    results = CommittedResults(cfg)
+    if not results.valid():
+        print(f"pimcts_aggregation {args.preset}: no tables under the current code")
+        return
+    table, summary = run_progress(task_plan(cfg, load_costs()), set(results.load("tournament")),
+                                  results.cpu_seconds("tournament"), args.workers)
+    print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
+    ratio = summary["spent_over_planned"]
+    print(f"\n{summary['tasks_done']}/{summary['tasks']} tasks; planned CPU-hours "
+          f"{summary['planned_done_cpu_h']:.2f} done, {summary['planned_left_cpu_h']:.2f} left; "
+          f"spent {summary['spent_cpu_h']:.2f}"
+          + ("" if ratio is None else
+             f" ({ratio:.2f} x the plan on the finished tasks): about "
+             f"{summary['hours_left']:.1f} hours left on {args.workers} cores"))
+
+
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     with os.fdopen(fd, "w") as fh:
@@ -328,6 +405,8 @@ def main(argv=None) -> None:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["disambiguation"]:
         return main_disambiguation(argv[1:])
+    if argv[:1] == ["progress"]:
+        return main_progress(argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", required=True)
     parser.add_argument("--budget", type=int, required=True)
