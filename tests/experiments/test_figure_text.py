@@ -155,3 +155,18 @@ def test_a_saved_figure_has_its_stamp_clear_of_the_axis_labels():
     assert not stamp.get_window_extent(renderer).overlaps(
         right.xaxis.label.get_window_extent(renderer))
     plt.close(fig)
+
+
+def test_a_figure_legend_over_a_title_counts_as_a_clash():
+    """Wrapped, then shrunk to its floor: a figure legend pinned on the title leaves no room,
+    and the rule stops there rather than loop."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, 1], [0, 1], label="a series with a long name")
+    ax.set_title("a long panel title that reaches the legend", fontsize=12)
+    fig.legend(loc="upper center", bbox_to_anchor=(0.5, 0.93), fontsize=12)  # on the title
+    fig.draw_without_rendering()
+    assert overlapping_titles(fig) == [ax]
+    assert keep_titles_clear(fig) == 1
+    assert ax.title.get_text() == "a long panel title that\nreaches the legend"
+    assert 0.7 * 12 <= ax.title.get_fontsize() < 12
+    plt.close(fig)

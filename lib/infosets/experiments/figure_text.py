@@ -49,10 +49,19 @@ def _axes_boxes(ax, renderer) -> list:
     return [b for b in boxes if b.width > 0 and b.height > 0]
 
 
+def _figure_boxes(fig, renderer, leave_out=None) -> list:
+    """Window boxes of the figure's own texts (suptitle, shared labels) and legends."""
+    boxes = [t.get_window_extent(renderer) for t in fig.texts
+             if t is not leave_out and t.get_visible() and t.get_text()]
+    boxes += [leg.get_window_extent(renderer) for leg in fig.legends if leg.get_visible()]
+    return [b for b in boxes if b.width > 0 and b.height > 0]
+
+
 def overlapping_titles(fig) -> list:
     """The axes of ``fig`` whose visible centre title overlaps what another visible axes draws
-    (``_axes_boxes``; ``fig`` must have been drawn)."""
+    (``_axes_boxes``) or a figure-level text or legend (``fig`` must have been drawn)."""
     renderer = fig.canvas.get_renderer()
+    figure_level = _figure_boxes(fig, renderer)
     clashing = []
     for ax in fig.axes:
         title = ax.title
@@ -60,7 +69,7 @@ def overlapping_titles(fig) -> list:
             continue
         box = title.get_window_extent(renderer)
         others = [b for other in fig.axes if other is not ax
-                  for b in _axes_boxes(other, renderer)]
+                  for b in _axes_boxes(other, renderer)] + figure_level
         if any(box.overlaps(b) for b in others):
             clashing.append(ax)
     return clashing
@@ -112,16 +121,6 @@ def keep_titles_clear(fig, rounds: int = 5, *, drawn: bool = False) -> int:
     return len(changed)
 
 
-def _text_boxes(fig, renderer, leave_out) -> list:
-    """Window boxes of what ``fig`` draws besides ``leave_out``: each visible axes'
-    ``_axes_boxes``, the figure's own texts and legends."""
-    boxes = [b for ax in fig.axes for b in _axes_boxes(ax, renderer)]
-    boxes += [t.get_window_extent(renderer) for t in fig.texts
-              if t is not leave_out and t.get_visible() and t.get_text()]
-    boxes += [leg.get_window_extent(renderer) for leg in fig.legends if leg.get_visible()]
-    return [b for b in boxes if b.width > 0 and b.height > 0]
-
-
 def stamp_clear_of_text(fig, text: str, gap_points: float = 2.0):
     """Stamp ``fig`` with ``text`` (``plots.stamp``) and, if the stamp overlaps anything the
     figure draws, move it below the lowest of those, still right-aligned. ``fig`` must have
@@ -131,7 +130,8 @@ def stamp_clear_of_text(fig, text: str, gap_points: float = 2.0):
     label = fig.texts[-1]
     renderer = fig.canvas.get_renderer()
     box = label.get_window_extent(renderer)
-    others = _text_boxes(fig, renderer, leave_out=label)
+    others = [b for ax in fig.axes for b in _axes_boxes(ax, renderer)]
+    others += _figure_boxes(fig, renderer, leave_out=label)
     if any(box.overlaps(other) for other in others):
         lowest = min(other.y0 for other in others)
         gap = gap_points * fig.dpi / 72
