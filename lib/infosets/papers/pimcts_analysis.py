@@ -362,7 +362,8 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
             plots.paper_overlay(right, mid, i, xerr=half or None,
                                 label="paper: stated gain (Sec. VI, at its best D)")
     right.axvline(0, color="k", ls=":", lw=1)
-    right.xaxis.set_major_locator(MaxNLocator(nbins=6))  # signed labels crowd at 0.05 steps
+    # at most six ticks at round steps: signed labels 0.05 apart crowd into each other
+    right.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
     left.set_yticks(y, [f"{g} (B={b})" for g, b in zip(table["game"], table["budget"])],
                     fontsize=7)
     left.set_xlim(-0.05, 1.05)
