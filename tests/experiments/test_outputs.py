@@ -237,3 +237,18 @@ def test_prune_unlisted_removes_outputs_of_an_older_design_only(tmp_path):
     left = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
     assert left == ["PROVENANCE.json", "a.csv", "a.md", "outputs.csv", "outputs.md",
                     "paper/x.png", "timing/t.csv"]
+
+
+def test_a_figure_name_with_a_dot_is_refused_before_anything_is_written():
+    """``Path.with_suffix`` cut "win_rate_B10000.0" to "win_rate_B10000.png": a figure named
+    after a float would overwrite its neighbour silently."""
+    import matplotlib.pyplot as plt
+
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    fig, ax = plt.subplots()
+    ax.set(xlabel="x (units)", ylabel="y (units)")
+    with pytest.raises(ValueError, match=r"^name: 'rate_0\.5' has a dot, so it would be saved "
+                                         r"as rate_0\.png"):
+        s.save_figure(fig, "rate_0.5")
+    plt.close(fig)
+    assert not list(s.figures_dir.glob("rate_0*"))

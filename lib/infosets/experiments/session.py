@@ -298,6 +298,9 @@ class Session:
         data is first moved off it, and so is a corner note (``legends``); a title that runs
         into a neighbouring axes is wrapped or shrunk, and the stamp goes below any text it
         would cover (``figure_text``)."""
+        if "." in name:  # plots.save_figure's with_suffix would cut the name at its last dot
+            raise ValueError(f"name: {name!r} has a dot, so it would be saved as "
+                             f"{name.rsplit('.', 1)[0]}.png; use another character")
         moved = keep_legends_off_data(fig)  # draws the figure
         keep_notes_off_data(fig)
         keep_titles_clear(fig, drawn=not moved)  # leaves it drawn
