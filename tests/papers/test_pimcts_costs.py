@@ -176,3 +176,8 @@ def test_progress_refuses_a_bad_worker_count(capsys):
     with pytest.raises(SystemExit):
         pc.main(["progress", "--workers", "0"])
     assert "--workers: 0 is not a positive number of cores" in capsys.readouterr().err
+
+
+def test_progress_says_so_when_no_run_is_committed_under_the_current_code(capsys):
+    pc.main(["progress", "--preset", "paper"])  # the test's results folder is empty
+    assert capsys.readouterr().out == "pimcts_aggregation paper: no tables under the current code\n"
