@@ -1,6 +1,6 @@
 """Text in a saved figure never runs into other text. Two rules, applied by
-``session.save_figure`` after ``legends.keep_legends_off_data`` (a legend moved outside its
-axes takes room a neighbour's title may need):
+``tidy_for_saving`` (which ``session.save_figure`` calls) after the legend and note rules of
+``legends`` (a legend moved outside its axes takes room a neighbour's title may need):
 
 - an axes title whose box overlaps another axes (its tick labels, axis labels, title or
   outside legend; a colour bar included) is wrapped onto two lines at the space nearest its
@@ -16,9 +16,8 @@ never a results key (``store.code_hash``).
 
 from __future__ import annotations
 
-from matplotlib.layout_engine import ConstrainedLayoutEngine
-
 from infosets import plots
+from infosets.experiments.legends import keep_legends_off_data, keep_notes_off_data, lay_out_again
 
 SMALLEST = 0.7  # of a title's own font size
 STEP = 0.9
@@ -62,15 +61,15 @@ def overlapping_titles(fig) -> list:
     (``_axes_boxes``) or a figure-level text or legend (``fig`` must have been drawn)."""
     renderer = fig.canvas.get_renderer()
     figure_level = _figure_boxes(fig, renderer)
+    boxes = {id(ax): _axes_boxes(ax, renderer) for ax in fig.axes}  # once, not once per title
     clashing = []
     for ax in fig.axes:
         title = ax.title
         if not (ax.get_visible() and title.get_visible() and title.get_text()):
             continue
         box = title.get_window_extent(renderer)
-        others = [b for other in fig.axes if other is not ax
-                  for b in _axes_boxes(other, renderer)] + figure_level
-        if any(box.overlaps(b) for b in others):
+        others = [b for other in fig.axes if other is not ax for b in boxes[id(other)]]
+        if any(box.overlaps(b) for b in others + figure_level):
             clashing.append(ax)
     return clashing
 
@@ -116,8 +115,7 @@ def keep_titles_clear(fig, rounds: int = 5, *, drawn: bool = False) -> int:
             progressed = True
         if not progressed:
             break
-        if not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
-            fig.tight_layout()
+        lay_out_again(fig)
     return len(changed)
 
 
@@ -137,3 +135,13 @@ def stamp_clear_of_text(fig, text: str, gap_points: float = 2.0):
         gap = gap_points * fig.dpi / 72
         label.set_y((lowest - gap - box.height) / fig.bbox.height)
     return label
+
+
+def tidy_for_saving(fig, stamp_text: str) -> None:
+    """Everything done to a figure before it is written, in order: legends, then corner
+    notes, off the data (``legends``); titles clear of their neighbours; the stamp clear of
+    any text. The figure is drawn once at the start and again only where something moved."""
+    moved = keep_legends_off_data(fig)  # draws the figure
+    keep_notes_off_data(fig)  # notes do not change the layout
+    keep_titles_clear(fig, drawn=not moved)  # leaves it drawn
+    stamp_clear_of_text(fig, stamp_text)

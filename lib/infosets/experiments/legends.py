@@ -80,9 +80,16 @@ def keep_legends_off_data(fig) -> int:
             legend.set_loc("upper left")
             legend.set_bbox_to_anchor((1.01, 1.0), transform=ax.transAxes)
             outside = True
-    if outside and not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
-        fig.tight_layout()  # constrained layout makes room for outside legends itself
+    if outside:
+        lay_out_again(fig)
     return moved
+
+
+def lay_out_again(fig) -> None:
+    """Make room for what moved: ``tight_layout``, unless the figure uses constrained layout,
+    which does so itself at its next draw."""
+    if not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+        fig.tight_layout()
 
 
 # corner notes: (x, y, horizontal and vertical alignment) in axes coordinates

@@ -39,8 +39,7 @@ from infosets import plots
 from infosets.experiments import config as _config
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
-from infosets.experiments.figure_text import keep_titles_clear, stamp_clear_of_text
-from infosets.experiments.legends import keep_legends_off_data, keep_notes_off_data
+from infosets.experiments.figure_text import tidy_for_saving
 from infosets.experiments.runner import RunStats, Task, run
 from infosets.experiments.store import (
     Store,
@@ -294,17 +293,13 @@ class Session:
             write_if_changed(path, json_bytes(self.provenance()))
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
-        """Write ``<name>.png`` and ``.svg`` (stamped) and record them; a legend that covers
-        data is first moved off it, and so is a corner note (``legends``); a title that runs
-        into a neighbouring axes is wrapped or shrunk, and the stamp goes below any text it
-        would cover (``figure_text``)."""
+        """Write ``<name>.png`` and ``.svg`` (stamped) and record them, after
+        ``figure_text.tidy_for_saving``: legends and corner notes off the data, titles clear of
+        their neighbours, the stamp clear of any text."""
         if "." in name:  # plots.save_figure's with_suffix would cut the name at its last dot
             raise ValueError(f"name: {name!r} has a dot, so it would be saved as "
                              f"{name.rsplit('.', 1)[0]}.png; use another character")
-        moved = keep_legends_off_data(fig)  # draws the figure
-        keep_notes_off_data(fig)
-        keep_titles_clear(fig, drawn=not moved)  # leaves it drawn
-        stamp_clear_of_text(fig, self.stamp_text)
+        tidy_for_saving(fig, self.stamp_text)
         stem = self.figures_dir / name
         targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
         before = [p.read_bytes() if p.exists() else None for p in targets]

@@ -45,6 +45,8 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets import arena
+from infosets.experiments.committed import CommittedResults
+from infosets.experiments.config import load
 from infosets.papers.pimcts_aggregation import (
     agent_configs,
     deal_block,
@@ -326,9 +328,6 @@ def run_progress(tasks: pd.DataFrame, done: set[str], spent_cpu_s: float,
 def main_progress(argv=None) -> None:
     """``python -m infosets.papers.pimcts_costs progress [--preset paper] [--workers 2]``:
     a committed tournament run against its plan, per game and budget."""
-    from infosets.experiments.committed import CommittedResults
-    from infosets.experiments.config import load
-
     parser = argparse.ArgumentParser(prog="pimcts_costs progress",
                                      description=main_progress.__doc__.splitlines()[0])
     parser.add_argument("--preset", default="paper", choices=("default", "paper", "full"))
