@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 
 from infosets.experiments.legends import (
     box_covers_data,
+    box_crosses_lines,
     covers_data,
     keep_legends_off_data,
     keep_notes_off_data,
@@ -112,4 +113,82 @@ def test_a_corner_note_in_free_space_stays():
     fig, _, note = _noted_lines(paper_marker_at_lower_right=False)
     assert keep_notes_off_data(fig) == 0
     assert (note.get_position(), note.get_ha()) == ((0.99, 0.01), "right")
+    plt.close(fig)
+
+
+def _box(x0, y0, x1, y1):
+    from matplotlib.transforms import Bbox
+
+    return Bbox([[x0, y0], [x1, y1]])
+
+
+def _lines(*lines, style="-"):
+    """An axes in display units (identity transforms) with the given polylines."""
+    from matplotlib.transforms import IdentityTransform
+
+    fig, ax = plt.subplots()
+    for xs, ys in lines:
+        ax.plot(xs, ys, style, transform=IdentityTransform())
+    return fig, ax
+
+
+def test_a_segment_through_a_box_crosses_it_though_no_vertex_is_inside():
+    box = _box(10, 10, 20, 20)
+    fig, ax = _lines(([0, 30], [15, 15]))  # a horizontal line right through
+    assert box_crosses_lines(ax, box) and not box_covers_data(ax, box, None)
+    plt.close(fig)
+    fig, ax = _lines(([0, 30], [0, 30]))  # the diagonal through two corners
+    assert box_crosses_lines(ax, box)
+    plt.close(fig)
+    fig, ax = _lines(([0, 30], [25, 25]), ([0, 9], [0, 30]), ([21, 30], [0, 30]))  # beside it
+    assert not box_crosses_lines(ax, box)
+    plt.close(fig)
+    fig, ax = _lines(([0, 30], [15, 15]), style="o")  # markers only: no segment drawn
+    assert not box_crosses_lines(ax, box)
+    plt.close(fig)
+    fig, ax = _lines(([0, float("nan"), 30], [15, 15, 15]))  # a gap across the box
+    assert not box_crosses_lines(ax, box)
+    plt.close(fig)
+
+
+def _legend_over_a_reference_line(ys):
+    """Horizontal reference lines (the paper's value, drawn with ``axhline``: two vertices at
+    the axes' edges) and a legend in the upper right corner."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0.4, 0.6], [0.5, 0.5], "o", label="ours")
+    for y in ys:
+        ax.axhline(y, ls="--", color="grey", label=f"paper {y}" if y == ys[0] else None)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper right")
+    fig.draw_without_rendering()
+    return fig, ax
+
+
+def test_a_legend_across_a_reference_line_moves_where_no_line_runs():
+    fig, ax = _legend_over_a_reference_line([0.9])
+    renderer = fig.canvas.get_renderer()
+    box = ax.get_legend().get_window_extent(renderer)
+    assert box_crosses_lines(ax, box) and not box_covers_data(ax, box, renderer)
+    assert keep_legends_off_data(fig) == 1
+    box = ax.get_legend().get_window_extent(renderer)
+    assert not box_crosses_lines(ax, box) and not box_covers_data(ax, box, renderer)
+    assert box.x1 <= ax.get_window_extent(renderer).x1  # still inside its axes
+    plt.close(fig)
+
+
+def test_a_legend_across_lines_everywhere_stays_where_it_was():
+    fig, ax = _legend_over_a_reference_line([i / 40 for i in range(1, 40)])
+    assert keep_legends_off_data(fig) == 0
+    assert ax.get_legend()._loc == 1  # upper right, as drawn
+    plt.close(fig)
+
+
+def test_a_corner_note_across_a_line_moves_to_a_corner_no_line_crosses():
+    fig, ax, note = _noted_lines(paper_marker_at_lower_right=False)
+    ax.axhline(0.03, color="grey")  # runs under the note in the lower corners only
+    fig.draw_without_rendering()
+    assert keep_notes_off_data(fig) == 1
+    assert (note.get_position(), note.get_va()) == ((0.99, 0.99), "top")
+    assert not box_crosses_lines(ax, note.get_window_extent(fig.canvas.get_renderer()))
     plt.close(fig)

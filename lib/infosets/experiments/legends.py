@@ -1,9 +1,13 @@
 """A legend never hides data: before a notebook's figure is saved, every axes legend that
 covers a data point (a line's vertex, a scatter marker, a bar; the paper's numbers drawn
 beside ours included) moves to the first corner or edge of its axes where it covers none,
-and outside its axes, to the right, if there is no such place. A corner note (a text placed
-in axes coordinates, such as ``plots.lines_ci``'s "shaded: 95% CI") that covers a data point
-moves to the first other corner where it covers neither data nor the legend, and stays if
+and outside its axes, to the right, if there is no such place. A legend that covers no point
+but lies across a drawn line (a reference line such as the paper's value, or a curve between
+two vertices) moves too, but only to a place where it covers neither points nor lines; where
+there is none it stays, since the line is then hidden wherever the legend goes in its axes.
+A corner note (a text placed in axes coordinates, such as ``plots.lines_ci``'s "shaded: 95%
+CI") that covers a data point or crosses a line moves to the first other corner where it
+covers neither data nor the legend, lines included if such a corner exists, and stays if
 every corner is taken.
 
 Applied by ``session.save_figure`` to every paper's figures. It lives outside the papers'
@@ -40,6 +44,44 @@ def _points(ax) -> np.ndarray:
     return pts[np.isfinite(pts).all(axis=1)]
 
 
+def _segments(ax) -> np.ndarray:
+    """Display coordinates ``(x0, y0, x1, y1)`` of every drawn segment of the visible lines of
+    ``ax`` (a line drawn with markers only has none; a gap at a NaN breaks a line)."""
+    chunks = []
+    for line in ax.get_lines():
+        if not line.get_visible() or line.get_linestyle() in ("None", "none", "", " "):
+            continue
+        xy = np.asarray(line.get_xydata(), dtype=float)
+        if len(xy) < 2:
+            continue
+        xy = line.get_transform().transform(xy)
+        chunks.append(np.hstack([xy[:-1], xy[1:]]))
+    if not chunks:
+        return np.empty((0, 4))
+    segs = np.concatenate(chunks)
+    return segs[np.isfinite(segs).all(axis=1)]
+
+
+def box_crosses_lines(ax, box) -> bool:
+    """Whether any drawn segment of a line of ``ax`` passes through the display box ``box``
+    (Liang-Barsky clipping, all segments at once)."""
+    segs = _segments(ax)
+    if not len(segs):
+        return False
+    x0, y0 = segs[:, 0], segs[:, 1]
+    dx, dy = segs[:, 2] - x0, segs[:, 3] - y0
+    enter, leave = np.zeros(len(segs)), np.ones(len(segs))
+    crosses = np.ones(len(segs), dtype=bool)
+    for p, q in ((-dx, x0 - box.x0), (dx, box.x1 - x0), (-dy, y0 - box.y0), (dy, box.y1 - y0)):
+        parallel = p == 0
+        crosses &= ~(parallel & (q < 0))  # parallel to this edge and outside it
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
+        enter = np.where(~parallel & (p < 0), np.maximum(enter, t), enter)
+        leave = np.where(~parallel & (p > 0), np.minimum(leave, t), leave)
+    return bool((crosses & (enter <= leave)).any())
+
+
 def covers_data(ax, renderer) -> bool:
     """Whether the legend of ``ax`` sits over any of its data points or bars."""
     legend = ax.get_legend()
@@ -59,26 +101,45 @@ def box_covers_data(ax, box, renderer) -> bool:
     return any(p.get_visible() and box.overlaps(p.get_window_extent(renderer)) for p in bars)
 
 
+def _first_place(ax, legend, renderer, *, lines: bool):
+    """The first of ``PLACES`` where ``legend`` covers no data point of ``ax`` (and, with
+    ``lines``, crosses no line either), leaving the legend there; None if there is none."""
+    for place in PLACES:
+        legend.set_loc(place)  # its box follows at once: no redraw needed
+        box = legend.get_window_extent(renderer)
+        if not box_covers_data(ax, box, renderer) and not (lines and box_crosses_lines(ax, box)):
+            return place
+    return None
+
+
 def keep_legends_off_data(fig) -> int:
     """Move every axes legend of ``fig`` that covers data: to the first of ``PLACES`` in its
-    axes where it covers none, else outside its axes (upper left corner just right of it,
-    and the figure laid out again). Entries, title and font sizes are kept. Returns how many
-    legends moved."""
+    axes where it covers neither points nor lines, else (if it covers a point) to the first
+    where it covers no point, else outside its axes (upper left corner just right of it, and
+    the figure laid out again). A legend that only crosses a line stays unless a place free
+    of both exists. Entries, title and font sizes are kept. Returns how many legends moved."""
     fig.draw_without_rendering()  # places "best" legends and lays the figure out
     renderer = fig.canvas.get_renderer()
     moved, outside = 0, False
     for ax in fig.axes:
-        if not covers_data(ax, renderer):
-            continue
-        moved += 1
         legend = ax.get_legend()
-        for place in PLACES:
-            legend.set_loc(place)  # its box follows at once: no redraw needed
-            if not covers_data(ax, renderer):
-                break
+        if legend is None or not legend.get_visible():
+            continue
+        box = legend.get_window_extent(renderer)
+        hides_points = box_covers_data(ax, box, renderer)
+        if not hides_points and not box_crosses_lines(ax, box):
+            continue
+        start = legend._loc  # matplotlib's location code (0 is "best")
+        if _first_place(ax, legend, renderer, lines=True) is not None:
+            moved += 1
+        elif not hides_points:
+            legend.set_loc(start)
+        elif _first_place(ax, legend, renderer, lines=False) is not None:
+            moved += 1
         else:
             legend.set_loc("upper left")
             legend.set_bbox_to_anchor((1.01, 1.0), transform=ax.transAxes)
+            moved += 1
             outside = True
     if outside:
         lay_out_again(fig)
@@ -102,36 +163,53 @@ def _corner_notes(ax) -> list:
             if t.get_visible() and t.get_text() and t.get_transform() == ax.transAxes]
 
 
-def _note_is_free(ax, note, renderer) -> bool:
+def _note_is_free(ax, note, renderer, *, lines: bool = False) -> bool:
     box = note.get_window_extent(renderer)
     legend = ax.get_legend()
     if legend is not None and legend.get_visible() \
             and box.overlaps(legend.get_window_extent(renderer)):
         return False
+    if lines and box_crosses_lines(ax, box):
+        return False
     return not box_covers_data(ax, box, renderer)
 
 
+def _place_note(note, corner) -> None:
+    x, y, ha, va = corner
+    note.set_position((x, y))
+    note.set_ha(ha)
+    note.set_va(va)
+
+
+def _free_corner(ax, note, renderer, *, lines: bool):
+    """The first of ``CORNERS`` where ``note`` is free (``_note_is_free``), leaving it there;
+    None if there is none."""
+    for corner in CORNERS:
+        _place_note(note, corner)
+        if _note_is_free(ax, note, renderer, lines=lines):
+            return corner
+    return None
+
+
 def keep_notes_off_data(fig) -> int:
-    """Move every corner note of ``fig`` that covers data to the first of ``CORNERS`` where it
-    covers neither data nor its axes' legend; leave it where it is if there is none. ``fig``
-    must have been drawn since its last layout change (notes do not change the layout, so it
-    is not drawn again). Returns how many notes moved."""
+    """Move every corner note of ``fig`` that covers data or crosses a line to the first of
+    ``CORNERS`` where it covers neither data, lines nor its axes' legend; failing that, one
+    that covers a point goes to the first corner free of data and legend; otherwise it stays.
+    ``fig`` must have been drawn since its last layout change (notes do not change the
+    layout, so it is not drawn again). Returns how many notes moved."""
     renderer = fig.canvas.get_renderer()
     moved = 0
     for ax in fig.axes:
         for note in _corner_notes(ax):
-            if _note_is_free(ax, note, renderer):
+            if _note_is_free(ax, note, renderer, lines=True):
                 continue
             start = (*note.get_position(), note.get_ha(), note.get_va())
-            for x, y, ha, va in CORNERS:
-                note.set_position((x, y))
-                note.set_ha(ha)
-                note.set_va(va)
-                if _note_is_free(ax, note, renderer):
-                    moved += 1
-                    break
-            else:
-                note.set_position(start[:2])
-                note.set_ha(start[2])
-                note.set_va(start[3])
+            hides_points = not _note_is_free(ax, note, renderer)
+            corner = _free_corner(ax, note, renderer, lines=True)
+            if corner is None and hides_points:
+                corner = _free_corner(ax, note, renderer, lines=False)
+            if corner is None:
+                _place_note(note, start)
+            elif corner != start:
+                moved += 1
     return moved
