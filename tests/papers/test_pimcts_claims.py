@@ -358,3 +358,16 @@ def test_many_tied_games_are_evidence_of_no_gap():
     lo, hi = loss.interval
     assert -0.02 < lo < -0.005 and 0.005 < hi < 0.02
     assert pc.gain_claim(tied, "g", 10, "PI helps", 0.05, 3).verdict == "mismatch"
+
+
+def test_the_higher_budget_gain_is_not_run_until_its_rows_exist():
+    """Regression (preview of the paper preset's partial tables, 2026-11-27): Hearts had rows at
+    B = 4000 and none yet at 10000, and building the claims raised "argmin of an empty
+    sequence" instead of reporting the Fig. 2 row as not run."""
+    rng = np.random.default_rng(3)
+    results = _results("hearts", 4000, _cells(0.25, 0.30), 20, rng, players=4)
+    missing = pc.high_budget_gain(pc.paired_scores(results, "hearts", 10000), "hearts", 10000, 4)
+    assert missing.verdict == "not run" and "B=10000" in missing.claim
+    present = pc.high_budget_gain(pc.paired_scores(results, "hearts", 4000), "hearts", 4000, 4)
+    assert present.verdict in {"match", "mismatch", "inconclusive"}
+    assert present.note.startswith("B=4000, below the paper's 10000")
