@@ -201,8 +201,8 @@ def gain_claim(table, game, budget, statement, effect, players) -> Claim:
 
 def high_budget_gain(table, game, budget, players) -> Claim:
     """Fig. 2's reading for Hearts and Stratego: PI-MCTS beats OL-MCTS by 10 points at the
-    higher budget; not run while that budget has no PI-MCTS or control rows (a run still in
-    progress, whose tables are read before its last tasks)."""
+    higher budget; not run while that budget has no PI-MCTS or control rows (as when the
+    claims are previewed on the committed tables of a run still in progress)."""
     statement = "PI-MCTS beats OL-MCTS by 10%"
     if not pi_cells(table) or "control" not in table.columns:
         return not_run(f"{game}, B={budget}: {statement}", f"+{HIGH_BUDGET_GAIN:.2f} over OL-MCTS",
