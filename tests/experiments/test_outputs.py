@@ -252,3 +252,18 @@ def test_a_figure_name_with_a_dot_is_refused_before_anything_is_written():
         s.save_figure(fig, "rate_0.5")
     plt.close(fig)
     assert not list(s.figures_dir.glob("rate_0*"))
+
+
+def test_committed_preset_folders_hold_a_finished_run():
+    """Regression (2026-11-27): a partial paper-preset folder of a run still in progress (its
+    parameter tables and outputs list, no claims yet) was committed along with a default
+    replot. A committed figures/<slug>/<preset>/ folder is a finished run: it has its claims,
+    its outputs list and its provenance."""
+    root = config.repo_root()
+    listed = subprocess.run(["git", "ls-files", "figures"], cwd=root, capture_output=True,
+                            text=True, check=True).stdout.split()
+    folders = {"/".join(p.split("/")[:3]) for p in listed if len(p.split("/")) >= 4}
+    assert folders, "no committed preset folder"
+    for folder in sorted(folders):
+        tracked = {p.rsplit("/", 1)[1] for p in listed if p.startswith(folder + "/")}
+        assert {"claims.csv", "outputs.csv", "PROVENANCE.json"} <= tracked, folder
