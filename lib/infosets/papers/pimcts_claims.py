@@ -141,10 +141,8 @@ def _t_test(d, alternative: str = "two-sided", null: float = 0.0):
     d = np.asarray(d, dtype=float)
     if d.size >= 2 and _degenerate(d):
         return tied_test(float(d[0]), d.size, alternative, null)
-    est, p = stats.paired_t_test(d, alternative)
-    if null != 0.0:
-        p = stats.paired_t_test(d - null, alternative)[1]
-    return est, p
+    shifted, p = stats.paired_t_test(d - null, alternative)  # one test: shift back the estimate
+    return stats.Estimate(shifted.value + null, shifted.lo + null, shifted.hi + null, shifted.n), p
 
 
 def _tost(d, margin: float):
