@@ -8,11 +8,7 @@ from infosets.experiments.run_notebooks import run_notebook
 
 @pytest.mark.notebook
 def test_smoke(tmp_path):
-    # One worker: with two, both IS-MCTS tasks may train the same policy at once and write it
-    # through the same ``.tmp`` name (filtering.policies.cached_policy), and the second
-    # rename fails (seen once in CI, 2026-11-27). The fix changes history_filtering's results
-    # key, so it waits for that paper's rerun (docs/paper_scale.md, held-back changes).
-    run = run_notebook("history_filtering", tmp_path, workers=1)
+    run = run_notebook("history_filtering", tmp_path)
     for name in ("value_error_vs_samples", "burn_in_at_equal_transitions",
                  "enumeration_vs_mcmc_cost", "public_state_size_sparse_vs_dense",
                  "fsat_construction_cost"):

@@ -9,7 +9,8 @@ package imports nothing else from ``infosets``:
 * ``numba_cache``: one on-disk cache stamp for the compiled engine and its game kernels;
 * ``chance``: drawing a chance outcome by its probabilities;
 * ``bitmask``: card sets as int bitmasks;
-* ``search_state``: the ``SearchState`` protocol that every search calls.
+* ``search_state``: the ``SearchState`` protocol that every search calls;
+* ``files``: atomic file writes (each writer renames its own temporary file).
 
 The layers above, each importing only from those below it: ``games``; ``search``,
 ``learning`` and ``filtering``; ``experiments``; ``play``; ``papers``

@@ -23,12 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import pandas as pd
+
+from infosets.core.files import atomic_write_text
 
 BEGIN = "<!-- readme-tables:claims:begin -->"
 END = "<!-- readme-tables:claims:end -->"
@@ -187,21 +187,6 @@ def splice(readme: str, block: str) -> str:
     return readme[:start] + block + readme[end + len(END):]
 
 
-def _write_keeping_mode(path: Path, text: str) -> None:
-    """Atomic replace that keeps the file's permissions."""
-    mode = path.stat().st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def update(root: Path, check: bool = False) -> bool:
     """Rewrites README.md's block from the claims files; returns True when it was current.
 
@@ -212,7 +197,7 @@ def update(root: Path, check: bool = False) -> bool:
     if new == text:
         return True
     if not check:
-        _write_keeping_mode(readme, new)
+        atomic_write_text(readme, new, mode=readme.stat().st_mode & 0o7777)
     return False
 
 

@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from infosets.core.files import atomic_write_text
 from infosets.core.rng import as_random
 from infosets.filtering.public_state import MADE_BID_BONUS, OhHellPublicState, bits
 
@@ -251,11 +252,9 @@ def cached_policy(spec: OhHellSpec, episodes: int, temperature: float, seed: int
         tables = [{tuple(json.loads(k)): v for k, v in t.items()} for t in raw]
     else:
         tables = train_q_tables(spec, episodes, seed)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps([{json.dumps(k): v for k, v in t.items()} for t in tables]))
-            tmp.replace(path)
+        if path is not None:  # each writer its own temporary file: two workers may train at once
+            atomic_write_text(path, json.dumps([{json.dumps(k): v for k, v in t.items()}
+                                                for t in tables]))
     return SoftmaxQPolicy(tables, temperature)
 
 

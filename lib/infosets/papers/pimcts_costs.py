@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -45,6 +43,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets import arena
+from infosets.core.files import atomic_write_with
 from infosets.experiments.committed import CommittedResults
 from infosets.experiments.config import load
 from infosets.papers.pimcts_aggregation import (
@@ -354,11 +353,12 @@ def main_progress(argv=None) -> None:
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write("".join(f"# {line}\n" for line in header.splitlines()))
-        frame.to_csv(fh, index=False, float_format="%.6g")
-    os.replace(tmp, path)
+    """Write ``frame`` as CSV under a ``#``-commented ``header``, atomically."""
+    def write(tmp):
+        with open(tmp, "w") as fh:
+            fh.write("".join(f"# {line}\n" for line in header.splitlines()))
+            frame.to_csv(fh, index=False, float_format="%.6g")
+    atomic_write_with(path, write)
 
 
 HEADER = ("CPU seconds per game of pimcts_aggregation cells (infosets.papers.pimcts_costs).\n"
