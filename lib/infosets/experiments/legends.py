@@ -101,15 +101,23 @@ def box_covers_data(ax, box, renderer) -> bool:
     return any(p.get_visible() and box.overlaps(p.get_window_extent(renderer)) for p in bars)
 
 
+def _first_free(options, put, is_free):
+    """The first of ``options`` where ``is_free()`` holds once ``put(option)`` has placed the
+    artist there, leaving it there; None (with the artist at the last option) if none is."""
+    for option in options:
+        put(option)
+        if is_free():
+            return option
+    return None
+
+
 def _first_place(ax, legend, renderer, *, lines: bool):
     """The first of ``PLACES`` where ``legend`` covers no data point of ``ax`` (and, with
     ``lines``, crosses no line either), leaving the legend there; None if there is none."""
-    for place in PLACES:
-        legend.set_loc(place)  # its box follows at once: no redraw needed
-        box = legend.get_window_extent(renderer)
-        if not box_covers_data(ax, box, renderer) and not (lines and box_crosses_lines(ax, box)):
-            return place
-    return None
+    def is_free():
+        box = legend.get_window_extent(renderer)  # follows set_loc at once: no redraw needed
+        return not box_covers_data(ax, box, renderer) and not (lines and box_crosses_lines(ax, box))
+    return _first_free(PLACES, legend.set_loc, is_free)
 
 
 def keep_legends_off_data(fig) -> int:
@@ -184,11 +192,8 @@ def _place_note(note, corner) -> None:
 def _free_corner(ax, note, renderer, *, lines: bool):
     """The first of ``CORNERS`` where ``note`` is free (``_note_is_free``), leaving it there;
     None if there is none."""
-    for corner in CORNERS:
-        _place_note(note, corner)
-        if _note_is_free(ax, note, renderer, lines=lines):
-            return corner
-    return None
+    return _first_free(CORNERS, lambda corner: _place_note(note, corner),
+                       lambda: _note_is_free(ax, note, renderer, lines=lines))
 
 
 def keep_notes_off_data(fig) -> int:
