@@ -161,15 +161,32 @@ def test_run_progress_measures_the_rest_at_the_rate_of_the_finished_tasks():
                                      workers=2)
     assert table.to_dict("records") == [
         {"game": "g", "budget": 10, "tasks_done": 2, "tasks": 2, "planned_done_cpu_h": 2.0,
-         "planned_cpu_h": 2.0},
+         "planned_cpu_h": 2.0, "rate": 2.0},
         {"game": "h", "budget": 10, "tasks_done": 1, "tasks": 2, "planned_done_cpu_h": 2.0,
-         "planned_cpu_h": 4.0}]
+         "planned_cpu_h": 4.0, "rate": 2.0}]
     # 8 CPU-hours spent on 4 planned: twice the plan, so the 2 planned hours left take 4
     # CPU-hours, 2 hours on 2 cores
     assert summary["spent_over_planned"] == 2.0 and summary["hours_left"] == 2.0
     assert summary["planned_left_cpu_h"] == 2.0 and summary["tasks_done"] == 3
     _, before = pc.run_progress(tasks, set(), 0.0, 2)
     assert before["spent_over_planned"] is None and before["hours_left"] is None
+
+
+def test_run_progress_projects_each_game_at_its_own_rate():
+    """Game h's focus seats took twice their plan and g's exactly theirs: the run's total
+    (4 CPU-hours on 3 planned) is split 1 : 2 between them, so h's last task is projected at
+    twice its plan, not at the 4/3 average."""
+    tasks = pd.DataFrame({"task_id": ["a", "b", "c", "d"], "game": ["g", "g", "h", "h"],
+                          "budget": [10] * 4, "planned_cpu_s": [3600.0] * 4,
+                          "planned_seat_cpu_s": [1800.0] * 4})
+    seat = {"a": 1800.0, "b": 1800.0, "c": 3600.0}
+    table, summary = pc.run_progress(tasks, set(seat), 4 * 3600.0, 2, seat)
+    assert list(table["rate"]) == [1.0, 2.0]
+    assert summary["hours_left_by_game"] == 1.0  # 2 CPU-hours on 2 cores
+    assert summary["hours_left"] == pytest.approx(2 / 3)  # the 4/3 average
+    # a game with no finished task keeps the average
+    _, only_g = pc.run_progress(tasks, {"a", "b"}, 2 * 3600.0, 2, {"a": 1800.0, "b": 1800.0})
+    assert only_g["hours_left_by_game"] == only_g["hours_left"] == 1.0
 
 
 def test_progress_refuses_a_bad_worker_count(capsys):

@@ -228,12 +228,17 @@ def fit_for(model: dict, game: str, budget: int) -> dict:
     return fits[min(fits, key=lambda b0: (abs(math.log(budget / b0)), b0))]
 
 
+def focus_seconds(model: dict, agent: str, budget: int, d: int) -> float:
+    """Predicted CPU seconds of the focus seat's searches in one game of a cell."""
+    m = model
+    return {"olmcts": m["a_ol"] * budget, "ismcts": m["a_is"] * budget,
+            "pimcts": m["a_pi"] * budget + m["b_pi"] * d}[agent]
+
+
 def game_seconds(model: dict, agent: str, budget: int, d: int) -> float:
     """Predicted CPU seconds of one game of a cell (focus seat + OL-MCTS opponents + loop)."""
-    m = model
-    focus = {"olmcts": m["a_ol"] * budget, "ismcts": m["a_is"] * budget,
-             "pimcts": m["a_pi"] * budget + m["b_pi"] * d}[agent]
-    return focus + (m["players"] - 1) * m["a_ol"] * budget + m["overhead"]
+    return (focus_seconds(model, agent, budget, d)
+            + (model["players"] - 1) * model["a_ol"] * budget + model["overhead"])
 
 
 def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -282,8 +287,8 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
 
 def task_plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
     """Planned CPU seconds of every tournament task of ``cfg`` (one row per task: task_id,
-    game, budget, planned_cpu_s), by the cost model of ``plan``; they add up to its
-    tournament rows."""
+    game, budget, planned_cpu_s, and planned_seat_cpu_s: the focus seat's part of it), by the
+    cost model of ``plan``; they add up to its tournament rows."""
     model = cost_model(costs)
     rows = []
     for task in tournament_tasks(cfg):
@@ -291,35 +296,59 @@ def task_plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
         fit = fit_for(model, p["game"], p["budget"])
         players = fit["players"]
         deals = len(deal_block(cfg, p["game"], players, p["block"], p.get("part")))
+        games = players * deals
         rows.append({"task_id": task.task_id, "game": p["game"], "budget": p["budget"],
-                     "planned_cpu_s": game_seconds(fit, p["agent"], p["budget"], p["D"])
-                     * players * deals})
+                     "planned_cpu_s": game_seconds(fit, p["agent"], p["budget"], p["D"]) * games,
+                     "planned_seat_cpu_s":
+                         focus_seconds(fit, p["agent"], p["budget"], p["D"]) * games})
     return pd.DataFrame(rows)
 
 
-def run_progress(tasks: pd.DataFrame, done: set[str], spent_cpu_s: float,
-                 workers: int) -> tuple[pd.DataFrame, dict]:
+def run_progress(tasks: pd.DataFrame, done: set[str], spent_cpu_s: float, workers: int,
+                 seat_cpu_s: dict[str, float] | None = None) -> tuple[pd.DataFrame, dict]:
     """How far a tournament run has got, against its plan. ``tasks``: ``task_plan``; ``done``:
     the task ids with committed rows; ``spent_cpu_s``: the CPU seconds the run recorded for
     them. Returns one row per (game, budget), in task order (tasks and planned CPU-hours, done
     and in all), and a summary: the plan's CPU-hours done and left, the CPU-hours spent,
     spent / planned on the finished tasks, and the hours left on ``workers`` cores at that
-    ratio (None before any task has finished)."""
+    ratio (None before any task has finished).
+
+    The run records CPU per table, not per task, so that ratio averages over games. Games can
+    overrun their plans very differently (a Stratego game lasts 0 to 500 decisions, and the
+    plan measured two). With ``seat_cpu_s`` (the focus seat's CPU seconds in each finished
+    task's rows) each game also gets its own rate: its focus seats' CPU over the plan's, scaled
+    so that the finished tasks add up to ``spent_cpu_s``. The table's ``rate`` column and the
+    summary's ``hours_left_by_game`` use it; a game with no finished task keeps the average."""
     tasks = tasks.assign(done=tasks["task_id"].isin(done))
     tasks["planned_done_cpu_s"] = tasks["planned_cpu_s"].where(tasks["done"], 0.0)
-    table = (tasks.groupby(["game", "budget"], sort=False)
-             .agg(tasks_done=("done", "sum"), tasks=("done", "size"),
-                  planned_done_cpu_h=("planned_done_cpu_s", "sum"),
-                  planned_cpu_h=("planned_cpu_s", "sum"))
-             .reset_index())
-    table[["planned_done_cpu_h", "planned_cpu_h"]] /= 3600
     planned_done = float(tasks["planned_done_cpu_s"].sum()) / 3600
     planned_left = float(tasks["planned_cpu_s"].sum()) / 3600 - planned_done
     ratio = spent_cpu_s / 3600 / planned_done if planned_done > 0 else None
+    tasks["rate"] = ratio
+    if seat_cpu_s is not None and ratio is not None:
+        finished = tasks[tasks["done"]]
+        spent_seat = finished["task_id"].map(seat_cpu_s).fillna(0.0).groupby(finished["game"]).sum()
+        seat_rate = spent_seat / finished.groupby("game")["planned_seat_cpu_s"].sum()
+        seat_rate = seat_rate[seat_rate > 0]
+        weighted = float((finished["planned_cpu_s"] * finished["game"].map(seat_rate)).sum())
+        if weighted > 0:
+            per_game = tasks["game"].map(seat_rate * spent_cpu_s / weighted)
+            tasks["rate"] = per_game.fillna(ratio)
+    tasks["left_cpu_s"] = (tasks["planned_cpu_s"] * tasks["rate"]).where(~tasks["done"], 0.0)
+    table = (tasks.groupby(["game", "budget"], sort=False)
+             .agg(tasks_done=("done", "sum"), tasks=("done", "size"),
+                  planned_done_cpu_h=("planned_done_cpu_s", "sum"),
+                  planned_cpu_h=("planned_cpu_s", "sum"), rate=("rate", "first"))
+             .reset_index())
+    table[["planned_done_cpu_h", "planned_cpu_h"]] /= 3600
+    if ratio is None:
+        table = table.drop(columns="rate")
     summary = {"tasks_done": int(tasks["done"].sum()), "tasks": len(tasks),
                "planned_done_cpu_h": planned_done, "planned_left_cpu_h": planned_left,
                "spent_cpu_h": spent_cpu_s / 3600, "spent_over_planned": ratio,
                "hours_left": None if ratio is None else planned_left * ratio / workers,
+               "hours_left_by_game": (None if ratio is None else
+                                      float(tasks["left_cpu_s"].sum()) / 3600 / workers),
                "workers": workers}
     return table, summary
 
@@ -340,8 +369,11 @@ def main_progress(argv=None) -> None:
     if not results.valid():
         print(f"pimcts_aggregation {args.preset}: no tables under the current code")
         return
-    table, summary = run_progress(task_plan(cfg, load_costs()), set(results.load("tournament")),
-                                  results.cpu_seconds("tournament"), args.workers)
+    rows = results.load("tournament")
+    seat = {task_id: sum(float(r["cpu_seconds"]) for r in task_rows)
+            for task_id, task_rows in rows.items()}
+    table, summary = run_progress(task_plan(cfg, load_costs()), set(rows),
+                                  results.cpu_seconds("tournament"), args.workers, seat)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     ratio = summary["spent_over_planned"]
     print(f"\n{summary['tasks_done']}/{summary['tasks']} tasks; planned CPU-hours "
@@ -349,7 +381,8 @@ def main_progress(argv=None) -> None:
           f"spent {summary['spent_cpu_h']:.2f}"
           + ("" if ratio is None else
              f" ({ratio:.2f} x the plan on the finished tasks): about "
-             f"{summary['hours_left']:.1f} hours left on {args.workers} cores"))
+             f"{summary['hours_left_by_game']:.1f} hours left on {args.workers} cores at each "
+             f"game's own rate ({summary['hours_left']:.1f} at the average rate)"))
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:
