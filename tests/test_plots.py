@@ -161,7 +161,7 @@ def test_t_interval_from_a_standard_error_is_95_percent():
 
 
 def test_value_error_bands_are_t95_not_one_standard_error(tmp_path):
-    from infosets.papers import history_filtering as paper
+    from infosets.papers import history_filtering_analysis as paper
 
     rows = [{"kind": "fig4", "state": "3-3-4-3-3-0", "method": "True", "burn_in": -1.0,
              "samples": n, "transitions": 0, "error": 0.2, "se": 0.05, "runs": 5,

@@ -1,8 +1,10 @@
-"""history_filtering: the paper module's task rows (the notebook smoke run covers the rest)."""
+"""history_filtering: the task rows (``history_filtering``) and the claims read from them
+(``history_filtering_analysis``); the notebook smoke run covers the rest."""
 
 import pandas as pd
 
 from infosets.papers import history_filtering as hf
+from infosets.papers import history_filtering_analysis as analysis
 
 
 def test_sparse_dense_rows_of_a_52_card_deal_survive_the_parquet_table(tmp_path):
@@ -30,16 +32,16 @@ def test_fig4_claim_reads_an_undecided_importance_gap_as_inconclusive_not_mismat
     True 0.021, Importance 0.022 with Importance - MCMC [-0.004, 0.005]. The old rule read
     "does not significantly beat Importance" as a refutation (mismatch); a non-significant
     difference is no evidence either way."""
-    claim = hf._fig4_claim("s", _fig4_rows(0.021, 0.021, 0.0215))
+    claim = analysis._fig4_claim("s", _fig4_rows(0.021, 0.021, 0.0215))
     assert claim.verdict == "inconclusive"
 
 
 def test_fig4_claim_verdicts_follow_equivalence_and_significance():
-    assert hf._fig4_claim("s", _fig4_rows(0.100, 0.101, 0.140)).verdict == "match"
+    assert analysis._fig4_claim("s", _fig4_rows(0.100, 0.101, 0.140)).verdict == "match"
     # Importance significantly better than MCMC: refuted
-    assert hf._fig4_claim("s", _fig4_rows(0.100, 0.101, 0.080)).verdict == "mismatch"
+    assert analysis._fig4_claim("s", _fig4_rows(0.100, 0.101, 0.080)).verdict == "mismatch"
     # MCMC's error significantly beyond 20% of True's: refuted
-    assert hf._fig4_claim("s", _fig4_rows(0.100, 0.150, 0.200)).verdict == "mismatch"
+    assert analysis._fig4_claim("s", _fig4_rows(0.100, 0.150, 0.200)).verdict == "mismatch"
     # an interval too wide to show equivalence (the old rule called containing 0 "close")
-    wide = hf._fig4_claim("s", _fig4_rows(0.100, 0.100, 0.200, se=0.02))
+    wide = analysis._fig4_claim("s", _fig4_rows(0.100, 0.100, 0.200, se=0.02))
     assert wide.verdict == "inconclusive" and wide.margin == 0.2 * 0.100

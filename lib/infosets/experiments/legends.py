@@ -10,8 +10,11 @@ CI") that covers a data point or crosses a line moves to the first other corner 
 covers neither data nor the legend, lines included if such a corner exists, and stays if
 every corner is taken.
 
-Applied by ``session.save_figure`` to every paper's figures. It lives outside the papers'
-import closures, so it changes figures, never a results key (``store.code_hash``).
+The moves are applied by ``session.save_figure`` to every paper's figures. Separately,
+``figure_legend`` gives a figure whose panels draw the same series one legend above them all,
+in place of a legend per panel (figure code calls it; the figure needs constrained layout).
+The module lives outside the papers' task modules' import closures, so it changes figures,
+never a results key (``store.code_hash``).
 """
 
 from __future__ import annotations
@@ -152,6 +155,21 @@ def keep_legends_off_data(fig) -> int:
     if outside:
         lay_out_again(fig)
     return moved
+
+
+def figure_legend(fig, axes, title: str, ncols: int = 6) -> None:
+    """One legend above the panels, under the figure's ``title``, for every line any panel
+    draws (each label once), in place of a legend per panel that would cover the data."""
+    seen: dict = {}
+    for ax in np.ravel(axes):
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    if seen:
+        fig.legend(list(seen.values()), list(seen.keys()), loc="outside upper center",
+                   ncols=min(ncols, len(seen)), fontsize=8, frameon=False, title=title,
+                   title_fontsize=10)
+    else:
+        fig.suptitle(title, fontsize=10)
 
 
 def lay_out_again(fig) -> None:

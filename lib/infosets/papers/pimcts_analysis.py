@@ -26,6 +26,7 @@ from matplotlib.ticker import MaxNLocator
 from infosets import plots, stats
 from infosets.claims import save as save_claims
 from infosets.experiments.config import ConfigError
+from infosets.experiments.legends import figure_legend
 from infosets.games.determinizers import AOH_GAMES, determinizer_label
 from infosets.papers import pimcts_claims
 from infosets.papers.pimcts_aggregation import (
@@ -123,21 +124,6 @@ def d_ticks(ax, values) -> None:
     ticks = sorted({float(v) for v in values if np.isfinite(v) and v > 0})
     if any(b / a < 3 for a, b in zip(ticks, ticks[1:])):
         ax.tick_params(axis="x", labelrotation=45)
-
-
-def figure_legend(fig, axes, title: str, ncols: int = 6) -> None:
-    """One legend above the panels, under the figure's ``title``, for every line any panel
-    draws (each label once), in place of a legend per panel that would cover the data."""
-    seen: dict = {}
-    for ax in np.ravel(axes):
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            seen.setdefault(label, handle)
-    if seen:
-        fig.legend(list(seen.values()), list(seen.keys()), loc="outside upper center",
-                   ncols=min(ncols, len(seen)), fontsize=8, frameon=False, title=title,
-                   title_fontsize=10)
-    else:
-        fig.suptitle(title, fontsize=10)
 
 
 def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, paper_ref: str,

@@ -1,0 +1,54 @@
+"""history_filtering_analysis: Figs. 4 and 5 carry one legend for all panels, and each
+estimator keeps its colour from panel to panel (Solinas et al., arXiv 2311.14651)."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+
+from infosets import plots  # noqa: E402
+from infosets.papers import history_filtering_analysis as analysis  # noqa: E402
+
+
+class _Session:
+    def __init__(self, folder):
+        self.folder = folder
+
+    def save_figure(self, fig, name, paper_ref=""):
+        return plots.save_figure(fig, self.folder / name)
+
+
+def _rows(order):
+    """Fig. 4 rows of two states whose estimators come in different orders."""
+    rows = []
+    for state, methods in zip(("3-3-4-3-3-0", "3-4-5-3-4-1"), order):
+        for method, burn_in in methods:
+            for samples in (10, 100):
+                rows.append({"kind": "fig4", "state": state, "method": method,
+                             "burn_in": burn_in, "samples": samples, "transitions": 0,
+                             "error": 0.3 / samples ** 0.5, "se": 0.01, "runs": 5,
+                             "histories": 1350})
+    return pd.DataFrame(rows)
+
+
+def test_fig4_has_one_legend_and_one_colour_per_estimator(tmp_path):
+    first = [("True", -1.0), ("Importance", -1.0), ("MCMC", 5.0), ("MCMC", 20.0)]
+    second = [("MCMC", 20.0), ("Importance", -1.0), ("True", -1.0), ("MCMC", 5.0)]
+    fig = analysis.plot_value_error(_rows((first, second)), _Session(tmp_path))
+    assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels[:4] == ["True", "Importance", "MCMC b=5", "MCMC b=20"]
+    colours = [{line.get_label(): line.get_color() for line in ax.get_lines()}
+               for ax in fig.axes]
+    for label in labels[:4]:
+        assert colours[0][label] == colours[1][label], label
+    assert (tmp_path / "value_error_vs_samples.png").exists()
+
+
+def test_seven_states_make_two_rows_of_panels(tmp_path):
+    rows = pd.concat([_rows(([("True", -1.0)], [])).assign(state=f"s{i}")
+                      for i in range(7)])
+    fig = analysis.plot_value_error(rows, _Session(tmp_path))
+    assert len(fig.axes) == 7
+    assert len({round(ax.get_position().y0, 3) for ax in fig.axes}) == 2
