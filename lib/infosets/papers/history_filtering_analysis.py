@@ -4,7 +4,7 @@ Solinas, Rebstock, Sturtevant, Buro, "History Filtering in Imperfect Information
 Algorithms and Complexity" (arXiv 2311.14651; docs/papers/history_filtering.md). The tasks that
 make the rows live in ``history_filtering``; this module only reads their tables, so an edit
 here (a figure, a claim's test) leaves that paper's results key, and its committed runs, valid
-(tests/papers/test_history_filtering_key.py).
+(tests/papers/test_analysis_keys.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,36 @@
+"""progressive_hiding_analysis: the Trade Comm figures (Heymann & Lanctot, AAMAS 2025, Fig. 1)
+carry one legend above their panels, with each map in one colour in every panel."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+
+from infosets import plots  # noqa: E402
+from infosets.papers import progressive_hiding_analysis as analysis  # noqa: E402
+
+
+class _Session:
+    def __init__(self, folder):
+        self.folder = folder
+
+    def save_figure(self, fig, name, paper_ref=""):
+        return plots.save_figure(fig, self.folder / name)
+
+
+def test_trade_figures_have_one_legend_each(tmp_path):
+    rows = [{"game": game, "map": m, "iteration": it, "run": run,
+             "payoff": 0.1 * it * (1 + i) / 4 + 0.01 * run}
+            for game in ("trade_comm(num_items=3)", "trade_comm(num_items=4)")
+            for i, m in enumerate(("team", "cheated", "perfect_recall"))
+            for it in (1, 2, 4) for run in range(4)]
+    curves, finals = analysis.plot_trade(pd.DataFrame(rows), _Session(tmp_path))
+    for fig in (curves, finals):
+        assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
+    labels = [t.get_text() for t in curves.legends[0].get_texts()]
+    assert labels == ["team (mean)", "cheated (mean)", "perfect_recall (mean)",
+                      "team (10% quantile)", "cheated (10% quantile)",
+                      "perfect_recall (10% quantile)"]
+    colours = [{ln.get_label(): ln.get_color() for ln in ax.get_lines()} for ax in curves.axes]
+    assert colours[0] == colours[1]
