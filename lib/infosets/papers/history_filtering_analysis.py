@@ -117,8 +117,8 @@ def plot_burn_in(results: pd.DataFrame, session):
                           label=f"paper: {headline:,} transitions (b={PAPER_HEADLINE_BURN_IN})")
         plots.ticks_at(ax, list(sub["transitions"]) + [headline])
         ax.set_title(f"{s}, |H_S| = {int(sub.histories.iloc[0]):,}", fontsize=8)
-    figure_legend(fig, axes, "Value error at equal transitions, one panel per public state "
-                             "(burn-in b, in transitions)", ncols=5)
+    figure_legend(fig, axes, "Value error at equal transitions\n(one panel per public state; "
+                             "burn-in b, in transitions)", ncols=3 if len(states) == 1 else 5)
     session.save_figure(fig, "burn_in_at_equal_transitions", paper_ref="Fig. 5")
     return fig
 
