@@ -19,3 +19,24 @@ def _isolated_outputs(tmp_path, monkeypatch):
     monkeypatch.setenv("INFOSETS_FIGURES_DIR", str(tmp_path / "figures"))
     monkeypatch.setenv("INFOSETS_RESULTS_DIR", str(tmp_path / "results"))
     monkeypatch.delenv("DASK_SCHEDULER", raising=False)
+
+
+class FigureSession:
+    """Stands in for a notebook session in figure tests: ``save_figure`` writes through
+    ``plots.save_figure`` (so the label and unit checks run) under ``folder`` and keeps the
+    figure in ``figures``."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.figures = {}
+
+    def save_figure(self, fig, name, paper_ref=""):
+        from infosets import plots
+
+        self.figures[name] = fig
+        return plots.save_figure(fig, self.folder / name)
+
+
+@pytest.fixture
+def figure_session(tmp_path):
+    return FigureSession(tmp_path)

@@ -160,18 +160,14 @@ def test_t_interval_from_a_standard_error_is_95_percent():
     assert (from_se.hi - from_se.value) / se == pytest.approx(2.4469, abs=1e-3)
 
 
-def test_value_error_bands_are_t95_not_one_standard_error(tmp_path):
+def test_value_error_bands_are_t95_not_one_standard_error(figure_session):
     from infosets.papers import history_filtering_analysis as paper
 
     rows = [{"kind": "fig4", "state": "3-3-4-3-3-0", "method": "True", "burn_in": -1.0,
              "samples": n, "transitions": 0, "error": 0.2, "se": 0.05, "runs": 5,
              "histories": 1350} for n in (10, 50)]
 
-    class Session:
-        def save_figure(self, fig, name, paper_ref=""):
-            return plots.save_figure(fig, tmp_path / name)
-
-    fig = paper.plot_value_error(pd.DataFrame(rows), Session())
+    fig = paper.plot_value_error(pd.DataFrame(rows), figure_session)
     band = fig.axes[0].collections[0].get_paths()[0].vertices[:, 1]
     half = stats.t_interval(0.2, 0.05, 5)
     assert band.max() == pytest.approx(half.hi) and band.min() == pytest.approx(half.lo)

@@ -2,21 +2,13 @@
 estimator keeps its colour from panel to panel (Solinas et al., arXiv 2311.14651)."""
 
 import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
+from infosets.papers import history_filtering_analysis as analysis
 
-import pandas as pd  # noqa: E402
-
-from infosets import plots  # noqa: E402
-from infosets.papers import history_filtering_analysis as analysis  # noqa: E402
+matplotlib.use("Agg")  # before the first figure (make test sets MPLBACKEND=Agg as well)
 
 
-class _Session:
-    def __init__(self, folder):
-        self.folder = folder
-
-    def save_figure(self, fig, name, paper_ref=""):
-        return plots.save_figure(fig, self.folder / name)
 
 
 def _rows(order):
@@ -32,10 +24,10 @@ def _rows(order):
     return pd.DataFrame(rows)
 
 
-def test_fig4_has_one_legend_and_one_colour_per_estimator(tmp_path):
+def test_fig4_has_one_legend_and_one_colour_per_estimator(figure_session):
     first = [("True", -1.0), ("Importance", -1.0), ("MCMC", 5.0), ("MCMC", 20.0)]
     second = [("MCMC", 20.0), ("Importance", -1.0), ("True", -1.0), ("MCMC", 5.0)]
-    fig = analysis.plot_value_error(_rows((first, second)), _Session(tmp_path))
+    fig = analysis.plot_value_error(_rows((first, second)), figure_session)
     assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels[:4] == ["True", "Importance", "MCMC b=5", "MCMC b=20"]
@@ -43,12 +35,12 @@ def test_fig4_has_one_legend_and_one_colour_per_estimator(tmp_path):
                for ax in fig.axes]
     for label in labels[:4]:
         assert colours[0][label] == colours[1][label], label
-    assert (tmp_path / "value_error_vs_samples.png").exists()
+    assert (figure_session.folder / "value_error_vs_samples.png").exists()
 
 
-def test_seven_states_make_two_rows_of_panels(tmp_path):
+def test_seven_states_make_two_rows_of_panels(figure_session):
     rows = pd.concat([_rows(([("True", -1.0)], [])).assign(state=f"s{i}")
                       for i in range(7)])
-    fig = analysis.plot_value_error(rows, _Session(tmp_path))
+    fig = analysis.plot_value_error(rows, figure_session)
     assert len(fig.axes) == 7
     assert len({round(ax.get_position().y0, 3) for ax in fig.axes}) == 2

@@ -10,15 +10,6 @@ from infosets.papers import pimcts_analysis as analysis
 matplotlib.use("Agg")  # before the first figure (make test sets MPLBACKEND=Agg as well)
 
 
-class _Session:
-    """Stands in for a notebook session: keeps the figures instead of writing them."""
-
-    def __init__(self):
-        self.figures = {}
-
-    def save_figure(self, fig, name, paper_ref=""):
-        self.figures[name] = fig
-
 
 def _rates(games=("hearts", "tic_tac_toe", "leduc_poker"), budget=100):
     rng = np.random.default_rng(0)
@@ -41,8 +32,8 @@ def _legend_labels(fig):
     return [t.get_text() for t in legend.get_texts()]
 
 
-def test_win_rate_figure_has_one_legend_naming_each_line_once():
-    session = _Session()
+def test_win_rate_figure_has_one_legend_naming_each_line_once(figure_session):
+    session = figure_session
     fig = analysis.plot_win_rate_vs_d(_rates(), session, 100, "w", "Fig. 1")
     labels = _legend_labels(fig)
     assert len(labels) == len(set(labels))
@@ -52,8 +43,8 @@ def test_win_rate_figure_has_one_legend_naming_each_line_once():
     assert session.figures["w"] is fig
 
 
-def test_budget_fragmentation_figure_has_one_legend():
-    fig = analysis.plot_search_vs_d(_rates(), _Session(), 100)
+def test_budget_fragmentation_figure_has_one_legend(figure_session):
+    fig = analysis.plot_search_vs_d(_rates(), figure_session, 100)
     labels = _legend_labels(fig)
     assert len(labels) == len(set(labels))
     assert {"TotalVisits", "AverageValue", "SingleVote"} <= set(labels)

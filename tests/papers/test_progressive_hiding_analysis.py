@@ -2,30 +2,22 @@
 carry one legend above their panels, with each map in one colour in every panel."""
 
 import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
+from infosets.papers import progressive_hiding_analysis as analysis
 
-import pandas as pd  # noqa: E402
-
-from infosets import plots  # noqa: E402
-from infosets.papers import progressive_hiding_analysis as analysis  # noqa: E402
+matplotlib.use("Agg")  # before the first figure (make test sets MPLBACKEND=Agg as well)
 
 
-class _Session:
-    def __init__(self, folder):
-        self.folder = folder
-
-    def save_figure(self, fig, name, paper_ref=""):
-        return plots.save_figure(fig, self.folder / name)
 
 
-def test_trade_figures_have_one_legend_each(tmp_path):
+def test_trade_figures_have_one_legend_each(figure_session):
     rows = [{"game": game, "map": m, "iteration": it, "run": run,
              "payoff": 0.1 * it * (1 + i) / 4 + 0.01 * run}
             for game in ("trade_comm(num_items=3)", "trade_comm(num_items=4)")
             for i, m in enumerate(("team", "cheated", "perfect_recall"))
             for it in (1, 2, 4) for run in range(4)]
-    curves, finals = analysis.plot_trade(pd.DataFrame(rows), _Session(tmp_path))
+    curves, finals = analysis.plot_trade(pd.DataFrame(rows), figure_session)
     for fig in (curves, finals):
         assert len(fig.legends) == 1 and all(ax.get_legend() is None for ax in fig.axes)
     labels = [t.get_text() for t in curves.legends[0].get_texts()]
