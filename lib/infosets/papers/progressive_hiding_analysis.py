@@ -53,7 +53,7 @@ def plot_trade(results: pd.DataFrame, session):
                     label=f"{_name} (10% quantile)")
         ax.set_title(f"{game}, n={int(sub['runs'].max())} runs", fontsize=9)
     figure_legend(fig, axes, "Trade Comm: expected payoff by the learner's map (solid: mean over "
-                             "runs; dashed: 10% quantile)", ncols=3)
+                             "runs; dashed: 10% quantile)", ncols=2)
     session.save_figure(fig, "trade_comm_payoff_vs_iterations", paper_ref="Fig. 1")
     last = results[results["iteration"] == results["iteration"].max()]
     fig2, axes2 = plt.subplots(1, len(games), figsize=(4.8 * len(games), 3.8), squeeze=False,
