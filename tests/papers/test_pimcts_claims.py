@@ -134,12 +134,25 @@ def test_claim_runs_mark_unported_games_not_run():
     colt = by_game["colt_express(players=3)"]
     assert colt["game"] is None
     assert ("not registered" in colt["reason"]) == ("colt_express" not in registered)
+    assert by_game["hearts"]["reason"] == "'hearts' is not in this preset"
     claims = pc.build(pd.DataFrame(columns=["game", "budget", "agent", "D", "aggregation", "deal",
                                             "rotation", "score"]),
                       pd.DataFrame(columns=["game", "budget", "agent", "D", "aggregation"]),
                       [r for r in runs if r["game"] is None])
     assert {c.verdict for c in claims} == {"not run"} and len(claims) == 12
     assert set(VERDICTS) >= {c.verdict for c in claims}
+
+
+def test_claim_runs_tell_a_game_without_rows_yet_from_one_outside_the_preset():
+    """A paper run stopped part-way: its claims table says which games have not run yet."""
+    cfg = {"slices": {"main": {"games": ["tic_tac_toe", "hearts"], "budgets": [30]},
+                      "tabletop": {"games": [], "budgets": [10]}}}
+    results = pd.DataFrame({"game": ["tic_tac_toe"]})
+    runs = {r["row"]["game"]: r for r in analysis.claim_runs(results, cfg)}
+    assert runs["hearts"]["game"] is None
+    assert runs["hearts"]["reason"] == ("'hearts' is in this preset but has no rows yet "
+                                        "(the run is unfinished)")
+    assert runs["stratego"]["reason"] == "'stratego' is not in this preset"
 
 
 def _poker_cells(control, tv, av, sv, ismcts, ds=(10, 100, 200, 300, 500)):

@@ -430,11 +430,16 @@ def cpu_hours(presets=PLANNED_PRESETS, costs: pd.DataFrame | None = None) -> pd.
 def claim_runs(results: pd.DataFrame, cfg) -> list[dict]:
     """One entry per row of the settings table (the paper's games): the game string that ran
     it, its budgets, or why it did not run (not yet registered: a port in progress, whose
-    game string added to ``tabletop_games`` runs it; or simply not in this preset)."""
+    game string added to ``tabletop_games`` runs it; in this preset but without rows yet, as
+    while a paper run is unfinished; or simply not in this preset)."""
     ran = {}
     for g in dict.fromkeys(results["game"]):
         ran.setdefault(game_key(g), g)
     registered = set(pyspiel.registered_names())
+    planned = {}
+    for g in [g for part in cfg["slices"].values() for g in part["games"]]:
+        if g.split("(")[0] in registered:
+            planned.setdefault(game_key(g), g)
     runs = []
     for _, row in load_settings().iterrows():
         key = settings_key(row)
@@ -443,9 +448,13 @@ def claim_runs(results: pd.DataFrame, cfg) -> list[dict]:
             runs.append({"row": row, "game": game, "budgets": game_budgets(cfg, game),
                          "reason": ""})
             continue
-        reason = (f"{key[0]} is not registered yet (a port in progress); add "
-                  f"'{row['game']}' to tabletop_games once it is" if key[0] not in registered
-                  else f"'{row['game']}' is not in this preset")
+        if key[0] not in registered:
+            reason = (f"{key[0]} is not registered yet (a port in progress); add "
+                      f"'{row['game']}' to tabletop_games once it is")
+        elif key in planned:  # a paper run stopped part-way (resumed from results/)
+            reason = f"'{planned[key]}' is in this preset but has no rows yet (the run is unfinished)"
+        else:
+            reason = f"'{row['game']}' is not in this preset"
         runs.append({"row": row, "game": None, "budgets": [], "reason": reason})
     return runs
 
