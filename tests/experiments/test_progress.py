@@ -66,7 +66,14 @@ def test_bar_mode_draws_the_sweep(results):
 
 def test_cli_prints_each_sweep_and_names_a_bad_paper(results, capsys):
     assert progress.main(["--paper", SLUG, "--preset", PRESET]) == 0
-    assert "quickstart: no default tables" in capsys.readouterr().out
+    assert "quickstart: not run at default (no quickstart/default in results/)" in \
+        capsys.readouterr().out
+    _finish(results, 2)
+    run = results.path / "RUN.json"
+    run.write_text(run.read_text().replace(results.run_id, "0123456789ab"))
+    progress.main(["--paper", SLUG, "--preset", PRESET])
+    assert "quickstart: no default tables under the current code (results/quickstart/default " \
+        "holds run 0123456789ab" in capsys.readouterr().out
     _finish(results, 2)
     progress.main(["--paper", SLUG, "--preset", PRESET])
     assert "quickstart:results 2/8 tasks (25%)" in capsys.readouterr().out

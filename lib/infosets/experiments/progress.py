@@ -50,6 +50,16 @@ def read(slug: str, preset: str) -> list[SweepProgress]:
     return sweeps_of(CommittedResults(load(slug, preset)))
 
 
+def absence(slug: str, preset: str) -> str:
+    """Why ``read(slug, preset)`` is empty: never run, or tables of another results key."""
+    results = CommittedResults(load(slug, preset))
+    if results.recorded_run_id() is None:
+        return f"not run at {preset} (no {results.path.parent.name}/{preset} in results/)"
+    return (f"no {preset} tables under the current code (results/{slug}/{preset} holds run "
+            f"{results.recorded_run_id()}, this code's key is run {results.run_id}; "
+            f"`make figures PRESET={preset} PAPER={slug}` recomputes it)")
+
+
 def sweeps_of(results: CommittedResults) -> list[SweepProgress]:
     """The sweeps recorded in ``results``' PROVENANCE.json, if its tables are this run's."""
     if not results.valid():
@@ -145,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         sweeps = read(slug, args.preset)
         if not sweeps:
-            print(f"{slug}: no {args.preset} tables under the current code")
+            print(f"{slug}: {absence(slug, args.preset)}")
         for s in sweeps:
             print(s.line(slug))
     return 0
