@@ -186,7 +186,7 @@ class Session:
     @property
     def committed(self) -> CommittedResults | None:
         """``results/<slug>/<preset>/`` for a published run, else None."""
-        return ResumedCommittedResults(self.cfg, self.store) if self.published else None
+        return CommittedResults(self.cfg) if self.published else None
 
     @property
     def slug(self) -> str:
@@ -230,8 +230,9 @@ class Session:
     def run(self, tasks: list[Task], name: str = "results", progress: bool = True) -> pd.DataFrame:
         """Run a task grid (cached, resumable) and return its tidy table in task order."""
         stats = RunStats()
+        committed = ResumedCommittedResults(self.cfg, self.store) if self.published else None
         frame = run(tasks, self.cfg, name=name, store=self.store, executor=self.executor,
-                    progress=progress, stats=stats, committed=self.committed)
+                    progress=progress, stats=stats, committed=committed)
         self._cpu[name] = stats.cpu_seconds
         shipped = f"{stats.from_committed} from results/, " if stats.from_committed else ""
         print(f"[{self.slug}:{name}] {stats.total} tasks ({shipped}"
