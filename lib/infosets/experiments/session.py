@@ -36,6 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from infosets import plots
+from infosets.core.files import atomic_write_bytes
 from infosets.experiments import config as _config
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
@@ -50,6 +51,7 @@ from infosets.experiments.store import (
     naming_path,
     write_if_changed,
 )
+from infosets.experiments.svg_noise import same_drawing
 
 # preset -> folder under figures/<slug>/ (and results/<slug>/<preset>/ for the sweep tables)
 PUBLISHED_PRESETS = {"default": "", "paper": "paper", "full": "full"}
@@ -306,7 +308,7 @@ class Session:
         return {**self._git, "slug": self.slug, "preset": self.cfg.preset, "seed": self.cfg.seed,
                 "published": self.published, "run_id": self.store.run_id,
                 "versions": dependency_versions(), "cpu_seconds_by_sweep": cpu,
-                "cpu_seconds": round(math.fsum(self._cpu.values()), 3)}
+                "cpu_seconds": round(math.fsum(cpu.values()), 3)}  # as a replot sums them
 
     def _write_provenance(self) -> None:
         """Rewrite PROVENANCE.json only if an output changed or the run is another one."""
@@ -331,7 +333,14 @@ class Session:
         before = [p.read_bytes() if p.exists() else None for p in targets]
         with naming_path(stem):
             paths = plots.save_figure(fig, stem)
-        self._changed |= any(b != p.read_bytes() for b, p in zip(before, paths))
+            for old, path in zip(before, paths):
+                new = path.read_bytes()
+                if old is None or old == new:
+                    continue
+                if path.suffix == ".svg" and same_drawing(old, new):
+                    atomic_write_bytes(path, old)  # float noise of another CPU: keep the file
+                else:
+                    self._changed = True
         self._record(name, "figure", paper_ref, paths)
         return paths
 
