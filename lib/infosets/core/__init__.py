@@ -10,7 +10,8 @@ package imports nothing else from ``infosets``:
 * ``chance``: drawing a chance outcome by its probabilities;
 * ``bitmask``: card sets as int bitmasks;
 * ``search_state``: the ``SearchState`` protocol that every search calls;
-* ``files``: atomic file writes (each writer renames its own temporary file).
+* ``files``: atomic file writes (each writer renames its own temporary file);
+* ``allocator``: glibc keeps freed memory, so a search reuses the pages of the one before.
 
 The layers above, each importing only from those below it: ``games``; ``search``,
 ``learning`` and ``filtering``; ``experiments``; ``play``; ``papers``

@@ -36,6 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from infosets import plots
+from infosets.core import allocator
 from infosets.core.files import atomic_write_bytes
 from infosets.experiments import config as _config
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
@@ -117,6 +118,16 @@ def prune_unlisted(folder: Path) -> list[Path]:
     return sorted(stale)
 
 
+def _local_dask_keeps_freed_memory() -> None:
+    """Dask's nanny starts each local worker with its own ``MALLOC_TRIM_THRESHOLD_`` (64 KiB,
+    ``distributed.nanny.pre-spawn-environ``), which would hand a search's tree back to the
+    system after every decision; start them with ``core.allocator``'s settings instead."""
+    import dask
+
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
+    dask.config.set({"distributed.nanny.pre-spawn-environ": {**environ, **allocator.ENVIRONMENT}})
+
+
 class ResumedCommittedResults(CommittedResults):
     """The committed tables of a published run, as ``runner.run`` should count their CPU time
     when this machine's store already holds some of their tasks.
@@ -167,6 +178,7 @@ class Session:
         cfg = _config.load(slug, preset, seed=seed, overrides=overrides)
         session = cls(cfg, workers, scheduler)
         session.check_outputs()
+        allocator.keep_freed_memory()  # here, in pool workers (lifeline_preload) and local Dask
         return session
 
     def check_outputs(self) -> None:
@@ -220,6 +232,8 @@ class Session:
 
     def executor(self):
         if self._executor is None:
+            if self.scheduler == "local-dask":
+                _local_dask_keeps_freed_memory()
             self._executor = make_executor(self.workers, self.scheduler)
             atexit.register(self.close)
         return self._executor

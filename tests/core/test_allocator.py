@@ -1,0 +1,135 @@
+"""``core.allocator``: glibc keeps freed memory, so a search reuses the pages of the one
+before (all papers; the pimcts_aggregation paper run spent 70% of its CPU faulting them in).
+
+Each check runs in a fresh interpreter whose environment has no MALLOC_* variable (``make``
+exports them), so "default" really is glibc's default.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from infosets.core import allocator
+
+pytestmark = pytest.mark.skipif(allocator._mallopt() is None, reason="glibc only")
+
+# What numba's runtime does for each tree array: malloc, fill, free. (Not numpy arrays: numpy
+# asks for transparent huge pages, which fault 512 times less often.)
+FAULTS = """
+import ctypes, resource
+
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+
+def fill_and_free(size):
+    block = libc.malloc(size)
+    ctypes.memset(block, 255, size)
+    libc.free(block)
+
+def faults(count=5, megabytes=64):
+    fill_and_free(megabytes << 20)  # the first one may fault: the heap grows
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(count):
+        fill_and_free(megabytes << 20)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+"""
+PAGES_PER_ARRAY = (64 << 20) // 4096
+
+
+def _python(code: str, tmp_path, env_extra=None) -> str:
+    (tmp_path / "faults.py").write_text(FAULTS)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    env.update(env_extra or {})
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_freed_tree_sized_array_is_reused_without_page_faults(tmp_path):
+    out = json.loads(_python("""
+        import json
+        from faults import faults
+        from infosets.core.allocator import keep_freed_memory
+        default = faults()
+        took = keep_freed_memory(environment=False)
+        print(json.dumps([default, took, faults()]))
+    """, tmp_path))
+    default, took, kept = out
+    assert default >= 5 * PAGES_PER_ARRAY * 0.9  # glibc's default: every page faulted again
+    assert took is True
+    assert kept < PAGES_PER_ARRAY // 10
+
+
+def test_keep_freed_memory_reaches_the_processes_it_starts():
+    os.environ.pop("MALLOC_MMAP_MAX_", None)
+    allocator.keep_freed_memory()
+    assert {k: os.environ[k] for k in allocator.ENVIRONMENT} == allocator.ENVIRONMENT
+
+
+def test_pool_workers_keep_freed_memory_through_the_forkserver_preload(tmp_path):
+    # the parent process never calls keep_freed_memory: the workers get it from the
+    # forkserver's preload (experiments.lifeline_preload)
+    out = _python("""
+        from faults import faults
+        from infosets.experiments.executors import make_executor
+        executor = make_executor(2)  # one worker would run in this process
+        try:
+            print(list(executor.submit_all([(faults, ())])))
+        finally:
+            executor.close()
+    """, tmp_path)
+    assert "[(0, " in out
+    assert int(out.split(",")[1].strip(" )]")) < PAGES_PER_ARRAY // 10
+
+
+SEARCHES = """
+import json, sys
+import numpy as np, pyspiel
+import infosets.games  # noqa: F401
+from infosets.core.allocator import keep_freed_memory
+from infosets.search.ismcts import ISMCTSBot
+from infosets.search.mcts import OLMCTSBot
+from infosets.search.pimcts import PIMCTSBot
+
+if sys.argv[-1] == "kept":
+    keep_freed_memory(environment=False)
+game = pyspiel.load_game("stratego")
+state = game.new_initial_state()
+rng = np.random.default_rng(3)
+while (len(state.history()) < 60 or state.is_chance_node()) and not state.is_terminal():
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    else:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+player = state.current_player()
+kw = dict(rng=np.random.default_rng(5), engine="compiled", rollout_length=40)
+bots = [OLMCTSBot(game, player, iterations=3000, **kw),
+        ISMCTSBot(game, player, iterations=1500, **kw),
+        PIMCTSBot(game, player, iterations=3000, determinizations=3,
+                  aggregation="AverageValue", **kw)]
+roots = []
+for _ in range(2):  # the second round's arrays land on the first round's freed memory
+    for bot in bots:
+        stats = bot.search(state)
+        roots.append(sorted((int(a), [float(x) for x in np.ravel(v)]) for a, v in stats.items())
+                     if isinstance(stats, dict) else repr(stats))
+print(json.dumps(roots))
+"""
+
+
+def test_compiled_searches_give_the_same_trees_with_either_allocator(tmp_path):
+    (tmp_path / "searches.py").write_text(SEARCHES)
+    default = _python("import runpy, sys; sys.argv = ['s', 'default']; runpy.run_path('searches.py')",
+                      tmp_path)
+    kept = _python("import runpy, sys; sys.argv = ['s', 'kept']; runpy.run_path('searches.py')",
+                   tmp_path)
+    assert json.loads(default) == json.loads(kept)
+    assert len(json.loads(default)) == 6
