@@ -22,7 +22,6 @@ import subprocess
 import sys
 
 from _harness import report, row
-
 from infosets.core.allocator import ENVIRONMENT
 
 AGENTS = {"OL-MCTS": {"agent": "olmcts", "D": 1, "aggregation": "none"},
@@ -36,7 +35,8 @@ import infosets.games  # noqa: F401
 from infosets.experiments.config import load
 from infosets.papers import pimcts_aggregation as pa
 
-game_string, agent, budget, positions = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+game_string, agent = sys.argv[1], json.loads(sys.argv[2])
+budget, positions = int(sys.argv[3]), int(sys.argv[4])
 cfg = load("pimcts_aggregation", "paper")
 game = pyspiel.load_game(game_string)
 rng = np.random.default_rng(11)

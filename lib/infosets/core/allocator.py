@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import platform
 import sys
 
 M_TRIM_THRESHOLD = -1  # glibc's mallopt parameter numbers (malloc.h)
@@ -30,12 +31,11 @@ ENVIRONMENT = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRES
 
 
 def _mallopt():
-    if not sys.platform.startswith("linux"):
+    """glibc's ``mallopt``, or None elsewhere."""
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
         return None
     try:
-        libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version  # only glibc has both # noqa: B018
-        return libc.mallopt
+        return ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
         return None
 
