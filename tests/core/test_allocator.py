@@ -133,3 +133,25 @@ def test_compiled_searches_give_the_same_trees_with_either_allocator(tmp_path):
                    tmp_path)
     assert json.loads(default) == json.loads(kept)
     assert len(json.loads(default)) == 6
+
+
+@pytest.mark.xdist_group("runner")  # starts a local Dask cluster: beside the other multi-process tests
+def test_a_sessions_local_dask_workers_start_with_the_allocator_environment(tmp_path):
+    # Dask's nanny would otherwise start them with MALLOC_TRIM_THRESHOLD_=65536
+    out = _python("""
+        import json
+        from infosets.experiments.session import Session
+
+        def environment():
+            import os
+            return {k: v for k, v in os.environ.items() if k.startswith("MALLOC_")}
+
+        session = Session.create("quickstart", "smoke", workers=2, scheduler="local-dask")
+        try:
+            print(json.dumps(list(session.executor().submit_all([(environment, ())]))))
+        finally:
+            session.close()
+    """, tmp_path, {f"INFOSETS_{kind}_DIR": str(tmp_path / kind.lower())
+                    for kind in ("FIGURES", "DATA", "RESULTS")})
+    [[index, environment]] = json.loads(out)
+    assert environment == allocator.ENVIRONMENT
