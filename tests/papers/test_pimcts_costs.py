@@ -198,3 +198,39 @@ def test_progress_refuses_a_bad_worker_count(capsys):
 def test_progress_says_so_when_no_run_is_committed_under_the_current_code(capsys):
     pc.main(["progress", "--preset", "paper"])  # the test's results folder is empty
     assert capsys.readouterr().out == "pimcts_aggregation paper: no tables under the current code\n"
+
+
+def test_recent_rates_project_the_rest_at_the_speed_since_a_change():
+    """Game g ran at 3 x its plan until t = 100, then at 1 x: from t = 100 on, its last task
+    is projected at 1 x; game h, with nothing finished since, keeps its fallback rate."""
+    tasks = pd.DataFrame({"task_id": ["a", "b", "c", "d", "e"], "game": ["g", "g", "g", "h", "h"],
+                          "budget": [10] * 5, "planned_cpu_s": [3600.0] * 5})
+    finished = {"a": (50.0, 3 * 3600.0), "b": (150.0, 3600.0), "d": (60.0, 2 * 3600.0)}
+    rates, counts = pc.recent_rates(tasks, finished, since=100.0)
+    assert rates.to_dict() == {"g": 1.0} and counts.to_dict() == {"g": 1}
+    fallback = pd.Series({"g": 2.0, "h": 2.0})
+    # c at 1 x (1 CPU-hour) and e at h's 2 x (2 CPU-hours): 3 CPU-hours on 2 cores
+    assert pc.hours_left_at(tasks, set(finished), rates, fallback, 2) == 1.5
+    everything, _ = pc.recent_rates(tasks, finished, since=0.0)
+    assert everything.to_dict() == {"g": 2.0, "h": 2.0}
+
+
+def test_local_finished_reads_each_tasks_cpu_and_finish_time(tmp_path, monkeypatch):
+    import os
+
+    from infosets.experiments.store import Store
+
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path))
+    cfg = config.load("pimcts_aggregation", "smoke")
+    assert pc.local_finished(cfg) == {}  # a machine that has not run it
+    store = Store(cfg)
+    store.save_task("tournament", "t1", [{"score": 1.0}], cpu_seconds=12.5)
+    store.save_task("tournament", "t2", [{"score": 0.0}], cpu_seconds=None)  # no CPU: skipped
+    os.utime(store.task_file("tournament", "t1"), (1000.0, 1000.0))
+    assert pc.local_finished(cfg) == {"t1": (1000.0, 12.5)}
+
+
+def test_progress_refuses_a_since_that_is_not_a_time(capsys):
+    with pytest.raises(SystemExit):
+        pc.main(["progress", "--since", "yesterday"])
+    assert "--since: 'yesterday' is not a date and time" in capsys.readouterr().err

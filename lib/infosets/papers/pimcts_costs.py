@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +47,7 @@ from infosets import arena
 from infosets.core.files import atomic_write_with
 from infosets.experiments.committed import CommittedResults
 from infosets.experiments.config import load
+from infosets.experiments.store import Store, data_root, run_id
 from infosets.papers.pimcts_aggregation import (
     agent_configs,
     deal_block,
@@ -353,6 +355,45 @@ def run_progress(tasks: pd.DataFrame, done: set[str], spent_cpu_s: float, worker
     return table, summary
 
 
+def local_finished(cfg, name: str = "tournament") -> dict[str, tuple[float, float]]:
+    """Task id -> (finish time as a Unix time, CPU seconds) of every task in this machine's
+    local store for ``cfg`` (``data/<slug>/<run id>/<name>/``, whose records keep each task's
+    CPU; results/ keeps only a table's total). Empty on a machine that has not run it."""
+    folder = data_root() / cfg.slug / run_id(cfg) / name
+    if not folder.is_dir():
+        return {}
+    store, finished = Store(cfg), {}
+    for path in folder.glob("*.pkl"):
+        record = store.load_record(name, path.stem)
+        if record is not None and record.get("cpu_seconds") is not None:
+            finished[path.stem] = (path.stat().st_mtime, float(record["cpu_seconds"]))
+    return finished
+
+
+def recent_rates(tasks: pd.DataFrame, finished: dict[str, tuple[float, float]],
+                 since: float) -> tuple[pd.Series, pd.Series]:
+    """Per game, the CPU spent over the planned CPU of the tasks finished at or after
+    ``since`` (a Unix time), and how many there were. ``tasks``: ``task_plan``; ``finished``:
+    as ``local_finished``. For a run whose speed changed midway (the allocator fix of
+    2026-11-27 made Stratego's tasks 3.7 x cheaper), where a game's rate over all its
+    finished tasks no longer predicts the rest."""
+    recent = {task: cpu for task, (when, cpu) in finished.items() if when >= since}
+    sub = tasks[tasks["task_id"].isin(recent)]
+    spent = sub["task_id"].map(recent).groupby(sub["game"]).sum()
+    planned = sub.groupby("game")["planned_cpu_s"].sum()
+    keep = planned > 0
+    return (spent / planned)[keep], sub.groupby("game").size()[keep]
+
+
+def hours_left_at(tasks: pd.DataFrame, done: set[str], rates: pd.Series,
+                  fallback: pd.Series, workers: int) -> float:
+    """Hours on ``workers`` cores for the tasks not ``done``, each at its game's rate in
+    ``rates``, else in ``fallback``."""
+    left = tasks[~tasks["task_id"].isin(done)]
+    rate = left["game"].map(rates).fillna(left["game"].map(fallback))
+    return float((left["planned_cpu_s"] * rate).sum()) / 3600 / workers
+
+
 def main_progress(argv=None) -> None:
     """``python -m infosets.papers.pimcts_costs progress [--preset paper] [--workers 2]``:
     a committed tournament run against its plan, per game and budget."""
@@ -361,9 +402,18 @@ def main_progress(argv=None) -> None:
     parser.add_argument("--preset", default="paper", choices=("default", "paper", "full"))
     parser.add_argument("--workers", type=int, default=2,
                         help="cores the rest will run on (default 2)")
+    parser.add_argument("--since", metavar="WHEN",
+                        help="also project at the rate of the tasks this machine finished since "
+                             "WHEN (local time, e.g. 2026-11-27T10:29), from its local store")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"--workers: {args.workers} is not a positive number of cores")
+    since = None
+    if args.since is not None:
+        try:
+            since = datetime.fromisoformat(args.since).timestamp()
+        except ValueError:
+            parser.error(f"--since: {args.since!r} is not a date and time like 2026-11-27T10:29")
     cfg = load("pimcts_aggregation", args.preset)
     results = CommittedResults(cfg)
     if not results.valid():
@@ -383,6 +433,17 @@ def main_progress(argv=None) -> None:
              f" ({ratio:.2f} x the plan on the finished tasks): about "
              f"{summary['hours_left_by_game']:.1f} hours left on {args.workers} cores at each "
              f"game's own rate ({summary['hours_left']:.1f} at the average rate)"))
+    if since is not None and ratio is not None:
+        tasks = task_plan(cfg, load_costs())
+        rates, counts = recent_rates(tasks, local_finished(cfg), since)
+        if rates.empty:
+            print(f"since {args.since}: no task finished on this machine")
+            return
+        fallback = table.groupby("game", sort=False)["rate"].first()
+        each = ", ".join(f"{g} {rates[g]:.2f} x its plan ({counts[g]} tasks)" for g in rates.index)
+        print(f"since {args.since}, on this machine: {each}; at those rates (the other games at "
+              f"their own) about {hours_left_at(tasks, set(rows), rates, fallback, args.workers):.1f}"
+              f" hours left on {args.workers} cores")
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:
