@@ -54,7 +54,7 @@ def absence(slug: str, preset: str) -> str:
     """Why ``read(slug, preset)`` is empty: never run, or tables of another results key."""
     results = CommittedResults(load(slug, preset))
     if results.recorded_run_id() is None:
-        return f"not run at {preset} (no {results.path.parent.name}/{preset} in results/)"
+        return f"not run at {preset} (no {slug}/{preset} in results/)"
     return (f"no {preset} tables under the current code (results/{slug}/{preset} holds run "
             f"{results.recorded_run_id()}, this code's key is run {results.run_id}; "
             f"`make figures PRESET={preset} PAPER={slug}` recomputes it)")
