@@ -17,8 +17,8 @@ LAB_ARGS    ?=
 KEEP        ?=
 export MPLBACKEND ?= Agg
 # glibc keeps freed memory in each process (lib/infosets/core/allocator.py): the compiled
-# searches' tree arrays are reused instead of faulted in again (Stratego: 1.18 -> 0.15 CPU-s
-# per IS-MCTS decision). Results do not depend on it.
+# searches' tree arrays are reused instead of faulted in again (Stratego: 0.33 -> 0.04 CPU-s
+# per IS-MCTS decision, benchmarks/bench_allocator.py). Results do not depend on it.
 export MALLOC_MMAP_MAX_ ?= 0
 export MALLOC_TRIM_THRESHOLD_ ?= 1073741824
 

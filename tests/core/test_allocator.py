@@ -136,8 +136,15 @@ def test_compiled_searches_give_the_same_trees_with_either_allocator(tmp_path):
 
 
 @pytest.mark.xdist_group("runner")  # starts a local Dask cluster: beside the other multi-process tests
-def test_a_sessions_local_dask_workers_start_with_the_allocator_environment(tmp_path):
-    # Dask's nanny would otherwise start them with MALLOC_TRIM_THRESHOLD_=65536
+@pytest.mark.parametrize("through", ["argument", "DASK_SCHEDULER"])
+def test_a_sessions_local_dask_workers_start_with_the_allocator_environment(tmp_path, through):
+    # Dask's nanny starts them with MALLOC_TRIM_THRESHOLD_=65536 unless its own environment
+    # says otherwise (Session.create sets it)
+    scheduler = "'local-dask'" if through == "argument" else "None"
+    extra = {f"INFOSETS_{kind}_DIR": str(tmp_path / kind.lower())
+             for kind in ("FIGURES", "DATA", "RESULTS")}
+    if through == "DASK_SCHEDULER":
+        extra["DASK_SCHEDULER"] = "local-dask"
     out = _python("""
         import json
         from infosets.experiments.session import Session
@@ -146,12 +153,11 @@ def test_a_sessions_local_dask_workers_start_with_the_allocator_environment(tmp_
             import os
             return {k: v for k, v in os.environ.items() if k.startswith("MALLOC_")}
 
-        session = Session.create("quickstart", "smoke", workers=2, scheduler="local-dask")
+        session = Session.create("quickstart", "smoke", workers=2, scheduler=SCHEDULER)
         try:
             print(json.dumps(list(session.executor().submit_all([(environment, ())]))))
         finally:
             session.close()
-    """, tmp_path, {f"INFOSETS_{kind}_DIR": str(tmp_path / kind.lower())
-                    for kind in ("FIGURES", "DATA", "RESULTS")})
+    """.replace("SCHEDULER", scheduler), tmp_path, extra)
     [[index, environment]] = json.loads(out)
     assert environment == allocator.ENVIRONMENT

@@ -5,8 +5,9 @@ Every compiled search (``search.compiled``; used by all papers) allocates its tr
 3,600, so one open-loop tree at B = 4,000 fills 115 MB and one IS-MCTS tree about 360 MB.
 glibc serves an allocation that large by ``mmap`` and returns it to the system on ``free``, so
 the next search faults every page in again, and the kernel zeroes each one. Measured on the
-pimcts_aggregation paper run (Stratego, two workers): 70% of the CPU was system time; one
-IS-MCTS decision took 1.18 CPU-s with the default allocator and 0.15 with the setting below.
+pimcts_aggregation paper run (Stratego, two workers): 70% of the CPU was system time; an
+IS-MCTS decision took 0.33 CPU-s with the default allocator and 0.04 with the setting below
+(``benchmarks/bench_allocator.py``).
 
 ``keep_freed_memory()`` tells glibc to serve every allocation from its heap (``M_MMAP_MAX =
 0``) and to keep up to ``TRIM_THRESHOLD`` bytes of freed memory there (``M_TRIM_THRESHOLD``),

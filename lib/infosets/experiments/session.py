@@ -118,16 +118,6 @@ def prune_unlisted(folder: Path) -> list[Path]:
     return sorted(stale)
 
 
-def _local_dask_keeps_freed_memory() -> None:
-    """Dask's nanny starts each local worker with its own ``MALLOC_TRIM_THRESHOLD_`` (64 KiB,
-    ``distributed.nanny.pre-spawn-environ``), which would hand a search's tree back to the
-    system after every decision; start them with ``core.allocator``'s settings instead."""
-    import dask
-
-    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
-    dask.config.set({"distributed.nanny.pre-spawn-environ": {**environ, **allocator.ENVIRONMENT}})
-
-
 class ResumedCommittedResults(CommittedResults):
     """The committed tables of a published run, as ``runner.run`` should count their CPU time
     when this machine's store already holds some of their tasks.
@@ -178,7 +168,9 @@ class Session:
         cfg = _config.load(slug, preset, seed=seed, overrides=overrides)
         session = cls(cfg, workers, scheduler)
         session.check_outputs()
-        allocator.keep_freed_memory()  # here, in pool workers (lifeline_preload) and local Dask
+        # here and, through the environment, in the processes it starts: a Dask nanny takes
+        # MALLOC_TRIM_THRESHOLD_ from it over its own 64 KiB; pool workers also by lifeline_preload
+        allocator.keep_freed_memory()
         return session
 
     def check_outputs(self) -> None:
@@ -232,8 +224,6 @@ class Session:
 
     def executor(self):
         if self._executor is None:
-            if self.scheduler == "local-dask":
-                _local_dask_keeps_freed_memory()
             self._executor = make_executor(self.workers, self.scheduler)
             atexit.register(self.close)
         return self._executor
