@@ -67,8 +67,10 @@ def test_a_freed_tree_sized_array_is_reused_without_page_faults(tmp_path):
     assert kept < PAGES_PER_ARRAY // 10
 
 
-def test_keep_freed_memory_reaches_the_processes_it_starts():
-    os.environ.pop("MALLOC_MMAP_MAX_", None)
+def test_keep_freed_memory_reaches_the_processes_it_starts(monkeypatch):
+    for name in allocator.ENVIRONMENT:  # setenv records the value to restore after the test
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     allocator.keep_freed_memory()
     assert {k: os.environ[k] for k in allocator.ENVIRONMENT} == allocator.ENVIRONMENT
 

@@ -375,7 +375,7 @@ def recent_rates(tasks: pd.DataFrame, finished: dict[str, tuple[float, float]],
     """Per game, the CPU spent over the planned CPU of the tasks finished at or after
     ``since`` (a Unix time), and how many there were. ``tasks``: ``task_plan``; ``finished``:
     as ``local_finished``. For a run whose speed changed midway (the allocator fix of
-    2026-11-27 made Stratego's tasks 3.7 x cheaper), where a game's rate over all its
+    2026-11-27 made Stratego's tasks 3.1 x cheaper per decision), where a game's rate over all its
     finished tasks no longer predicts the rest."""
     recent = {task: cpu for task, (when, cpu) in finished.items() if when >= since}
     sub = tasks[tasks["task_id"].isin(recent)]
@@ -422,8 +422,9 @@ def main_progress(argv=None) -> None:
     rows = results.load("tournament")
     seat = {task_id: sum(float(r["cpu_seconds"]) for r in task_rows)
             for task_id, task_rows in rows.items()}
-    table, summary = run_progress(task_plan(cfg, load_costs()), set(rows),
-                                  results.cpu_seconds("tournament"), args.workers, seat)
+    tasks = task_plan(cfg, load_costs())
+    table, summary = run_progress(tasks, set(rows), results.cpu_seconds("tournament"),
+                                  args.workers, seat)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
     ratio = summary["spent_over_planned"]
     print(f"\n{summary['tasks_done']}/{summary['tasks']} tasks; planned CPU-hours "
@@ -434,7 +435,6 @@ def main_progress(argv=None) -> None:
              f"{summary['hours_left_by_game']:.1f} hours left on {args.workers} cores at each "
              f"game's own rate ({summary['hours_left']:.1f} at the average rate)"))
     if since is not None and ratio is not None:
-        tasks = task_plan(cfg, load_costs())
         rates, counts = recent_rates(tasks, local_finished(cfg), since)
         if rates.empty:
             print(f"since {args.since}: no task finished on this machine")
