@@ -384,3 +384,24 @@ def test_the_higher_budget_gain_is_not_run_until_its_rows_exist():
     present = pc.high_budget_gain(pc.paired_scores(results, "hearts", 4000), "hearts", 4000, 4)
     assert present.verdict in {"match", "mismatch", "inconclusive"}
     assert present.note.startswith("B=4000, below the paper's 10000")
+
+
+def _aggregation_table(rng, tv_gap):
+    cells = {("olmcts", 1, "none"): 0.33}
+    for d in (3, 10):
+        cells[("pimcts", d, "TotalVisits")] = 0.40 + tv_gap
+        cells[("pimcts", d, "AverageValue")] = 0.40
+        cells[("pimcts", d, "SingleVote")] = 0.40
+    return pc.paired_scores(_results("g", 100, cells, 300, rng), "g", 100)
+
+
+def test_a_consistent_aggregation_advantage_refutes_the_equivalence_claim():
+    """TotalVisits 15 points below the other two in every game is a consistent advantage:
+    mismatch (the rule used to stop at inconclusive whatever the data)."""
+    rng = np.random.default_rng(7)
+    apart = {(g, 3): _aggregation_table(rng, -0.15) for g in "abcd"}
+    claim = pc.aggregation_equivalence(apart, 100)
+    assert claim.verdict == "mismatch" and claim.ours < -0.1
+    assert "TotalVisits" in claim.note and "D > 1 cells of this preset: 3, 10" in claim.note
+    together = {(g, 3): _aggregation_table(rng, 0.0) for g in "abcd"}
+    assert pc.aggregation_equivalence(together, 100).verdict != "mismatch"
