@@ -174,13 +174,19 @@ def test_poker_rows_each_scored_at_the_named_d():
     assert worst.ours < -0.2 and "Holm over 5 D values" in worst.test
     best = rows["TotalVisits is the best aggregation at D 100-500"]
     assert best.ours == pytest.approx(0.10, abs=0.06) and best.test.startswith("one-sided paired t")
-    # AverageValue no worse than the rest: not significant, and TotalVisits loses to SingleVote
+    # AverageValue above TotalVisits at every D: not the worst anywhere, so the claim fails
+    # (it used to stop at inconclusive); and TotalVisits loses to SingleVote
     flat = pc.paired_scores(_results("p", 1000, _poker_cells(0.33, 0.30, 0.45, 0.45, 0.60), 300,
                                      rng), "p", 1000)
     rows = {c.claim.split(": ", 1)[1]: c for c in pc.poker_claims(flat, "p", 1000)}
-    assert rows["AverageValue is significantly the worst aggregation"].verdict == "inconclusive"
+    assert rows["AverageValue is significantly the worst aggregation"].verdict == "mismatch"
     assert rows["TotalVisits is the best aggregation at D 100-500"].verdict == "mismatch"
     assert rows["PI-MCTS (TotalVisits, D 100-500) surpasses IS-MCTS"].verdict == "mismatch"
+    # tied with the others at every D: neither worst nor shown not to be
+    tied = pc.paired_scores(_results("p", 1000, _poker_cells(0.33, 0.40, 0.40, 0.40, 0.40), 300,
+                                     rng), "p", 1000)
+    rows = {c.claim.split(": ", 1)[1]: c for c in pc.poker_claims(tied, "p", 1000)}
+    assert rows["AverageValue is significantly the worst aggregation"].verdict == "inconclusive"
     # D above the budget cannot be on the grid: a grid without 100-500 is "not run", with reason
     small = pc.paired_scores(_results("p", 50, _poker_cells(0.3, 0.3, 0.3, 0.3, 0.3, ds=(3, 10)),
                                       20, rng), "p", 50)
@@ -405,3 +411,19 @@ def test_a_consistent_aggregation_advantage_refutes_the_equivalence_claim():
     assert "TotalVisits" in claim.note and "D > 1 cells of this preset: 3, 10" in claim.note
     together = {(g, 3): _aggregation_table(rng, 0.0) for g in "abcd"}
     assert pc.aggregation_equivalence(together, 100).verdict != "mismatch"
+
+
+def test_sushi_go_five_against_three_can_match_and_fail():
+    rng = np.random.default_rng(8)
+
+    def tables(gain5, gain3):
+        return {("sushi_go", 5): pc.paired_scores(_results("s", 100, _cells(0.2, 0.2 + gain5), 300,
+                                                           rng, players=5), "s", 100),
+                ("sushi_go", 3): pc.paired_scores(_results("s", 100, _cells(0.33, 0.33 + gain3), 300,
+                                                           rng), "s", 100)}
+
+    assert pc.five_vs_three(tables(0.25, 0.0), 100).verdict == "match"
+    # a larger gain with three players at every cell refutes it (it used to stop at inconclusive)
+    smaller = pc.five_vs_three(tables(0.0, 0.25), 100)
+    assert smaller.verdict == "mismatch" and smaller.ours < -0.15
+    assert pc.five_vs_three(tables(0.05, 0.05), 100).verdict == "inconclusive"
