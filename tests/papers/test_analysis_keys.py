@@ -3,8 +3,8 @@ only: editing a table, a figure or a claim (its ``<slug>_analysis`` module, ``pl
 ``claims``, ``experiments.legends``) leaves its committed runs valid.
 
 pimcts_aggregation (Ravichandran, Goodman, Lucas), history_filtering (Solinas et al., arXiv
-2311.14651) and progressive_hiding (Heymann & Lanctot, AAMAS 2025) are split so; belief_mixtures
-and belote_ismcts are not yet (docs/paper_scale.md, held-back changes)."""
+2311.14651), progressive_hiding (Heymann & Lanctot, AAMAS 2025) and belote_ismcts (Boudier)
+are split so; belief_mixtures is not yet (docs/paper_scale.md, held-back changes)."""
 
 import pytest
 
@@ -18,6 +18,8 @@ SPLIT = {
                           ("filtering/mcmc.py", "filtering/policies.py", "core/files.py")),
     "progressive_hiding": ("progressive_hiding_analysis", (),
                            ("learning/hiding.py", "learning/cfr.py")),
+    "belote_ismcts": ("belote_ismcts_analysis", ("papers/belote_human_games.py",),
+                      ("search/belote_ismcts.py", "search/belote_bots.py", "games/belote2p/deal.py")),
 }
 
 

@@ -5,10 +5,12 @@ were measured against humans; against a bot only the direction can be tested: ab
 above 81, above 0. The human number is a reference and must not decide a verdict.
 """
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from infosets.papers import belote_ismcts as paper
+from infosets.papers import belote_ismcts_analysis as analysis
 
 KINDS = ("wins most games", "more than half the points", "leading first", "tricks at the end")
 SPREAD = (-30, -10, 0, 10, 30)     # per-deal strength around the opponent's mean
@@ -45,7 +47,7 @@ def _results() -> pd.DataFrame:
 
 
 def _claims(results: pd.DataFrame) -> pd.DataFrame:
-    return paper.claims(results, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), cfg={})
+    return analysis.claims(results, pd.DataFrame(), pd.DataFrame(), pd.DataFrame(), cfg={})
 
 
 def _per_opponent(table: pd.DataFrame, opponent: str) -> pd.DataFrame:
@@ -59,7 +61,7 @@ def test_synthetic_results_have_the_intended_statistics():
     results = _results()
     weak = results[results["opponent"] == "weak"]
     assert weak["ai_score"].mean() == 101 and (weak["ai_score"] > 81).mean() == 0.8
-    est, _ = paper.leading_first_gap(weak)
+    est, _ = analysis.leading_first_gap(weak)
     assert est.value == 4 and 0 < est.lo < est.hi < 9.6
     rise = (weak[paper.TRICK_COLUMNS[-3:]].mean(axis=1)
             - weak[paper.TRICK_COLUMNS[:3]].mean(axis=1))
@@ -97,11 +99,11 @@ def test_too_few_games_is_inconclusive_even_when_the_human_number_is_inside():
 def test_human_numbers_are_references_not_targets(monkeypatch):
     results = _results()
     before = _claims(results)
-    monkeypatch.setattr(paper, "PAPER_HUMAN_ABOVE_81", 50)
-    monkeypatch.setattr(paper, "PAPER_HUMAN_MEAN", 101.0)
-    monkeypatch.setattr(paper, "PAPER_HUMAN_MEAN_AI_FIRST", 85.0)
-    monkeypatch.setattr(paper, "PAPER_HUMAN_MEAN_HUMAN_FIRST", 81.0)
-    monkeypatch.setattr(paper, "PAPER_HUMAN_TRICK_WIN_PCT", (50,) * 13 + (60,) * 3)
+    monkeypatch.setattr(analysis, "PAPER_HUMAN_ABOVE_81", 50)
+    monkeypatch.setattr(analysis, "PAPER_HUMAN_MEAN", 101.0)
+    monkeypatch.setattr(analysis, "PAPER_HUMAN_MEAN_AI_FIRST", 85.0)
+    monkeypatch.setattr(analysis, "PAPER_HUMAN_MEAN_HUMAN_FIRST", 81.0)
+    monkeypatch.setattr(analysis, "PAPER_HUMAN_TRICK_WIN_PCT", (50,) * 13 + (60,) * 3)
     after = _claims(results)
     for opponent in ("weak", "strong", "close"):
         old, new = _per_opponent(before, opponent), _per_opponent(after, opponent)
@@ -109,3 +111,17 @@ def test_human_numbers_are_references_not_targets(monkeypatch):
         assert (old["paper"] != new["paper"]).all()     # the reference did change
         assert old["paper"].str.contains("vs humans; reference").all()
         assert old["test"].str.contains("reference, not a target").all()
+
+
+def test_leading_first_on_the_published_games_can_fail(monkeypatch):
+    """The published-games row says mismatch when leading first significantly hurts (it used
+    to stop at inconclusive whatever the logs held)."""
+    games = analysis.published_human_games()
+    rng = np.random.default_rng(0)
+    led = games["ai_led_first"].to_numpy(bool)
+    reversed_games = games.assign(ai_score=np.where(led, 60, 110) + rng.integers(-5, 6, len(games)))
+    monkeypatch.setattr(analysis, "published_human_games", lambda: reversed_games)
+    row = analysis._published_human_claims(9.6)[1]
+    assert row.verdict == "mismatch" and row.interval[1] < 0 and "opposite" in row.note
+    monkeypatch.setattr(analysis, "published_human_games", lambda: games)
+    assert analysis._published_human_claims(9.6)[1].verdict == "inconclusive"  # the real logs

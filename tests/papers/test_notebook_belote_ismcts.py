@@ -50,7 +50,7 @@ def test_impossible_deal_constraint_is_a_config_error():
 def test_analysis_on_known_results():
     import pandas as pd
 
-    from infosets.papers import belote_ismcts as paper
+    from infosets.papers import belote_ismcts_analysis as analysis
 
     rows = []
     for deal, (a, b) in enumerate([(100, 90), (70, 60)]):
@@ -60,15 +60,15 @@ def test_analysis_on_known_results():
             row.update({f"trick_{t}": int(t > 8) for t in range(1, 17)})
             rows.append(row)
     results = pd.DataFrame(rows)
-    summary = paper.score_summary(results).set_index("opponent")
+    summary = analysis.score_summary(results).set_index("opponent")
     assert summary.loc["x", "above_81"] == 0.5 and summary.loc["x", "mean_score"] == 80
-    first = paper.by_first_leader(results).set_index(["opponent", "first"])
+    first = analysis.by_first_leader(results).set_index(["opponent", "first"])
     assert first.loc[("x", "AI"), "mean_score"] == 85
     assert first.loc[("x", "opponent"), "mean_score"] == 75
-    tricks = paper.trick_win_rates(results)
+    tricks = analysis.trick_win_rates(results)
     ours = tricks[tricks["opponent"] == "x"].set_index("trick")["win_pct"]
     assert ours[1] == 0 and ours[16] == 100
-    assert paper.duplicate_mean(results)["mean"] == 80
+    assert analysis.duplicate_mean(results)["mean"] == 80
 
 
 def test_duplicate_deal_swaps_seats_and_is_seeded():
@@ -92,11 +92,11 @@ def test_leading_first_gap_is_paired_per_deal():
     # spans the deal-to-deal spread (40 points) and could not tell 10 from 0.
     import pandas as pd
 
-    from infosets.papers import belote_ismcts as paper
+    from infosets.papers import belote_ismcts_analysis as analysis
 
     rows = []
     for deal, (led, other) in enumerate([(120, 110), (60, 50), (95, 85)]):
         rows += [{"deal": deal, "ai_led_first": True, "ai_score": led},
                  {"deal": deal, "ai_led_first": False, "ai_score": other}]
-    est, p = paper.leading_first_gap(pd.DataFrame(rows))
+    est, p = analysis.leading_first_gap(pd.DataFrame(rows))
     assert est.value == 10 and est.lo == est.hi == 10 and p == 0.0

@@ -17,10 +17,10 @@ from infosets.core.rng import named_child
 from infosets.experiments.config import Param, Schema, repo_root
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.deal import DealConstraint
-from infosets.papers.belote_ismcts import HALF
-from infosets.papers.belote_ismcts import PAPER_HUMAN_ABOVE_81 as HUMAN_ABOVE_81
-from infosets.papers.belote_ismcts import PAPER_HUMAN_GAMES as HUMAN_GAMES
-from infosets.papers.belote_ismcts import PAPER_HUMAN_MEAN as HUMAN_MEAN
+from infosets.papers.belote_ismcts_analysis import HALF
+from infosets.papers.belote_ismcts_analysis import PAPER_HUMAN_ABOVE_81 as HUMAN_ABOVE_81
+from infosets.papers.belote_ismcts_analysis import PAPER_HUMAN_GAMES as HUMAN_GAMES
+from infosets.papers.belote_ismcts_analysis import PAPER_HUMAN_MEAN as HUMAN_MEAN
 from infosets.play.belote_match import Match
 from infosets.play.belote_widget import BeloteBoard
 from infosets.stats import mean_ci, wilson_interval
