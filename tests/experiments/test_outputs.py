@@ -309,3 +309,28 @@ def test_a_task_in_both_the_local_store_and_results_counts_its_cpu_once(tmp_path
     table = s.committed.provenance()["tables"]["busy"]
     assert table["tasks_done"] == 7
     assert table["cpu_seconds"] == pytest.approx(sum(spent.values()), abs=0.01)
+
+
+def test_provenance_counts_every_sweep_of_a_rerun_that_reproduces_its_outputs(tmp_path,
+                                                                              monkeypatch):
+    """Regression: a run under a new key whose outputs came out identical (belote_ismcts,
+    2026-11-27) rewrote PROVENANCE.json at its first output only, so the sweeps that ran after
+    it were missing from ``cpu_seconds_by_sweep``."""
+    monkeypatch.setattr(session, "PUBLISHED_PRESETS", {"smoke": ""})
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "data"))
+
+    def two_sweeps():
+        s = Session.create("quickstart", "smoke", seed=0, workers=1)
+        first = s.run(quickstart.tasks(s.cfg), name="first", progress=False)
+        s.save_table(first.head(3), "first_rows")
+        second = s.run(quickstart.tasks(s.cfg)[:2], name="second", progress=False)
+        s.save_table(second.head(3), "second_rows")
+        return s
+
+    path = two_sweeps().figures_dir / "PROVENANCE.json"
+    prov = json.loads(path.read_text())
+    path.write_text(json.dumps({**prov, "run_id": "an earlier key"}))
+    two_sweeps()
+    rewritten = json.loads(path.read_text())
+    assert rewritten["run_id"] == prov["run_id"]
+    assert set(rewritten["cpu_seconds_by_sweep"]) == {"first", "second"}

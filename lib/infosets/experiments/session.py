@@ -152,6 +152,7 @@ class Session:
     _executor: object = None
     _store: Store | None = None
     _changed: bool = False
+    _provenance_rewritten: bool = False
     _cpu: dict = field(default_factory=dict)
     _git: dict | None = None
 
@@ -315,14 +316,17 @@ class Session:
                 "cpu_seconds": round(math.fsum(cpu.values()), 3)}  # as a replot sums them
 
     def _write_provenance(self) -> None:
-        """Rewrite PROVENANCE.json only if an output changed or the run is another one."""
+        """Rewrite PROVENANCE.json only if an output changed or the run is another one; once
+        this session has rewritten it, at every later output too (its sweeps' CPU grows)."""
         path = self.figures_dir / "PROVENANCE.json"
         try:
             old = json.loads(path.read_text())
         except (OSError, ValueError):
             old = None
-        if self._changed or not isinstance(old, dict) or old.get("run_id") != self.store.run_id:
+        if (self._changed or self._provenance_rewritten or not isinstance(old, dict)
+                or old.get("run_id") != self.store.run_id):
             write_if_changed(path, json_bytes(self.provenance()))
+            self._provenance_rewritten = True
 
     def save_figure(self, fig, name: str, paper_ref: str = "") -> list[Path]:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them, after
