@@ -368,12 +368,14 @@ def test_tied_test_is_exact_for_differences_in_minus_one_to_one():
 def test_many_tied_games_are_evidence_of_no_gap():
     """Regression (paper-preset Tic-Tac-Toe, 2026-11-27): 300 paired games all drawn gave
     "0.000 [0.000, 0.000]" and p = 1 everywhere, as if three tied deals. 300 ties pin the
-    mean to about ±0.01: no gap and non-inferiority follow; "worse" and "gain" still do not."""
+    mean to about ±0.01: no gap and non-inferiority follow, and both "worse" and "gain by 5
+    points" fail (since 2026-11-27 a loss claim fails on a cell shown no worse, not only on one
+    shown better)."""
     tied = _tied_table(deals=100)
     assert pc.no_gap_claim(tied, "g", 10, "no gap", 3).verdict == "match"
     assert pc.ismcts_vs_best_pi(tied, "g", 10, 3).verdict == "match"
     loss = pc.loss_claim(tied, "g", 10, "PI worse", 0.05, 3)
-    assert loss.verdict == "inconclusive"
+    assert loss.verdict == "mismatch"
     lo, hi = loss.interval
     assert -0.02 < lo < -0.005 and 0.005 < hi < 0.02
     assert pc.gain_claim(tied, "g", 10, "PI helps", 0.05, 3).verdict == "mismatch"
@@ -427,3 +429,24 @@ def test_sushi_go_five_against_three_can_match_and_fail():
     smaller = pc.five_vs_three(tables(0.0, 0.25), 100)
     assert smaller.verdict == "mismatch" and smaller.ours < -0.15
     assert pc.five_vs_three(tables(0.05, 0.05), 100).verdict == "inconclusive"
+
+
+def test_a_loss_claim_fails_where_some_cell_is_shown_no_worse():
+    """'Worse than the baseline at every D' is refuted by a cell that is equivalent to the
+    control (as Tic-Tac-Toe's D = 10, all 300 games drawn), not only by one that beats it;
+    the rule used to stop at inconclusive there."""
+    rng = np.random.default_rng(9)
+    cells = {("olmcts", 1, "none"): 0.33}
+    for d, p in ((3, 0.33), (10, 0.15)):
+        for agg in ("TotalVisits", "AverageValue", "SingleVote"):
+            cells[("pimcts", d, agg)] = p
+    table = pc.paired_scores(_results("g", 100, cells, 1500, rng), "g", 100)
+    claim = pc.loss_claim(table, "g", 100, "PI worse", 0.05, 3)
+    assert claim.verdict == "mismatch" and claim.margin == pc.MARGIN and "D=3" in claim.note
+    # every game drawn everywhere: an exact tie at D = 10 over 300 games is no worse
+    drawn = pd.DataFrame({"control": [0.5] * 300, "D=10 TotalVisits": [0.5] * 300,
+                          "D=100 TotalVisits": [0.0, 0.5] * 150})
+    assert pc.loss_claim(drawn, "t", 4000, "PI worse", 0.05, 2).verdict == "mismatch"
+    # three tied deals say little: inconclusive, as before
+    few = drawn.head(3).assign(**{"D=100 TotalVisits": [0.0, 0.5, 0.0]})
+    assert pc.loss_claim(few, "t", 4000, "PI worse", 0.05, 2).verdict == "inconclusive"
