@@ -410,7 +410,8 @@ def test_a_consistent_aggregation_advantage_refutes_the_equivalence_claim():
     apart = {(g, 3): _aggregation_table(rng, -0.15) for g in "abcd"}
     claim = pc.aggregation_equivalence(apart, 100)
     assert claim.verdict == "mismatch" and claim.ours < -0.1
-    assert "TotalVisits" in claim.note and "D > 1 cells of this preset: 3, 10" in claim.note
+    assert "clearest difference TotalVisits - AverageValue" in claim.note
+    assert "D > 1 cells of this preset: 3, 10" in claim.note
     together = {(g, 3): _aggregation_table(rng, 0.0) for g in "abcd"}
     assert pc.aggregation_equivalence(together, 100).verdict != "mismatch"
 
