@@ -121,6 +121,22 @@ def test_pimcts_widget_offers_each_game_its_own_budgets():
     assert "OL-MCTS" in box.readout.value
 
 
+def test_switching_game_keeps_a_budget_both_games_offer():
+    """ipywidgets resets a Dropdown to its first option when its options change; the linked
+    control puts the user's budget back when the new game offers it too."""
+    rates = _rates()
+    extra = rates.copy()
+    extra["budget"] = 4000
+    box = explore.explore_pimcts_aggregation(pd.concat([rates, extra], ignore_index=True))
+    box.controls["budget"].value = 4000
+    box.controls["game"].value = "leduc_poker"
+    assert list(box.controls["budget"].options) == [50, 4000]
+    assert box.controls["budget"].value == 4000
+    box.controls["budget"].value = 50
+    box.controls["game"].value = "hearts"                      # hearts has no B = 50
+    assert box.controls["budget"].value == 100
+
+
 # ------------------------------------------------------------------ belote_ismcts
 def _log_games(tmp_path):
     path = tmp_path / "games.log"
@@ -242,6 +258,20 @@ def test_progressive_hiding_widget_switches_the_methods_with_the_experiment():
     with pytest.raises(ValueError, match="method"):
         explore.progressive_hiding_view(explore.progressive_hiding_curves(_trade(), _bridge()),
                                         explore.BRIDGE, "team")
+
+
+def test_a_single_trade_comm_run_keeps_the_trade_comm_axes():
+    """trade_runs = 1 is a valid config: its curve is still Trade Comm's (log iterations, no
+    Tiny Bridge reference lines); only the interval band, which one run cannot give, goes."""
+    one_run = _trade()[lambda t: t["run"] == 0]
+    curves = explore.progressive_hiding_curves(one_run, _bridge())
+    experiment = "Trade Comm: trade_comm(num_items=2)"
+    ax = explore.progressive_hiding_view(curves, experiment, "team").figure.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert ax.get_xscale() == "log" and ax.get_xlabel().startswith("iteration")
+    assert not any("peak" in s or "CAPI" in s or "interval" in s for s in labels), labels
+    bridge = explore.progressive_hiding_view(curves, explore.BRIDGE, "hiding").figure.axes[0]
+    assert any("peak" in t.get_text() for t in bridge.get_legend().get_texts())
 
 
 # ------------------------------------------------------------------ quickstart

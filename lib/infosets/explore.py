@@ -86,7 +86,11 @@ def _widget(controls: dict, render: Callable[..., View], note: str,
         def update(change):
             state["busy"] = True
             try:
-                controls[target].options = options_of(change["new"])
+                kept = controls[target].value
+                options = list(options_of(change["new"]))
+                controls[target].options = options  # ipywidgets resets the value to the first
+                if kept in options:
+                    controls[target].value = kept
             finally:
                 state["busy"] = False
             refresh()
@@ -584,10 +588,12 @@ def progressive_hiding_view(curves: pd.DataFrame, experiment: str, method: str) 
     runs = int(mine["n"].max())
     (line,) = ax.plot(mine["step"], mine["mean"], marker="o", ms=3,
                       label=f"{method} (mean)" if runs > 1 else method)
-    if runs > 1:
-        ax.fill_between(mine["step"], mine["lo"], mine["hi"], color=line.get_color(), alpha=0.2,
-                        label="95% interval of the mean")
-        ax.plot(mine["step"], mine["q10"], ls="--", color=line.get_color(), label="10% quantile over runs")
+    if experiment != BRIDGE:  # Trade Comm: runs over seeds (one run has no interval to draw)
+        if runs > 1:
+            ax.fill_between(mine["step"], mine["lo"], mine["hi"], color=line.get_color(),
+                            alpha=0.2, label="95% interval of the mean")
+            ax.plot(mine["step"], mine["q10"], ls="--", color=line.get_color(),
+                    label="10% quantile over runs")
         ax.set_xscale("log")
         ax.set_xlabel("iteration (one full traversal; log scale)")
         ax.set_ylabel("expected payoff of the projected policy")
