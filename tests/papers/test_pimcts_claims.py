@@ -194,6 +194,23 @@ def test_poker_rows_each_scored_at_the_named_d():
     assert [c.verdict for c in rows[:3]] == ["not run"] * 3 and rows[3].verdict != "not run"
 
 
+def test_poker_claims_read_a_run_in_progress():
+    """On the committed tables of an unfinished run a named-D cell can share one (deal,
+    rotation) with the control; that cell is no evidence yet (the claims used to raise)."""
+    rows = _results("p", 1000, _poker_cells(0.25, 0.55, 0.10, 0.45, 0.35), 300,
+                    np.random.default_rng(5))
+    cell = (rows["D"] == 100) & (rows["aggregation"] == "TotalVisits")
+    partial = rows[~cell | ((rows["deal"] == 0) & (rows["rotation"] == 0))]
+    table = pc.paired_scores(partial, "p", 1000)
+    claims = {c.claim.split(": ", 1)[1]: c for c in pc.poker_claims(table, "p", 1000)}
+    every_d = claims["PI-MCTS (TotalVisits) exceeds the baseline at every D in 100-500"]
+    assert every_d.verdict == "inconclusive" and every_d.n == 1 and every_d.ours is None
+    assert claims["PI-MCTS (TotalVisits, D 100-500) surpasses IS-MCTS"].verdict == "inconclusive"
+    assert claims["TotalVisits is the best aggregation at D 100-500"].n == 1
+    # the other D values still decide "AverageValue is the worst" (D=100 only lacks evidence)
+    assert claims["AverageValue is significantly the worst aggregation"].verdict == "match"
+
+
 def _collapse_table(rng, high_p):
     cells = {("olmcts", 1, "none"): 0.33}
     for d, p in ((3, 0.40), (10, 0.45), (100, high_p)):

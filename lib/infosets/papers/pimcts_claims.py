@@ -147,6 +147,12 @@ def _t_test(d, alternative: str = "two-sided", null: float = 0.0):
     return stats.Estimate(shifted.value + null, shifted.lo + null, shifted.hi + null, shifted.n), p
 
 
+def _p_or_one(d, alternative: str, null: float = 0.0) -> float:
+    """The p-value of ``_t_test``, or 1 (no evidence either way) for fewer than two
+    differences, as a cell can have on the committed tables of a run still in progress."""
+    return 1.0 if len(d) < 2 else _t_test(d, alternative, null)[1]
+
+
 def _tost(d, margin: float):
     """``stats.tost_paired`` (90% interval), with a degenerate sample tested exactly: the
     larger of the two one-sided ``tied_test`` p-values at -margin and +margin."""
@@ -429,15 +435,16 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         if not named or other not in table.columns:
             return not_run(claim, paper, f"no grid D in 100-500 or no {other} cell at this budget")
         diffs = [paired_differences(table, f"D={d} TotalVisits", other) for d in named]
-        tests = [_t_test(d, "greater") for d in diffs]
-        worse = stats.holm([_t_test(d, "less")[1] for d in diffs])
-        weakest = int(np.argmax([p for _, p in tests]))
+        tests = [_t_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
+        worse = stats.holm([_p_or_one(d, "less") for d in diffs])
+        weakest = int(np.argmax([np.inf if np.isnan(p) else p for _, p in tests]))
         est = tests[weakest][0]
         n = min(len(d) for d in diffs)
         power, need = _power(effect, _sd(diffs, 3), n, ALPHA, "greater")
-        verdict = ("match" if all(p <= ALPHA for _, p in tests) else
+        verdict = ("match" if all(p <= ALPHA for _, p in tests) else  # NaN (< 2 pairs) fails
                    "mismatch" if (worse <= ALPHA).any() else "inconclusive")
-        return Claim(claim, paper, est.value, verdict, interval=(est.lo, est.hi), n=n,
+        return Claim(claim, paper, None if est is None else est.value, verdict,
+                     interval=None if est is None else (est.lo, est.hi), n=n,
                      test=f"one-sided paired t at each grid D in 100-500 ({named}), "
                           "intersection-union",
                      power=power, n_for_80_power=need,
@@ -457,14 +464,16 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         pairs = []
         for other in ("AverageValue", "SingleVote"):
             d = (total - _named_mean(table, named, other)).dropna().to_numpy()
-            pairs.append((other, d, *_t_test(d, "greater"), _t_test(d, "less")[1]))
+            est = _t_test(d, "greater")[0] if len(d) >= 2 else None
+            pairs.append((other, d, est, _p_or_one(d, "greater"), _p_or_one(d, "less")))
         weakest = max(pairs, key=lambda r: r[3])
         other, d, est, _, _ = weakest
         power, need = _power(DEFAULT_EFFECT / 2, _sd([r[1] for r in pairs], 3), len(d), ALPHA, "greater")
         verdict = ("match" if all(r[3] <= ALPHA for r in pairs) else
                    "mismatch" if any(r[4] <= ALPHA / 2 for r in pairs) else "inconclusive")
-        out.append(Claim(claim, f"particularly under TotalVisits ({where})", est.value, verdict,
-                         interval=(est.lo, est.hi), n=len(d),
+        out.append(Claim(claim, f"particularly under TotalVisits ({where})",
+                         None if est is None else est.value, verdict,
+                         interval=None if est is None else (est.lo, est.hi), n=len(d),
                          test="one-sided paired t of TotalVisits against each other aggregation "
                               "(scores averaged over the D in 100-500 per deal), intersection-union",
                          power=power, n_for_80_power=need,
@@ -477,10 +486,11 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         cols = [f"D={d} {a}" for a in ("AverageValue", "TotalVisits", "SingleVote")]
         if all(c in table.columns for c in cols):
             diffs = [paired_differences(table, cols[0], c) for c in cols[1:]]
-            p_d.append(max(_t_test(x, "less")[1] for x in diffs))
+            p_d.append(max(_p_or_one(x, "less") for x in diffs))
             # above either other aggregation at this D: not the worst there (Bonferroni over 2)
-            p_not_worst.append(min(1.0, 2 * min(_t_test(x, "greater")[1] for x in diffs)))
-            gaps.append((d, max(float(np.mean(x)) for x in diffs), min(len(x) for x in diffs)))
+            p_not_worst.append(min(1.0, 2 * min(_p_or_one(x, "greater") for x in diffs)))
+            gaps.append((d, max((float(np.mean(x)) for x in diffs if len(x)), default=np.nan),
+                         min(len(x) for x in diffs)))
     claim = f"{game}, B={budget}: AverageValue is significantly the worst aggregation"
     if not p_d:
         out.append(not_run(claim, "only in Poker (Sec. VI)", "not every aggregation at any D"))
