@@ -255,6 +255,17 @@ def test_a_figure_name_with_a_dot_is_refused_before_anything_is_written():
     assert not list(s.figures_dir.glob("rate_0*"))
 
 
+@pytest.mark.parametrize("name", ["table 2", "a\tb", "sub/table", ""])
+def test_an_output_name_that_is_not_one_file_stem_is_refused(name):
+    """outputs.csv lists a record's files separated by spaces: "table 2" was written, listed
+    as "table 2.csv table 2.md", and then deleted by prune_unlisted as unlisted."""
+    s = Session.create("quickstart", "smoke", seed=0, workers=1)
+    with pytest.raises(ValueError, match=r"^name: .* must be one file stem"):
+        s.save_table(pd.DataFrame({"v": [1.0]}), name)
+    assert not [p for p in s.figures_dir.rglob("*") if p.suffix in (".csv", ".md")
+                and p.name not in ("outputs.csv", "outputs.md")]
+
+
 def test_committed_preset_folders_hold_a_finished_run():
     """Regression (2026-11-27): a partial paper-preset folder of a run still in progress (its
     parameter tables and outputs list, no claims yet) was committed along with a default

@@ -70,6 +70,14 @@ def _write_derived(folder: Path, name: str, file: str, table: pd.DataFrame) -> N
             stale.unlink(missing_ok=True)
 
 
+def _check_output_name(name: str) -> None:
+    """An output's name is one file stem: ``outputs.csv`` lists a record's files separated by
+    spaces (``prune_unlisted`` splits on them), so a space would get the file pruned."""
+    if not name or any(c.isspace() for c in name) or "/" in name or "\\" in name:
+        raise ValueError(f"name: {name!r} must be one file stem without spaces or slashes "
+                         "(e.g. 'table_2')")
+
+
 class OutputError(_config.ConfigError):
     """An output folder cannot be written (raised before any compute; names the folder)."""
 
@@ -332,6 +340,7 @@ class Session:
         """Write ``<name>.png`` and ``.svg`` (stamped) and record them, after
         ``figure_text.tidy_for_saving``: legends and corner notes off the data, titles clear of
         their neighbours, the stamp clear of any text."""
+        _check_output_name(name)
         if "." in name:  # plots.save_figure's with_suffix would cut the name at its last dot
             raise ValueError(f"name: {name!r} has a dot, so it would be saved as "
                              f"{name.rsplit('.', 1)[0]}.png; use another character")
@@ -354,6 +363,7 @@ class Session:
 
     def _save_table(self, frame: pd.DataFrame, folder: Path, name: str, kind: str,
                     paper_ref: str) -> list[Path]:
+        _check_output_name(name)
         csv_path, md_path = folder / f"{name}.csv", folder / f"{name}.md"
         tracked = kind != "timing"
         self._write(csv_path, frame.to_csv(index=False, float_format=TABLE_FLOAT_FORMAT), tracked)
