@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nbformat
 import pytest
 
@@ -102,3 +104,34 @@ def test_clean_drops_the_session_lines_that_differ_between_identical_runs():
     nb.cells = [cell]
     (out,) = reports.clean(nb).cells[0].outputs
     assert out.text == "n_policy_tables = 88\n"
+
+
+def test_a_hung_browser_is_reported_and_killed_with_its_helpers(tmp_path, monkeypatch):
+    """A Chromium that hangs after forking a helper: the timeout escaped browser_check (so
+    the remaining pages went unchecked) and the helper was left running with parent 1."""
+    import os
+    import time
+
+    fake = tmp_path / "bin" / "chromium"
+    fake.parent.mkdir()
+    helper_pid = tmp_path / "helper.pid"
+    fake.write_text(f"#!/bin/sh\nsleep 60 &\necho $! > {helper_pid}\nexec sleep 60\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    page = tmp_path / "page.html"
+    page.write_text("<html><body>x</body></html>")
+    started = time.monotonic()
+    result = reports.browser_check(page, tmp_path / "shot.png", timeout=1.0)
+    assert time.monotonic() - started < 30
+    assert result.blank and result.console_errors == ["chromium timed out after 1 s"]
+    pid = int(helper_pid.read_text())
+    status = Path(f"/proc/{pid}/status")
+    for _ in range(50):  # SIGKILL is asynchronous; a killed helper is gone or a zombie
+        try:
+            if "\nState:\tZ" in status.read_text():
+                break
+        except FileNotFoundError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"helper process {pid} outlived the browser check")

@@ -17,8 +17,10 @@ Command line: ``python -m infosets.experiments.reports check|browser-check [--di
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -175,18 +177,40 @@ def _is_blank(png: Path) -> bool:
     return float(pixels[..., :3].std()) < 0.01
 
 
+def _kill_group(pgid: int) -> None:
+    """SIGKILL a process group (the browser and any helper it left), if any is left."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def browser_check(page: Path, screenshot: Path, timeout: float = 60.0) -> PageCheck:
     """Open ``page`` in headless Chromium, save a screenshot, collect console errors."""
     screenshot.parent.mkdir(parents=True, exist_ok=True)
+    screenshot.unlink(missing_ok=True)  # a stale screenshot must not pass for this run's
     with tempfile.TemporaryDirectory() as profile:
-        proc = subprocess.run(
+        # its own process group, so that a hung browser is killed with its helper processes
+        proc = subprocess.Popen(
             [chromium(), *_CHROMIUM_FLAGS, f"--user-data-dir={profile}",
              "--window-size=1280,2400", f"--screenshot={screenshot}", page.resolve().as_uri()],
-            capture_output=True, text=True, timeout=timeout, check=False)
-    errors = [line for line in proc.stderr.splitlines()
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            _, stderr = proc.communicate(timeout=timeout)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            _kill_group(proc.pid)
+        if timed_out:
+            proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
+            return PageCheck(page, screenshot, [f"chromium timed out after {timeout:g} s"], True)
+    errors = [line for line in stderr.splitlines()
               if "CONSOLE" in line and re.search(r"Uncaught|Error|error", line)]
     if proc.returncode != 0 or not screenshot.exists():
-        errors.append(f"chromium exited {proc.returncode}: {proc.stderr.strip()[-300:]}")
+        errors.append(f"chromium exited {proc.returncode}: {stderr.strip()[-300:]}")
         return PageCheck(page, screenshot, errors, True)
     return PageCheck(page, screenshot, errors, _is_blank(screenshot))
 
