@@ -40,6 +40,18 @@ def test_computed_once_per_run_and_input(tmp_path):
         assert len(list(folder.rglob(f"{DERIVED_FOLDER}/heat-*.parquet"))) == 1
 
 
+def test_a_name_keeps_the_tables_of_a_longer_name_it_prefixes(tmp_path):
+    """Pruning globbed "heat-*.parquet", so deriving "heat" deleted "heat-small"'s table."""
+    fn = Counting()
+    Session.create("quickstart", "default").derive("heat-small", fn, POLICIES)
+    Session.create("quickstart", "default").derive("heat", fn, POLICIES)
+    Session.create("quickstart", "default").derive("heat-small", fn, POLICIES)
+    assert fn.calls == 2
+    for folder in (tmp_path / "data", tmp_path / "results"):
+        kept = sorted(p.name for p in folder.rglob(f"{DERIVED_FOLDER}/*.parquet"))
+        assert [f.startswith("heat-small-") for f in kept].count(True) == 1 and len(kept) == 2, kept
+
+
 def test_a_fresh_clone_reads_the_published_table(tmp_path):
     fn = Counting()
     first = Session.create("quickstart", "default").derive("heat", fn, POLICIES)

@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,10 +64,13 @@ DERIVED_FOLDER = "derived"  # tables derived from finished sweeps (Session.deriv
 
 
 def _write_derived(folder: Path, name: str, file: str, table: pd.DataFrame) -> None:
-    """Write ``folder/file`` atomically and drop the older tables of ``name`` there."""
+    """Write ``folder/file`` atomically and drop the older tables of ``name`` there: files
+    ``<name>-<run id>-<input hash>.parquet``, not those of a name that merely starts with
+    ``name-`` (``heat`` must leave ``heat-small``'s tables alone)."""
     atomic_write_with(folder / file, lambda tmp: table.to_parquet(tmp, index=False))
+    own = re.compile(rf"{re.escape(name)}-[0-9a-f]+-[0-9a-f]{{16}}\.parquet")
     for stale in folder.glob(f"{name}-*.parquet"):
-        if stale.name != file:
+        if stale.name != file and own.fullmatch(stale.name):
             stale.unlink(missing_ok=True)
 
 
