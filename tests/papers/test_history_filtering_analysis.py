@@ -44,3 +44,25 @@ def test_seven_states_make_two_rows_of_panels(figure_session):
     fig = analysis.plot_value_error(rows, figure_session)
     assert len(fig.axes) == 7
     assert len({round(ax.get_position().y0, 3) for ax in fig.axes}) == 2
+
+
+def test_fig5_compares_burn_ins_within_each_state(monkeypatch):
+    """The Fig. 5 claim sorted every state's rows at the largest budget by burn-in and compared
+    b=1 on one state with b=50 on another: the paper preset read "mismatch" (0.067 vs 0.032)
+    where each state on its own shows the paper's effect (0.067 < 0.219, 0.009 < 0.032)."""
+    from types import SimpleNamespace
+
+    from infosets.claims import frame
+
+    monkeypatch.setattr(analysis, "save_claims", lambda rows, session, **kw: frame(rows))
+    rows = [{"kind": "fig5", "state": state, "method": "MCMC", "burn_in": b, "samples": 8000 // b,
+             "transitions": 8000, "error": err, "se": 0.002, "runs": 100, "histories": 1350}
+            for state, errs in (("3-4-5-4-6-0", (0.0665, 0.2194)), ("3-4-6-4-6-5", (0.0089, 0.0318)))
+            for b, err in zip((1, 50), errs)]
+    cfg = SimpleNamespace(headline_burn_in=20, headline_samples=400)
+    table = analysis.claims(pd.DataFrame(rows), pd.DataFrame(), pd.DataFrame(), pd.DataFrame(),
+                            SimpleNamespace(cfg=cfg))
+    fig5 = table[table["claim"].str.contains("fewer burned transitions")]
+    assert len(fig5) == 2 and list(fig5["verdict"]) == ["match", "match"]
+    assert fig5["claim"].str.startswith("3-4-5-4-6-0").sum() == 1
+    assert list(fig5["ours"]) == ["-0.153", "-0.023"]

@@ -93,9 +93,13 @@ def trick_win_rates(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def duplicate_mean(results: pd.DataFrame, confidence: float = 0.95) -> dict:
-    """Mean AI score over duplicate pairs (each deal's two seats averaged), with a CI."""
+    """Mean AI score over duplicate pairs (each deal's two seats averaged), with a CI. One
+    deal gives no interval (NaN bounds, so no verdict rests on it), where ``mean_ci`` would
+    give a zero-width one."""
     per_deal = results.groupby("deal")["ai_score"].mean()
     m = mean_ci(per_deal.to_numpy(), confidence)
+    if m.n < 2:
+        return {"mean": m.value, "lo": np.nan, "hi": np.nan, "deals": m.n}
     return {"mean": m.value, "lo": m.lo, "hi": m.hi, "deals": m.n}
 
 

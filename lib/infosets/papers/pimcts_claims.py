@@ -137,7 +137,7 @@ def tied_test(c: float, n: int, alternative: str, null: float = 0.0,
     return stats.Estimate(c, lo + (c - lo) * tail, hi - (hi - c) * tail, n), float(p)
 
 
-def _t_test(d, alternative: str = "two-sided", null: float = 0.0):
+def paired_test(d, alternative: str = "two-sided", null: float = 0.0):
     """``stats.paired_t_test`` of mean(d) against ``null``, except that a degenerate sample
     (``_degenerate``) is tested exactly (``tied_test``). The estimate is of mean(d)."""
     d = np.asarray(d, dtype=float)
@@ -148,9 +148,9 @@ def _t_test(d, alternative: str = "two-sided", null: float = 0.0):
 
 
 def _p_or_one(d, alternative: str, null: float = 0.0) -> float:
-    """The p-value of ``_t_test``, or 1 (no evidence either way) for fewer than two
+    """The p-value of ``paired_test``, or 1 (no evidence either way) for fewer than two
     differences, as a cell can have on the committed tables of a run still in progress."""
-    return 1.0 if len(d) < 2 else _t_test(d, alternative, null)[1]
+    return 1.0 if len(d) < 2 else paired_test(d, alternative, null)[1]
 
 
 def _tost(d, margin: float):
@@ -184,10 +184,10 @@ def gain_claim(table, game, budget, statement, effect, players) -> Claim:
     """Some D > 1 cell beats the control (one-sided paired t per cell, Holm over cells)."""
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
-    tests = [_t_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
+    tests = [paired_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
     p_up = stats.holm([1.0 if np.isnan(p) else p for _, p in tests])
     # below the paper's gain at every cell (intersection-union): the claim fails
-    p_below = [1.0 if len(d) < 2 else _t_test(d, "less", null=effect)[1] for d in diffs]
+    p_below = [1.0 if len(d) < 2 else paired_test(d, "less", null=effect)[1] for d in diffs]
     best = int(np.argmin(p_up))
     est = tests[best][0]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
@@ -223,8 +223,8 @@ def loss_claim(table, game, budget, statement, effect, players) -> Claim:
     (non-inferiority, Holm over cells)."""
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
-    tests = [_t_test(d, "less") if len(d) >= 2 else (None, np.nan) for d in diffs]
-    p_not_worse = stats.holm([1.0 if len(d) < 2 else _t_test(d, "greater", null=-MARGIN)[1]
+    tests = [paired_test(d, "less") if len(d) >= 2 else (None, np.nan) for d in diffs]
+    p_not_worse = stats.holm([1.0 if len(d) < 2 else paired_test(d, "greater", null=-MARGIN)[1]
                               for d in diffs])
     worst = int(np.nanargmax([np.inf if np.isnan(p) else p for _, p in tests]))
     est, p_iut = tests[worst]
@@ -250,7 +250,7 @@ def no_gap_claim(table, game, budget, statement, players) -> Claim:
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
     tosts = [_tost(d, MARGIN) if len(d) >= 2 else (None, np.nan) for d in diffs]
-    p_diff = stats.holm([1.0 if len(d) < 2 else _t_test(d)[1] for d in diffs])
+    p_diff = stats.holm([1.0 if len(d) < 2 else paired_test(d)[1] for d in diffs])
     worst = int(np.nanargmax([np.inf if np.isnan(p) else p for _, p in tosts]))
     est, p_iut = tosts[worst]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
@@ -321,9 +321,9 @@ def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
         return Claim(claim, "in every game", None, "inconclusive", n=len(d),
                      test="split half: best PI cell on even deals, non-inferiority on odd deals",
                      margin=MARGIN, note="fewer than 2 odd-deal pairs")
-    est, _ = _t_test(d)
-    _, p_noninf = _t_test(d, "greater", null=-MARGIN)
-    _, p_worse = _t_test(d, "less")
+    est, _ = paired_test(d)
+    _, p_noninf = paired_test(d, "greater", null=-MARGIN)
+    _, p_worse = paired_test(d, "less")
     sd = _sd([d], players)
     power, need = _power(MARGIN, sd, len(d), ALPHA, "greater")
     verdict = "match" if p_noninf <= ALPHA else "mismatch" if p_worse <= ALPHA else "inconclusive"
@@ -356,7 +356,7 @@ def aggregation_equivalence(tables: dict, budget) -> Claim:
                      margin=MARGIN, note="needs at least 2 paper games with every aggregation")
     tosts = [_tost(per_pair[p], MARGIN) for p in pairs]
     adjusted = stats.holm([p for _, p in tosts])
-    p_diff = stats.holm([_t_test(per_pair[p])[1] for p in pairs])
+    p_diff = stats.holm([paired_test(per_pair[p])[1] for p in pairs])
     worst, apart = int(np.argmax(adjusted)), int(np.argmin(p_diff))
     est = tosts[worst][0]
     sd = _sd([np.asarray(v) for v in per_pair.values()], 4)
@@ -435,7 +435,7 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         if not named or other not in table.columns:
             return not_run(claim, paper, f"no grid D in 100-500 or no {other} cell at this budget")
         diffs = [paired_differences(table, f"D={d} TotalVisits", other) for d in named]
-        tests = [_t_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
+        tests = [paired_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
         worse = stats.holm([_p_or_one(d, "less") for d in diffs])
         weakest = int(np.argmax([np.inf if np.isnan(p) else p for _, p in tests]))
         est = tests[weakest][0]
@@ -464,7 +464,7 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
         pairs = []
         for other in ("AverageValue", "SingleVote"):
             d = (total - _named_mean(table, named, other)).dropna().to_numpy()
-            est = _t_test(d, "greater")[0] if len(d) >= 2 else None
+            est = paired_test(d, "greater")[0] if len(d) >= 2 else None
             pairs.append((other, d, est, _p_or_one(d, "greater"), _p_or_one(d, "less")))
         weakest = max(pairs, key=lambda r: r[3])
         other, d, est, _, _ = weakest
@@ -535,7 +535,7 @@ def totalvisits_collapse(tables: dict, budget) -> Claim:
         d = paired_differences(test, high, best)
         if len(d) < 2:
             continue
-        est, p = _t_test(d, "less")
+        est, p = paired_test(d, "less")
         per_game.append((game, high, best, est, p, d))
     if not per_game:
         return not_run(claim, paper, "needs at least two TotalVisits D cells in some game")

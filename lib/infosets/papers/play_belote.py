@@ -89,6 +89,8 @@ def claims(session) -> pd.DataFrame:
                       by_containment(w.lo, w.hi, rate), interval=(w.lo, w.hi), n=len(games),
                       test="Wilson 95% interval contains the paper's value"),
                 Claim("AI mean score against humans", f"{HUMAN_MEAN}", m.value,
-                      by_containment(m.lo, m.hi, HUMAN_MEAN), interval=(m.lo, m.hi), n=m.n,
-                      test="t 95% interval contains the paper's value")]
+                      by_containment(m.lo, m.hi, HUMAN_MEAN) if m.n >= 2 else "inconclusive",
+                      interval=(m.lo, m.hi) if m.n >= 2 else None, n=m.n,
+                      test="t 95% interval contains the paper's value",
+                      note="" if m.n >= 2 else "one game: no interval yet")]
     return frame(rows)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from infosets import plots, stats
-from infosets.claims import Claim, by_interval
+from infosets.claims import Claim, by_interval, not_run
 from infosets.claims import save as save_claims
 from infosets.experiments.legends import figure_legend
 from infosets.papers.progressive_hiding import (
@@ -203,8 +203,15 @@ def claims(trade: pd.DataFrame, cmp_results: pd.DataFrame, bridge: pd.DataFrame,
             below = "hiding" in best75.index and b["best_payoff"] <= best75.loc["hiding", "best_payoff"]
             rows.append(Claim(f"Tiny Bridge {method}, best within 75 episodes", "below PH (Fig. 3)",
                               ours, "match" if below else "mismatch", test="deterministic"))
-    overall = bridge["payoff"].max()
-    rows.append(Claim("Tiny Bridge: CAPI's ~21 not reached by PH", "~21 (CAPI)",
-                      f"best of any method {overall:.3f}",
-                      "match" if overall < CAPI_BRIDGE else "mismatch", test="deterministic"))
+    ph = bridge[bridge["method"] == "hiding"]  # the claim is PH's, not the other methods'
+    if ph.empty:
+        rows.append(not_run("Tiny Bridge: CAPI's ~21 not reached by PH", "~21 (CAPI)",
+                            "no progressive-hiding run in bridge_methods"))
+    else:
+        peak = ph["payoff"].max()
+        rows.append(Claim("Tiny Bridge: CAPI's ~21 not reached by PH", "~21 (CAPI)",
+                          f"PH's best {peak:.3f}",
+                          "match" if peak < CAPI_BRIDGE else "mismatch", test="deterministic",
+                          note="PH's own curve only (the other methods are compared with PH "
+                               "above)"))
     return save_claims(rows, session, paper_ref="Sec. 6")
