@@ -64,6 +64,55 @@ def test_terminal_reprompts_on_bad_input_and_finishes(tmp_path):
         1 for _, _, _, w in match.state.plays if w == 1)
 
 
+def test_undecodable_input_reprompts(tmp_path):
+    """Under a strict UTF-8 locale a stray byte raised UnicodeDecodeError out of input()."""
+    match = Match(5, human_seat=0, iterations=20)
+    match.run_ai()
+    read, state = _scripted([])
+    state["match"] = match
+    calls = {"n": 0}
+
+    def read_bad_once(prompt=""):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise UnicodeDecodeError("utf-8", b"\xe9", 0, 1, "invalid continuation byte")
+        return read(prompt)
+
+    out = io.StringIO()
+    assert play(match, read_bad_once, out) == 0
+    assert "invalid: unreadable characters" in out.getvalue() and "game over" in out.getvalue()
+
+
+def test_an_unwritable_log_is_refused_before_the_game(tmp_path, capsys):
+    """A folder given as --log crashed the game at its last card, result unshown."""
+    folder = tmp_path / "games.log"
+    folder.mkdir()
+    with pytest.raises(ValueError, match=r"^log: .* is a folder"):
+        Match(5, human_seat=0, iterations=10, log_path=folder)
+    assert main(["--seed", "5", "--seat", "0", "--log", str(folder)],
+                read=lambda p="": "quit") == 2
+    assert capsys.readouterr().err.startswith("error: log: ")
+
+
+def test_a_log_failing_at_the_end_still_shows_the_result(tmp_path, monkeypatch):
+    """The disk can fail after the start-up check: the game ends and says it was not logged."""
+    match = Match(5, human_seat=0, iterations=20, log_path=tmp_path / "games.log")
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(game_log, "append_game", full_disk)
+    read, state = _scripted([])
+    state["match"] = match
+    out = io.StringIO()
+    assert play(match, read, out) == 0
+    text = out.getvalue()
+    assert "game over" in text and "not logged to" in text and "No space left" in text
+    board = BeloteBoard(match)
+    board.refresh()
+    assert "not logged to" in board.message.value
+
+
 def test_terminal_quits_cleanly_on_eof_and_quit():
     match = Match(1, human_seat=1, iterations=10)
 
@@ -242,7 +291,8 @@ THINKING = "PLAY_ARGS=--iterations 10000000"  # seed 3: the AI leads and thinks 
     (("SEED=3", "SEAT=0"), b"\x03", "Your card:", None),                 # Ctrl-C at the prompt
     (("SEED=3", "SEAT=0", THINKING), b"\x03", "deal seed 3", "AI plays"),  # while the AI thinks
     (("SEED=3", "SEAT=0"), b"\x03", "loading the game", None),           # during start-up
-], ids=["quit", "eof", "ctrl-c-prompt", "ctrl-c-ai-thinking", "ctrl-c-start-up"])
+    (("SEED=3", "SEAT=0"), b"\x1aquit\n", "Your card:", None),           # Ctrl-Z, then quit
+], ids=["quit", "eof", "ctrl-c-prompt", "ctrl-c-ai-thinking", "ctrl-c-start-up", "ctrl-z"])
 def test_make_play_belote_leaves_cleanly_in_a_real_terminal(make_args, send, wait_for, absent):
     code, text = _make_in_pty(*make_args, send=send, wait_for=wait_for)
     assert code == 0, text

@@ -94,6 +94,9 @@ def play(match, read=input, out=sys.stdout) -> int:
             except EOFError:
                 print(f"\n{BYE}", file=out)
                 return 0
+            except UnicodeDecodeError:  # bytes the terminal's encoding cannot read
+                print("invalid: unreadable characters; type a card such as 10H", file=out)
+                continue
             command = text.strip().lower()
             if command in ("q", "quit", "exit"):
                 print(BYE, file=out)
@@ -111,6 +114,8 @@ def play(match, read=input, out=sys.stdout) -> int:
     print(match.result_line(), file=out)
     if match.logged_line:
         print(f"logged to {match.log_path}: {match.logged_line}", file=out)
+    if match.log_error:
+        print(match.log_error, file=out)
     return 0
 
 
@@ -122,8 +127,9 @@ def terminal_foreground(stream=None):
     foreground group: make would report "Interrupt" and die by SIGINT whatever the game
     does. In its own foreground group only the game gets Ctrl-C. Nothing is changed when
     ``stream`` is not a terminal, when this process already leads its group (a shell with
-    job control started it), or when its group is not in the foreground. The previous
-    foreground group is restored on the way out.
+    job control started it), or when its group is not in the foreground. Ctrl-Z is ignored
+    meanwhile: it would stop the game alone, with make waiting on it and the terminal held.
+    The previous foreground group is restored on the way out.
     """
     stream = sys.stdin if stream is None else stream
     try:
@@ -138,9 +144,13 @@ def terminal_foreground(stream=None):
     previous = os.getpgrp()
     os.setpgid(0, 0)
     _set_foreground(fd, os.getpgrp())
+    # Ctrl-Z would stop only this group, and the parent (make) waits for it for ever with
+    # the terminal held: ignored while the game holds the terminal (Ctrl-C or quit leave)
+    old_tstp = signal.signal(signal.SIGTSTP, signal.SIG_IGN)
     try:
         yield True
     finally:
+        signal.signal(signal.SIGTSTP, old_tstp)
         with contextlib.suppress(OSError):
             _set_foreground(fd, previous)
 

@@ -11,6 +11,7 @@ one-line message in both. With ``human_seat=None`` the AI plays both seats (head
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +53,20 @@ def parse_seat(text) -> int | None:
     raise ValueError(f"seat {text!r} is unknown; use 0 (first seat), 1 (second) or random")
 
 
+def check_log_writable(path: Path) -> None:
+    """ValueError naming ``log`` when a finished game could not be appended to ``path``
+    (checked before the game starts, so that its result is not lost at the last card)."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if path.is_dir():
+        raise ValueError(f"log: {path} is a folder; give a file path")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ValueError(f"log: {path} is not writable")
+    if not path.exists() and not (folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)):
+        raise ValueError(f"log: cannot create {path} (folder {folder} is not writable)")
+
+
 class Match:
     """One game between a human (or nobody) and the paper's ISMCTS.
 
@@ -68,6 +83,8 @@ class Match:
                  constraint: deal_lib.DealConstraint | None = None, inference: bool = False):
         if not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+        if log_path:
+            check_log_writable(Path(log_path))
         deal_seq, seat_seq, ai_seq, ai2_seq = np.random.SeedSequence(int(seed)).spawn(4)
         rng = np.random.default_rng(deal_seq)
         constraint = constraint or deal_lib.DealConstraint()
@@ -89,6 +106,7 @@ class Match:
                         for s in (ai_seq, ai2_seq)]
         self.log_path = Path(log_path) if log_path else None
         self.logged_line: str | None = None
+        self.log_error = ""  # why a finished game could not be logged (the disk, not the game)
         self.message = ""
 
     # -- naming -------------------------------------------------------------------
@@ -168,9 +186,12 @@ class Match:
             return
         ai = 1 - self.human
         winners = [w for _, _, _, w in self.state.plays if w >= 0]
-        self.logged_line = game_log.append_game(
-            self.log_path, self.state.first_leader == ai, [w == ai for w in winners],
-            self.score()[ai])
+        try:
+            self.logged_line = game_log.append_game(
+                self.log_path, self.state.first_leader == ai, [w == ai for w in winners],
+                self.score()[ai])
+        except OSError as exc:  # the game is over either way: say so, do not crash
+            self.log_error = f"not logged to {self.log_path}: {exc.strerror or exc}"
 
     # -- views --------------------------------------------------------------------
     def board_lines(self) -> list[str]:

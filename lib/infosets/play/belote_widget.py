@@ -104,6 +104,8 @@ class BeloteBoard:
             note = f"<span style='color:#b00'>{html.escape(m.message, quote=False)}</span>"
         if m.logged_line:
             note += f"<br>logged: <code>{m.logged_line}</code>"
+        if m.log_error:
+            note += f"<br><span style='color:#b00'>{html.escape(m.log_error, quote=False)}</span>"
         self.message.value = note
         self.history.value = "<pre style='font-size:11px'>" + "\n".join(m.history_lines()) \
             + "</pre>"
