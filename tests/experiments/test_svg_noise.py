@@ -36,6 +36,14 @@ def test_a_moved_point_another_glyph_or_another_element_is_a_new_drawing():
     assert not same_drawing(OLD, two_clips)  # the path now clips to another (unknown) box
 
 
+def test_a_recoloured_element_is_a_new_drawing():
+    """Hex digits read as numbers: "#00e500" and "#00e600" both held "0e5"/"0e6", which is 0
+    either way, so a recoloured SVG was kept as the committed file."""
+    green = OLD + b'<path style="fill: #00e500"/>'
+    assert not same_drawing(green, green.replace(b"#00e500", b"#00e600"))
+    assert not same_drawing(green, green.replace(b"#00e500", b"#00e501"))
+
+
 def _draw(s, y):
     fig, ax = plt.subplots()
     ax.plot([0, 1, 2], y)

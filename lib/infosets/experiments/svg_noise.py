@@ -16,7 +16,9 @@ import re
 # matplotlib.backends.backend_svg names clip paths "p", markers "m" and hatches "h" followed by
 # ten hex digits of a hash of their content
 _HASHED_ID = re.compile(rb"\b([hmp])[0-9a-f]{10}\b")
-_NUMBER = re.compile(rb"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+# a number stands on its own: not the tail of a name or of a hex colour ("#00e500" is no
+# "0e5" followed by text, which would make it equal to "#00e600")
+_NUMBER = re.compile(rb"(?<![#\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 
 
 def canonical_ids(svg: bytes) -> bytes:
