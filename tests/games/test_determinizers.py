@@ -218,3 +218,27 @@ def test_hearts_checked_resampler_agrees_with_the_replay_chain():
     table = [[ca.get(c, 0) for c in cells], [cb.get(c, 0) for c in cells]]
     assert scipy_stats.chi2_contingency(table).pvalue > P_MIN
     assert checked.refused > 0  # the state does exercise the refusal path
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "known leak, fix held back (docs/paper_scale.md, held-back changes): the chain's hidden "
+    "positions need two outcomes at their chance node, so the last card of a full deal "
+    "(forced) never moves and keeps its true value. Fixing games/history_replay.py changes "
+    "every paper's results key; when it lands this test passes and strict xfail fails: "
+    "drop the mark"))
+@pytest.mark.parametrize("name,last,owner", [("spades", 51, 3), ("hearts", 52, 3)])
+def test_the_chain_moves_the_last_card_of_a_full_deal(name, last, owner):
+    """Player 0 never sees the last dealt card (player 3's), so in a chain world it should
+    be any of the 39 cards player 0 does not hold, not the true one every time."""
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+    assert state.current_player() == 0 != owner
+    real = state.history()
+    sampler = ReplayDeterminizer(game, mode="chain")
+    worlds = [sampler(state, 0, np.random.default_rng(i)).history() for i in range(30)]
+    assert sum(w[last - 1] == real[last - 1] for w in worlds) <= 5  # its neighbour moves
+    assert sum(w[last] == real[last] for w in worlds) <= 5           # P(kept) = 1/39
