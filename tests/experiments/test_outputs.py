@@ -10,6 +10,7 @@ import os
 import stat
 import subprocess
 import tempfile
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -70,6 +71,23 @@ def test_read_only_figures_folder_fails_before_compute(tmp_path, monkeypatch):
             Session.create("quickstart", "smoke", seed=0, workers=1)
     finally:
         figures.chmod(0o700)
+
+
+def test_a_folder_refusing_writes_fails_before_compute_even_as_root(tmp_path, monkeypatch):
+    """The chmod test above is skipped as root (CI runs as root): the refusal is simulated at
+    the probe file, as a read-only or full folder answers it (EACCES)."""
+    figures = tmp_path / "ro"
+    real_mkstemp = tempfile.mkstemp
+
+    def refusing_mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and (Path(dir) == figures or figures in Path(dir).parents):
+            raise PermissionError(errno.EACCES, "Permission denied", str(figures))
+        return real_mkstemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(store.tempfile, "mkstemp", refusing_mkstemp)
+    monkeypatch.setenv("INFOSETS_FIGURES_DIR", str(figures))
+    with pytest.raises(OutputError, match=r"^figures: cannot write to .*ro.*Permission denied"):
+        Session.create("quickstart", "smoke", seed=0, workers=1)
 
 
 def test_full_disk_error_names_the_path(tmp_path, monkeypatch):

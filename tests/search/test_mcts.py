@@ -1,9 +1,11 @@
 """OL-MCTS: tactics on the perfect-information control, both engines, bad input."""
 
+import collections
 import random
 
 import pyspiel
 import pytest
+from scipy import stats as scipy_stats
 
 import infosets.games  # noqa: F401
 from infosets.search.common import RewardScale
@@ -38,17 +40,38 @@ def test_python_and_cpp_trees_agree_on_values():
     assert sum(n for n, _ in ours.values()) == 3000
 
 
-def test_open_loop_chance_after_root_is_redrawn():
-    # Leduc: the public card is still to come; a single world keeps it random (open loop).
+def test_open_loop_chance_after_root_is_redrawn(monkeypatch):
+    """Leduc, player 1 to act after a check: calling ends the round, so the public card is
+    drawn below the root. OL-MCTS searches one sampled world, and open loop the public card
+    is drawn afresh in every iteration that reaches it: uniform over the four cards that
+    neither player holds in that world."""
+    from infosets.search import mcts
+
     game = pyspiel.load_game("leduc_poker")
     state = game.new_initial_state()
-    for action in (0, 3, 2, 2):  # deal, check... player 0 and 1 call -> public card chance
-        if state.is_chance_node() or action in state.legal_actions():
-            state.apply_action(action)
-    bot = OLMCTSBot(game, state.current_player(), iterations=300, rng=1)
+    for action in (0, 3, 1):  # deal card 0 to player 0 and card 3 to player 1; player 0 checks
+        state.apply_action(action)
+    assert state.current_player() == 1 and 1 in state.legal_actions()
+    drawn = []
+
+    def recording(s, rnd):
+        outcome = mcts_sample_chance(s, rnd)
+        if len(s.history()) == 4:  # the public card, after the world's two private cards
+            drawn.append((tuple(s.history()[:2]), outcome))
+        return outcome
+
+    mcts_sample_chance = mcts.sample_chance
+    monkeypatch.setattr(mcts, "sample_chance", recording)
+    bot = OLMCTSBot(game, 1, iterations=600, rng=1, engine="python")
     stats = bot.search(state)
-    assert sum(n for n, _ in stats.values()) == 300
-    assert all(0 <= w / n <= 1 for n, w in stats.values())
+    assert sum(n for n, _ in stats.values()) == 600
+    worlds = {world for world, _ in drawn}
+    assert len(worlds) == 1  # one world per decision (the paper's OL-MCTS)
+    (world,) = worlds
+    assert world[1] == 3  # the searcher's own card is kept
+    counts = collections.Counter(outcome for _, outcome in drawn)
+    assert len(drawn) >= 200 and set(counts) == set(range(6)) - set(world), counts
+    assert scipy_stats.chisquare([counts[c] for c in sorted(counts)]).pvalue > 1e-4
 
 
 def test_final_rules_and_random_ties():
