@@ -12,7 +12,7 @@ from determinizer_phases import SCENARIOS, states_by_phase, truth_probability_bo
 from infosets.games import belote2p
 from infosets.games.determinizers import CHAIN_GAMES, infostate_key, sampler_for
 
-ALPHA = 1e-9  # a correct sampler exceeds the threshold with probability < ALPHA (seeds are fixed)
+ALPHA = 1e-6  # a correct sampler exceeds the threshold with probability < ALPHA (seeds are fixed)
 TABLETOP = {"sushi_go", "love_letter", "exploding_kittens", "virus", "stratego", "dominion"}
 SLOW = CHAIN_GAMES | {"belote2p", "crazy_eights", "oh_hell"}
 
@@ -31,7 +31,10 @@ def test_every_phase_keeps_the_infostate_and_never_leaks_the_truth(name):
     found = states_by_phase(name, seed=0)
     assert set(found) == set(SCENARIOS[name][1]), "a phase was not reached"
     sampler = sampler_for(game)
-    samples = 8 if short in SLOW else 30
+    # 30 worlds in every game: with 8 (the slow games until 2026-11-27) and ALPHA = 1e-9 the
+    # threshold reached 8 whenever the truth's probability exceeded ~0.075, so a sampler that
+    # always returned the truth passed go_fish, skat and belote2p
+    samples = 30
     rng = np.random.default_rng(1)
     for phase, state in found.items():
         player = state.current_player()
