@@ -46,11 +46,15 @@ def _open_cards(kernel):
     return k
 
 
-def _minimax_difference(kernel):
+def _minimax_difference(kernel, tricks=None):
+    """Brute-force minimax of the mover's final point difference, or, with ``tricks``, of
+    the difference after that many tricks (the current one counted), as
+    ``solve(horizon_tricks=tricks)`` defines it."""
     me = kernel.to_move
+    stop = None if tricks is None else kernel.trick + tricks
 
     def rec(s):
-        if s.is_terminal():
+        if s.is_terminal() or (stop is not None and s.trick >= stop):
             return s.score(me) - s.score(1 - me)
         vals = []
         for c in s.legal_moves():
@@ -77,29 +81,6 @@ def test_solver_matches_brute_force_minimax():
         assert values == _minimax_difference(k)
 
 
-def _minimax_difference_within(kernel, tricks):
-    """Brute-force minimax of the mover's point difference, cut after ``tricks`` tricks
-    (the current one counted), as ``solve(horizon_tricks=tricks)`` defines it."""
-    me, stop = kernel.to_move, kernel.trick + tricks
-
-    def rec(s):
-        if s.is_terminal() or s.trick >= stop:
-            return s.score(me) - s.score(1 - me)
-        vals = []
-        for c in s.legal_moves():
-            t = s.clone()
-            t.play(c)
-            vals.append(rec(t))
-        return max(vals) if s.to_move == me else min(vals)
-
-    out = {}
-    for c in kernel.legal_moves():
-        t = kernel.clone()
-        t.play(c)
-        out[c] = rec(t)
-    return out
-
-
 def test_solver_horizon_is_a_prefix_of_the_game():
     """A horizon shorter than the game is minimax cut after that many tricks (the old test
     set the horizon to the tricks left, so it compared the full search with itself)."""
@@ -110,7 +91,7 @@ def test_solver_horizon_is_a_prefix_of_the_game():
         k = _random_position(rng, plies)
         known = k.points[k.to_move] - k.points[1 - k.to_move]
         values = {c: v + known for c, v in solve(k, horizon_tricks=tricks).items()}
-        assert values == _minimax_difference_within(k, tricks), (plies, tricks)
+        assert values == _minimax_difference(k, tricks), (plies, tricks)
         assert solve(k, horizon_tricks=tricks) != solve(k)  # the cut matters here
     with pytest.raises(ValueError, match="horizon_tricks"):
         solve(k, horizon_tricks=0)
