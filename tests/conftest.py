@@ -26,9 +26,10 @@ class FigureSession:
     ``plots.save_figure`` (so the label and unit checks run) under ``folder`` and keeps the
     figure in ``figures``."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, cfg=None):
         self.folder = folder
         self.figures = {}
+        self.cfg = cfg  # the run's config, for figures that read it (set it in the test)
 
     def save_figure(self, fig, name, paper_ref=""):
         from infosets import plots

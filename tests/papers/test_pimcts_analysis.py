@@ -5,6 +5,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
+from infosets.experiments import config
 from infosets.papers import pimcts_analysis as analysis
 
 matplotlib.use("Agg")  # before the first figure (make test sets MPLBACKEND=Agg as well)
@@ -34,6 +35,7 @@ def _legend_labels(fig):
 
 def test_win_rate_figure_has_one_legend_naming_each_line_once(figure_session):
     session = figure_session
+    session.cfg = config.load("pimcts_aggregation", "default")
     fig = analysis.plot_win_rate_vs_d(_rates(), session, 100, "w", "Fig. 1")
     labels = _legend_labels(fig)
     assert len(labels) == len(set(labels))
@@ -76,3 +78,22 @@ def test_close_d_ticks_are_slanted():
     assert close.xaxis.get_ticklabels()[0].get_rotation() == 45
     assert apart.xaxis.get_ticklabels()[0].get_rotation() == 0
     plt.close(fig)
+
+
+def test_the_papers_gain_line_is_fig2s_at_a_high_budget_whatever_its_size(figure_session):
+    """At the default preset Hearts' Fig. 2 budget is 150: its dashed line drew the Fig. 1
+    gain (+0.05) although the claim there tests the paper's +0.10; and B = 150, the high
+    slice's first budget, was filed as Fig. 1."""
+    cfg = config.load("pimcts_aggregation", "default")
+    figure_session.cfg = cfg
+    (high,) = [b for g, b in analysis.high_pairs(cfg) if g == "hearts"]
+    rates = _rates(games=("hearts",), budget=high)
+    control = float(rates[(rates["agent"] == "olmcts")]["win_rate"].iloc[0])
+    fig = analysis.plot_win_rate_vs_d(rates, figure_session, high, "w", "Fig. 2")
+    paper = [line for line in fig.axes[0].get_lines() if line.get_label().startswith("paper:")]
+    assert paper and np.allclose(paper[0].get_ydata(), control + 0.10)
+    main = _rates(games=("hearts",), budget=100)
+    fig = analysis.plot_win_rate_vs_d(main, figure_session, 100, "w1", "Fig. 1")
+    paper = [line for line in fig.axes[0].get_lines() if line.get_label().startswith("paper:")]
+    main_control = float(main[main["agent"] == "olmcts"]["win_rate"].iloc[0])
+    assert np.allclose(paper[0].get_ydata(), main_control + 0.05)
