@@ -124,7 +124,8 @@ def plot_scores(results: pd.DataFrame, session):
     ax = axes[0]
     data = [results.loc[results["opponent"] == o, "ai_score"].to_numpy() for o in opponents]
     ax.boxplot(data, showmeans=True)
-    ax.set_xticks(range(1, len(opponents) + 1), opponents, rotation=15)
+    ax.set_xticks(range(1, len(opponents) + 1),
+                  [f"{o}\n(n={len(d)})" for o, d in zip(opponents, data)], fontsize=8)
     ax.axhline(HALF, color="red", lw=1, label="81 points")
     plots.paper_level(ax, PAPER_HUMAN_MEAN, label=f"paper: mean {PAPER_HUMAN_MEAN} vs humans")
     plots.label_axes(ax, OPPONENT_LABEL, SCORE_LABEL)
@@ -136,8 +137,8 @@ def plot_scores(results: pd.DataFrame, session):
                     summary["above_81_hi"] - summary["above_81"]])
     ax.bar(x, 100 * summary["above_81"], yerr=100 * err, capsize=3,
            color=["0.6"] + ["C0"] * (len(summary) - 1))
-    ax.set_xticks(x, [f"{o}\n(n={n})" for o, n in zip(summary["opponent"], summary["games"])],
-                  fontsize=7)
+    ax.set_xticks(x, [f"{o.replace(' (', chr(10) + '(')}\n(n={n})"  # wrap "human (paper logs)"
+                      for o, n in zip(summary["opponent"], summary["games"])], fontsize=7)
     ax.axhline(50, color="red", lw=1)
     plots.paper_level(ax, 100 * PAPER_HUMAN_ABOVE_81 / PAPER_HUMAN_GAMES,
                       label=f"paper: {PAPER_HUMAN_ABOVE_81} of {PAPER_HUMAN_GAMES} human games")

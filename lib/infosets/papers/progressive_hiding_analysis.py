@@ -96,14 +96,13 @@ def plot_cmp(results: pd.DataFrame, sweep: pd.DataFrame, session):
     ax.set_xticks(x, [f"{m}\n(rho={r:g})" if m == "hiding" else m
                       for m, r in zip(table["method"], table["rho"])], fontsize=8)
     plots.label_axes(ax, "method (learner)", "success rate (fraction of repetitions)")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.05)  # room for an interval reaching 1
     mccfr = table["method"] == "mccfr_team"
     if mccfr.any():
         plots.paper_overlay(ax, x[mccfr.to_numpy()], [0.0] * int(mccfr.sum()),
                             label="paper: CFR never succeeded (0%)")
         ax.legend(fontsize=7, loc="upper left")
-    ax.set_title(f"CMP, n={int(table['n'].max())} repetitions (error bars: Wilson 95% CI)",
-                 fontsize=9)
+    ax.set_title(f"CMP, n={int(table['n'].max())} runs (bars: Wilson 95% CI)", fontsize=9)
     grid = success_table(sweep[sweep["method"] == "hiding"])
     frame = grid.pivot(index="pass_payoff", columns="rho", values="success_rate")
     n_sweep = int(grid["n"].min()) if len(grid) else 0
@@ -143,7 +142,9 @@ def plot_bridge(results: pd.DataFrame, session):
     plots.paper_level(ax, CAPI_BRIDGE, label=f"paper: CAPI (Sokota et al.) ~{CAPI_BRIDGE:g}")
     ax.axvline(PAPER_BRIDGE_EPISODES, color="0.6", ls="-.", lw=1,
                label=f"{PAPER_BRIDGE_EPISODES} episodes")
-    ax.set_ylim(max(results["payoff"].min(), 0), 22)
+    # every point on the chart: the first episodes can be far below 0 (-12.3 for PH)
+    low = float(results["payoff"].min())
+    ax.set_ylim(min(low, 0.0) - (0.5 if low < 0 else 0.0), 22)
     plots.label_axes(ax, "episode (full traversals)", "expected team payoff (points, exact)")
     ax.set_title("Abstracted Tiny Bridge", fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
