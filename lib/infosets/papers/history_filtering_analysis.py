@@ -33,7 +33,7 @@ def _label(frame):
         lambda r: f"MCMC b={int(r.burn_in)}" if r.method == "MCMC" else r.method, axis=1)
 
 
-ERROR_LABEL = "mean |V̂ − V(S)| (value units)"
+ERROR_LABEL = "mean |V̂ − V(S)| (points of return)"
 
 
 def _with_t95(frame: pd.DataFrame) -> pd.DataFrame:
@@ -170,18 +170,27 @@ def plot_sparse_dense(results: pd.DataFrame, session):
 def plot_sat(results: pd.DataFrame, session):
     import matplotlib.pyplot as plt
 
-    agg = results.groupby("m").agg(checked=("checked", "mean"), seconds=("seconds", "mean"),
-                                   histories=("consistent_histories", "mean")).reset_index()
+    rows = []
+    for m, sub in results.groupby("m"):
+        est = [mean_ci(sub[col].to_numpy(dtype=float)) for col in ("checked", "consistent_histories")]
+        rows.append({"m": m, "checked": est[0].value, "checked_lo": est[0].lo,
+                     "checked_hi": est[0].hi, "histories": est[1].value,
+                     "histories_lo": est[1].lo, "histories_hi": est[1].hi})
+    agg = pd.DataFrame(rows)
     fig, ax = plt.subplots(figsize=(4.6, 3.4))
-    ax.plot(agg["m"], agg["checked"], marker="o", label="assignments checked (mean)")
+    for col, marker, label in (("checked", "o", "assignments checked (mean)"),
+                               ("histories", "s", "|H_S| (consistent assignments, mean)")):
+        (line,) = ax.plot(agg["m"], agg[col], marker=marker, label=label)
+        # t 95% interval over the instances (a count is >= 1 on the log axis)
+        ax.fill_between(agg["m"], np.maximum(agg[f"{col}_lo"], 1.0), agg[f"{col}_hi"],
+                        color=line.get_color(), alpha=0.2, lw=0)
     ax.plot(agg["m"], 2.0 ** agg["m"], ls="--", color="0.5", label="2^m")
-    ax.plot(agg["m"], agg["histories"], marker="s", label="|H_S| (consistent assignments)")
     ax.set_yscale("log")
     ax.set_xlabel("variables m (count)")
     ax.set_ylabel("assignments or histories (count)")
     ax.legend(fontsize=8)
-    ax.set_title(f"3-FSAT game, brute-force construction (n={results.instance.nunique()}/m)",
-                 fontsize=8)
+    ax.set_title(f"3-FSAT game, brute-force construction (n={results.instance.nunique()}/m; "
+                 "bands: t 95% CI)", fontsize=8)
     fig.tight_layout()
     session.save_figure(fig, "fsat_construction_cost", paper_ref="Section 4.1, Theorem 1")
     return fig
