@@ -223,7 +223,8 @@ def plot_disambiguation(dis: pd.DataFrame, session):
         ax.plot(cens["fraction"], cens["log2_worlds"], "^", mfc="white", mec="C3", ms=6, zorder=3)
         ax.axhline(cap, color="C3", ls=":", lw=1)
         share = float(dis.loc[dis["game"] == game, "censored"].mean())
-        ax.set_title(f"{game}\n{share:.0%} of estimates censored", fontsize=8)
+        games_n = int(dis.loc[dis["game"] == game, "trajectory"].nunique())
+        ax.set_title(f"{game} (n={games_n} games)\n{share:.0%} of estimates censored", fontsize=8)
         ax.set_xlim(0, 1)
     for ax in list(axes.flat)[len(games):]:
         ax.axis("off")

@@ -45,7 +45,7 @@ def plot_trade(results: pd.DataFrame, session):
         sub = summary[summary["game"] == game]
         plots.lines_ci(ax, sub, "iteration", "mean", "lo", "hi", hue="map", logx=True,
                        marker="", xlabel="iteration (full traversals)",
-                       ylabel="payoff of the projected policy (team reward)",
+                       ylabel="projected policy payoff\n(team reward)",
                        ci_label="shaded: t 95% CI of the mean", label_fmt="{} (mean)",
                        legend=False)
         for (_name, part), line in zip(sub.groupby("map", sort=False), ax.get_lines()):
