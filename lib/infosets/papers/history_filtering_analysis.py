@@ -177,7 +177,7 @@ def plot_sat(results: pd.DataFrame, session):
                      "checked_hi": est[0].hi, "histories": est[1].value,
                      "histories_lo": est[1].lo, "histories_hi": est[1].hi})
     agg = pd.DataFrame(rows)
-    fig, ax = plt.subplots(figsize=(4.6, 3.4))
+    fig, ax = plt.subplots(figsize=(5.0, 4.2), layout="constrained")
     for col, marker, label in (("checked", "o", "assignments checked (mean)"),
                                ("histories", "s", "|H_S| (consistent assignments, mean)")):
         (line,) = ax.plot(agg["m"], agg[col], marker=marker, label=label)
@@ -188,10 +188,9 @@ def plot_sat(results: pd.DataFrame, session):
     ax.set_yscale("log")
     ax.set_xlabel("variables m (count)")
     ax.set_ylabel("assignments or histories (count)")
-    ax.legend(fontsize=8)
-    ax.set_title(f"3-FSAT game, brute-force construction (n={results.instance.nunique()}/m; "
-                 "bands: t 95% CI)", fontsize=8)
-    fig.tight_layout()
+    # one legend above the axes: inside, the bands leave it no free corner
+    figure_legend(fig, [ax], f"3-FSAT game, brute-force construction\n"
+                  f"(n={results.instance.nunique()} instances per m; bands: t 95% CI)", ncols=1)
     session.save_figure(fig, "fsat_construction_cost", paper_ref="Section 4.1, Theorem 1")
     return fig
 
