@@ -358,3 +358,29 @@ def test_ctrl_c_inside_a_compiled_modules_init_says_bye(monkeypatch):
     monkeypatch.setattr(belote, "_start", broken)
     with pytest.raises(ImportError, match="no module named x"):
         belote.main(["--seed", "3"], out=io.StringIO())
+
+
+def test_ctrl_c_swallowed_by_an_optional_import_still_leaves(monkeypatch):
+    """Under load, a Ctrl-C during start-up was echoed and the game carried on: it landed in
+    an optional compiled import whose ImportError (caused by the interrupt) a library's
+    ``except ImportError`` swallowed. The handler's flag still ends the game."""
+    import io
+
+    import infosets.play.belote as belote
+
+    def start(args, out):
+        try:  # as a library's optional import: the interrupt arrives, the error is dropped
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)
+            except belote.GameAbandoned as exc:
+                raise ImportError("initialization failed") from exc
+        except ImportError:
+            pass
+        return Match(3, human_seat=0, iterations=10)
+
+    monkeypatch.setattr(belote, "_start", start)
+    out = io.StringIO()
+    assert belote.main(["--seed", "3"], read=lambda p="": pytest.fail("the game started"),
+                       out=out) == 0
+    assert belote.BYE in out.getvalue()

@@ -36,8 +36,20 @@ class GameAbandoned(BaseException):
     itself with SIGINT; ``make`` then reports "Interrupt" although the game said bye."""
 
 
+_CTRL_C = {"seen": False}  # set by the handler: code that swallowed the exception can't hide it
+
+
 def _abandon(signum, frame):
+    _CTRL_C["seen"] = True
     raise GameAbandoned
+
+
+def _raise_if_ctrl_c_was_swallowed() -> None:
+    """Ctrl-C while an optional compiled module loads becomes an ImportError caused by
+    ``GameAbandoned`` (pybind11, CPython), and a library's ``except ImportError`` around that
+    import swallows it: the game would start as if no key had been pressed."""
+    if _CTRL_C["seen"]:
+        raise GameAbandoned
 
 
 @contextlib.contextmanager
@@ -48,6 +60,7 @@ def ctrl_c_abandons():
     except ValueError:  # not the main thread: signals cannot be handled here
         yield
         return
+    _CTRL_C["seen"] = False
     try:
         yield
     finally:
@@ -205,6 +218,7 @@ def main(argv=None, read=input, out=sys.stdout) -> int:
             except ValueError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2
+            _raise_if_ctrl_c_was_swallowed()
             return play(match, read, out)
     except (KeyboardInterrupt, GameAbandoned):  # during start-up
         print(f"\n{BYE}", file=out)
