@@ -187,7 +187,7 @@ def gain_claim(table, game, budget, statement, effect, players) -> Claim:
     tests = [paired_test(d, "greater") if len(d) >= 2 else (None, np.nan) for d in diffs]
     p_up = stats.holm([1.0 if np.isnan(p) else p for _, p in tests])
     # below the paper's gain at every cell (intersection-union): the claim fails
-    p_below = [1.0 if len(d) < 2 else paired_test(d, "less", null=effect)[1] for d in diffs]
+    p_below = [_p_or_one(d, "less", null=effect) for d in diffs]
     best = int(np.argmin(p_up))
     est = tests[best][0]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
@@ -224,8 +224,7 @@ def loss_claim(table, game, budget, statement, effect, players) -> Claim:
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
     tests = [paired_test(d, "less") if len(d) >= 2 else (None, np.nan) for d in diffs]
-    p_not_worse = stats.holm([1.0 if len(d) < 2 else paired_test(d, "greater", null=-MARGIN)[1]
-                              for d in diffs])
+    p_not_worse = stats.holm([_p_or_one(d, "greater", null=-MARGIN) for d in diffs])
     worst = int(np.nanargmax([np.inf if np.isnan(p) else p for _, p in tests]))
     est, p_iut = tests[worst]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
@@ -250,7 +249,7 @@ def no_gap_claim(table, game, budget, statement, players) -> Claim:
     cells = pi_cells(table)
     diffs = [paired_differences(table, c, "control") for c in cells]
     tosts = [_tost(d, MARGIN) if len(d) >= 2 else (None, np.nan) for d in diffs]
-    p_diff = stats.holm([1.0 if len(d) < 2 else paired_test(d)[1] for d in diffs])
+    p_diff = stats.holm([_p_or_one(d, "two-sided") for d in diffs])
     worst = int(np.nanargmax([np.inf if np.isnan(p) else p for _, p in tosts]))
     est, p_iut = tosts[worst]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
