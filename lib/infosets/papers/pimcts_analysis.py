@@ -346,6 +346,12 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
                              part["gain_pooled_hi"] - part["gain_pooled_gain"]],
                        fmt=marker, ms=4, capsize=2, color="C0" if marker == "o" else "C1",
                        label=label)
+        # most of a game's #worlds estimates hit the sampler's cap: its persistence is a bound
+        bound = (part["censored_share"] >= 0.5).to_numpy()
+        if bound.any():
+            left.plot(part["persistence"][bound], at[bound], marker, ls="none", ms=7, mfc="white",
+                      mec="C0" if marker == "o" else "C1", zorder=4,
+                      label="hollow: half or more of its estimates censored (a bound)")
     for i, r in table.iterrows():
         stated = paper_gain(r["game"], (r["game"], int(r["budget"])) in high_pairs(session.cfg))
         if stated is not None:
@@ -357,7 +363,7 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
     right.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
     left.set_yticks(y, [f"{g} (B={b})" for g, b in zip(table["game"], table["budget"])],
                     fontsize=7)
-    left.set_xlim(-0.05, 1.05)
+    left.set_xlim(-0.05, max(1.05, float(table["persistence_hi"].max()) + 0.03))
     left.set_xlabel("hidden-information persistence (fraction of the peak)\n"
                     "(mean log2 #worlds / its peak, random play; t 95% CI)", fontsize=8)
     right.set_xlabel("PI-MCTS gain over OL-MCTS (win-rate difference, fraction of games)\n"
@@ -366,7 +372,7 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
     rho = ("n/a" if not np.isfinite(corr["rho"]) else
            f"{corr['rho']:+.2f}" + ("" if not np.isfinite(corr["lo"])
                                      else f" [{corr['lo']:+.2f}, {corr['hi']:+.2f}]"))
-    figure_legend(fig, [right], "PI-MCTS gain beside persistence, games sorted by persistence; "
+    figure_legend(fig, [left, right], "PI-MCTS gain beside persistence, games sorted by persistence; "
                   f"Spearman rank correlation {rho} (95% CI, {corr['n']} games)")
     session.save_figure(fig, "pimcts_gain_vs_persistence",
                         paper_ref="(discussion, not measured in paper)")
