@@ -548,7 +548,8 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
     games = list(dict.fromkeys(sub_all["game"]))
     metrics = (("win_rate", "lo", "hi", "win rate (fraction of games)"),
                ("mean_depth", "depth_lo", "depth_hi", "mean tree depth (plies)"),
-               ("visit_share", "share_lo", "share_hi", "root visit share of chosen move (fraction)"))
+               ("visit_share", "share_lo", "share_hi",
+                "root visit share of chosen move (lines)\nand tree agreement (×), fraction"))
     fig, axes = plt.subplots(len(games), 3, figsize=(11, 2.3 * len(games) + 1.2), squeeze=False,
                              sharex="row", layout="constrained")
     for row, game in enumerate(games):
@@ -572,8 +573,13 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
             ax.set_title(f"{game} (n={int(sub['n'].min())}/cell)", fontsize=8)
         agree = sub.dropna(subset=["tree_agreement"])
         if len(agree):
-            axes[row, 2].plot(agree["D"], agree["tree_agreement"], "k.", ms=4,
-                              label="share of the D trees whose best move was played (fraction)")
+            ax = axes[row, 2]
+            colours = {line.get_label(): line.get_color() for line in ax.get_lines()}
+            for agg, part in agree.groupby("aggregation", sort=False):  # its rule's colour
+                ax.plot(part["D"], part["tree_agreement"], "x", ms=5, mew=1.2, zorder=4,
+                        color=colours.get(agg, "k"), label="_nolegend_")
+            ax.plot([], [], "x", color="k", ms=5, mew=1.2,
+                    label="× share of the D trees whose best move was played (its rule's colour)")
     fig.supxlabel(D_LABEL, fontsize=9)
     figure_legend(fig, axes, f"Budget fragmentation, B={budget} (bands: 95% intervals over games)",
                   ncols=4)
