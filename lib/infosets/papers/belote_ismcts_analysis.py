@@ -98,9 +98,8 @@ def duplicate_mean(results: pd.DataFrame, confidence: float = 0.95) -> dict:
     give a zero-width one."""
     per_deal = results.groupby("deal")["ai_score"].mean()
     m = mean_ci(per_deal.to_numpy(), confidence)
-    if m.n < 2:
-        return {"mean": m.value, "lo": np.nan, "hi": np.nan, "deals": m.n}
-    return {"mean": m.value, "lo": m.lo, "hi": m.hi, "deals": m.n}
+    lo, hi = (m.lo, m.hi) if m.n >= 2 else (np.nan, np.nan)
+    return {"mean": m.value, "lo": lo, "hi": hi, "deals": m.n}
 
 
 def heatmap_frame(heat: pd.DataFrame) -> pd.DataFrame:

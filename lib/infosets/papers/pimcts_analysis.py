@@ -136,6 +136,7 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
 
     sub_all = rates[rates["budget"] == budget]
     games = list(dict.fromkeys(sub_all["game"]))
+    high = set(high_pairs(session.cfg))  # (game, budget) of Fig. 2
     cols = min(4, len(games))
     rows_n = math.ceil(len(games) / cols)
     fig, axes = plt.subplots(rows_n, cols, figsize=(3.6 * cols, 2.8 * rows_n + 1.0),
@@ -162,7 +163,7 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
             ax.axhline(r["win_rate"], color="0.3", ls="-.", lw=1,
                        label="IS-MCTS (grey band: Wilson 95% CI)")
         ax.axhline(sub["baseline"].iloc[0], color="k", ls=":", lw=1, label="1/players")
-        stated = paper_gain(game, (game, budget) in high_pairs(session.cfg))
+        stated = paper_gain(game, (game, budget) in high)
         if stated is not None and len(control):
             base = float(control["win_rate"].iloc[0])
             plots.paper_level(ax, tuple(base + g for g in stated) if stated[0] != stated[1]
@@ -323,6 +324,7 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
     import matplotlib.pyplot as plt
 
     at_main = main_rates(rates, session.cfg)
+    high = set(high_pairs(session.cfg))  # (game, budget) of Fig. 2
     table = gains(at_main).merge(persistence(dis), on="game")
     pooled = {g: pooled_paired_gain(results, g, main_budget(session.cfg, g)) for g in table["game"]}
     for col in ("gain", "lo", "hi"):
@@ -353,7 +355,7 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
                       mec="C0" if marker == "o" else "C1", zorder=4,
                       label="hollow: half or more of its estimates censored (a bound)")
     for i, r in table.iterrows():
-        stated = paper_gain(r["game"], (r["game"], int(r["budget"])) in high_pairs(session.cfg))
+        stated = paper_gain(r["game"], (r["game"], int(r["budget"])) in high)
         if stated is not None:
             mid, half = (stated[0] + stated[1]) / 2, (stated[1] - stated[0]) / 2
             plots.paper_overlay(right, mid, i, xerr=half or None,

@@ -85,12 +85,12 @@ def claims(session) -> pd.DataFrame:
     else:
         w = wilson_interval(float((games["ai_score"] > HALF).sum()), len(games))
         m = mean_ci(games["ai_score"])
+        interval = (m.lo, m.hi) if m.n >= 2 else None  # one game: mean_ci's is [x, x]
         rows = [Claim("AI scores > 81 against humans", f"{rate:.3f} (43/63)", w.value,
                       by_containment(w.lo, w.hi, rate), interval=(w.lo, w.hi), n=len(games),
                       test="Wilson 95% interval contains the paper's value"),
                 Claim("AI mean score against humans", f"{HUMAN_MEAN}", m.value,
-                      by_containment(m.lo, m.hi, HUMAN_MEAN) if m.n >= 2 else "inconclusive",
-                      interval=(m.lo, m.hi) if m.n >= 2 else None, n=m.n,
-                      test="t 95% interval contains the paper's value",
-                      note="" if m.n >= 2 else "one game: no interval yet")]
+                      by_containment(*interval, HUMAN_MEAN) if interval else "inconclusive",
+                      interval=interval, n=m.n, test="t 95% interval contains the paper's value",
+                      note="" if interval else "one game: no interval yet")]
     return frame(rows)

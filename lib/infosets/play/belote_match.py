@@ -56,15 +56,16 @@ def parse_seat(text) -> int | None:
 def check_log_writable(path: Path) -> None:
     """ValueError naming ``log`` when a finished game could not be appended to ``path``
     (checked before the game starts, so that its result is not lost at the last card)."""
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
+    from infosets.experiments.store import check_writable  # noqa: PLC0415 (the output probe)
+
     if path.is_dir():
         raise ValueError(f"log: {path} is a folder; give a file path")
     if path.exists() and not os.access(path, os.W_OK):
         raise ValueError(f"log: {path} is not writable")
-    if not path.exists() and not (folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)):
-        raise ValueError(f"log: cannot create {path} (folder {folder} is not writable)")
+    try:
+        check_writable(path.parent)  # creates the folder, as the first logged game would
+    except OSError as exc:
+        raise ValueError(f"log: cannot create {path} ({exc.strerror or exc})") from None
 
 
 class Match:
