@@ -97,3 +97,24 @@ def test_the_papers_gain_line_is_fig2s_at_a_high_budget_whatever_its_size(figure
     paper = [line for line in fig.axes[0].get_lines() if line.get_label().startswith("paper:")]
     main_control = float(main[main["agent"] == "olmcts"]["win_rate"].iloc[0])
     assert np.allclose(paper[0].get_ydata(), main_control + 0.05)
+
+
+def test_rules_with_equal_win_rates_stay_visible(figure_session):
+    """Hearts at B = 150 in the default run: TotalVisits and SingleVote had the same win rates
+    and one solid line with round markers hid the other. Each rule now has its own marker (and
+    dash), in the panels and in the legend."""
+    rates = _rates(games=("hearts",))
+    tv = rates["aggregation"] == "TotalVisits"
+    sv = rates[rates["aggregation"] == "SingleVote"].set_index("D")
+    for col in ("win_rate", "lo", "hi"):
+        rates.loc[tv, col] = rates.loc[tv, "D"].map(sv[col]).to_numpy()
+    figure_session.cfg = config.load("pimcts_aggregation", "default")
+    rules = ("TotalVisits", "AverageValue", "SingleVote")
+    for fig in (analysis.plot_win_rate_vs_d(rates, figure_session, 100, "w", "Fig. 1"),
+                analysis.plot_search_vs_d(rates, figure_session, 100)):
+        panels = [{ln.get_label(): ln.get_marker() for ln in ax.get_lines()
+                   if ln.get_label() in rules} for ax in fig.axes]
+        panels = [p for p in panels if p]
+        assert panels and all(len(set(p.values())) == 3 for p in panels), panels
+        handles = {h.get_label(): h.get_marker() for h in fig.legends[0].legend_handles}
+        assert len({handles[r] for r in rules}) == 3, handles

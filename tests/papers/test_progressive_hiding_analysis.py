@@ -26,3 +26,15 @@ def test_trade_figures_have_one_legend_each(figure_session):
                       "perfect_recall (10% quantile)"]
     colours = [{ln.get_label(): ln.get_color() for ln in ax.get_lines()} for ax in curves.axes]
     assert colours[0] == colours[1]
+
+
+def test_cmp_heatmap_prints_each_cells_interval(figure_session):
+    """Every cell of the pass payoff x penalty heatmap prints its Wilson 95% interval beside
+    the rate (it used to print the rate alone)."""
+    rows = [{"method": "hiding", "pass_payoff": p, "rho": r, "success": s, "payoff": 0.5}
+            for p in (0.6, 0.8) for r in (0.0, 1.0) for s in [1] * 30 + [0] * 10]
+    runs = pd.DataFrame(rows)
+    fig = analysis.plot_cmp(runs, runs, figure_session)
+    texts = [t.get_text() for t in fig.axes[1].texts]
+    assert len(texts) == 4
+    assert all(t.startswith("0.75\n[0.60, 0.86]") for t in texts), texts

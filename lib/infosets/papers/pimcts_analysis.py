@@ -102,6 +102,21 @@ def win_rates(results: pd.DataFrame) -> pd.DataFrame:
 
 D_LABEL = "determinizations D (trees; D = 1: OL-MCTS)"
 WIN_LABEL = "focus win rate (fraction of games)"
+# One marker and dash per aggregation rule, so that two rules with equal values stay visible
+# (the later line would otherwise hide the earlier one: Hearts at B = 150 in the default run).
+RULE_STYLES = {"TotalVisits": ("o", "-", 5.5), "AverageValue": ("s", (0, (5, 2)), 4.5),
+               "SingleVote": ("^", (0, (1, 1.5)), 4.5)}
+
+
+def style_rules(ax) -> None:
+    """Give each aggregation rule's line its own marker and dash (``RULE_STYLES``)."""
+    for line in ax.get_lines():
+        if line.get_label() in RULE_STYLES:
+            marker, dash, size = RULE_STYLES[line.get_label()]
+            line.set_marker(marker)
+            line.set_linestyle(dash)
+            line.set_markersize(size)
+            line.set_markerfacecolor("none" if marker == "o" else line.get_color())
 
 
 def paper_gain(game: str, high_budget: bool) -> tuple[float, float] | None:
@@ -152,6 +167,7 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
             plots.lines_ci(ax, pd.concat(lines), "D", "win_rate", "lo", "hi", hue="aggregation",
                            logx=True, xlabel=D_LABEL, ylabel=WIN_LABEL,
                            ci_label="shaded: Wilson 95% CI", legend=False)
+            style_rules(ax)
         elif len(control):
             ax.errorbar(control["D"], control["win_rate"],
                         yerr=[control["win_rate"] - control["lo"], control["hi"] - control["win_rate"]],
@@ -566,6 +582,7 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
             if frame[y].notna().any():
                 plots.lines_ci(ax, frame.dropna(subset=[y]), "D", y, lo, hi, hue=hue, logx=True,
                                xlabel=D_LABEL, ylabel=label, legend=False)
+                style_rules(ax)
             else:
                 ax.text(0.5, 0.5, "not recorded by this engine", ha="center", fontsize=7,
                         transform=ax.transAxes)
@@ -581,7 +598,8 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
                 ax.plot(part["D"], part["tree_agreement"], "x", ms=5, mew=1.2, zorder=4,
                         color=colours.get(agg, "k"), label="_nolegend_")
             ax.plot([], [], "x", color="k", ms=5, mew=1.2,
-                    label="× share of the D trees whose best move was played (its rule's colour)")
+                    label="tree agreement: share of the D trees whose best move was "
+                          "played (its rule's colour)")
     fig.supxlabel(D_LABEL, fontsize=9)
     figure_legend(fig, axes, f"Budget fragmentation, B={budget} (bands: 95% intervals over games)",
                   ncols=4)

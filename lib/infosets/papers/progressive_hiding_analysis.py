@@ -87,7 +87,7 @@ def plot_cmp(results: pd.DataFrame, sweep: pd.DataFrame, session):
     import matplotlib.pyplot as plt
 
     table = success_table(results)
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), width_ratios=(1, 1.3))
     ax = axes[0]
     x = np.arange(len(table))
     below = np.clip(table["success_rate"] - table["lo"], 0, None)
@@ -105,10 +105,16 @@ def plot_cmp(results: pd.DataFrame, sweep: pd.DataFrame, session):
     ax.set_title(f"CMP, n={int(table['n'].max())} runs (bars: Wilson 95% CI)", fontsize=9)
     grid = success_table(sweep[sweep["method"] == "hiding"])
     frame = grid.pivot(index="pass_payoff", columns="rho", values="success_rate")
+    cells = grid.assign(text=[f"{v:.2f}\n[{lo:.2f}, {hi:.2f}]"
+                              for v, lo, hi in zip(grid["success_rate"], grid["lo"], grid["hi"])])
     n_sweep = int(grid["n"].min()) if len(grid) else 0
-    plots.heatmap(axes[1], frame, title=f"progressive hiding success rate (n={n_sweep}/cell)",
+    plots.heatmap(axes[1], frame, labels=cells.pivot(index="pass_payoff", columns="rho",
+                                                     values="text"),
+                  title=f"progressive hiding success rate, n={n_sweep}/cell\n"
+                        "(cell: rate [Wilson 95% CI])",
                   xlabel="penalty ρ (payoff units)", ylabel="pass payoff (payoff units)",
                   scale=plots.ColourScale(0.0, 1.0, "success rate (fraction of repetitions)"))
+    axes[1].title.set_fontsize(9)
     fig.tight_layout()
     session.save_figure(fig, "cmp_success_rates", paper_ref="Sec. 6.2")
     return fig
