@@ -41,7 +41,8 @@ $(STAMP): pyproject.toml
 venv: $(STAMP) ## create .venv and install the package (editable) with dev tools
 
 figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug> (DASK=<scheduler>)
-	$(PY) -m infosets.search.warm_cache
+	@# no compile step: a sweep that has tasks to compute compiles the numba engine first
+	@# (Session.executor); a replot from cached tables compiles nothing
 	$(PY) -m infosets.experiments.run_notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER)) $(if $(DASK),--scheduler $(DASK))
 	$(MAKE) --no-print-directory readme-tables
 

@@ -363,3 +363,26 @@ def test_provenance_counts_every_sweep_of_a_rerun_that_reproduces_its_outputs(tm
     rewritten = json.loads(path.read_text())
     assert rewritten["run_id"] == prov["run_id"]
     assert set(rewritten["cpu_seconds_by_sweep"]) == {"first", "second"}
+
+
+def test_the_engine_is_compiled_before_computing_and_never_for_a_replot(tmp_path, monkeypatch):
+    """``make figures`` used to compile the numba engine first, every time: on a fresh clone
+    that was 8 minutes before a replot that needs no compiled code. Now the session compiles
+    it when a sweep first has a task to compute, before its workers start."""
+    events = []
+    monkeypatch.setattr(session, "warm_engine", lambda: events.append("warm"))
+    real = session.make_executor
+
+    def spy(*args, **kwargs):
+        events.append("executor")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(session, "make_executor", spy)
+    s = Session.create("quickstart", "smoke", seed=0, workers=1, overrides=TINY)
+    first = s.run(quickstart.tasks(s.cfg), progress=False)
+    s.close()
+    assert events == ["warm", "executor"]
+    events.clear()
+    again = Session.create("quickstart", "smoke", seed=0, workers=1, overrides=TINY)
+    pd.testing.assert_frame_equal(again.run(quickstart.tasks(again.cfg), progress=False), first)
+    assert events == []  # every task cached: no compile, no workers
