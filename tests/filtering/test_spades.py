@@ -101,7 +101,7 @@ def test_the_last_dealt_card_moves():
                                                           for _ in range(300)))
     held = sum((h[3] >> last) & 1 for h in (sampler.sample_hands(state, 0, rng)
                                             for _ in range(300)))
-    assert kept < 30  # true card at its own position: 1 in 39 x 1/3 = about 3 of 300
+    assert kept < 30  # true card at its own position: 1/3 x 1/13 = 1 in 39, about 8 of 300
     assert scipy_stats.binomtest(held, 300, 13 / 39).pvalue > 1e-3
 
 
