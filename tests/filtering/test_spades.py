@@ -21,24 +21,14 @@ from infosets.filtering.spades import (
 from infosets.games.determinizers import infostate_key
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.pimcts import PIMCTSBot
+from random_play import play_until
 
 GAME = pyspiel.load_game("spades")
 
 
 def _play(decisions, seed=0):
     """Random play past the deal until ``decisions`` moves (bids, then cards) were made."""
-    rng = np.random.default_rng(seed)
-    state, made = GAME.new_initial_state(), 0
-    while True:
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-            continue
-        if made == decisions:
-            return state
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.integers(len(legal))])
-        made += 1
+    return play_until(GAME, np.random.default_rng(seed), decisions)
 
 
 def _replays_legally(world):

@@ -21,25 +21,9 @@ from infosets.games.determinizers import (
     undeterminizable_games,
 )
 from infosets.games.history_replay import ReplayDeterminizer
+from random_play import play_until
 
 P_MIN = 1e-3  # fixed seeds: deterministic; this only guards against real bias
-
-
-def _play(game, rng, moves):
-    state = game.new_initial_state()
-    made = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            state.apply_action(outcomes[rng.choice(len(outcomes), p=probs / probs.sum())][0])
-            continue
-        if made == moves:
-            return state
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.integers(len(legal))])
-        made += 1
-    raise AssertionError("game ended early")
 
 
 def _replayed(game, history):
@@ -54,7 +38,7 @@ def _replayed(game, history):
     ("battleship", 6), ("cribbage", 4), ("hanabi", 4), ("dou_dizhu", 4), ("tiny_bridge_4p", 2)])
 def test_generic_worlds_keep_the_view_and_rebuild_from_their_history(name, moves):
     game = pyspiel.load_game(name)
-    state = _play(game, np.random.default_rng(0), moves)
+    state = play_until(game, np.random.default_rng(0), moves)
     player = state.current_player()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -86,7 +70,7 @@ def test_exact_enumeration_equals_the_phantom_ttt_posterior():
 def test_exact_enumeration_equals_the_kuhn_deals():
     """3-player Kuhn: the two hidden cards are a uniform ordered pair of the 3 others."""
     game = pyspiel.load_game("kuhn_poker(players=3)")
-    state = _play(game, np.random.default_rng(4), 1)
+    state = play_until(game, np.random.default_rng(4), 1)
     player = state.current_player()
     real = state.history()
     exact = ReplayDeterminizer(game, mode="exact").exact_distribution(state, player)
@@ -110,7 +94,7 @@ def _chi_square(sampler, state, player, exact, n, rng):
 
 def test_exact_sampler_follows_the_enumeration():
     game = pyspiel.load_game("dark_hex(board_size=3)")
-    state = _play(game, np.random.default_rng(2), 3)
+    state = play_until(game, np.random.default_rng(2), 3)
     player = state.current_player()
     sampler = ReplayDeterminizer(game, mode="exact")
     exact = sampler.exact_distribution(state, player)
@@ -122,7 +106,7 @@ def test_exact_sampler_follows_the_enumeration():
 def test_chain_converges_to_the_enumeration():
     """The approximate chain, on a state small enough to enumerate (3-player Kuhn deals)."""
     game = pyspiel.load_game("kuhn_poker(players=3)")
-    state = _play(game, np.random.default_rng(5), 2)
+    state = play_until(game, np.random.default_rng(5), 2)
     player = state.current_player()
     exact = ReplayDeterminizer(game, mode="exact").exact_distribution(state, player)
     chain = ReplayDeterminizer(game, mode="chain", thin=10)
@@ -159,7 +143,7 @@ def test_bad_parameters_are_named():
 
 def test_exact_mode_refuses_a_set_too_large_to_enumerate():
     game = pyspiel.load_game("hearts")
-    state = _play(game, np.random.default_rng(0), 1)
+    state = play_until(game, np.random.default_rng(0), 1)
     with pytest.raises(RuntimeError, match="more than 100 nodes"):
         ReplayDeterminizer(game, mode="exact", max_nodes=100)(state, state.current_player(),
                                                                np.random.default_rng(0))

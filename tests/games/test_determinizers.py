@@ -14,25 +14,9 @@ from infosets.games.determinizers import (
     infostate_key,
     sampler_for,
 )
+from random_play import play_until
 
 P_MIN = 1e-3  # fixed seeds: the tests are deterministic; this only guards against real bias
-
-
-def _play(game, rng, decisions):
-    """Random play until ``decisions`` player moves were made and a player is to move."""
-    state = game.new_initial_state()
-    made = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-            continue
-        if made == decisions:
-            return state
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.integers(len(legal))])
-        made += 1
-    raise AssertionError("game ended early")
 
 
 @pytest.mark.parametrize("name,decisions", [
@@ -42,7 +26,7 @@ def _play(game, rng, decisions):
 def test_sampled_worlds_keep_the_information_state(name, decisions):
     game = pyspiel.load_game(name)
     rng = np.random.default_rng(1)
-    state = _play(game, rng, decisions)
+    state = play_until(game, rng, decisions)
     player = state.current_player()
     sampler = sampler_for(game)
     key = infostate_key(state, player)
@@ -56,7 +40,7 @@ def test_sampled_worlds_keep_the_information_state(name, decisions):
 
 def test_sampler_is_reproducible_from_the_rng():
     game = pyspiel.load_game("spades")
-    state = _play(game, np.random.default_rng(2), 6)
+    state = play_until(game, np.random.default_rng(2), 6)
     player = state.current_player()
     a = [sampler_for(game)(state, player, np.random.default_rng(7)).history() for _ in range(2)]
     assert a[0] == a[1]
@@ -87,7 +71,7 @@ def test_resample_leduc_opponent_card_is_uniform():
 
 def test_liars_dice_hidden_dice_are_uniform_and_own_dice_kept():
     game = pyspiel.load_game("liars_dice(numdice=2)")
-    state = _play(game, np.random.default_rng(4), 1)
+    state = play_until(game, np.random.default_rng(4), 1)
     player = state.current_player()
     sampler = sampler_for(game)
     rng = np.random.default_rng(5)
@@ -108,7 +92,7 @@ def test_liars_dice_hidden_dice_are_uniform_and_own_dice_kept():
 def test_chain_hidden_card_is_uniform_over_unseen_cards(name, decisions, deck):
     """At the first decision the card at one hidden deal position is uniform over unseen cards."""
     game = pyspiel.load_game(name)
-    state = _play(game, np.random.default_rng(6), decisions)
+    state = play_until(game, np.random.default_rng(6), decisions)
     player = state.current_player()
     sampler = ReplayDeterminizer(game, mode="chain", burn_in_sweeps=10, thin=20)
     rng = np.random.default_rng(8)
@@ -199,7 +183,7 @@ def test_hearts_checked_resampler_agrees_with_the_replay_chain():
     """Where OpenSpiel's hearts resampler fails most (end of the passing), the refused-and-
     redrawn worlds must place an unseen card like the engine-checked chain does."""
     game = pyspiel.load_game("hearts")
-    state = _play(game, np.random.default_rng(12), 10)
+    state = play_until(game, np.random.default_rng(12), 10)
     player = state.current_player()
     checked = sampler_for(game)
     chain = ReplayDeterminizer(game, mode="chain", burn_in_sweeps=10, thin=20)
