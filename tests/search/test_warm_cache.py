@@ -22,3 +22,13 @@ def test_each_stage_leaves_its_code_compiled():
         if name.startswith("k_"):
             assert getattr(K, name).signatures, name
     assert warm_cache.warm(progress=False) >= 0.0
+
+
+def test_loading_a_cached_engine_shows_no_compile_bar(monkeypatch, capsys):
+    """A cached engine loads in 2 to 3 s on a busy machine; the bar used to appear after 2 s and
+    announce "compiling ... (first run only)" in every notebook that computed a task."""
+    import time
+
+    monkeypatch.setattr(warm_cache, "stages", lambda: [("k_cached", lambda: time.sleep(3.0))])
+    warm_cache.warm(progress=True)
+    assert "compiling" not in capsys.readouterr().err
