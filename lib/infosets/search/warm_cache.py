@@ -4,7 +4,9 @@ The compiled engine (``infosets.search.compiled``; Ravichandran, Goodman and Luc
 docs/papers/pimcts_aggregation.md) dispatches on a kernel id at run time, so one search per
 entry point compiles every kernel's branch. Without this, each of ``make test``'s workers
 compiles the same code into numba's on-disk cache at the same time. ``make test`` runs
-``python -m infosets.search.warm_cache`` first; later processes load the cache in seconds.
+``python -m infosets.search.warm_cache`` first, and a notebook's ``Session`` calls ``warm``
+before its first computed task (a replot compiles nothing); later processes load the cache
+in seconds.
 
 On a fresh machine the compile takes minutes (462 s on a 2-vCPU machine in 2026-11; the
 breakdown is in docs/paper_scale.md), so it shows a progress bar over its stages: the eight
