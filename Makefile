@@ -72,7 +72,8 @@ test: $(STAMP) ## the whole pytest suite, notebook smoke runs included (compiles
 	@# two compiles, one per core: the engine's shared cache and the bounds-checked build
 	$(PY) tests/games/test_kernels_boundscheck.py & bc=$$!; \
 	$(PY) -m infosets.search.warm_cache; rc=$$?; wait $$bc; exit $$rc
-	$(PY) -m pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
+	@# the 25 slowest tests are listed at the end, to show where the 10-minute goal is lost
+	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=25 $(PYTEST_ARGS)
 
 lint: $(STAMP) ## ruff
 	$(PY) -m ruff check lib tests benchmarks
