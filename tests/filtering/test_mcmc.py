@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import chisquare
 
 from infosets.filtering.baselines import importance_estimates, mcmc_estimates, true_estimates
-from infosets.filtering.deals import assignment_of, iter_assignments
+from infosets.filtering.deals import assignment_of, iter_assignments, iter_deals
 from infosets.filtering.enumerate import ExplicitRange, exact_value, iter_histories
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain, ring_swap_neighbours
 from infosets.filtering.policies import (
@@ -192,6 +192,11 @@ def test_exact_history_value_matches_pyspiel_playouts(small, policy):
 
 
 def test_assignment_of_true_deal_round_trips(small):
+    # sum(a) == sum(c.need) holds for any hands (the pile row takes the remainder): the round
+    # trip is that the true deal's assignment is a valid one and deals the true hands back.
     _, state, c, _ = small
-    a = assignment_of(c, true_hands(state))
+    hands = true_hands(state)
+    a = assignment_of(c, hands)
     assert sum(a) == sum(c.need)
+    assert a in set(iter_assignments(c))
+    assert hands in set(iter_deals(c, a))
