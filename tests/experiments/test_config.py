@@ -75,6 +75,12 @@ def test_digest_ignores_preset_name_but_not_seed():
     a = config.load("quickstart", "smoke", seed=1)
     b = config.load("quickstart", "smoke", seed=2)
     assert a.digest() != b.digest()
+    # the default preset given every one of smoke's values is the same experiment
+    same = {k: a.values[k] for k in config.schema_for("quickstart").params}
+    c = config.load("quickstart", "default", seed=1, overrides=same)
+    assert c.preset != a.preset and c.values == a.values
+    assert c.digest() == a.digest()
+    assert config.load("quickstart", "default", seed=1).digest() != a.digest()
 
 
 @pytest.mark.parametrize(
