@@ -36,9 +36,12 @@ def test_play_game_follows_evaluate_bots_and_skips_forced_moves():
     assert len(chance) == 4
     steps = [e for e in log if e[0] == "step"]
     assert all(len(e[2]) > 1 for e in steps) and out["decisions"] == len(steps)
+    # in Kuhn poker no move is forced: each decision is told to the other seat, once, next
     for i, e in enumerate(log):
         if e[0] == "step":
-            assert ("inform", e[1], e[1]) not in [x[:3] for x in log[i + 1:i + 2]]
+            seat, first_legal = e[1], e[2][0]
+            assert log[i + 1] == ("inform", 1 - seat, seat, first_legal), log[i:i + 2]
+    assert not [e for e in log if e[0] == "inform" and e[1] == e[2]], "a mover was told its move"
     assert len(out["seconds"]) == 2 and sum(out["returns"]) == 0
 
 
