@@ -283,12 +283,15 @@ def world_history(state, player, gen):
 
 
 def compare_samplers(game, state, statistic, draws: int, seed: int, player=None,
-                     ours=_kernel_object, theirs=_resample):
-    """Distinct values seen and p-value (1.0 under two values) of a chi-square test that
-    ``statistic`` has one law under the kernel's determinizer and under the adapter's sampler
-    (``draws`` each, for ``player``, by default the mover). The statistic reads
-    ``ours(kernel, world)`` (by default the world's kernel object) and ``theirs(state, player,
-    gen)`` (by default the adapter kernel's ``resample``)."""
+                     ours=_kernel_object, theirs=_resample, min_values: int = 2):
+    """P-value of a chi-square test that ``statistic`` has one law under the kernel's
+    determinizer and under the adapter's sampler (``draws`` each, for ``player``, by default the
+    mover). The statistic reads ``ours(kernel, world)`` (by default the world's kernel object)
+    and ``theirs(state, player, gen)`` (by default the adapter kernel's ``resample``).
+
+    Fails when the two samplers together show fewer than ``min_values`` distinct values: a
+    statistic that takes one value cannot tell two laws apart, and its test would pass
+    vacuously."""
     kernel = kernel_for(game)
     player = state.current_player() if player is None else player
     gen = np.random.default_rng(seed)
@@ -297,10 +300,11 @@ def compare_samplers(game, state, statistic, draws: int, seed: int, player=None,
         counts[statistic(ours(kernel, world))] += 1
         others[statistic(theirs(state, player, gen))] += 1
     values = sorted(set(counts) | set(others))
-    if len(values) < 2:
-        return len(values), 1.0
+    assert len(values) >= min_values, (
+        f"the statistic took {len(values)} distinct values, fewer than {min_values}: "
+        "it cannot compare the two samplers")
     table = np.array([[counts[v] for v in values], [others[v] for v in values]])
-    return len(values), stats.chi2_contingency(table).pvalue
+    return stats.chi2_contingency(table).pvalue
 
 
 # --- the compiled engine against the Python reference ---------------------------------------
