@@ -108,8 +108,13 @@ def test_pimcts_view_draws_each_rule_from_the_control_with_the_ismcts_band():
 def test_pimcts_view_rejects_a_missing_cell_and_tolerates_rounded_bounds():
     with pytest.raises(ValueError, match="game"):
         explore.pimcts_aggregation_view(_rates(), "hearts", 4000, ("TotalVisits",))
-    # A Wilson lower bound a hair above a 0% rate must not break the error bars.
-    explore.pimcts_aggregation_view(_rates(), "leduc_poker", 50, ())
+    # A Wilson lower bound a hair above a 0% rate must not break the error bars (matplotlib
+    # refuses a negative error-bar length). Leduc has only the D = 1 control here: one rule is
+    # chosen so that the control's error bar is drawn.
+    view = explore.pimcts_aggregation_view(_rates(), "leduc_poker", 50, ("TotalVisits",))
+    (bars,) = view.figure.axes[0].containers
+    assert list(bars.lines[0].get_ydata()) == [0.0]
+    assert list(explore._yerr([0.0], [1e-17], [0.1]).ravel()) == [0.0, 0.1]
 
 
 def test_pimcts_widget_offers_each_game_its_own_budgets():
