@@ -105,6 +105,15 @@ def test_pimcts_view_draws_each_rule_from_the_control_with_the_ismcts_band():
     assert len(one.figure.axes[0].containers) == 1
 
 
+def test_pimcts_view_draws_the_control_alone_when_no_rule_is_chosen():
+    # The table lists "OL-MCTS (D = 1)" whatever is ticked, so the plot must show it too.
+    view = explore.pimcts_aggregation_view(_rates(), "hearts", 100, ())
+    (bars,) = view.figure.axes[0].containers
+    assert list(bars.lines[0].get_xdata()) == [1]
+    assert list(bars.lines[0].get_ydata()) == pytest.approx([25.0])
+    assert set(view.table["agent"]) == {"OL-MCTS (D = 1)", "IS-MCTS"}
+
+
 def test_pimcts_view_rejects_a_missing_cell_and_tolerates_rounded_bounds():
     with pytest.raises(ValueError, match="game"):
         explore.pimcts_aggregation_view(_rates(), "hearts", 4000, ("TotalVisits",))

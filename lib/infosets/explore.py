@@ -281,6 +281,10 @@ def pimcts_aggregation_view(rates: pd.DataFrame, game: str, budget: int,
                     yerr=100 * _yerr(part["win_rate"], part["lo"], part["hi"]),
                     marker="o", ms=4, capsize=3, label=f"PI-MCTS, {agg}")
         shown.append(part[part["agent"] == "pimcts"].assign(aggregation=f"PI-MCTS, {agg}"))
+    if not chosen and len(control):  # no rule ticked: the D = 1 control still stands alone
+        ax.errorbar(control["D"], 100 * control["win_rate"],
+                    yerr=100 * _yerr(control["win_rate"], control["lo"], control["hi"]),
+                    marker="o", ms=4, capsize=3, ls="none", label="OL-MCTS (D = 1)")
     if len(ismcts):
         row = ismcts.iloc[0]
         ax.axhspan(100 * row["lo"], 100 * row["hi"], color="0.5", alpha=0.2)
