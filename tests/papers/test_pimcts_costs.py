@@ -215,6 +215,15 @@ def test_recent_rates_project_the_rest_at_the_speed_since_a_change():
     assert everything.to_dict() == {"g": 2.0, "h": 2.0}
 
 
+def test_recent_rates_are_empty_when_nothing_finished_since():
+    """At the start of a session no task has finished yet: empty rates, not a dtype error
+    (the progress command then says so)."""
+    tasks = pd.DataFrame({"task_id": ["a", "b"], "game": ["g", "g"], "budget": [10] * 2,
+                          "planned_cpu_s": [3600.0] * 2})
+    rates, counts = pc.recent_rates(tasks, {"a": (50.0, 3600.0)}, since=100.0)
+    assert rates.empty and counts.empty
+
+
 def test_local_finished_reads_each_tasks_cpu_and_finish_time(tmp_path, monkeypatch):
     import os
 

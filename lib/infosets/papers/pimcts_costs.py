@@ -380,7 +380,8 @@ def recent_rates(tasks: pd.DataFrame, finished: dict[str, tuple[float, float]],
     finished tasks no longer predicts the rest."""
     recent = {task: cpu for task, (when, cpu) in finished.items() if when >= since}
     sub = tasks[tasks["task_id"].isin(recent)]
-    spent = sub["task_id"].map(recent).groupby(sub["game"]).sum()
+    # float even when nothing finished since: an empty map keeps the ids' string dtype
+    spent = sub["task_id"].map(recent).astype(float).groupby(sub["game"]).sum()
     planned = sub.groupby("game")["planned_cpu_s"].sum()
     keep = planned > 0
     return (spent / planned)[keep], sub.groupby("game").size()[keep]
