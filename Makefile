@@ -23,7 +23,7 @@ export MALLOC_MMAP_MAX_ ?= 0
 export MALLOC_TRIM_THRESHOLD_ ?= 1073741824
 
 .DEFAULT_GOAL := help
-.PHONY: help venv figures progress readme-tables reports-check smoke test lint bench lab play-belote clean
+.PHONY: help venv figures rekey progress readme-tables reports-check smoke test lint bench lab play-belote clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -45,6 +45,9 @@ figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAP
 	@# (Session.executor); a replot from cached tables compiles nothing
 	$(PY) -m infosets.experiments.run_notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER)) $(if $(DASK),--scheduler $(DASK))
 	$(MAKE) --no-print-directory readme-tables
+
+rekey: $(STAMP) ## after a change meant to move no number: carry PAPER's committed tables at PRESET to the new code, once a covering sample recomputes equal (experiments/rekey.py)
+	INFOSETS_REKEY=1 $(MAKE) --no-print-directory figures PRESET=$(PRESET) $(if $(PAPER),PAPER=$(PAPER)) $(if $(DASK),DASK=$(DASK))
 
 reports-check: $(STAMP) ## check reports/ (no errors, every figure shown) and open each page in headless Chromium
 	@command -v chromium >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then \

@@ -40,6 +40,7 @@ from infosets import plots
 from infosets.core import allocator
 from infosets.core.files import atomic_write_bytes
 from infosets.experiments import config as _config
+from infosets.experiments import rekey
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
 from infosets.experiments.figure_text import tidy_for_saving
@@ -263,14 +264,32 @@ class Session:
         """Run a task grid (cached, resumable) and return its tidy table in task order."""
         stats = RunStats()
         committed = ResumedCommittedResults(self.cfg, self.store) if self.published else None
+        if committed is not None and rekey.requested():
+            self._rekey(tasks, name, committed)
         frame = run(tasks, self.cfg, name=name, store=self.store, executor=self.executor,
                     progress=progress, stats=stats, committed=committed)
+        if committed is not None:
+            rekey.drop_stale_record(committed)
         self._cpu[name] = stats.cpu_seconds
         shipped = f"{stats.from_committed} from results/, " if stats.from_committed else ""
         print(f"[{self.slug}:{name}] {stats.total} tasks ({shipped}"
               f"{stats.cached - stats.from_committed} cached, {stats.computed} computed) "
               f"in {stats.seconds:.1f} s -> {len(frame)} rows")
         return frame
+
+    def _rekey(self, tasks: list[Task], name: str, committed: CommittedResults) -> None:
+        """``make rekey``: adopt the sweep's committed rows of an older key once a covering
+        sample recomputes equal under the current code (``rekey``); raises RekeyError, adopting
+        nothing, if one differs."""
+        stale = rekey.snapshot(self.cfg, committed, self.store)
+        if stale is None:
+            return
+        entry = rekey.adopt(tasks, self.cfg, name, stale, self.store, self.executor, committed)
+        if entry["tasks_adopted"]:
+            print(f"[{self.slug}:{name}] rekeyed from {stale.old_run_id}: "
+                  f"{entry['tasks_checked']} tasks recomputed equal "
+                  f"({entry['checked_cpu_seconds']:.0f} CPU-s), "
+                  f"{entry['tasks_adopted']} adopted")
 
     def derive(self, name: str, fn, *frames: pd.DataFrame, **kwargs) -> pd.DataFrame:
         """``fn(*frames, **kwargs)``, computed once per run and input, for a table derived in the

@@ -1,0 +1,202 @@
+"""Carry a published run's committed tables over to a new results key, once a recomputed
+sample shows that the code change behind the new key leaves its rows unchanged (all papers).
+
+A results key hashes every module a paper imports (``store.import_closure``), so a change
+meant to move no number (a figure moved out of a task module, a fix to the run machinery, an
+import cycle broken) makes every committed table stale, and a paper run of many CPU-hours
+would start again. ``make rekey PAPER=<slug> PRESET=<preset>`` runs the notebook with
+``INFOSETS_REKEY=1``. At each sweep whose committed table was written under another key,
+``Session.run`` then:
+
+1. keeps a copy of the old committed folder in this machine's store (``snapshot``), since
+   publishing the first sweep under the new key removes the old tables;
+2. recomputes under the current code a sample of the sweep's tasks that the old table holds
+   (``covering_sample``: every value of every task parameter with few values, such as each
+   game, agent, budget or D, at least once, and at least ``MIN_CHECKED`` tasks) and compares
+   their rows with the old ones exactly (``first_difference``);
+3. if every row agrees, adopts all the old table's rows into the store under the new key,
+   each task with an even share of the table's recorded CPU seconds, so the sweep finishes
+   without recomputing and publishes its table, with its total CPU cost, under the new key;
+   ``REKEYED.json`` beside the tables records the old key, the commit and the tasks checked;
+4. if any row differs, stops with the task and the first differing column, and adopts
+   nothing: the change moved a number, so the run must recompute (``make figures``).
+
+The sample proves the change neutral only on the code paths it takes. Use this for changes
+meant to move no number, never to keep results across a fix meant to move some.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from infosets.experiments.committed import CommittedResults, git_state, json_bytes
+from infosets.experiments.runner import Task, execute_timed, task_seed
+from infosets.experiments.store import Store, write_if_changed
+
+REKEY_ENV = "INFOSETS_REKEY"
+RECORD = "REKEYED.json"
+SNAPSHOT_PREFIX = "rekey-from-"
+MAX_LEVELS = 40  # a parameter with more distinct values (a deal index, a seed) is not covered
+MIN_CHECKED = 3
+
+
+class RekeyError(RuntimeError):
+    """A recomputed task's rows differ from the committed ones: the change is not neutral."""
+
+
+def requested() -> bool:
+    """True when the run was started by ``make rekey`` (``INFOSETS_REKEY`` set, not 0)."""
+    return os.environ.get(REKEY_ENV, "") not in ("", "0")
+
+
+class StaleTables(CommittedResults):
+    """A copy of a committed folder written under another key (``snapshot``), read as
+    ``CommittedResults`` reads its own tables whatever key they were written under."""
+
+    def __init__(self, cfg, path: Path, old_run_id: str):
+        super().__init__(cfg)
+        self.path, self.old_run_id = path, old_run_id
+
+    def valid(self) -> bool:
+        return True
+
+
+def snapshot(cfg, committed: CommittedResults, store: Store) -> StaleTables | None:
+    """The old tables of this published run, copied once into the store of the new key.
+
+    Returns None when there is nothing to carry over: the committed folder already holds the
+    new key and no earlier, interrupted rekey left a copy."""
+    kept = sorted(store.path.glob(f"{SNAPSHOT_PREFIX}*"))
+    if kept:  # a rekey interrupted after its first sweep was published: resume from the copy
+        return StaleTables(cfg, kept[-1], kept[-1].name[len(SNAPSHOT_PREFIX):])
+    old = committed.recorded_run_id()
+    if old is None or committed.valid():
+        return None
+    target = store.path / f"{SNAPSHOT_PREFIX}{old}"
+    partial = store.path / f".{target.name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.copytree(committed.path, partial)
+    partial.rename(target)  # a killed copy never passes for a whole one
+    return StaleTables(cfg, target, old)
+
+
+def _pairs(task: Task, levels: dict[str, set]) -> set[tuple[str, str]]:
+    pairs = {("fn", f"{task.fn.__module__}.{task.fn.__qualname__}")}
+    for key, value in task.params.items():
+        if len(levels[key]) <= MAX_LEVELS:
+            pairs.add((key, json.dumps(value, sort_keys=True)))
+    return pairs
+
+
+def covering_sample(tasks: Sequence[Task], minimum: int = MIN_CHECKED) -> list[int]:
+    """Indices of a few tasks that between them take every value of every parameter with at
+    most ``MAX_LEVELS`` values (and every task function), greedily, in task order on ties;
+    topped up to ``minimum`` with tasks spread evenly over the grid."""
+    levels: dict[str, set] = {}
+    for task in tasks:
+        for key, value in task.params.items():
+            levels.setdefault(key, set()).add(json.dumps(value, sort_keys=True))
+    covers = [_pairs(task, levels) for task in tasks]
+    todo, chosen = set().union(*covers) if covers else set(), []
+    while todo:
+        best = max(range(len(tasks)), key=lambda i: (len(covers[i] & todo), -i))
+        chosen.append(best)
+        todo -= covers[best]
+    for i in np.linspace(0, len(tasks) - 1, num=min(minimum, len(tasks))).round().astype(int):
+        if len(chosen) >= minimum:
+            break
+        if int(i) not in chosen:
+            chosen.append(int(i))
+    return sorted(chosen)
+
+
+def _canonical(value):
+    """A cell as plain Python, so that rows read from parquet compare with fresh ones:
+    arrays -> lists, numpy scalars -> Python numbers, NaN and None -> None."""
+    if isinstance(value, np.ndarray | list | tuple):
+        return [_canonical(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def first_difference(old: list[dict], new: list[dict]) -> str | None:
+    """None if the two row lists hold the same values (exactly; a column missing from a row
+    counts as empty), else a short description of the first difference."""
+    if len(old) != len(new):
+        return f"{len(new)} rows instead of {len(old)}"
+    for k, (a, b) in enumerate(zip(old, new)):
+        for column in sorted(set(a) | set(b)):
+            x, y = _canonical(a.get(column)), _canonical(b.get(column))
+            if x != y:
+                return f"row {k}, column {column!r}: {y!r} instead of {x!r}"
+    return None
+
+
+def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Store,
+          executor, committed: CommittedResults) -> dict:
+    """Check a covering sample of the tasks in ``stale``'s table ``name`` and adopt the
+    table into ``store`` (see the module docstring). Returns what ``REKEYED.json`` records
+    for the table; raises RekeyError, adopting nothing, if a checked task's rows differ."""
+    old = stale.load(name)
+    published = committed.load(name) if committed.valid() else {}  # an interrupted rekey's
+    present = [t for t in tasks if t.task_id in old and t.task_id not in published
+               and store.load_record(name, t.task_id) is None]
+    if not present:
+        return {"tasks_adopted": 0, "tasks_checked": 0, "checked_cpu_seconds": 0.0}
+    sample = [present[i] for i in covering_sample(present)]
+    calls = [(execute_timed, (t.fn, cfg.values, t.params, task_seed(cfg.seed, t.key)))
+             for t in sample]
+    if not hasattr(executor, "submit_all"):
+        executor = executor()
+    spent = 0.0
+    for j, (rows, seconds) in executor.submit_all(calls):
+        spent += seconds
+        diff = first_difference(old[sample[j].task_id], rows)
+        if diff is not None:
+            raise RekeyError(f"{cfg.slug}:{name}: task {sample[j].key} no longer gives its "
+                             f"committed rows ({diff}); the change moves results, so rerun "
+                             "`make figures` instead of `make rekey`")
+    share = stale.cpu_seconds(name) / len(old)
+    for task in present:
+        store.save_task(name, task.task_id, old[task.task_id], share)
+    entry = {"tasks_adopted": len(present), "tasks_checked": len(sample),
+             "checked_cpu_seconds": round(spent, 3)}
+    record(committed, stale, name, entry)
+    return entry
+
+
+def record(committed: CommittedResults, stale: StaleTables, name: str, entry: dict) -> None:
+    """Add table ``name`` to ``REKEYED.json`` in the committed folder."""
+    path = committed.path / RECORD
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict) or data.get("to_run_id") != committed.run_id:
+        data = {}
+    tables = {**data.get("tables", {}), name: entry}
+    data = {"from_run_id": stale.old_run_id, "to_run_id": committed.run_id,
+            "from_commit": stale.provenance().get("commit"), **git_state(), "tables": tables}
+    committed.path.mkdir(parents=True, exist_ok=True)
+    write_if_changed(path, json_bytes(data))
+
+
+def drop_stale_record(committed: CommittedResults) -> None:
+    """Remove a ``REKEYED.json`` left by an earlier key, once a run publishes under its own."""
+    path = committed.path / RECORD
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    if not isinstance(data, dict) or data.get("to_run_id") != committed.run_id:
+        path.unlink(missing_ok=True)

@@ -1,0 +1,137 @@
+"""``make rekey``: committed tables follow a change that moves no number, after a covering
+sample recomputes equal, and are refused after a change that moves one."""
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from infosets.experiments import rekey
+from infosets.experiments import store as store_mod
+from infosets.experiments.committed import CommittedResults
+from infosets.experiments.runner import Task
+from infosets.experiments.session import Session
+
+pytestmark = pytest.mark.xdist_group("runner")
+
+
+def _rows(cfg, params, seed):
+    """A task whose values can be moved from outside (``INFOSETS_TEST_SHIFT`` for game g)."""
+    rng = np.random.default_rng(seed)
+    shift = float(os.environ.get("INFOSETS_TEST_SHIFT", 0)) if params["game"] == "g" else 0.0
+    rows = [{"x": float(rng.random()) + shift, "n": params["deal"], "note": None}]
+    if params["deal"] % 3 == 0:
+        rows.append({"x": 0.5, "extra": [params["deal"], 1]})
+    return rows
+
+
+def _tasks():
+    return [Task(_rows, {"game": game, "agent": agent, "deal": deal})
+            for game in ("f", "g") for agent in ("a", "b", "c") for deal in range(8)]
+
+
+def _new_code(monkeypatch, label):
+    """Stand in for an edit to a module the paper imports: the results key changes."""
+    real = store_mod.code_hash
+    monkeypatch.setattr(store_mod, "code_hash", lambda slug=None: f"{real(slug)}-{label}")
+
+
+def _published(monkeypatch, tmp_path):
+    session = Session.create("quickstart", "default", workers=1)
+    first = session.run(_tasks(), "table", progress=False)
+    old_id = CommittedResults(session.cfg).recorded_run_id()
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "another_machine"))
+    return first, old_id
+
+
+class Counting:
+    """An executor that runs in this process and counts the tasks it is given."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def submit_all(self, calls):
+        for j, (fn, args) in enumerate(calls):
+            self.calls += 1
+            yield j, fn(*args)
+
+    def close(self):
+        pass
+
+
+def test_a_neutral_change_keeps_every_row_after_checking_a_covering_sample(tmp_path, monkeypatch):
+    first, old_id = _published(monkeypatch, tmp_path)
+    _new_code(monkeypatch, "refactor")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    session = Session.create("quickstart", "default", workers=1)
+    counting = Counting()
+    session._executor = counting
+    again = session.run(_tasks(), "table", progress=False)
+    pd.testing.assert_frame_equal(again, first)
+    # every game, agent and deal value once, at least: 8 deals need 8 tasks, not all 48
+    assert 8 <= counting.calls < len(_tasks())
+    shipped = CommittedResults(session.cfg)
+    assert shipped.valid() and shipped.recorded_run_id() != old_id
+    record = json.loads((shipped.path / rekey.RECORD).read_text())
+    assert record["from_run_id"] == old_id and record["to_run_id"] == shipped.run_id
+    assert record["tables"]["table"] == {"tasks_adopted": 48, "tasks_checked": counting.calls,
+                                         "checked_cpu_seconds": pytest.approx(0, abs=5)}
+    # the table's CPU cost travels with it, and a plain run now replots without compute
+    assert shipped.cpu_seconds("table") == pytest.approx(
+        json.loads((shipped.path / "PROVENANCE.json").read_text())["cpu_seconds"])
+    monkeypatch.delenv(rekey.REKEY_ENV)
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "fresh_clone"))
+    plain = Session.create("quickstart", "default", workers=1)
+    plain._executor = Counting()
+    pd.testing.assert_frame_equal(plain.run(_tasks(), "table", progress=False), first)
+    assert plain._executor.calls == 0
+
+
+def test_a_change_that_moves_a_number_is_refused_and_nothing_is_adopted(tmp_path, monkeypatch):
+    _published(monkeypatch, tmp_path)
+    _new_code(monkeypatch, "fix")
+    monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")  # the fix moves game g's values
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    session = Session.create("quickstart", "default", workers=1)
+    session._executor = Counting()
+    with pytest.raises(rekey.RekeyError, match=r'"game": "g".*column .x.*make figures'):
+        session.run(_tasks(), "table", progress=False)
+    assert not list((session.store.path / "table").glob("*.pkl"))  # nothing adopted
+    assert not (CommittedResults(session.cfg).path / rekey.RECORD).exists()
+
+
+def test_a_record_of_an_older_key_goes_when_a_run_publishes_under_its_own(tmp_path, monkeypatch):
+    _published(monkeypatch, tmp_path)
+    _new_code(monkeypatch, "refactor")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    Session.create("quickstart", "default", workers=1).run(_tasks(), "table", progress=False)
+    path = CommittedResults(Session.create("quickstart", "default").cfg).path / rekey.RECORD
+    assert path.exists()
+    monkeypatch.delenv(rekey.REKEY_ENV)
+    _new_code(monkeypatch, "a real fix")  # recomputed under yet another key
+    Session.create("quickstart", "default", workers=1).run(_tasks(), "table", progress=False)
+    assert not path.exists()
+
+
+def test_covering_sample_takes_every_value_of_each_small_parameter():
+    tasks = [Task(_rows, {"game": game, "budget": b, "deal": d, "seed": s})
+             for game in ("f", "g", "h") for b in (10, 100) for d in range(4) for s in range(50)]
+    chosen = [tasks[i] for i in rekey.covering_sample(tasks)]
+    for key in ("game", "budget", "deal"):
+        assert {t.params[key] for t in chosen} == {t.params[key] for t in tasks}
+    assert len(chosen) == 4  # four deals cover the three games and two budgets too
+    # 50 seeds exceed MAX_LEVELS: a parameter like a seed is not covered value by value
+    assert len({t.params["seed"] for t in chosen}) < 50
+    assert len(rekey.covering_sample(tasks[:1])) == 1
+    few = [Task(_rows, {"game": "f", "deal": 0, "seed": s}) for s in range(60)]
+    assert len(rekey.covering_sample(few)) == rekey.MIN_CHECKED
+
+
+def test_rows_compare_exactly_after_parquet():
+    old = [{"x": np.float64(0.1), "v": np.array([1, 2]), "note": np.nan}]
+    assert rekey.first_difference(old, [{"x": 0.1, "v": [1, 2], "note": None}]) is None
+    assert rekey.first_difference(old, [{"x": 0.1, "v": [1, 2]}]) is None  # missing = empty
+    assert "column 'x'" in rekey.first_difference(old, [{"x": 0.1 + 1e-16 * 2, "v": [1, 2]}])
+    assert "2 rows instead of 1" in rekey.first_difference(old, old * 2)
