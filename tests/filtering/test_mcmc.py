@@ -84,9 +84,19 @@ def test_chain_on_a_tilted_range_is_not_uniform(small):
     hs, p = exact_probs(c, rng_range.log_reach)
     top = hs[int(np.argmax(p))]
     chain = RingSwapChain(c, rng_range.log_reach, rng=4)
-    freq = sum(h == top for h in chain.sample(3000, 20, 5)) / 3000
+    samples = chain.sample(3000, 20, 5)
+    freq = sum(h == top for h in samples) / 3000
     assert abs(freq - p.max()) < 4 * math.sqrt(p.max() / 3000) + 0.005
     assert p.max() > 3 / len(hs)
+    # The top history alone cannot tell: its tolerance (0.011) exceeds p.max() (0.006), so a
+    # uniform chain passed the check above. The histories likelier than uniform hold 74% of
+    # the range's mass but only 36% of the histories: the chain must put ~74% of its samples
+    # there (a uniform chain puts ~36%).
+    heavy = {h for h, q in zip(hs, p) if q > 1 / len(hs)}
+    mass = float(p[p > 1 / len(hs)].sum())
+    assert mass - len(heavy) / len(hs) > 0.3  # the range is tilted enough to tell
+    share = sum(h in heavy for h in samples) / 3000
+    assert abs(share - mass) < 0.1, (share, mass, len(heavy) / len(hs))
 
 
 def test_every_sample_reproduces_the_public_state(small):

@@ -211,6 +211,13 @@ def test_random_playout_is_seeded():
     K.random_playout(a, np.random.default_rng(5))
     K.random_playout(b, np.random.default_rng(5))
     assert a.plays == b.plays and a.dealt == b.dealt and a.is_terminal()
+    # ... and the draws come from the rng handed in: other seeds give other games
+    games = set()
+    for seed in range(6, 10):
+        c = K.TrickState(20, 6)
+        K.random_playout(c, np.random.default_rng(seed))
+        games.add((tuple(c.dealt), tuple(c.plays)))
+    assert len(games) > 1
 
 
 # --- information states and observations -------------------------------------------------

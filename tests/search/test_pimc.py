@@ -43,7 +43,9 @@ def test_perfect_info_values_match_expectimax(name):
     table = PerfectInfoValues(game)
     for state in _random_decision_states(game, 15, np.random.default_rng(0)):
         p = state.current_player()
-        for a, v in table.action_values(state, p).items():
+        values = table.action_values(state, p)
+        assert sorted(values) == state.legal_actions()  # the loop below checks every action
+        for a, v in values.items():
             ref = _expectimax(state.child(a)) * (1 if p == 0 else -1)
             assert v == pytest.approx(ref)
 

@@ -73,6 +73,7 @@ def test_resample_keeps_information_state_and_is_seeded():
     for plies in (0, 3, 10, 21, 30):
         state = _midgame(game, rng, plies)
         player = state.current_player()
+        deals = set()
         for seed in range(5):
             world = state.resample_from_infostate(
                 player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
@@ -81,6 +82,9 @@ def test_resample_keeps_information_state_and_is_seeded():
             assert world.observation_string(player) == state.observation_string(player)
             assert world.legal_actions() == state.legal_actions()
             assert game.constraint.is_fair(world.deal)
+            deals.add(tuple(world.deal))
+        if plies <= 10:  # many hidden cards: the sampler's seeds must give other worlds
+            assert len(deals) > 1, plies
         a = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(9, 0., 1.))
         b = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(9, 0., 1.))
         assert a.deal == b.deal
