@@ -383,3 +383,38 @@ def test_ctrl_c_swallowed_by_an_optional_import_still_leaves(monkeypatch):
     assert belote.main(["--seed", "3"], read=lambda p="": pytest.fail("the game started"),
                        out=out) == 0
     assert belote.BYE in out.getvalue()
+
+
+# -- bad command-line arguments: one line naming the argument, before anything loads --------
+
+@pytest.mark.parametrize("argv,name", [
+    (["--iterations", "-5"], "iterations"),
+    (["--iterations", "0"], "iterations"),
+    (["--iterations", "1000000000"], "iterations"),  # failed for memory at the AI's first move
+    (["--exploration", "-1"], "exploration"),
+    (["--exploration", "nan"], "exploration"),
+    (["--exploration", "inf"], "exploration"),
+    (["--seed", "-3"], "seed"),
+    (["--seat", "north"], "seat"),
+])
+def test_bad_arguments_are_refused_before_the_game_loads(argv, name, monkeypatch, capsys):
+    """They were checked only after the game, the AI and a deal were loaded (or, for too many
+    iterations or an infinite exploration, not at all)."""
+    monkeypatch.setattr(belote_cli, "_start", lambda args, out: pytest.fail("the game loaded"))
+    out = io.StringIO()
+    assert main(argv, read=lambda p="": pytest.fail("the game started"), out=out) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and name in err and err.count("\n") == 1, err
+    assert "loading" not in out.getvalue()
+
+
+@pytest.mark.parametrize("argv,name", [(["--seed", "abc"], "--seed"),
+                                       (["--iterations", "many"], "--iterations"),
+                                       (["--bogus"], "--bogus")])
+def test_unparsable_arguments_give_one_line(argv, name, capsys):
+    """argparse printed its usage block before the error: several lines for one typo."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and name in err and err.count("\n") == 1, err

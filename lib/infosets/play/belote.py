@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import signal
 import sys
@@ -27,6 +28,9 @@ import time
 
 DEFAULT_LOG = "data/belote_ismcts/human_games.log"
 BYE = "bye (game abandoned, not logged)"
+# the search preallocates its node tables, about 1 KB per iteration (10 GB at this cap): a
+# larger --iterations filled the machine's memory at the AI's first move, mid-game
+MAX_ITERATIONS = 10_000_000
 
 
 class GameAbandoned(BaseException):
@@ -177,17 +181,38 @@ def _set_foreground(fd: int, group: int) -> None:
         signal.signal(signal.SIGTTOU, old)
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        """One line naming the bad option (argparse's default prints the usage block first)."""
+        self.exit(2, f"error: {message} (--help lists the options)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m infosets.play.belote",
-                                     description="Two-player Belote against the ISMCTS.")
+    parser = _Parser(prog="python -m infosets.play.belote",
+                     description="Two-player Belote against the ISMCTS.")
     parser.add_argument("--seat", default="random", help="0, 1 or random")
     parser.add_argument("--seed", type=int, default=None, help="deal seed (default: clock)")
-    parser.add_argument("--iterations", type=int, default=500)
-    parser.add_argument("--exploration", type=float, default=82.0)
+    parser.add_argument("--iterations", type=int, default=500,
+                        help=f"the AI's ISMCTS iterations per move, 1..{MAX_ITERATIONS} (paper: 500)")
+    parser.add_argument("--exploration", type=float, default=82.0,
+                        help="the AI's UCB constant, >= 0 (paper: 82)")
     parser.add_argument("--min-trumps", type=int, default=2)
     parser.add_argument("--log", default=DEFAULT_LOG,
                         help="log of finished games, relative to the repository root ('' for none)")
     return parser
+
+
+def _check_args(args) -> None:
+    """ValueError naming the first bad argument. Standard library only: it runs before the
+    game and the AI load, so a typo is answered at once (the ``Match`` checks them again)."""
+    if str(args.seat).strip().lower() not in ("0", "1", "random", "r", ""):
+        raise ValueError(f"seat {args.seat!r} is unknown; use 0 (first seat), 1 (second) or random")
+    if args.seed is not None and args.seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {args.seed}")
+    if not 1 <= args.iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be an int in 1..{MAX_ITERATIONS}, got {args.iterations}")
+    if not (math.isfinite(args.exploration) and args.exploration >= 0):
+        raise ValueError(f"exploration must be a finite number >= 0, got {args.exploration}")
 
 
 def _start(args, out):
@@ -210,6 +235,11 @@ def _start(args, out):
 def main(argv=None, read=input, out=sys.stdout) -> int:
     """Exit status: 0 when the game ends or the player leaves, 2 on a bad argument."""
     args = _parser().parse_args(argv)
+    try:
+        _check_args(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         with ctrl_c_abandons(), terminal_foreground():
             print("loading the game and the AI (Ctrl-C leaves) ...", file=out, flush=True)
