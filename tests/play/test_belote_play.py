@@ -418,3 +418,13 @@ def test_unparsable_arguments_give_one_line(argv, name, capsys):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and name in err and err.count("\n") == 1, err
+
+
+def test_a_stray_click_after_the_end_keeps_the_result_shown():
+    """Clicking (or typing) after the last card replaced 'game over: ...' by 'the game is
+    over'; the result stays, with the refusal under it."""
+    board = BeloteBoard(Match(9, human_seat=0, iterations=1))
+    while not board.match.is_over():
+        board.click(board.match.legal_cards()[0])
+    assert board.type_card("7C") == "the game is over"
+    assert "game over: YOU" in board.message.value and "the game is over" in board.message.value

@@ -100,8 +100,9 @@ class BeloteBoard:
             buttons.append(b)
         self.cards.children = buttons
         note = m.result_line() or ("your turn" if m.human_to_move() else "")
-        if m.message:
-            note = f"<span style='color:#b00'>{html.escape(m.message, quote=False)}</span>"
+        if m.message:  # after the end, a stray click must not hide the result
+            error = f"<span style='color:#b00'>{html.escape(m.message, quote=False)}</span>"
+            note = f"{note}<br>{error}" if m.is_over() else error
         if m.logged_line:
             note += f"<br>logged: <code>{m.logged_line}</code>"
         if m.log_error:
