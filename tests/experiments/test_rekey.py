@@ -3,6 +3,7 @@ sample recomputes equal, and are refused after a change that moves one."""
 
 import json
 import os
+import time
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,8 @@ def _rows(cfg, params, seed):
     """A task whose values can be moved from outside (``INFOSETS_TEST_SHIFT`` for game g)."""
     rng = np.random.default_rng(seed)
     shift = float(os.environ.get("INFOSETS_TEST_SHIFT", 0)) if params["game"] == "g" else 0.0
-    rows = [{"x": float(rng.random()) + shift, "n": params["deal"], "note": None}]
+    rows = [{"x": float(rng.random()) + shift, "n": params["deal"], "note": None,
+             "seconds": time.perf_counter()}]  # a measured time: differs on every run
     if params["deal"] % 3 == 0:
         rows.append({"x": 0.5, "extra": [params["deal"], 1]})
     return rows
@@ -89,17 +91,32 @@ def test_a_neutral_change_keeps_every_row_after_checking_a_covering_sample(tmp_p
     assert plain._executor.calls == 0
 
 
-def test_a_change_that_moves_a_number_is_refused_and_nothing_is_adopted(tmp_path, monkeypatch):
-    _published(monkeypatch, tmp_path)
+def _other(cfg, params, seed):
+    """A second sweep's task, untouched by the change."""
+    return {"y": float(np.random.default_rng(seed).random())}
+
+
+def test_a_change_that_moves_a_number_is_refused_and_the_old_tables_stay(tmp_path, monkeypatch):
+    """The notebook's first sweep is neutral and publishes under the new key; its second
+    moves a number: the rekey stops there and puts the committed folder back as it was."""
+    session = Session.create("quickstart", "default", workers=1)
+    session.run([Task(_other, {"k": k}) for k in range(4)], "first", progress=False)
+    session.run(_tasks(), "table", progress=False)
+    folder = CommittedResults(session.cfg).path
+    before = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "another_machine"))
     _new_code(monkeypatch, "fix")
     monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")  # the fix moves game g's values
     monkeypatch.setenv(rekey.REKEY_ENV, "1")
     session = Session.create("quickstart", "default", workers=1)
     session._executor = Counting()
+    session.run([Task(_other, {"k": k}) for k in range(4)], "first", progress=False)
+    assert CommittedResults(session.cfg).valid()  # the neutral sweep went through
     with pytest.raises(rekey.RekeyError, match=r'"game": "g".*column .x.*make figures'):
         session.run(_tasks(), "table", progress=False)
     assert not list((session.store.path / "table").glob("*.pkl"))  # nothing adopted
-    assert not (CommittedResults(session.cfg).path / rekey.RECORD).exists()
+    after = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert after == before
 
 
 def test_a_record_of_an_older_key_goes_when_a_run_publishes_under_its_own(tmp_path, monkeypatch):
@@ -135,3 +152,7 @@ def test_rows_compare_exactly_after_parquet():
     assert rekey.first_difference(old, [{"x": 0.1, "v": [1, 2]}]) is None  # missing = empty
     assert "column 'x'" in rekey.first_difference(old, [{"x": 0.1 + 1e-16 * 2, "v": [1, 2]}])
     assert "2 rows instead of 1" in rekey.first_difference(old, old * 2)
+    timed = [{"x": 0.1, "seconds": 0.2, "cpu_seconds": 1.0, "seconds_mcmc": 3.0}]
+    assert rekey.first_difference(timed, [{"x": 0.1, "seconds": 9.0, "cpu_seconds": 2.0,
+                                            "seconds_mcmc": 4.0}]) is None
+    assert rekey.first_difference([{"milliseconds_saved": 1}], [{"milliseconds_saved": 2}])

@@ -18,8 +18,12 @@ would start again. ``make rekey PAPER=<slug> PRESET=<preset>`` runs the notebook
    each task with an even share of the table's recorded CPU seconds, so the sweep finishes
    without recomputing and publishes its table, with its total CPU cost, under the new key;
    ``REKEYED.json`` beside the tables records the old key, the commit and the tasks checked;
-4. if any row differs, stops with the task and the first differing column, and adopts
-   nothing: the change moved a number, so the run must recompute (``make figures``).
+4. if any row differs, stops with the task and the first differing column, puts the old
+   tables back in the committed folder as they were, and adopts nothing more: the change
+   moved a number, so the run must recompute (``make figures``).
+
+Columns of measured time (``MEASURED``: "seconds", "cpu_seconds", ...) are not compared, and
+the adopted rows keep the times measured when they were computed.
 
 The sample proves the change neutral only on the code paths it takes. Use this for changes
 meant to move no number, never to keep results across a fix meant to move some.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,6 +50,7 @@ RECORD = "REKEYED.json"
 SNAPSHOT_PREFIX = "rekey-from-"
 MAX_LEVELS = 40  # a parameter with more distinct values (a deal index, a seed) is not covered
 MIN_CHECKED = 3
+MEASURED = re.compile(r"(^|_)seconds($|_)")  # e.g. seconds, cpu_seconds, seconds_mcmc
 
 
 class RekeyError(RuntimeError):
@@ -131,11 +137,12 @@ def _canonical(value):
 
 def first_difference(old: list[dict], new: list[dict]) -> str | None:
     """None if the two row lists hold the same values (exactly; a column missing from a row
-    counts as empty), else a short description of the first difference."""
+    counts as empty), else a short description of the first difference. Columns of measured
+    time (``MEASURED``: a name with the word "seconds") differ on every run and are skipped."""
     if len(old) != len(new):
         return f"{len(new)} rows instead of {len(old)}"
     for k, (a, b) in enumerate(zip(old, new)):
-        for column in sorted(set(a) | set(b)):
+        for column in sorted(c for c in set(a) | set(b) if not MEASURED.search(c)):
             x, y = _canonical(a.get(column)), _canonical(b.get(column))
             if x != y:
                 return f"row {k}, column {column!r}: {y!r} instead of {x!r}"
@@ -163,6 +170,7 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
         spent += seconds
         diff = first_difference(old[sample[j].task_id], rows)
         if diff is not None:
+            restore(committed, stale)
             raise RekeyError(f"{cfg.slug}:{name}: task {sample[j].key} no longer gives its "
                              f"committed rows ({diff}); the change moves results, so rerun "
                              "`make figures` instead of `make rekey`")
@@ -173,6 +181,13 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
              "checked_cpu_seconds": round(spent, 3)}
     record(committed, stale, name, entry)
     return entry
+
+
+def restore(committed: CommittedResults, stale: StaleTables) -> None:
+    """Put the old tables back in the committed folder, as they were before the rekey began
+    (an earlier sweep of the notebook may already have published under the new key)."""
+    shutil.rmtree(committed.path, ignore_errors=True)
+    shutil.copytree(stale.path, committed.path)
 
 
 def record(committed: CommittedResults, stale: StaleTables, name: str, entry: dict) -> None:
