@@ -428,3 +428,17 @@ def test_a_stray_click_after_the_end_keeps_the_result_shown():
         board.click(board.match.legal_cards()[0])
     assert board.type_card("7C") == "the game is over"
     assert "game over: YOU" in board.message.value and "the game is over" in board.message.value
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"iterations": 0}, "iterations"), ({"iterations": 10**9}, "iterations"),
+    ({"exploration": float("inf")}, "exploration"), ({"exploration": "82"}, "exploration"),
+    ({"human_seat": True}, "seat"), ({"seed": None}, "seed"), ({"seed": True}, "seed")])
+def test_match_refuses_bad_settings_before_dealing(kwargs, name, monkeypatch):
+    """The same checks as the command line (``belote_settings``), before any deal or log."""
+    from infosets.games.belote2p import deal as deal_lib
+
+    monkeypatch.setattr(deal_lib, "fair_deal", lambda *a, **k: pytest.fail("dealt"))
+    settings = {"seed": 3, "human_seat": 0, "iterations": 10, **kwargs}
+    with pytest.raises(ValueError, match=name):
+        Match(settings.pop("seed"), **settings)

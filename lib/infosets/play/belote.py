@@ -20,17 +20,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import os
 import signal
 import sys
 import time
 
+from infosets.play.belote_settings import MAX_ITERATIONS, check_settings, parse_seat
+
 DEFAULT_LOG = "data/belote_ismcts/human_games.log"
 BYE = "bye (game abandoned, not logged)"
-# the search preallocates its node tables, about 1 KB per iteration (10 GB at this cap): a
-# larger --iterations filled the machine's memory at the AI's first move, mid-game
-MAX_ITERATIONS = 10_000_000
 
 
 class GameAbandoned(BaseException):
@@ -203,16 +201,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check_args(args) -> None:
-    """ValueError naming the first bad argument. Standard library only: it runs before the
-    game and the AI load, so a typo is answered at once (the ``Match`` checks them again)."""
-    if str(args.seat).strip().lower() not in ("0", "1", "random", "r", ""):
-        raise ValueError(f"seat {args.seat!r} is unknown; use 0 (first seat), 1 (second) or random")
-    if args.seed is not None and args.seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {args.seed}")
-    if not 1 <= args.iterations <= MAX_ITERATIONS:
-        raise ValueError(f"iterations must be an int in 1..{MAX_ITERATIONS}, got {args.iterations}")
-    if not (math.isfinite(args.exploration) and args.exploration >= 0):
-        raise ValueError(f"exploration must be a finite number >= 0, got {args.exploration}")
+    """ValueError naming the first bad argument, before the game and the AI load."""
+    parse_seat(args.seat)
+    check_settings(args.seed, args.iterations, args.exploration)
 
 
 def _start(args, out):
@@ -220,7 +211,7 @@ def _start(args, out):
     argument."""
     from infosets.experiments.config import repo_root
     from infosets.games.belote2p.deal import DealConstraint
-    from infosets.play.belote_match import Match, parse_seat
+    from infosets.play.belote_match import Match
 
     seat = parse_seat(args.seat)
     seed = args.seed if args.seed is not None else time.time_ns() % 2**32

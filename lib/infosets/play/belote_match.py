@@ -29,6 +29,7 @@ from infosets.games.belote2p.rules import (
     cards_of,
     parse_card,
 )
+from infosets.play.belote_settings import check_settings, parse_seat
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 
 HIDDEN = "???"
@@ -41,16 +42,6 @@ LEGEND_LINES = (
     "INVI: the face-down card under each pile, hidden from both players, its owner included; "
     "it turns face up when the card on it is played.",
 )
-
-
-def parse_seat(text) -> int | None:
-    """'0'/'1' (the human's seat), 'random' (None: drawn later); ValueError otherwise."""
-    key = str(text).strip().lower()
-    if key in ("0", "1"):
-        return int(key)
-    if key in ("random", "r", ""):
-        return None
-    raise ValueError(f"seat {text!r} is unknown; use 0 (first seat), 1 (second) or random")
 
 
 def check_log_writable(path: Path) -> None:
@@ -82,8 +73,14 @@ class Match:
     def __init__(self, seed: int, human_seat="random", iterations: int = 500,
                  exploration: float = 82.0, log_path=None,
                  constraint: deal_lib.DealConstraint | None = None, inference: bool = False):
-        if not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+        if seed is None:
+            raise ValueError("seed must be an int >= 0, got None")
+        check_settings(seed, iterations, exploration)  # before dealing or creating the log
+        seat = None
+        if human_seat is not None:
+            seat = parse_seat(human_seat) if isinstance(human_seat, str) else human_seat
+            if isinstance(seat, bool) or seat not in (0, 1, None):
+                raise ValueError(f"seat {human_seat!r} is unknown; use 0, 1 or random")
         if log_path:
             check_log_writable(Path(log_path))
         deal_seq, seat_seq, ai_seq, ai2_seq = np.random.SeedSequence(int(seed)).spawn(4)
@@ -98,9 +95,6 @@ class Match:
         if human_seat is None:
             self.human = None
         else:
-            seat = parse_seat(human_seat) if isinstance(human_seat, str) else human_seat
-            if seat not in (0, 1, None):
-                raise ValueError(f"seat {human_seat!r} is unknown; use 0, 1 or random")
             self.human = int(np.random.default_rng(seat_seq).integers(2)) if seat is None \
                 else seat
         self.ai_bots = [BeloteISMCTSBot(iterations, exploration, rng=s, inference=inference)
