@@ -134,7 +134,7 @@ def test_outcomes_replay_the_same_deals_for_every_cell():
 def test_lambda_costs_nothing_is_paired_tost_with_holm():
     import pandas as pd
 
-    from infosets.papers import belief_mixtures as bm
+    from infosets.papers import belief_mixtures_analysis as bm
 
     rng = np.random.default_rng(0)
     deals = 3000

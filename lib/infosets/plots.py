@@ -216,11 +216,12 @@ class ColourScale:
 
 
 def shared_scale(frames: Sequence, *, label: str, fmt: str = ".2f", cmap: str = "viridis",
-                 center: float | None = None) -> ColourScale:
+                 center: float | None = None, min_span: float = 0.0) -> ColourScale:
     """The colour scale shared by ``frames`` (compared panels). Limits are the group's
-    extremes rounded outward to the printed precision (``fmt``), symmetric about ``center``
-    for a diverging map; a group whose cells all print the same value gets a scale one
-    printed unit wide each side and ``constant=True``."""
+    extremes rounded outward to the printed precision (``fmt``), widened about their middle
+    to at least ``min_span`` (so that a tiny spread does not fill the whole colour bar), and
+    symmetric about ``center`` for a diverging map; a group whose cells all print the same
+    value gets a scale one printed unit wide each side and ``constant=True``."""
     check_label(label, "colour bar label")
     vals = np.concatenate([np.asarray(f, dtype=float).ravel() for f in frames]) if frames \
         else np.array([])
@@ -238,6 +239,12 @@ def shared_scale(frames: Sequence, *, label: str, fmt: str = ".2f", cmap: str = 
     constant = reads_constant(vals, fmt)
     if hi - lo < unit / 2:
         lo, hi = lo - unit, hi + unit
+    if hi - lo < min_span:
+        middle = (lo + hi) / 2
+        lo, hi = middle - min_span / 2, middle + min_span / 2
+        if decimals is not None:
+            lo = round(math.floor(round(lo / unit, 6)) * unit, decimals)
+            hi = round(math.ceil(round(hi / unit, 6)) * unit, decimals)
     if center is not None:
         half = max(center - lo, hi - center, unit)
         lo, hi = center - half, center + half
@@ -311,13 +318,15 @@ def _format_colorbar(bar, scale: ColourScale) -> None:
 
 def heatmap_group(axes: Sequence, frames: Sequence[pd.DataFrame], *, xlabel: str, ylabel: str,
                   cbar_label: str, titles: Sequence[str] | None = None, fmt: str = ".2f",
-                  cmap: str = "viridis", center: float | None = None) -> ColourScale:
+                  cmap: str = "viridis", center: float | None = None,
+                  min_span: float = 0.0) -> ColourScale:
     """Compared heatmaps on one ``ColourScale`` with one colour bar beside the whole group
     (none when every cell of the group prints the same value). Returns the scale."""
     axes = list(axes)
     if len(axes) != len(frames):
         raise ValueError(f"axes: {len(axes)} panels for {len(frames)} frames")
-    scale = shared_scale(frames, label=cbar_label, fmt=fmt, cmap=cmap, center=center)
+    scale = shared_scale(frames, label=cbar_label, fmt=fmt, cmap=cmap, center=center,
+                         min_span=min_span)
     titles = list(titles) if titles is not None else [None] * len(frames)
     for ax, frame, title in zip(axes, frames, titles):
         heatmap(ax, frame, xlabel=xlabel, ylabel=ylabel, scale=scale, title=title,

@@ -386,3 +386,20 @@ def test_the_engine_is_compiled_before_computing_and_never_for_a_replot(tmp_path
     again = Session.create("quickstart", "smoke", seed=0, workers=1, overrides=TINY)
     pd.testing.assert_frame_equal(again.run(quickstart.tasks(again.cfg), progress=False), first)
     assert events == []  # every task cached: no compile, no workers
+
+
+def test_every_committed_run_is_under_the_current_key():
+    """A committed results/<slug>/<preset>/ written under another key is recomputed by the
+    next `make figures`, which then leaves git status dirty on a clean clone. An edit to a
+    module a paper imports must come with its rerun, or `make rekey` when it moves no number
+    (2026-11-28: plots.py gained a parameter, which moved quickstart's key)."""
+    from infosets.experiments.committed import CommittedResults
+
+    root = config.repo_root() / "results"
+    folders = sorted(p for p in root.glob("*/*") if (p / "RUN.json").is_file())
+    assert folders, "no committed results"
+    for folder in folders:
+        cfg = config.load(folder.parent.name, folder.name)
+        shipped = CommittedResults(cfg, root=root)
+        assert shipped.valid(), (f"{folder.relative_to(root)} holds run "
+                                 f"{shipped.recorded_run_id()}, the code gives {shipped.run_id}")

@@ -3,8 +3,8 @@ only: editing a table, a figure or a claim (its ``<slug>_analysis`` module, ``pl
 ``claims``, ``experiments.legends``) leaves its committed runs valid.
 
 pimcts_aggregation (Ravichandran, Goodman, Lucas), history_filtering (Solinas et al., arXiv
-2311.14651), progressive_hiding (Heymann & Lanctot, AAMAS 2025) and belote_ismcts (Boudier)
-are split so; belief_mixtures is not yet (docs/paper_scale.md, held-back changes)."""
+2311.14651), progressive_hiding (Heymann & Lanctot, AAMAS 2025), belote_ismcts (Boudier) and
+belief_mixtures (Arjonilla, Saffidine, Cazenave 2024) are split so."""
 
 import pytest
 
@@ -12,6 +12,8 @@ from infosets.experiments.store import import_closure
 
 POST_PROCESSING = ("plots.py", "claims.py", "experiments/legends.py")
 SPLIT = {
+    "belief_mixtures": ("belief_mixtures_analysis", (),
+                        ("beliefs.py", "metrics.py", "search/pimc.py", "search/ismcts.py")),
     "pimcts_aggregation": ("pimcts_analysis", ("papers/pimcts_claims.py", "papers/pimcts_costs.py"),
                            ("arena.py", "search/pimcts.py", "games/determinizers.py")),
     "history_filtering": ("history_filtering_analysis", (),

@@ -10,6 +10,7 @@ import pytest
 
 from infosets.experiments import config
 from infosets.papers import belief_mixtures as bm
+from infosets.papers import belief_mixtures_analysis as analysis
 
 
 def test_only_the_chosen_reading_takes_the_papers_name():
@@ -18,7 +19,7 @@ def test_only_the_chosen_reading_takes_the_papers_name():
     assert bm.label("liars_dice(numdice=1,dice_sides=2)") == "LD 2D (2 sides)"
     assert bm.label("liars_dice(numdice=1,dice_sides=6)") == "LD 6D"  # reset-face: not chosen
     assert bm.label("liars_dice(numdice=1,dice_sides=3)") == "LD 3D"
-    assert bm.paper_value(bm.BR_TABLES, 0, "PIMC", bm.label(bm.LD_2D_GAME), 0.0) == 0.300
+    assert analysis.paper_value(analysis.BR_TABLES, 0, "PIMC", bm.label(bm.LD_2D_GAME), 0.0) == 0.300
 
 
 @pytest.mark.parametrize("preset", ["default", "paper", "full"])
@@ -37,6 +38,6 @@ def test_readings_table_marks_the_headline_game():
     for reading, br in (("2:reset-face:exact:first", [-0.5, -0.5]),
                         ("6:reset-quantity:exact:uniform", [0.1, 0.4])):
         rows += [{"reading": reading, "lam": lam, "br": b} for lam, b in zip([0.0, 1.0], br)]
-    out = bm.readings(pd.DataFrame(rows))
+    out = analysis.readings(pd.DataFrame(rows))
     flags = dict(zip(out.reading, out.headline_game))
     assert flags == {"2:reset-face:exact:first": False, "6:reset-quantity:exact:uniform": True}
