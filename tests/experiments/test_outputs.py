@@ -403,3 +403,23 @@ def test_every_committed_run_is_under_the_current_key():
         shipped = CommittedResults(cfg, root=root)
         assert shipped.valid(), (f"{folder.relative_to(root)} holds run "
                                  f"{shipped.recorded_run_id()}, the code gives {shipped.run_id}")
+
+
+def test_every_committed_figures_folder_is_under_the_current_key():
+    """The same for the figures of a notebook without result tables (play_belote): its
+    PROVENANCE.json names the run, so a key moved by an edit to its modules rewrites that file
+    at the next `make figures` (2026-11-28: play/belote_match.py gained its settings check)."""
+    import json
+
+    from infosets.experiments.session import PUBLISHED_PRESETS
+    from infosets.experiments.store import run_id
+
+    root = config.repo_root() / "figures"
+    for slug in sorted(p.name for p in root.iterdir() if p.is_dir()):
+        for preset, sub in PUBLISHED_PRESETS.items():
+            path = root / slug / sub / "PROVENANCE.json"
+            if not path.is_file():
+                continue
+            recorded = json.loads(path.read_text())["run_id"]
+            current = run_id(config.load(slug, preset))
+            assert recorded == current, f"{path.relative_to(root)}: run {recorded}, code {current}"
