@@ -215,6 +215,14 @@ class ColourScale:
         return out
 
 
+def _round_out(lo: float, hi: float, decimals: int) -> tuple[float, float]:
+    """``lo`` down and ``hi`` up to ``decimals`` places (a value already on the grid, up to
+    float noise, stays put)."""
+    unit = 10.0 ** -decimals
+    return (round(math.floor(round(lo / unit, 6)) * unit, decimals),
+            round(math.ceil(round(hi / unit, 6)) * unit, decimals))
+
+
 def shared_scale(frames: Sequence, *, label: str, fmt: str = ".2f", cmap: str = "viridis",
                  center: float | None = None, min_span: float = 0.0) -> ColourScale:
     """The colour scale shared by ``frames`` (compared panels). Limits are the group's
@@ -232,8 +240,7 @@ def shared_scale(frames: Sequence, *, label: str, fmt: str = ".2f", cmap: str = 
     lo, hi = float(vals.min()), float(vals.max())
     if decimals is not None:
         unit = 10.0 ** -decimals
-        lo = round(math.floor(round(lo / unit, 6)) * unit, decimals)
-        hi = round(math.ceil(round(hi / unit, 6)) * unit, decimals)
+        lo, hi = _round_out(lo, hi, decimals)
     else:
         unit = max(abs(lo), abs(hi), 1.0) * 1e-3
     constant = reads_constant(vals, fmt)
@@ -243,8 +250,7 @@ def shared_scale(frames: Sequence, *, label: str, fmt: str = ".2f", cmap: str = 
         middle = (lo + hi) / 2
         lo, hi = middle - min_span / 2, middle + min_span / 2
         if decimals is not None:
-            lo = round(math.floor(round(lo / unit, 6)) * unit, decimals)
-            hi = round(math.ceil(round(hi / unit, 6)) * unit, decimals)
+            lo, hi = _round_out(lo, hi, decimals)
     if center is not None:
         half = max(center - lo, hi - center, unit)
         lo, hi = center - half, center + half

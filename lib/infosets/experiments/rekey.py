@@ -190,28 +190,28 @@ def restore(committed: CommittedResults, stale: StaleTables) -> None:
     shutil.copytree(stale.path, committed.path)
 
 
+def _current_record(committed: CommittedResults) -> dict | None:
+    """The committed folder's ``REKEYED.json`` if it records a rekey to this folder's key;
+    ``None`` if it is missing, unreadable or left by an earlier key."""
+    try:
+        data = json.loads((committed.path / RECORD).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("to_run_id") != committed.run_id:
+        return None
+    return data
+
+
 def record(committed: CommittedResults, stale: StaleTables, name: str, entry: dict) -> None:
     """Add table ``name`` to ``REKEYED.json`` in the committed folder."""
-    path = committed.path / RECORD
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        data = {}
-    if not isinstance(data, dict) or data.get("to_run_id") != committed.run_id:
-        data = {}
-    tables = {**data.get("tables", {}), name: entry}
+    tables = {**(_current_record(committed) or {}).get("tables", {}), name: entry}
     data = {"from_run_id": stale.old_run_id, "to_run_id": committed.run_id,
             "from_commit": stale.provenance().get("commit"), **git_state(), "tables": tables}
     committed.path.mkdir(parents=True, exist_ok=True)
-    write_if_changed(path, json_bytes(data))
+    write_if_changed(committed.path / RECORD, json_bytes(data))
 
 
 def drop_stale_record(committed: CommittedResults) -> None:
     """Remove a ``REKEYED.json`` left by an earlier key, once a run publishes under its own."""
-    path = committed.path / RECORD
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return
-    if not isinstance(data, dict) or data.get("to_run_id") != committed.run_id:
-        path.unlink(missing_ok=True)
+    if _current_record(committed) is None:
+        (committed.path / RECORD).unlink(missing_ok=True)
