@@ -91,6 +91,33 @@ def test_a_neutral_change_keeps_every_row_after_checking_a_covering_sample(tmp_p
     assert plain._executor.calls == 0
 
 
+def test_adopted_rows_stay_marked_when_a_later_run_publishes_them(tmp_path, monkeypatch):
+    """2026-11-28: the committed folder was put back (git checkout) after a rekey, and a plain
+    run then published the store's adopted rows with no REKEYED.json, as if computed. The
+    record now lives in the store as well, and a fresh clone keeps the committed one."""
+    _published(monkeypatch, tmp_path)
+    folder = CommittedResults(Session.create("quickstart", "default").cfg).path
+    before = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    _new_code(monkeypatch, "refactor")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    Session.create("quickstart", "default", workers=1).run(_tasks(), "table", progress=False)
+    record = (folder / rekey.RECORD).read_bytes()
+    monkeypatch.delenv(rekey.REKEY_ENV)
+    for path in folder.rglob("*"):  # the committed folder as it was before the rekey
+        if path.is_file() and path.relative_to(folder) not in before:
+            path.unlink()
+    for rel, payload in before.items():
+        (folder / rel).write_bytes(payload)
+    plain = Session.create("quickstart", "default", workers=1)
+    plain._executor = Counting()
+    plain.run(_tasks(), "table", progress=False)
+    assert plain._executor.calls == 0  # the store's adopted rows, published again
+    assert (folder / rekey.RECORD).read_bytes() == record
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "fresh_clone"))
+    Session.create("quickstart", "default", workers=1).run(_tasks(), "table", progress=False)
+    assert (folder / rekey.RECORD).read_bytes() == record
+
+
 def _other(cfg, params, seed):
     """A second sweep's task, untouched by the change."""
     return {"y": float(np.random.default_rng(seed).random())}

@@ -17,7 +17,8 @@ would start again. ``make rekey PAPER=<slug> PRESET=<preset>`` runs the notebook
 3. if every row agrees, adopts all the old table's rows into the store under the new key,
    each task with an even share of the table's recorded CPU seconds, so the sweep finishes
    without recomputing and publishes its table, with its total CPU cost, under the new key;
-   ``REKEYED.json`` beside the tables records the old key, the commit and the tasks checked;
+   ``REKEYED.json`` beside the tables (and in the store, so that a later publish of the
+   adopted rows keeps it) records the old key, the commit and the tasks checked;
 4. if any row differs, stops with the task and the first differing column, puts the old
    tables back in the committed folder as they were, and adopts nothing more: the change
    moved a number, so the run must recompute (``make figures``).
@@ -179,7 +180,7 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
         store.save_task(name, task.task_id, old[task.task_id], share)
     entry = {"tasks_adopted": len(present), "tasks_checked": len(sample),
              "checked_cpu_seconds": round(spent, 3)}
-    record(committed, stale, name, entry)
+    record(committed, stale, name, entry, store)
     return entry
 
 
@@ -190,28 +191,38 @@ def restore(committed: CommittedResults, stale: StaleTables) -> None:
     shutil.copytree(stale.path, committed.path)
 
 
-def _current_record(committed: CommittedResults) -> dict | None:
-    """The committed folder's ``REKEYED.json`` if it records a rekey to this folder's key;
-    ``None`` if it is missing, unreadable or left by an earlier key."""
+def _current_record(folder: Path, run_id: str) -> dict | None:
+    """``folder``'s ``REKEYED.json`` if it records a rekey to ``run_id``; ``None`` if it is
+    missing, unreadable or left by an earlier key."""
     try:
-        data = json.loads((committed.path / RECORD).read_text())
+        data = json.loads((folder / RECORD).read_text())
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("to_run_id") != committed.run_id:
+    if not isinstance(data, dict) or data.get("to_run_id") != run_id:
         return None
     return data
 
 
-def record(committed: CommittedResults, stale: StaleTables, name: str, entry: dict) -> None:
-    """Add table ``name`` to ``REKEYED.json`` in the committed folder."""
-    tables = {**(_current_record(committed) or {}).get("tables", {}), name: entry}
+def record(committed: CommittedResults, stale: StaleTables, name: str, entry: dict,
+           store: Store) -> None:
+    """Add table ``name`` to ``REKEYED.json``, in the committed folder and in the store of the
+    new key: the store's adopted rows stay marked as adopted when a later run publishes them
+    (``sync_record``)."""
+    kept = _current_record(store.path, committed.run_id) or {}
+    tables = {**kept.get("tables", {}), name: entry}
     data = {"from_run_id": stale.old_run_id, "to_run_id": committed.run_id,
             "from_commit": stale.provenance().get("commit"), **git_state(), "tables": tables}
-    committed.path.mkdir(parents=True, exist_ok=True)
-    write_if_changed(committed.path / RECORD, json_bytes(data))
+    for folder in (store.path, committed.path):
+        folder.mkdir(parents=True, exist_ok=True)
+        write_if_changed(folder / RECORD, json_bytes(data))
 
 
-def drop_stale_record(committed: CommittedResults) -> None:
-    """Remove a ``REKEYED.json`` left by an earlier key, once a run publishes under its own."""
-    if _current_record(committed) is None:
+def sync_record(committed: CommittedResults, store: Store) -> None:
+    """Once a run publishes, its committed ``REKEYED.json`` is the store's record of rows
+    adopted under this key, or none: a record of an earlier key goes."""
+    kept = _current_record(store.path, committed.run_id)
+    if kept is not None:
+        committed.path.mkdir(parents=True, exist_ok=True)
+        write_if_changed(committed.path / RECORD, json_bytes(kept))
+    elif _current_record(committed.path, committed.run_id) is None:
         (committed.path / RECORD).unlink(missing_ok=True)

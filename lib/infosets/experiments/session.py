@@ -269,7 +269,7 @@ class Session:
         frame = run(tasks, self.cfg, name=name, store=self.store, executor=self.executor,
                     progress=progress, stats=stats, committed=committed)
         if committed is not None:
-            rekey.drop_stale_record(committed)
+            rekey.sync_record(committed, self.store)
         self._cpu[name] = stats.cpu_seconds
         shipped = f"{stats.from_committed} from results/, " if stats.from_committed else ""
         print(f"[{self.slug}:{name}] {stats.total} tasks ({shipped}"
