@@ -59,3 +59,62 @@ def test_malformed_records_are_named(tmp_path):
         game_log.parse_line("A" * 17 + ";200")
     with pytest.raises(ValueError, match="ai_score"):
         game_log.format_game(True, [1] * 16, 200)
+
+
+def test_a_game_is_never_glued_onto_a_last_line_without_its_newline(tmp_path):
+    """2026-11-28: a log whose last line lacked its newline (edited by hand) got the next game
+    glued onto it, and both games were then skipped as malformed."""
+    path = tmp_path / "mine.txt"
+    path.write_text("AABABABABABABABAB;97")  # no final newline
+    game_log.append_game(path, False, [0] * 16, 20)
+    games = game_log.read_games(path)
+    assert games.attrs["skipped"] == 0 and list(games["ai_score"]) == [97, 20]
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(b"AABABABABABABABAB;97\r\nBBBBBBBBBBBBBBBBB;0")
+    game_log.append_game(crlf, True, [1] * 16, 162)
+    assert list(game_log.read_games(crlf)["ai_score"]) == [97, 0, 162]
+
+
+def test_an_append_is_atomic_and_keeps_the_file_mode(tmp_path, monkeypatch):
+    """A disk that fails halfway through the write leaves the log as it was (the old in-place
+    append left half a line, which the next game was glued onto), and the log keeps its
+    permissions."""
+    import builtins
+    import os
+
+    path = tmp_path / "mine.txt"
+    game_log.append_game(path, True, [1, 0] * 8, 97)
+    os.chmod(path, 0o640)
+    before = path.read_bytes()
+    real_open = builtins.open
+
+    class HalfWritten:
+        """A file whose first write stores half its data, then fails as a full disk does."""
+
+        def __init__(self, handle):
+            self.handle = handle
+
+        def write(self, data):
+            self.handle.write(data[: len(data) // 2])
+            self.handle.flush()
+            raise OSError(28, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+    def failing_open(file, mode="r", *args, **kwargs):
+        handle = real_open(file, mode, *args, **kwargs)
+        return HalfWritten(handle) if ("w" in mode or "a" in mode) else handle
+
+    monkeypatch.setattr(builtins, "open", failing_open)
+    with pytest.raises(OSError):
+        game_log.append_game(path, False, [0] * 16, 20)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]  # no temporary file left
+    game_log.append_game(path, False, [0] * 16, 20)
+    assert os.stat(path).st_mode & 0o777 == 0o640
+    assert list(game_log.read_games(path)["ai_score"]) == [97, 20]

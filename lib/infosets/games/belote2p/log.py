@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from infosets.core.files import atomic_write_bytes
+
 from .rules import NUM_TRICKS, TOTAL_POINTS
 
 HEADER = (
@@ -44,15 +46,21 @@ def format_game(ai_led_first: bool, ai_won_tricks, ai_score: int) -> str:
 
 
 def append_game(path, ai_led_first: bool, ai_won_tricks, ai_score: int) -> str:
-    """Append one finished game to the log at ``path`` (created with its header)."""
+    """Append one finished game to the log at ``path`` (created with its header).
+
+    The file is rewritten atomically, so a reader (or a crash mid-write) sees the log with or
+    without the new game, never half a line; a last line that lacks its newline (a file
+    edited by hand) is ended first, so the new game is never glued onto it. The file keeps
+    its permissions."""
     line = format_game(ai_led_first, ai_won_tricks, ai_score)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    new = not path.exists() or path.stat().st_size == 0
-    with open(path, "a") as fh:
-        if new:
-            fh.write(HEADER)
-        fh.write(line + "\n")
+    old = path.read_bytes() if path.exists() else b""
+    if not old:
+        old = HEADER.encode()
+    elif not old.endswith(b"\n"):
+        old += b"\r\n" if b"\r\n" in old else b"\n"
+    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    atomic_write_bytes(path, old + (line + "\n").encode(), mode)
     return line
 
 
