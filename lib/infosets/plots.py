@@ -35,6 +35,8 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 from matplotlib.ticker import FormatStrFormatter, MaxNLocator, MultipleLocator  # noqa: E402
 
+from infosets.core.files import atomic_write_with  # noqa: E402
+
 CI_LABEL = "shaded: 95% CI"
 # The paper's numbers: always this marker (face in the series colour, black edge), so a reader
 # learns it once for every figure of every paper.
@@ -360,13 +362,19 @@ def save_figure(fig, stem: Path, stamp_text: str | None = None) -> list[Path]:
         stamp(fig, stamp_text)
     paths = []
     for ext in ("png", "svg"):
-        final = stem.with_suffix(f".{ext}")
-        tmp = final.with_name(f".{final.name}.tmp")
+        final = figure_path(stem, ext)
         # No creation date in the metadata: identical results give byte-identical files.
-        fig.savefig(tmp, format=ext, bbox_inches="tight", metadata={"Date": None})
-        os.replace(tmp, final)
+        atomic_write_with(final, lambda tmp, ext=ext: fig.savefig(
+            tmp, format=ext, bbox_inches="tight", metadata={"Date": None}))
         paths.append(final)
     return paths
+
+
+def figure_path(stem: Path, ext: str) -> Path:
+    """``stem`` with ``.ext`` appended: a stem with a dot ("win_rate_B10000.0") keeps it,
+    where ``Path.with_suffix`` would cut it and overwrite a neighbour's file."""
+    stem = Path(stem)
+    return stem.with_name(f"{stem.name}.{ext}")
 
 
 def markdown_table(frame: pd.DataFrame, floatfmt: str = ".4g") -> str:

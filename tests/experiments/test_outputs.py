@@ -258,19 +258,22 @@ def test_prune_unlisted_removes_outputs_of_an_older_design_only(tmp_path):
                     "paper/x.png", "timing/t.csv"]
 
 
-def test_a_figure_name_with_a_dot_is_refused_before_anything_is_written():
-    """``Path.with_suffix`` cut "win_rate_B10000.0" to "win_rate_B10000.png": a figure named
-    after a float would overwrite its neighbour silently."""
+def test_a_figure_name_with_a_dot_keeps_it_and_spares_its_neighbour():
+    """``Path.with_suffix`` cut "rate_0.5" to "rate_0.png": a figure named after a float
+    overwrote its neighbour silently (then a guard refused such names). ``plots.figure_path``
+    appends the extension, so both figures are kept under their own names."""
     import matplotlib.pyplot as plt
 
     s = Session.create("quickstart", "smoke", seed=0, workers=1)
-    fig, ax = plt.subplots()
-    ax.set(xlabel="x (units)", ylabel="y (units)")
-    with pytest.raises(ValueError, match=r"^name: 'rate_0\.5' has a dot, so it would be saved "
-                                         r"as rate_0\.png"):
-        s.save_figure(fig, "rate_0.5")
-    plt.close(fig)
-    assert not list(s.figures_dir.glob("rate_0*"))
+    for name, y in (("rate_0", "a (units)"), ("rate_0.5", "b (units)")):
+        fig, ax = plt.subplots()
+        ax.set(xlabel="x (units)", ylabel=y)
+        paths = s.save_figure(fig, name)
+        plt.close(fig)
+        assert [p.name for p in paths] == [f"{name}.png", f"{name}.svg"]
+    assert "a (units)" in (s.figures_dir / "rate_0.svg").read_text()
+    assert "b (units)" in (s.figures_dir / "rate_0.5.svg").read_text()
+    assert not list(s.figures_dir.glob(".*tmp"))  # no temporary file left
 
 
 @pytest.mark.parametrize("name", ["table 2", "a\tb", "sub/table", ""])

@@ -377,12 +377,9 @@ class Session:
         ``figure_text.tidy_for_saving``: legends and corner notes off the data, titles clear of
         their neighbours, the stamp clear of any text."""
         _check_output_name(name)
-        if "." in name:  # plots.save_figure's with_suffix would cut the name at its last dot
-            raise ValueError(f"name: {name!r} has a dot, so it would be saved as "
-                             f"{name.rsplit('.', 1)[0]}.png; use another character")
         tidy_for_saving(fig, self.stamp_text)
         stem = self.figures_dir / name
-        targets = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
+        targets = [plots.figure_path(stem, "png"), plots.figure_path(stem, "svg")]
         before = [p.read_bytes() if p.exists() else None for p in targets]
         with naming_path(stem):
             paths = plots.save_figure(fig, stem)
