@@ -442,3 +442,41 @@ def test_match_refuses_bad_settings_before_dealing(kwargs, name, monkeypatch):
     settings = {"seed": 3, "human_seat": 0, "iterations": 10, **kwargs}
     with pytest.raises(ValueError, match=name):
         Match(settings.pop("seed"), **settings)
+
+
+def test_enter_in_the_text_box_plays_like_the_button():
+    """Enter did nothing (only the button read the box); now the box's value arriving
+    (continuous_update=False: on Enter) goes through the button's handler."""
+    board = BeloteBoard(Match(9, human_seat=0, iterations=10))
+    prompt_match = Match(9, human_seat=0, iterations=10)
+    prompt_match.run_ai()
+    board.text.value = "zz"  # what Enter sends
+    assert board.match.message == prompt_match.submit("zz")
+    assert board.text.value == "zz"  # left to be corrected
+    before = len(board.match.state.plays)
+    board.text.value = card_name(board.match.legal_cards()[0])
+    assert len(board.match.state.plays) >= before + 1 and board.text.value == ""
+    assert board.match.message == "" and "your turn" in board.message.value
+    # typing then clicking the button: the box loses focus (its value arrives), then the click
+    mine = sum(1 for player, *_ in board.match.state.plays if player == 0)
+    board.text.value = card_name(board.match.legal_cards()[0])
+    board.play_button.click()
+    assert board.match.message == ""  # played once, not refused as a second play
+    assert sum(1 for player, *_ in board.match.state.plays if player == 0) == mine + 1
+
+
+def test_a_very_long_typed_line_is_quoted_short():
+    """A 1 MB line was quoted whole in the error, at the prompt and on the board."""
+    long_text = "x" * 1_000_000
+    match = Match(5, human_seat=0, iterations=10)
+    match.run_ai()
+    read, state = _scripted([long_text, "quit"])
+    state["match"] = match
+    out = io.StringIO()
+    assert play(match, read, out) == 0
+    invalid = [line for line in out.getvalue().splitlines() if line.startswith("invalid:")]
+    assert invalid == ["invalid: card '" + "x" * 40 + "…' is unknown; use rank 7 8 9 10 J Q K A "
+                       "then suit C D H S, e.g. 10H"]
+    board = BeloteBoard(Match(5, human_seat=0, iterations=10))
+    assert board.type_card(long_text) == invalid[0].removeprefix("invalid: ")
+    assert len(board.message.value) < 300

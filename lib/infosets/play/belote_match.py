@@ -33,6 +33,7 @@ from infosets.play.belote_settings import check_settings, parse_seat
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 
 HIDDEN = "???"
+ECHO_CHARS = 40  # of the typed text, quoted in an error message (a pasted page stays readable)
 _SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 TRUMP_LINE = (f"Trump: {_SUIT_WORDS[SUITS[TRUMP_SUIT]]} ({SUITS[TRUMP_SUIT]}), in every game. "
               "Trump order: J 9 A 10 K Q 8 7; other suits: A 10 K Q J 9 8 7.")
@@ -57,6 +58,11 @@ def check_log_writable(path: Path) -> None:
         check_writable(path.parent)  # creates the folder, as the first logged game would
     except OSError as exc:
         raise ValueError(f"log: cannot create {path} ({exc.strerror or exc})") from None
+
+
+def _echo(text: str) -> str:
+    """The typed text as an error message quotes it: its first ``ECHO_CHARS`` characters."""
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "…"
 
 
 class Match:
@@ -142,8 +148,8 @@ class Match:
             return self._set("it is not your turn")
         try:
             card = parse_card(text)
-        except ValueError as exc:
-            return self._set(str(exc))
+        except ValueError as exc:  # its message quotes the text: only its start
+            return self._set(str(exc).replace(repr(text), repr(_echo(text)), 1))
         legal = self.legal_cards()
         if card not in legal:
             mine = self.state.kernel.playable(self.human)

@@ -46,7 +46,9 @@ class BeloteBoard:
         self.text = widgets.Text(placeholder="or type a card, e.g. 10H", continuous_update=False,
                                  layout=widgets.Layout(width="180px"))
         self.play_button = widgets.Button(description="Play typed card")
-        self.play_button.on_click(lambda _: self.type_card(self.text.value))
+        self.play_button.on_click(lambda _: self.submit_text())
+        # with continuous_update=False the value arrives on Enter (or when the box loses focus)
+        self.text.observe(lambda _: self.submit_text(), names="value")
         self.message = widgets.HTML()
         self.history = widgets.HTML()
         self.legend = widgets.HTML(
@@ -65,6 +67,17 @@ class BeloteBoard:
 
     def type_card(self, text: str) -> str:
         return self._play(text)
+
+    def submit_text(self) -> str:
+        """The text box's card, sent by Enter or by the button. The box is emptied after a
+        move, and an empty box sends nothing: typing a card then clicking the button sends it
+        once (the box losing focus sends it first), and emptying the box sends nothing."""
+        if not self.text.value:
+            return ""
+        error = self.type_card(self.text.value)
+        if not error:
+            self.text.value = ""
+        return error
 
     def _play(self, text: str) -> str:
         error = self.match.submit(text)
