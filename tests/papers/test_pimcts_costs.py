@@ -251,3 +251,24 @@ def test_measuring_the_disambiguation_cost_accepts_seed_zero():
     row = pc.measure_disambiguation("kuhn_poker", samples=2, decisions=2, seed=0, games=2)
     assert row["game"] == "kuhn_poker" and row["cpu_s_per_world"] >= 0
     assert row["decisions_measured"] > 0
+
+
+def test_progress_counts_the_disambiguation_sweep_that_follows_the_tournament():
+    """2026-11-28: ``progress`` projected the tournament alone, so the hours it gave left out
+    the disambiguation sweep that runs after it (1.37 planned CPU-hours at the paper preset)."""
+    from infosets.papers.pimcts_aggregation import disambiguation_tasks
+
+    cfg = config.load("pimcts_aggregation", "paper")
+    plan = pc.plan_disambiguation(cfg, pc.load_disambiguation_costs())
+    total = float(plan["cpu_hours"].sum())
+    none = pc.disambiguation_progress(cfg, set(), 0.0)
+    assert none["tasks_done"] == 0 and none["tasks"] == len(disambiguation_tasks(cfg))
+    assert none["planned_left_cpu_h"] == pytest.approx(total) and total > 0.5
+    assert none["spent_over_planned"] is None
+    stratego = {t.task_id for t in disambiguation_tasks(cfg) if t.params["game"] == "stratego"}
+    part = pc.disambiguation_progress(cfg, stratego, spent_cpu_s=3600.0)
+    planned_stratego = float(plan.set_index("game").loc["stratego", "cpu_hours"])
+    assert part["tasks_done"] == len(stratego)
+    assert part["planned_done_cpu_h"] == pytest.approx(planned_stratego)
+    assert part["planned_left_cpu_h"] == pytest.approx(total - planned_stratego)
+    assert part["spent_over_planned"] == pytest.approx(1.0 / planned_stratego)

@@ -396,6 +396,24 @@ def hours_left_at(tasks: pd.DataFrame, done: set[str], rates: pd.Series,
     return float((left["planned_cpu_s"] * rate).sum()) / 3600 / workers
 
 
+def disambiguation_progress(cfg, done: set[str], spent_cpu_s: float) -> dict:
+    """The disambiguation sweep against its plan (``plan_disambiguation``), for ``progress``:
+    it runs after the tournament, so its CPU-hours are part of what a run has left. Each task
+    (one random game of one game) plans its game's CPU-hours over its trajectories. Returns
+    tasks done and in all, the plan's CPU-hours done and left, and the spent / planned ratio
+    on the finished tasks (None before any)."""
+    plan = plan_disambiguation(cfg, load_disambiguation_costs()).set_index("game")
+    per_task = plan["cpu_hours"] / plan["games"]
+    tasks = disambiguation_tasks(cfg)
+    planned = [(t.task_id in done, float(per_task[t.params["game"]])) for t in tasks]
+    planned_done = sum(h for finished, h in planned if finished)
+    return {"tasks_done": sum(finished for finished, _ in planned), "tasks": len(tasks),
+            "planned_done_cpu_h": planned_done,
+            "planned_left_cpu_h": sum(h for finished, h in planned if not finished),
+            "spent_over_planned": (spent_cpu_s / 3600 / planned_done if planned_done > 0
+                                   else None)}
+
+
 def main_progress(argv=None) -> None:
     """``python -m infosets.papers.pimcts_costs progress [--preset paper] [--workers 2]``:
     a committed tournament run against its plan, per game and budget."""
@@ -436,6 +454,18 @@ def main_progress(argv=None) -> None:
              f" ({ratio:.2f} x the plan on the finished tasks): about "
              f"{summary['hours_left_by_game']:.1f} hours left on {args.workers} cores at each "
              f"game's own rate ({summary['hours_left']:.1f} at the average rate)"))
+    dis = disambiguation_progress(cfg, set(results.load("disambiguation")),
+                                  results.cpu_seconds("disambiguation"))
+    dis_rate = dis["spent_over_planned"]
+    dis_left = dis["planned_left_cpu_h"] * (dis_rate or 1.0) / args.workers
+    print(f"then the disambiguation sweep: {dis['tasks_done']}/{dis['tasks']} tasks; planned "
+          f"CPU-hours {dis['planned_left_cpu_h']:.2f} left, about {dis_left:.1f} hours on "
+          f"{args.workers} cores "
+          + ("at the plan (no task measured yet)" if dis_rate is None else
+             f"at {dis_rate:.2f} x the plan"))
+    if ratio is not None:
+        print(f"the whole run: about {summary['hours_left_by_game'] + dis_left:.1f} hours left on "
+              f"{args.workers} cores")
     if since is not None and ratio is not None:
         rates, counts = recent_rates(tasks, local_finished(cfg), since)
         if rates.empty:
@@ -443,9 +473,10 @@ def main_progress(argv=None) -> None:
             return
         fallback = table.groupby("game", sort=False)["rate"].first()
         each = ", ".join(f"{g} {rates[g]:.2f} x its plan ({counts[g]} tasks)" for g in rates.index)
+        left = hours_left_at(tasks, set(rows), rates, fallback, args.workers)
         print(f"since {args.since}, on this machine: {each}; at those rates (the other games at "
-              f"their own) about {hours_left_at(tasks, set(rows), rates, fallback, args.workers):.1f}"
-              f" hours left on {args.workers} cores")
+              f"their own) about {left:.1f} hours of tournament left on {args.workers} cores, "
+              f"{left + dis_left:.1f} with the disambiguation sweep")
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:
