@@ -192,3 +192,24 @@ def test_a_corner_note_across_a_line_moves_to_a_corner_no_line_crosses():
     assert (note.get_position(), note.get_va()) == ((0.99, 0.99), "top")
     assert not box_crosses_lines(ax, note.get_window_extent(fig.canvas.get_renderer()))
     plt.close(fig)
+
+
+def test_a_figure_legend_keeps_the_given_series_order_whatever_panel_draws_first():
+    """2026-11-28: belief_mixtures' first panels draw PIMC alone, so the shared legend read
+    "PIMC, paper, IS-MCTS"; with ``order`` the algorithms come first, then the rest."""
+    from infosets.experiments.legends import figure_legend
+
+    fig, axes = plt.subplots(1, 2)
+    axes[0].plot([0, 1], [0, 1], label="PIMC")
+    axes[0].plot([0], [0], "x", label="paper")
+    axes[1].plot([0, 1], [1, 0], label="IS-MCTS")
+    axes[1].plot([0, 1], [0, 1], label="PIMC")
+    figure_legend(fig, axes, "title", order=("PIMC", "IS-MCTS"))
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["PIMC", "IS-MCTS", "paper"]
+    fig2, axes2 = plt.subplots(1, 2)
+    for ax, label in zip(axes2, ("b", "a")):
+        ax.plot([0, 1], [0, 1], label=label)
+    figure_legend(fig2, axes2, "title")  # no order: as the panels drew them
+    assert [t.get_text() for t in fig2.legends[0].get_texts()] == ["b", "a"]
+    plt.close(fig)
+    plt.close(fig2)

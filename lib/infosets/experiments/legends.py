@@ -19,6 +19,8 @@ never a results key (``store.code_hash``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from matplotlib.collections import PathCollection
 from matplotlib.container import BarContainer
@@ -157,13 +159,17 @@ def keep_legends_off_data(fig) -> int:
     return moved
 
 
-def figure_legend(fig, axes, title: str, ncols: int = 6) -> None:
+def figure_legend(fig, axes, title: str, ncols: int = 6, order: Sequence[str] = ()) -> None:
     """One legend above the panels, under the figure's ``title``, for every line any panel
-    draws (each label once), in place of a legend per panel that would cover the data."""
+    draws (each label once), in place of a legend per panel that would cover the data. Labels
+    in ``order`` come first, in that order (the same series order whichever panel drew them
+    first); the others follow in the order the panels drew them."""
     seen: dict = {}
     for ax in np.ravel(axes):
         for handle, label in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(label, handle)
+    rank = {label: i for i, label in enumerate(order)}
+    seen = dict(sorted(seen.items(), key=lambda item: rank.get(item[0], len(rank))))
     if seen:
         fig.legend(list(seen.values()), list(seen.keys()), loc="outside upper center",
                    ncols=min(ncols, len(seen)), fontsize=8, frameon=False, title=title,

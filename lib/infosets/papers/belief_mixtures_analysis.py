@@ -256,7 +256,7 @@ def plot_best_responder(util: pd.DataFrame, session):
             _by_algo(ax, part, "br", "paper_br", "paper (Tables 1, 3)", xlabel=LAMBDA_LABEL,
                      ylabel=f"best-responder utility\n({utility_unit(lb)}; lower is better)")
             ax.set_title(f"{lb}, our seat {seat}", fontsize=9)
-    figure_legend(fig, axes, "Best-responder utility vs λ (Tables 1, 3)")
+    figure_legend(fig, axes, "Best-responder utility vs λ (Tables 1, 3)", order=ALGOS)
     session.save_figure(fig, "best_responder_vs_lambda", paper_ref="Tables 1, 3")
     return fig
 
@@ -341,7 +341,7 @@ def plot_winrates(wr: pd.DataFrame, session):
             ax.set_title(f"{lb}, our seat {seat}, n = "
                          f"{n_lo if n_lo == n_hi else f'{n_lo}-{n_hi}'} games per point", fontsize=8)
     axes[0, 0].set_ylim(0, 100)
-    figure_legend(fig, axes, "Win rate against PIMC with λ = 0 (Tables 2, 4)")
+    figure_legend(fig, axes, "Win rate against PIMC with λ = 0 (Tables 2, 4)", order=ALGOS)
     session.save_figure(fig, "winrate_vs_lambda", paper_ref="Tables 2, 4")
     return fig
 
