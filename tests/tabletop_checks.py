@@ -133,3 +133,22 @@ def check_kernel_is_a_search_state(game, seed: int):
     state.apply_action(action)
     assert kernel.information_state_string(0) == state.information_state_string(0)
     assert kernel.is_chance_node() == state.is_chance_node()
+
+
+def seven_wonders_age_one_last_turn(seed: int):
+    """Seven Wonders at Age I, turn 5, player 2 to choose, after seeded random play in which
+    player 1 put a card face down at turn 4: two-card hands, so the legal-move weights of the
+    hidden choices differ most (the weighting tests of the adapter and the kernel sampler)."""
+    from infosets.games import seven_wonders as sw
+
+    state = pyspiel.load_game("seven_wonders").new_initial_state()
+    rng, kernel = np.random.default_rng(seed), state.kernel
+    while not (kernel.age == 1 and kernel.turn == 5 and state.current_player() == 2):
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(kernel, rng))
+        elif kernel.age == 1 and kernel.turn == 4 and state.current_player() == 1:
+            state.apply_action(sw.encode(sw.DISCARD, kernel.hands[1][0]))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    return state

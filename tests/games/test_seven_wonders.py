@@ -17,6 +17,7 @@ from tabletop_checks import (
     check_kernel_is_a_search_state,
     chi_square_pvalue,
     play_to_decision,
+    seven_wonders_age_one_last_turn,
 )
 
 
@@ -257,44 +258,32 @@ def test_kernel_is_a_search_state():
 
 
 def test_hidden_choices_weigh_worlds_by_their_legal_moves():
-    """Age I, turn 1, player 2 to choose after two secret choices. Player 0's hand (packet 1)
-    is unknown to player 2, so a card world's weight is the number of player 0's legal moves
-    in it: the marginal over the face-down cards (y: player 0's discard, z: player 1's) must
-    follow those counts, which the rejection step provides."""
-    game = pyspiel.load_game("seven_wonders")
-    state = game.new_initial_state()
-    rng = np.random.default_rng(8)
-    while state.is_chance_node():
-        state.apply_action(tt.sample_chance(state.kernel, rng))
-    kernel = state.kernel
-    for p in range(3):
-        state.apply_action(sw.encode(sw.DISCARD, kernel.hands[p][0]))
-    for _ in range(2):
-        legal = state.legal_actions()
-        state.apply_action(legal[int(rng.integers(len(legal)))])
-    assert state.current_player() == 2 and kernel.turn == 1
+    """Age I, turn 5, player 2 to choose after two secret choices. Player 2 knows the 3 cards
+    player 1 held at turn 4 (its own turn-3 hand less its pick) but not the card z player 1
+    put face down, so player 0's hand is the other two and z must weigh player 0's legal
+    moves with them (the rejection step). 2-card hands give the widest spread: here player 0
+    cannot build a stage and can afford one of the 3 cards, so the weights are 2, 3, 3. (The
+    former position, turn 1, had weights 10 to 12: an unweighted sampler passed, power 0.3%.)
+    Against an unweighted sampler (uniform z), 1,500 draws give a noncentrality of
+    1500 / 27 = 55.6: power 0.99994 at p = 1e-3 (ncx2, 2 df)."""
+    state = seven_wonders_age_one_last_turn(60)
+    kernel, history = state.kernel, state.history()
     moves = {(rec[3], rec[4]): rec[2] for rec in kernel.records if rec[0] == "move"}
-    known = set(kernel.hands[2]) | set(kernel.hands[1])       # packet 0 now, packet 2 now
-    own_discard = sw.decode(state.history()[moves[(0, 2)]])[1]
-    unknown = [c for c in wc.AGE_CARDS[1] if c not in known and c != own_discard]
-    assert len(unknown) == 8
+    before = kernel.fresh()
+    for action in history[:moves[(3, 2)]]:
+        before.apply(action)
+    held = sorted(c for c in before.hands[2] if c != sw.decode(history[moves[(3, 2)]])[1])
+    face_down = moves[(4, 1)]
+    assert held == sorted(kernel.hands[0] + [sw.decode(history[face_down])[1]])
     weights = {}
-    for y in unknown:
-        for z in unknown:
-            if z == y:
-                continue
-            probe = kernel.copy()
-            probe.hands[0] = [c for c in unknown if c not in (y, z)]
-            probe.cur = 0
-            weights[(y, z)] = len(probe.legal_actions())
-    cells = list(weights)
-    total = sum(weights.values())
-    counts = np.zeros(len(cells), dtype=int)
-    rng = np.random.default_rng(9)
-    for _ in range(20 * len(cells)):
-        history = kernel.world_history(2, rng)
-        y = sw.decode(history[moves[(0, 0)]])[1]
-        z = sw.decode(history[moves[(0, 1)]])[1]
-        counts[cells.index((y, z))] += 1
-    assert len(set(weights.values())) > 1       # the weights do differ here
-    assert chi_square_pvalue(counts, [weights[c] / total for c in cells]) > 1e-3
+    for z in held:
+        probe = kernel.copy()
+        probe.hands[0] = [c for c in held if c != z]
+        probe.cur = 0
+        weights[z] = len(probe.legal_actions())
+    assert sorted(weights.values()) == [2, 3, 3]        # the spread the power above assumes
+    counts = np.zeros(len(held), dtype=int)
+    rng = np.random.default_rng(1)
+    for _ in range(1500):
+        counts[held.index(sw.decode(kernel.world_history(2, rng)[face_down])[1])] += 1
+    assert chi_square_pvalue(counts, [weights[z] / 8 for z in held]) > 1e-3

@@ -35,7 +35,9 @@ from kernel_checks import (
     engines_agree,
     history_of,
     world_history,
+    worlds,
 )
+from tabletop_checks import chi_square_pvalue, seven_wonders_age_one_last_turn
 
 GAMES = 500          # per seed: 1,000 random games in all
 STRINGS_EVERY = 25   # one game in 25 compares every player's string and key at every step
@@ -180,7 +182,7 @@ def _both_samplers(game, state, player, statistic, draws, seed):
 
 
 def test_determinize_matches_the_adapter_on_hidden_choices():
-    """Age I, turn 1, player 2 to choose after two hidden choices (the adapter's own
+    """Age I, turn 1, player 2 to choose after two hidden choices (the adapter test's former
     rejection-step position): the face-down cards of turn 0 and the hidden choice of player
     0 follow the adapter's law."""
     game = pyspiel.load_game("seven_wonders")
@@ -204,6 +206,30 @@ def test_determinize_matches_the_adapter_on_hidden_choices():
 
     for statistic in (face_down, hidden_kind):
         assert _both_samplers(game, state, 2, statistic, draws=1200, seed=5) > 1e-3
+
+
+def test_determinize_weighs_worlds_by_their_legal_moves():
+    """The compiled twin of ``test_seven_wonders``' test of this name, in its position: the
+    card z player 1 put face down at turn 4 weighs player 0's legal moves with the two other
+    cards it held (2, 3, 3). The comparison with the adapter above cannot see a missing
+    weighting (its weights are 10 to 12). Against an unweighted sampler (uniform z), 3,000
+    draws give a noncentrality of 3000 / 27 = 111: power 1 - 2.6e-12 at p = 1e-3 (ncx2, 2 df)."""
+    game = pyspiel.load_game("seven_wonders")
+    state = seven_wonders_age_one_last_turn(60)
+    k = state.kernel
+    face_down = next(rec[2] for rec in k.records if rec[0] == "move" and rec[3:5] == (4, 1))
+    held = sorted(k.hands[0] + [sw.decode(state.history()[face_down])[1]])
+    weights = {}
+    for z in held:
+        probe = k.copy()
+        probe.hands[0] = [c for c in held if c != z]
+        probe.cur = 0
+        weights[z] = len(probe.legal_actions())
+    assert sorted(weights.values()) == [2, 3, 3]        # the spread the power above assumes
+    kernel, counts = kernel_for(game), np.zeros(len(held), dtype=int)
+    for world in worlds(game, state, 3000, seed=7, player=2):
+        counts[held.index(sw.decode(history_of(kernel, world)[face_down])[1])] += 1
+    assert chi_square_pvalue(counts, [weights[z] / 8 for z in held]) > 1e-3
 
 
 def test_determinize_matches_the_adapter_in_later_ages():
