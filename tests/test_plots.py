@@ -150,6 +150,22 @@ def test_bands_must_be_declared_95_percent():
                        ylabel="y (fraction)", ci_label="bands: ±1 s.e.")
 
 
+def test_the_band_note_can_be_left_to_the_figure_legend():
+    """pimcts_aggregation's Fig. 1 repeated "shaded: Wilson 95% CI" in each of its 13 panels,
+    over the data in some, though its legend's title says it once; ``ci_note=False`` leaves
+    the panel's corner empty, and the label is still checked."""
+    _, (with_note, without) = plt.subplots(1, 2)
+    for ax, note in ((with_note, True), (without, False)):
+        plots.lines_ci(ax, _frame(), "x", "y", "lo", "hi", hue="agent", xlabel="x (steps)",
+                       ylabel="y (fraction)", ci_label="shaded: Wilson 95% CI", ci_note=note)
+    assert [t.get_text() for t in with_note.texts] == ["shaded: Wilson 95% CI"]
+    assert len(without.texts) == 0
+    with pytest.raises(ValueError, match="95%"):
+        plots.lines_ci(without, _frame(), "x", "y", "lo", "hi", xlabel="x (steps)",
+                       ylabel="y (fraction)", ci_label="bands", ci_note=False)
+    plt.close("all")
+
+
 def test_t_interval_from_a_standard_error_is_95_percent():
     values = np.array([0.2, 0.5, 0.1, 0.4, 0.3, 0.9, 0.6])
     se = values.std(ddof=1) / np.sqrt(len(values))

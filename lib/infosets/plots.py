@@ -103,10 +103,11 @@ def lines_ci(ax, frame: pd.DataFrame, x: str, y: str, lo: str | None = None,
              hi: str | None = None, hue: str | None = None, *, xlabel: str, ylabel: str,
              marker: str = "o", logx: bool = False, label_fmt: str = "{}",
              ci_label: str = CI_LABEL, legend_title: str | None = None,
-             legend: bool = True, legend_loc: str = "best"):
+             legend: bool = True, legend_loc: str = "best", ci_note: bool = True):
     """Lines of ``y`` vs ``x`` per ``hue`` with shaded ``[lo, hi]`` bands, which must be 95%
-    intervals (``ci_label`` says so: it has to contain "95%"). Axis labels with units are
-    required."""
+    intervals (``ci_label`` says so: it has to contain "95%"; it is written in the panel's
+    corner unless ``ci_note=False``, for a figure whose own legend or title says it once for
+    every panel). Axis labels with units are required."""
     if (lo is None) != (hi is None):
         raise ValueError("lo, hi: give both interval columns or neither")
     if lo and "95%" not in ci_label:
@@ -121,7 +122,7 @@ def lines_ci(ax, frame: pd.DataFrame, x: str, y: str, lo: str | None = None,
             ax.fill_between(sub[x], sub[lo], sub[hi], alpha=0.2, color=line.get_color(), lw=0)
     if logx:
         ax.set_xscale("log")
-    if lo and hi:
+    if lo and hi and ci_note:
         ax.text(0.99, 0.01, ci_label, transform=ax.transAxes, ha="right", va="bottom",
                 fontsize=7, color="0.35")
     if hue and legend:

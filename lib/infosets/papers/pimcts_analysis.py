@@ -166,7 +166,8 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
         if lines:
             plots.lines_ci(ax, pd.concat(lines), "D", "win_rate", "lo", "hi", hue="aggregation",
                            logx=True, xlabel=D_LABEL, ylabel=WIN_LABEL,
-                           ci_label="shaded: Wilson 95% CI", legend=False)
+                           ci_label="shaded: Wilson 95% CI", legend=False,
+                           ci_note=False)  # the figure's legend title says it for all panels
             style_rules(ax)
         elif len(control):
             ax.errorbar(control["D"], control["win_rate"],
