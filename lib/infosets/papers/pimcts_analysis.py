@@ -582,7 +582,8 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
             ax = axes[row, col]
             if frame[y].notna().any():
                 plots.lines_ci(ax, frame.dropna(subset=[y]), "D", y, lo, hi, hue=hue, logx=True,
-                               xlabel=D_LABEL, ylabel=label, legend=False)
+                               xlabel=D_LABEL, ylabel=label, legend=False,
+                               ci_note=False)  # the legend's title says it for all panels
                 style_rules(ax)
             else:
                 ax.text(0.5, 0.5, "not recorded by this engine", ha="center", fontsize=7,
@@ -602,7 +603,8 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
                     label="tree agreement: share of the D trees whose best move was "
                           "played (its rule's colour)")
     fig.supxlabel(D_LABEL, fontsize=9)
-    figure_legend(fig, axes, f"Budget fragmentation, B={budget} (bands: 95% intervals over games)",
+    figure_legend(fig, axes, f"Budget fragmentation, B={budget} (bands: 95% intervals, "
+                             "Wilson for win rates, t over games for the search records)",
                   ncols=4)
     session.save_figure(fig, f"search_vs_d_B{budget}", paper_ref="Sec. VI (budget fragmentation)")
     return fig
