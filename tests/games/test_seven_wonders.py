@@ -173,12 +173,13 @@ def test_worlds_keep_infostate_tensors_and_rebuild_from_history():
     assert differs > 5        # other players' hands do change between worlds
 
 
-def test_world_is_uniform_over_the_enumerated_consistent_histories():
+def _first_turn_card_draws():
     """Age I, turn 1, player 1 to choose; everybody discarded face down at turn 0 and player 0
     has chosen in secret. Player 1 knows packet 1 (its first hand, now player 0's) and packet 2
     (its hand now, less player 2's discard); the 8 other cards are player 2's discard x and
     packet 0 (player 0's discard y and the 6 cards player 2 holds now). Worlds: x, y, and
-    player 0's secret choice among its legal moves."""
+    player 0's secret choice among its legal moves. Player 0's hand is known, so every (x, y)
+    has the same 11 legal moves: this position checks the card draws, not the weighting."""
     game = pyspiel.load_game("seven_wonders")
     state = game.new_initial_state()
     rng = np.random.default_rng(3)
@@ -216,17 +217,123 @@ def test_world_is_uniform_over_the_enumerated_consistent_histories():
             prefix = game.new_initial_state()
             for a in history:
                 prefix.apply_action(a)
+            assert len(prefix.legal_actions()) == 11
             for pick in prefix.legal_actions():
                 world = prefix.clone()
                 world.apply_action(pick)
                 assert world.information_state_string(player) == truth
                 worlds.append(tuple(world.history()))
-    assert tuple(true_history) in worlds and len(set(worlds)) == len(worlds)
+    assert len(worlds) == 56 * 11
+    return state, player, worlds, 8 * len(worlds)
+
+
+def _age_one_last_turn_three_secrets(seed: int):
+    """Age I, turn 5, player 2 to choose after seeded play in which players 0 and 1 put a card
+    face down at turn 0, player 1 again at turn 4, and otherwise play face up when they can."""
+    state = pyspiel.load_game("seven_wonders").new_initial_state()
+    rng, kernel = np.random.default_rng(seed), state.kernel
+    while not (kernel.age == 1 and kernel.turn == 5 and state.current_player() == 2):
+        if state.is_chance_node():
+            state.apply_action(tt.sample_chance(kernel, rng))
+            continue
+        p, legal = state.current_player(), state.legal_actions()
+        if p != 2 and (kernel.turn == 0 or (kernel.turn == 4 and p == 1)):
+            hand = kernel.hands[p]
+            state.apply_action(sw.encode(sw.DISCARD, hand[int(rng.integers(len(hand)))]))
+            continue
+        plays = [a for a in legal if sw.decode(a)[0] == sw.PLAY]
+        if p != 2 and plays:
+            legal = plays
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def _consistent_worlds_by_brute_force(state, player: int) -> list[tuple]:
+    """Every history consistent with ``player``'s information state, in age I at a decision of
+    the last mover: the unknown cards (neither built, nor the player's own picks or hand) are
+    put every way into the others' face-down moves and their two hands, which fixes the deal;
+    the information state string keeps the consistent ones (replayed on a kernel, then checked
+    move by move), and the others' pending choices run over their legal moves."""
+    kernel, history = state.kernel, state.history()
+    assert kernel.age == 1 and player == kernel.n - 1 == state.current_player()
+    game = state.get_game()
+    moves = [rec for rec in kernel.records if rec[0] == "move"]   # (.., index, turn, actor, packet, action)
+    pending = [rec for rec in moves if rec[3] == kernel.turn]
+    resolved = [rec for rec in moves if rec[3] < kernel.turn]
+    hidden = [rec for rec in resolved if rec[4] != player and sw.decode(rec[6])[0] != sw.PLAY]
+    known = {sw.decode(rec[6])[1] for rec in resolved if rec not in hidden} | set(kernel.hands[player])
+    unknown = [c for c in wc.AGE_CARDS[1] if c not in known]
+    slots = [[rec[2] for rec in kernel.records if rec[0] == "deal" and rec[3] == k] for k in range(3)]
+    start = pending[0][2]
+    truth = state.information_state_string(player)
+    reference = kernel.fresh()
+    for action in history[:start]:
+        reference.apply(action)
+    truth_before = reference.information_state_string(player)
+    a, b = (p for p in range(kernel.n) if p != player)
+    worlds = []
+    for cards in itertools.permutations(unknown, len(hidden)):
+        rest = [c for c in unknown if c not in cards]
+        for hand_a in itertools.combinations(rest, len(kernel.hands[a])):
+            hands = {player: kernel.hands[player], a: list(hand_a), b: [c for c in rest if c not in hand_a]}
+            trial = list(history[:start])
+            card_of = {rec[2]: sw.decode(rec[6])[1] for rec in resolved}
+            for rec, c in zip(hidden, cards):
+                trial[rec[2]] = sw.encode(sw.decode(rec[6])[0], c)
+                card_of[rec[2]] = c
+            for p in range(kernel.n):
+                packet = kernel.packet[p]
+                content = [card_of[rec[2]] for rec in resolved if rec[5] == packet] + hands[p]
+                for i, c in zip(slots[packet], sorted(content)):
+                    trial[i] = c
+            probe = kernel.fresh()
+            for action in trial:
+                probe.apply(action)
+            if probe.information_state_string(player) != truth_before:
+                continue
+            prefixes = [game.new_initial_state()]
+            for action in trial:
+                prefixes[0].apply_action(action)           # checked: raises if not legal
+            for _ in pending:
+                prefixes = [s.child(pick) for s in prefixes for pick in s.legal_actions()]
+            for world in prefixes:
+                assert world.information_state_string(player) == truth
+                worlds.append(tuple(world.history()))
+    return worlds
+
+
+def _last_turn_hidden_choice():
+    """Age I, turn 5, player 2 to choose (builder seed 189): the hidden cards are player 0's
+    and player 1's turn-0 discards (never seen by player 2: 2 ways) and the card z player 1
+    put face down at turn 4 from the 3 player 2 passed it (3 ways), which leaves player 0 the
+    other two; then player 0's and player 1's pending choices. Player 0 cannot build a stage
+    and can afford one of the 3 cards, so z leaves it 2, 3 or 3 legal moves (player 1 has 6
+    whatever z): 96 worlds, 24, 36 and 36 per z. A sampler without the rejection step draws
+    each z with probability 1/3 instead of 2/8, 3/8, 3/8 (uniform within a z both ways)."""
+    state = _age_one_last_turn_three_secrets(189)
+    worlds = _consistent_worlds_by_brute_force(state, 2)
+    face_down = next(rec[2] for rec in state.kernel.records
+                     if rec[0] == "move" and rec[3] == 4 and rec[4] == 1)
+    per_z = sorted(np.unique([sw.decode(w[face_down])[1] for w in worlds], return_counts=True)[1])
+    assert len(worlds) == 96 and per_z == [24, 36, 36]   # the spread the power assumes
+    return state, 2, worlds, 3000
+
+
+@pytest.mark.parametrize("position", [_first_turn_card_draws, _last_turn_hidden_choice])
+def test_world_is_uniform_over_the_enumerated_consistent_histories(position):
+    """Every consistent history (enumerated independently of the sampler, each checked by the
+    information state string) is drawn equally often. At the first position the hidden
+    chooser's legal moves do not depend on the hidden cards, so a sampler without the
+    rejection step has the same law there (power against it = the test's size, 1e-3); the
+    second position is where it differs: 3,000 draws give a noncentrality of 3000 / 27 = 111,
+    power 0.9968 at p = 1e-3 (ncx2, 95 df)."""
+    state, player, worlds, draws = position()
+    assert tuple(state.history()) in worlds and len(set(worlds)) == len(worlds)
     index = {w: i for i, w in enumerate(worlds)}
     counts = np.zeros(len(worlds), dtype=int)
     rng = np.random.default_rng(4)
-    for _ in range(8 * len(worlds)):
-        counts[index[tuple(kernel.world_history(player, rng))]] += 1
+    for _ in range(draws):
+        counts[index[tuple(state.kernel.world_history(player, rng))]] += 1
     assert chi_square_pvalue(counts, [1 / len(worlds)] * len(worlds)) > 1e-3
 
 
