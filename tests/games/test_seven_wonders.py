@@ -18,6 +18,7 @@ from tabletop_checks import (
     chi_square_pvalue,
     play_to_decision,
     seven_wonders_age_one_last_turn,
+    seven_wonders_face_down_weights,
 )
 
 
@@ -382,12 +383,7 @@ def test_hidden_choices_weigh_worlds_by_their_legal_moves():
     held = sorted(c for c in before.hands[2] if c != sw.decode(history[moves[(3, 2)]])[1])
     face_down = moves[(4, 1)]
     assert held == sorted(kernel.hands[0] + [sw.decode(history[face_down])[1]])
-    weights = {}
-    for z in held:
-        probe = kernel.copy()
-        probe.hands[0] = [c for c in held if c != z]
-        probe.cur = 0
-        weights[z] = len(probe.legal_actions())
+    weights = seven_wonders_face_down_weights(state, held)
     assert sorted(weights.values()) == [2, 3, 3]        # the spread the power above assumes
     counts = np.zeros(len(held), dtype=int)
     rng = np.random.default_rng(1)

@@ -37,7 +37,11 @@ from kernel_checks import (
     world_history,
     worlds,
 )
-from tabletop_checks import chi_square_pvalue, seven_wonders_age_one_last_turn
+from tabletop_checks import (
+    chi_square_pvalue,
+    seven_wonders_age_one_last_turn,
+    seven_wonders_face_down_weights,
+)
 
 GAMES = 500          # per seed: 1,000 random games in all
 STRINGS_EVERY = 25   # one game in 25 compares every player's string and key at every step
@@ -219,12 +223,7 @@ def test_determinize_weighs_worlds_by_their_legal_moves():
     k = state.kernel
     face_down = next(rec[2] for rec in k.records if rec[0] == "move" and rec[3:5] == (4, 1))
     held = sorted(k.hands[0] + [sw.decode(state.history()[face_down])[1]])
-    weights = {}
-    for z in held:
-        probe = k.copy()
-        probe.hands[0] = [c for c in held if c != z]
-        probe.cur = 0
-        weights[z] = len(probe.legal_actions())
+    weights = seven_wonders_face_down_weights(state, held)
     assert sorted(weights.values()) == [2, 3, 3]        # the spread the power above assumes
     kernel, counts = kernel_for(game), np.zeros(len(held), dtype=int)
     for world in worlds(game, state, 3000, seed=7, player=2):
