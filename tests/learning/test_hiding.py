@@ -97,16 +97,24 @@ def test_schedules():
 
 
 def test_monte_carlo_hiding_is_seeded():
+    """The same seed replays the run, another seed gives another run. The runs are compared
+    by the relaxed learner's average policy, which every sampled draw moves (the projected
+    payoff, compared before, takes one of two values, 0.5 or 1.0, in ~97% of seeds, so an
+    implementation that ignored its rng always passed and an unseeded one half the time)."""
     tree = build_tree("coop_matching_pennies")
-    payoffs = []
-    for _ in range(2):
+
+    def run(seed):
         learner = hiding.MonteCarloHiding(tree, schedule=hiding.PenaltySchedule("constant", 0.2),
                                           initial_policy="random",
-                                          rng=np.random.default_rng(7))
+                                          rng=np.random.default_rng(seed))
         for _ in range(50):
             learner.step()
-        payoffs.append(learner.projected_payoff())
-    assert payoffs[0] == payoffs[1] and 0.0 <= payoffs[0] <= 1.0
+        return learner.learner.average_policy(), learner.projected_payoff()
+
+    (first, payoff), (again, _), (other, _) = run(7), run(7), run(8)
+    np.testing.assert_array_equal(first, again)
+    assert np.abs(first - other).max() > 0.1
+    assert 0.0 <= payoff <= 1.0
 
 
 def test_bad_inputs_raise_one_line(trade):

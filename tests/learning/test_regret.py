@@ -5,7 +5,11 @@ import pytest
 
 from infosets.learning import regret
 
-RPS = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+# Weighted rock-paper-scissors (rock beats scissors by 2, the other wins by 1): skew-symmetric,
+# with the unique equilibrium (1/4, 1/2, 1/4) for both players. Not uniform on purpose: with
+# plain RPS a minimiser whose decide() always returned the uniform distribution passed.
+WRPS = np.array([[0, -1, 2], [1, 0, -1], [-2, 1, 0]], dtype=float)
+WRPS_EQUILIBRIUM = np.array([1, 2, 1]) / 4
 
 
 def test_regret_matching_follows_positive_regrets():
@@ -52,8 +56,9 @@ def test_self_play_average_approaches_rps_equilibrium(name):
     for _ in range(3000):
         p = learner.decide()
         total += p
-        learner.observe(np.stack([RPS @ p[1], RPS @ p[0]]))
-    np.testing.assert_allclose(total / 3000, 1 / 3, atol=0.03)
+        learner.observe(np.stack([WRPS @ p[1], WRPS @ p[0]]))
+    # observed errors 0.013 (rm), 0.008 (rm+), 0.028 (ftrl); uniform play is 0.167 away
+    np.testing.assert_allclose(total / 3000, np.broadcast_to(WRPS_EQUILIBRIUM, (2, 3)), atol=0.04)
 
 
 def test_bad_inputs_raise_one_line():

@@ -50,12 +50,18 @@ def test_vector_backup_opponent_nodes_maximise_their_own_reward():
 
 
 def test_policy_is_normalised_visits_and_bot_protocol():
+    """policy() and step_with_policy() return the root visit counts of their search,
+    normalised: checked against a twin bot's searches (same seed). A sum of 1, all that was
+    checked before, holds for a uniform or one-hot policy too."""
     game = pyspiel.load_game("kuhn_poker")
     bot = ISMCTSBot(game, 1, iterations=200, rng=1, final="visits")
+    twin = ISMCTSBot(game, 1, iterations=200, rng=1)
     state = kuhn_after_bet(0, 2)
     policy = bot.policy(state)
-    assert sum(policy.values()) == pytest.approx(1.0)
+    assert policy == pytest.approx({a: n / 200 for a, (n, _) in twin.search(state).items()})
+    assert 0.5 < policy[BET] < 1.0  # calling with the King gets most visits, not all
     pairs, action = bot.step_with_policy(state)
+    assert dict(pairs) == pytest.approx({a: n / 200 for a, (n, _) in twin.search(state).items()})
     assert action in state.legal_actions() and bot.provides_policy()
 
 

@@ -29,6 +29,10 @@ def test_takes_the_win_and_blocks(engine):
 
 
 def test_python_and_cpp_trees_agree_on_values():
+    """Both engines report means on the normalised [0, 1] scale and agree on them. The win
+    alone (mean 1.0, as before) is 1.0 raw too, so a C++ wrapper that skipped the mapping to
+    [0, 1] passed; after x 0, o 4, x 8 the edge replies that hold the draw are worth ~0.53 to o
+    in both trees (raw: ~0.06), each visited 600-730 times of 3000."""
     game = pyspiel.load_game("tic_tac_toe")
     state = ttt([0, 3, 1, 4])
     scale = RewardScale(game, True)
@@ -38,6 +42,14 @@ def test_python_and_cpp_trees_agree_on_values():
     assert ours[2][1] / ours[2][0] == pytest.approx(1.0)
     assert theirs[2][1] / theirs[2][0] == pytest.approx(1.0)
     assert sum(n for n, _ in ours.values()) == 3000
+    state = ttt([0, 4, 8])
+    ours = uct_search(state, 3000, 1.0, random.Random(0), scale)
+    theirs = cpp_uct_search(state, 3000, 1.0, 0, scale)
+    for stats in (ours, theirs):
+        assert all(0.0 <= w / n <= 1.0 for n, w in stats.values())
+    for edge in (1, 3, 5, 7):
+        assert theirs[edge][1] / theirs[edge][0] == pytest.approx(ours[edge][1] / ours[edge][0],
+                                                                  abs=0.03)
 
 
 def test_open_loop_chance_after_root_is_redrawn(monkeypatch):
