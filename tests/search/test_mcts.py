@@ -52,6 +52,30 @@ def test_python_and_cpp_trees_agree_on_values():
                                                                   abs=0.03)
 
 
+def test_the_cpp_tree_scales_c_by_the_utility_span():
+    """Our trees apply c to rewards normalised to [0, 1]; OpenSpiel's C++ tree sees the raw
+    returns (tic-tac-toe: -1 to 1, a span of 2), so it must get c x 2 to rank children
+    alike. The wrapper's search equals, visit for visit, a bare C++ MCTSBot given c = 2 and
+    the same seed, and differs from one given c = 1 (after x 0, o 4, x 8 the losing corner
+    replies get about 250 visits at c = 2 and 50 at c = 1, ten seeds). No test checked the
+    scaling before: passing c unscaled went unnoticed."""
+    from infosets.search.mcts import cpp_uct_search
+
+    game = pyspiel.load_game("tic_tac_toe")
+    state = ttt([0, 4, 8])
+    scale = RewardScale(game, True)
+    ours = cpp_uct_search(state, 3000, 1.0, 5, scale)
+
+    def bare(c):
+        evaluator = pyspiel.RandomRolloutEvaluator(1, 5)
+        bot = pyspiel.MCTSBot(game, evaluator, c, 3000, 1000, False, 5, False)
+        return {child.action: child.explore_count for child in bot.mcts_search(state).children}
+
+    visits = {a: n for a, (n, _) in ours.items()}
+    assert visits == bare(2.0)
+    assert visits != bare(1.0)
+
+
 def test_open_loop_chance_after_root_is_redrawn(monkeypatch):
     """Leduc, player 1 to act after a check: calling ends the round, so the public card is
     drawn below the root. OL-MCTS searches one sampled world, and open loop the public card
