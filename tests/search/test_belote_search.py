@@ -112,6 +112,7 @@ def test_ismcts_root_availability_and_visits():
 def test_ismcts_is_seeded_and_sees_only_the_information_state():
     game = pyspiel.load_game("belote2p")
     rng = np.random.default_rng(3)
+    searches = []
     for plies in (0, 5, 12):
         state = game.new_state_from_deal(deal_lib.fair_deal(rng), 0)
         for _ in range(plies):
@@ -119,9 +120,19 @@ def test_ismcts_is_seeded_and_sees_only_the_information_state():
         player = state.current_player()
         world = state.resample_from_infostate(player, rng)
         assert world.deal != state.deal
-        a = BeloteISMCTSBot(200, 82.0, rng=7).step(state)
-        b = BeloteISMCTSBot(200, 82.0, rng=7).step(world)
-        assert a == b
+        bots = [BeloteISMCTSBot(200, 82.0, rng=7) for _ in range(2)]
+        assert bots[0].step(state) == bots[1].step(world)
+        # the whole search is the same from the world, not only the card; another seed, or
+        # another information state (below), gives another search: a bot ignoring its seed or
+        # the state passed the card check alone
+        if len(state.legal_actions()) > 1:
+            assert bots[0].root_statistics() == bots[1].root_statistics()
+            other = BeloteISMCTSBot(200, 82.0, rng=8)
+            other.step(state)
+            assert other.root_statistics() != bots[0].root_statistics()
+            searches.append(bots[0].root_statistics())
+    # and another information state gives another search
+    assert len(searches) >= 2 and all(a != b for a, b in zip(searches, searches[1:]))
 
 
 def test_ismcts_plays_solver_optimal_moves_with_open_cards():
