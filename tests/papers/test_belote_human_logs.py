@@ -73,6 +73,7 @@ def test_a_game_is_never_glued_onto_a_last_line_without_its_newline(tmp_path):
     crlf.write_bytes(b"AABABABABABABABAB;97\r\nBBBBBBBBBBBBBBBBB;0")
     game_log.append_game(crlf, True, [1] * 16, 162)
     assert list(game_log.read_games(crlf)["ai_score"]) == [97, 0, 162]
+    assert crlf.read_bytes().endswith(b"BBBBBBBBBBBBBBBBB;0\r\nAAAAAAAAAAAAAAAAA;162\r\n")
 
 
 def test_an_append_is_atomic_and_keeps_the_file_mode(tmp_path, monkeypatch):

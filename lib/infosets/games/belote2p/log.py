@@ -55,12 +55,13 @@ def append_game(path, ai_led_first: bool, ai_won_tricks, ai_score: int) -> str:
     line = format_game(ai_led_first, ai_won_tricks, ai_score)
     path = Path(path)
     old = path.read_bytes() if path.exists() else b""
+    end = b"\r\n" if b"\r\n" in old else b"\n"  # the file's own line ends (CRLF or LF)
     if not old:
         old = HEADER.encode()
     elif not old.endswith(b"\n"):
-        old += b"\r\n" if b"\r\n" in old else b"\n"
+        old += end
     mode = path.stat().st_mode & 0o777 if path.exists() else None
-    atomic_write_bytes(path, old + (line + "\n").encode(), mode)
+    atomic_write_bytes(path, old + line.encode() + end, mode)
     return line
 
 
