@@ -147,3 +147,66 @@ def test_mccfr_external_team_view_average_policy_tracks_cfr_weights():
     assert np.abs(average - uniform).max() > 0.2
     np.testing.assert_allclose(average, _exact_average(solver, policies), atol=0.03)
     np.testing.assert_allclose(average.sum(axis=-1), 1.0)
+
+
+class _ScriptedRng:
+    """Stands in for the solver's rng (and its chance sampler): draw i takes script[i], or
+    the first outcome once the script runs out, and records the probabilities it drew from."""
+
+    def __init__(self, script):
+        self.script, self.draws = script, []
+
+    def pick(self, p):
+        i = len(self.draws)
+        self.draws.append(np.asarray(p, dtype=float) / np.sum(p))
+        return self.script[i] if i < len(self.script) else 0
+
+    def choice(self, count, p):
+        return self.pick(p)
+
+
+def test_mccfr_outcome_average_policy_increment_is_own_reach_weighted():
+    """Exact expectation, by enumerating every sampled trajectory of one episode (both
+    learners' traversals) with the policy held fixed: the running sum at I must grow on
+    average by sum over h in I of chance(h) * own reach(h) times the current policy at I,
+    CFR's own-reach weight (up to the chance factor, a constant per infoset). The
+    convergence test does not see the weights: a plain sampled average (cumulative += pi)
+    still reaches exploitability 0.041 on Kuhn, but its expected increment is the
+    sampling probability of reaching I times pi, which this test rejects."""
+    game = pyspiel.load_game("kuhn_poker")
+    solver = cfr.MonteCarloCFR(game, sampling="outcome", initial_policy="random",
+                               rng=np.random.default_rng(0),
+                               reward_hook=lambda q, visited: np.zeros_like(q))
+    policy = solver.current_policy().copy()
+    tree, start, count = solver.tree, solver.tree.child_start, solver.tree.child_count
+
+    def sample_chance(node):
+        lo = start[node]
+        return int(lo + solver.rng.pick(tree.chance_prob[lo:lo + count[node]]))
+
+    solver._sample_chance = sample_chance
+    expected = np.zeros(policy.shape)
+    total_prob, scripts = 0.0, [[]]
+    while scripts:
+        script = scripts.pop()
+        solver.rng = _ScriptedRng(script)
+        solver.cumulative_policy[:] = 0.0
+        solver.step()
+        draws = solver.rng.draws
+        full = script + [0] * (len(draws) - len(script))
+        prob = np.prod([p[a] for p, a in zip(draws, full)])
+        expected += prob * solver.cumulative_policy
+        total_prob += prob
+        scripts += [full[:i] + [a] for i in range(len(script), len(draws))
+                    for a in range(1, len(draws[i])) if draws[i][a] > 0]
+    np.testing.assert_array_equal(solver.current_policy(), policy)  # held fixed
+    assert abs(total_prob - 1.0) < 1e-12  # every trajectory enumerated once
+    kernel, learner = solver.kernel, solver.infosets.learner
+    probs = kernel.edge_probs(policy[None])
+    weight = np.zeros(len(policy))
+    for learner_id in range(solver.infosets.num_learners):
+        own = kernel.reach(probs, learner=learner_id)
+        mine = learner == learner_id
+        weight[mine] = kernel.sum_nodes(tree.chance_reach[None] * own)[0][mine]
+    assert weight.min() > 0 and np.ptp(weight) > 0.01  # the weights really differ
+    np.testing.assert_allclose(expected, weight[:, None] * policy, rtol=1e-10, atol=1e-12)
