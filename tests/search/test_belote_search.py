@@ -1,6 +1,8 @@
 """Belote ISMCTS (belote_ismcts: the paper's algorithm as options of the one IS-MCTS), the
 double-dummy solver and the baseline bots."""
 
+import collections
+import math
 import random
 
 import numpy as np
@@ -176,6 +178,7 @@ def test_determinize_respects_exclusions_and_is_uniform():
     excluded = mask_of(unknown[:3])
     rand = random.Random(0)
     counts = dict.fromkeys(unknown, 0)
+    hands = collections.Counter()
     n = 4000
     for _ in range(n):
         w = determinize(k, rand, excluded)
@@ -185,9 +188,15 @@ def test_determinize_respects_exclusions_and_is_uniform():
         assert sorted(cards_of(w.hand[opp] | w.down[0] | w.down[1])) == unknown
         for c in cards_of(w.hand[opp]):
             counts[c] += 1
+        hands[w.hand[opp]] += 1
     allowed = [c for c in unknown if not excluded >> c & 1]
     obs = [counts[c] for c in allowed]
     assert stats.chisquare(obs).pvalue > 1e-3
+    # the joint law too: every one of the C(8, 4) = 70 allowed hands, equally often (a sampler
+    # with the right frequency per card but correlated cards passed the check above)
+    size = k.hand[opp].bit_count()
+    assert len(hands) == math.comb(len(allowed), size) == 70
+    assert stats.chisquare(list(hands.values())).pvalue > 1e-3
 
 
 def test_greedy_wins_cheaply_or_discards_cheapest():
