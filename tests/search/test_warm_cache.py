@@ -32,3 +32,17 @@ def test_loading_a_cached_engine_shows_no_compile_bar(monkeypatch, capsys):
     monkeypatch.setattr(warm_cache, "stages", lambda: [("k_cached", lambda: time.sleep(3.0))])
     warm_cache.warm(progress=True)
     assert "compiling" not in capsys.readouterr().err
+
+
+def test_a_slow_compile_shows_the_bar_with_its_stage(monkeypatch, capsys):
+    """The other side of the test above, which a bar that never printed would also pass: a
+    stage slower than the bar's delay (shortened here from 6 s) shows the bar, named by the
+    stage being compiled."""
+    import time
+
+    monkeypatch.setattr(warm_cache, "LOAD_SECONDS", 0.2)
+    monkeypatch.setattr(warm_cache, "stages", lambda: [("k_first", lambda: time.sleep(0.5)),
+                                                       ("k_slow", lambda: time.sleep(0.5))])
+    warm_cache.warm(progress=True)
+    err = capsys.readouterr().err
+    assert "compiling the numba engine (first run only)" in err and "k_slow" in err
