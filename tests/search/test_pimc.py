@@ -102,8 +102,10 @@ def test_fast_protocol_agrees_with_literal_loop():
                                          num_worlds=30, batch=200, tol=0.02, max_runs=600,
                                          evaluator=values.action_values)
     pf = fast.policy(state)
-    # Total variation between two estimates of the same distribution: sampling error only.
-    assert 0.5 * sum(abs(pf[a] - slow[a]) for a in pf) < 0.08
+    # Total variation between two estimates of the same distribution: sampling error only
+    # (0.018 with these seeds). The bound was 0.08, which a bot playing the exact argmax
+    # (0.09 from the literal loop) nearly met; 0.05 keeps the two apart.
+    assert 0.5 * sum(abs(pf[a] - slow[a]) for a in pf) < 0.05
 
 
 def test_public_belief_reveals_nothing():
