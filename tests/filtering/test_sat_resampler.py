@@ -76,6 +76,11 @@ def test_resampler_rejects_bad_arguments(setting):
     with pytest.raises(ValueError, match="burn_in: -1"):
         InfostateSampler(policy, "mcmc", burn_in=-1)
     assert isinstance(OhHellPublicState.from_state(setting[2]), OhHellPublicState)
+    finished = setting[2].clone()
+    while not finished.is_terminal():
+        finished.apply_action(finished.legal_actions()[0])
+    with pytest.raises(ValueError, match="state: sample worlds at a player's decision"):
+        InfostateSampler(policy, "uniform")(finished, 0, np.random.default_rng(0))
     assert np.isfinite(policy.temperature)
 
 

@@ -6,8 +6,8 @@ a public observation sequence says which cards each player must have held (the c
 played) and which suits they cannot hold (a suit they failed to follow). ``oh_hell``
 (``public_state.OhHellPublicState``) is the paper's game; this module is the worked example of
 plugging another game into the same ``DealConstraints``, ``AssignmentTable`` (exact uniform
-deals) and ``RingSwapChain`` (Metropolis over deals), so that its worlds feed our IS-MCTS and
-PI-MCTS through their ``sampler`` argument.
+deals) and ``RingSwapChain`` (Metropolis over deals), through ``worlds.DealWorlds``, so that
+its worlds feed our IS-MCTS and PI-MCTS through their ``sampler`` argument.
 
 Spades in OpenSpiel 2.0.2 (``games/spades/spades.cc``): 52 deal actions give card
 ``history[i]`` to player ``i % 4``; four bids follow (actions 52 + bid), then 52 plays, card =
@@ -29,9 +29,8 @@ from dataclasses import dataclass
 import pyspiel
 
 from infosets.core.bitmask import set_bits
-from infosets.core.rng import as_random
-from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
 from infosets.filtering.public_state import DealConstraints, TrickTakingPublicState, popcount
+from infosets.filtering.worlds import DealWorlds
 
 NUM_PLAYERS = 4
 NUM_CARDS = 52
@@ -39,7 +38,6 @@ CARDS_PER_SUIT = 13
 NUM_SUITS = 4
 SPADES = 3
 HAND_SIZE = NUM_CARDS // NUM_PLAYERS
-MODES = ("uniform", "mcmc")
 
 
 def suit_of(card: int) -> int:
@@ -139,9 +137,10 @@ def world_from_hands(state, player: int, hands, rand) -> pyspiel.State:
     return world
 
 
-class SpadesWorlds:
+class SpadesWorlds(DealWorlds):
     """A sampler ``sampler(state, player, rng) -> world`` for spades, for ``ISMCTSBot`` and
-    ``PIMCTSBot`` (their ``sampler`` argument; ``engine="python"``).
+    ``PIMCTSBot`` (their ``sampler`` argument; ``engine="python"``): ``worlds.DealWorlds``
+    with this module's public state and worlds.
 
     ``mode="uniform"`` draws exactly uniformly among the deals consistent with the player's
     information state (``AssignmentTable``). ``mode="mcmc"`` runs a RingSwap chain whose
@@ -155,43 +154,17 @@ class SpadesWorlds:
 
     def __init__(self, mode: str = "uniform", log_reach=None, transitions: int = 5,
                  burn_in: int = 20):
-        if mode not in MODES:
-            raise ValueError(f"mode: {mode!r} must be one of {MODES}")
-        if transitions < 1:
-            raise ValueError(f"transitions: {transitions} must be >= 1")
-        if burn_in < 0:
-            raise ValueError(f"burn_in: {burn_in} must be >= 0")
-        self.mode, self.transitions, self.burn_in = mode, transitions, burn_in
-        self.log_reach = log_reach if log_reach is not None else (lambda hands: 0.0)
-        self._key = self._table = self._chain = None
+        super().__init__(mode, transitions, burn_in)
+        self._log_reach = log_reach if log_reach is not None else (lambda hands: 0.0)
 
-    def _prepare(self, state, player: int, rand) -> None:
-        public = SpadesPublicState.from_state(state)
-        own = dealt_hands(state)[player]
-        if (public, player, own) == self._key:
-            return
-        self._key = (public, player, own)
-        constraints = public.constraints(fixed_hands={player: own})
-        self._table = AssignmentTable(constraints)
-        if self.mode == "mcmc":
-            self._chain = RingSwapChain(constraints, self.log_reach, rand.getrandbits(63),
-                                        initial=self._table.sample(rand))
-            self._chain.run(self.burn_in)
+    def public_state(self, state) -> SpadesPublicState:
+        return SpadesPublicState.from_state(state)
 
-    def sample_hands(self, state, player: int, rng) -> tuple[int, ...]:
-        """Initial hands (bitmasks) consistent with ``player``'s information state."""
-        return self._hands(state, player, as_random(rng))
+    def own_hand(self, state, player: int) -> int:
+        return dealt_hands(state)[player]
 
-    def __call__(self, state, player: int, rng) -> pyspiel.State:
-        rand = as_random(rng)
-        return world_from_hands(state, player, self._hands(state, player, rand), rand)
+    def log_reach(self, public: SpadesPublicState):
+        return self._log_reach
 
-    def _hands(self, state, player: int, rand) -> tuple[int, ...]:
-        if state.is_chance_node() or state.is_terminal():
-            raise ValueError("state: sample worlds at a player's decision, after the deal")
-        self._prepare(state, player, rand)
-        if self.mode == "uniform":
-            return self._table.sample(rand)
-        self._chain.rand = rand
-        self._chain.run(self.transitions)
-        return self._chain.hands
+    def world(self, state, player: int, public: SpadesPublicState, hands, rand):
+        return world_from_hands(state, player, hands, rand)
