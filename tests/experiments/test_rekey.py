@@ -183,3 +183,7 @@ def test_rows_compare_exactly_after_parquet():
     assert rekey.first_difference(timed, [{"x": 0.1, "seconds": 9.0, "cpu_seconds": 2.0,
                                             "seconds_mcmc": 4.0}]) is None
     assert rekey.first_difference([{"milliseconds_saved": 1}], [{"milliseconds_saved": 2}])
+    # a measured memory peak (history_filtering's cost rows) moves with the code around it
+    assert rekey.first_difference([{"x": 1, "peak_bytes": 1417168.0}],
+                                  [{"x": 1, "peak_bytes": 1416184}]) is None
+    assert rekey.first_difference([{"megabytes_dealt": 1}], [{"megabytes_dealt": 2}])

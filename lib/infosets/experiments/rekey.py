@@ -23,8 +23,8 @@ would start again. ``make rekey PAPER=<slug> PRESET=<preset>`` runs the notebook
    tables back in the committed folder as they were, and adopts nothing more: the change
    moved a number, so the run must recompute (``make figures``).
 
-Columns of measured time (``MEASURED``: "seconds", "cpu_seconds", ...) are not compared, and
-the adopted rows keep the times measured when they were computed.
+Columns of measured time or memory (``MEASURED``: "seconds", "cpu_seconds", "peak_bytes", ...)
+are not compared, and the adopted rows keep what was measured when they were computed.
 
 The sample proves the change neutral only on the code paths it takes. Use this for changes
 meant to move no number, never to keep results across a fix meant to move some.
@@ -51,7 +51,9 @@ RECORD = "REKEYED.json"
 SNAPSHOT_PREFIX = "rekey-from-"
 MAX_LEVELS = 40  # a parameter with more distinct values (a deal index, a seed) is not covered
 MIN_CHECKED = 3
-MEASURED = re.compile(r"(^|_)seconds($|_)")  # e.g. seconds, cpu_seconds, seconds_mcmc
+# e.g. seconds, cpu_seconds, seconds_mcmc; peak_bytes (tracemalloc's peak moves with any
+# change to what the process allocates, such as one more module imported)
+MEASURED = re.compile(r"(^|_)(seconds|bytes)($|_)")
 
 
 class RekeyError(RuntimeError):
@@ -139,7 +141,8 @@ def _canonical(value):
 def first_difference(old: list[dict], new: list[dict]) -> str | None:
     """None if the two row lists hold the same values (exactly; a column missing from a row
     counts as empty), else a short description of the first difference. Columns of measured
-    time (``MEASURED``: a name with the word "seconds") differ on every run and are skipped."""
+    time or memory (``MEASURED``: a name with the word "seconds" or "bytes") differ from run
+    to run and are skipped."""
     if len(old) != len(new):
         return f"{len(new)} rows instead of {len(old)}"
     for k, (a, b) in enumerate(zip(old, new)):
