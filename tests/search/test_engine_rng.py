@@ -24,7 +24,10 @@ def test_reference_values_of_pcg32():
 
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 - 2])
 def test_python_and_numba_streams_are_bit_identical(seed):
-    bounds = np.array([1, 2, 3, 6, 7, 52, 1000, 2**31 - 1, 2**32 - 1, 5] * 100, dtype=np.int64)
+    # 3 * 2**30 rejects a quarter of its draws, so both rejection loops run (the other
+    # bounds reject fewer than one draw in 10**8)
+    bounds = np.array([1, 2, 3, 6, 7, 52, 1000, 2**31 - 1, 2**32 - 1, 5, 3 * 2**30] * 100,
+                      dtype=np.int64)
     py = PCG32(seed)
     arr = py.to_array()
     u32, bnd, rnd = np.zeros(len(bounds), np.uint64), np.zeros(len(bounds), np.int64), np.zeros(len(bounds))
@@ -45,6 +48,18 @@ def test_bounded_is_uniform_and_random_in_unit_interval():
     assert counts.min() > 850 and counts.max() < 1150
     values = [rng.random() for _ in range(1000)]
     assert 0.0 <= min(values) and max(values) < 1.0
+
+
+def test_bounded_rejects_the_draws_that_would_bias_a_large_bound():
+    """Lemire's multiply-shift maps the 2**32 draws onto n = 3 * 2**30 values unevenly: each
+    value j with j % 3 == 0 has two preimages and the others one, so without the rejection
+    step a third of the values would take half the mass. With it, every value is equally
+    likely. Over 4,000 draws the share is binomial with sd 0.0075: 1/2 lies 22 sd away."""
+    n = 3 * 2**30
+    rng = PCG32(11)
+    draws = np.array([rng.bounded(n) for _ in range(4000)])
+    assert 0 <= draws.min() and draws.max() < n
+    assert abs(np.mean(draws % 3 == 0) - 1 / 3) < 0.04
 
 
 def test_bad_seed_is_refused():
