@@ -131,12 +131,24 @@ def test_bad_engine_and_settings_are_one_line_errors():
 
 
 def test_search_info_reports_tree_depths_per_engine():
+    """``mean_depth`` is the tree nodes an iteration visits, averaged over the trees. At
+    Leduc's first decision the root has two moves (call, raise) and each iteration adds one
+    node, so a tree of one or two iterations visits depth 1 only, and a third iteration
+    adds a grandchild (depths 1, 1, 2: mean 4/3, max 2). Both engines draw from one PCG32
+    stream, so at a real budget they report the same trees, which are deeper."""
     state = leduc_after()
+    assert state.legal_actions() == [1, 2]
+    deep = []
     for engine in ("python", "compiled"):
-        bot = PIMCTSBot(LEDUC, 0, iterations=200, determinizations=4, rng=0, engine=engine)
+        for per_tree, mean, top in ((1, 1.0, 1), (2, 1.0, 1), (3, 4 / 3, 2)):
+            bot = PIMCTSBot(LEDUC, 0, iterations=4 * per_tree, determinizations=4, rng=0,
+                            engine=engine)
+            bot.step(state)
+            assert bot.last_search_info == {"mean_depth": pytest.approx(mean), "max_depth": top}
+        bot = PIMCTSBot(LEDUC, 0, iterations=800, determinizations=4, rng=0, engine=engine)
         bot.step(state)
-        info = bot.last_search_info
-        assert 1.0 <= info["mean_depth"] <= info["max_depth"] and isinstance(info["max_depth"], int)
+        deep.append(bot.last_search_info)
+    assert deep[0] == deep[1] and deep[0]["mean_depth"] > 3  # measured 3.99, max 7
     ttt = pyspiel.load_game("tic_tac_toe")
     cpp = OLMCTSBot(ttt, 0, iterations=50, rng=0, engine="cpp")
     cpp.step(ttt.new_initial_state())
