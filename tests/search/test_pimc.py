@@ -5,6 +5,8 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets import beliefs, metrics
+from infosets.games import trick_game
+from infosets.search import solvers
 from infosets.search.pimc import PerfectInfoValues, PIMCBot, literal_protocol_policy
 
 LD2 = "liars_dice(numdice=1,dice_sides=2)"
@@ -52,7 +54,6 @@ def test_perfect_info_values_match_expectimax(name):
 
 @pytest.mark.parametrize("name", ["leduc_poker", LD3, "trick_game(num_cards=8,hand_size=2)"])
 def test_perfect_info_values_match_alpha_beta_solver(name):
-    from infosets.search import solvers
     game = pyspiel.load_game(name)
     table = PerfectInfoValues(game)
     for state in _random_decision_states(game, 10, np.random.default_rng(1)):
@@ -120,7 +121,6 @@ def test_public_belief_reveals_nothing():
 def _best_over_worlds(state, player, worlds):
     """The actions with the best mean solver value over ``worlds``, each action averaged over
     the worlds where it is legal (independent of PIMCBot's sampling and bookkeeping)."""
-    from infosets.search import solvers
     total, count = {}, {}
     for world, _ in worlds:
         for a, v in solvers.action_values(world, player).items():
@@ -136,7 +136,6 @@ def test_trick_game_run_plays_the_best_mean_over_its_belief():
     belief: the consistent worlds at lambda = 0 (15 at a first decision), the public worlds
     at lambda = 1 (420), listed here by the game module. Where two actions tie, runs with
     other seeds must play both."""
-    from infosets.games import trick_game
     game = pyspiel.load_game("trick_game(num_cards=8,hand_size=2)")
     seen_ties = 0
     for seed in range(6):
