@@ -59,13 +59,25 @@ def test_tssr_uniform_is_one_and_revealing_is_two():
     assert metrics.tssr(game, 0, revealing) == pytest.approx(2.0)
 
 
-def test_tabulate_covers_every_infostate():
+def test_tabulate_covers_every_infostate_with_normalised_probabilities():
+    """Every infostate of player 1 in Leduc poker, against OpenSpiel's own enumeration
+    (TabularPolicy: 468 keys and a legal-action mask each), with policy_fn's weights divided
+    by their sum: weights a + 1 on legal actions give (a + 1) / sum over the legal ones, e.g.
+    1/6, 2/6, 3/6 where fold, call and raise are legal. A policy with no mass is refused."""
     game = pyspiel.load_game("leduc_poker")
     table = metrics.tabulate_policy(
-        game, 1, lambda s: {a: 1.0 for a in s.legal_actions()})
-    assert len(table) == 468
+        game, 1, lambda s: {a: a + 1.0 for a in s.legal_actions()})
+    reference = os_policy.TabularPolicy(game, players=[1])
+    assert len(table) == 468 and set(table) == set(reference.state_lookup)
+    for key, pol in table.items():
+        legal = np.flatnonzero(reference.legal_actions_mask[reference.state_lookup[key]])
+        total = float(np.sum(legal + 1))
+        assert pol == pytest.approx({int(a): (a + 1) / total for a in legal}), key
+    assert {0: 1 / 6, 1: 2 / 6, 2: 3 / 6} in [pytest.approx(p) for p in table.values()]
     rows = metrics.policy_rows(table)
     assert metrics.table_from_rows(rows) == table
+    with pytest.raises(ValueError, match="no mass"):
+        metrics.tabulate_policy(game, 1, lambda s: {a: 0.0 for a in s.legal_actions()})
 
 
 def test_win_rate_seeded_and_pimc_beats_random():

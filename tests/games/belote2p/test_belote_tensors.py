@@ -26,17 +26,34 @@ def test_game_type_declares_tensors():
     assert game.information_state_tensor_shape() == [2 + 1 + 32 + 64 + 2 + 32 * 66]
 
 
+def _one_hot(cards):
+    vector = np.zeros(32)
+    vector[list(cards)] = 1
+    return vector
+
+
 def test_dealing_tensor_shows_only_own_hand_and_tops():
+    """Mid-deal, after 20 of the 32 chance actions (the action at step i is the card of deal
+    slot i: slots 0-5 are player 0's hand, 6-10 its pile tops, 11-15 the covered cards under
+    them, 16-19 the first four of player 1's hand), both tensors of each player hold exactly
+    its own dealt hand cards in ``hand`` (entries 3-34) and player 0's five tops in row 0 of
+    ``tops``/``up`` (35-66), with row 1 (67-98) and everything after it (tricks, plays) still
+    empty: no covered card and no card of the other hand is set anywhere. Card counts alone
+    (the former check) also pass when the tops are read from the covered slots."""
     game = pyspiel.load_game("belote2p")
     rng = np.random.default_rng(5)
     state = game.new_initial_state()
-    for _ in range(20):  # slots 0..15 are player 0's, 16..19 player 1's hand
+    for _ in range(20):
         state.apply_action(_chance(state, rng))
-    own = np.asarray(state.information_state_tensor(1))
-    assert own[3:35].sum() == 4          # player 1 sees its four dealt hand cards
-    assert own[35:99].sum() == 5         # and player 0's five face-up tops
-    theirs = np.asarray(state.information_state_tensor(0))
-    assert theirs[3:35].sum() == 6
+    dealt = state.history()
+    for player, hand in ((0, dealt[0:6]), (1, dealt[16:20])):
+        for kind, tensor in (("infostate", state.information_state_tensor(player)),
+                             ("observation", state.observation_tensor(player))):
+            t = np.asarray(tensor)
+            assert t[:3].tolist() == [player == 0, player == 1, 1], (player, kind)
+            np.testing.assert_array_equal(t[3:35], _one_hot(hand), err_msg=f"{kind} hand of {player}")
+            np.testing.assert_array_equal(t[35:67], _one_hot(dealt[6:11]), err_msg=f"{kind} tops of {player}")
+            assert not t[67:].any(), (player, kind)
 
 
 def test_tensors_no_leak_through_the_game():
