@@ -54,16 +54,61 @@ def test_sushi_go_leader_reads_the_points():
     assert h.heuristic(state.kernel) == h.heuristic(state)        # kernels score the same
 
 
+QUEEN_OF_SPADES, HEART_SUIT = 43, 2   # OpenSpiel hearts: card = 4 * rank + suit (C, D, H, S)
+
+
+def _hearts_penalties_by_replay(state):
+    """Penalty points per seat, from the action history alone (not the state's text): after
+    the pass direction, the 52 dealt cards and 12 passed cards (none with "No Pass", action
+    0), every 4 plays are a trick, won by the highest card of the suit led; it scores one
+    point per heart and 13 for the queen of spades."""
+    history = state.full_history()
+    first_play = 1 + 52 + (0 if history[0].action == 0 else 12)
+    plays = [(item.player, item.action) for item in history[first_play:]]
+    points = [0, 0, 0, 0]
+    for t in range(0, len(plays) - len(plays) % 4, 4):
+        trick = plays[t:t + 4]
+        suit = trick[0][1] % 4
+        _, winner = max((card // 4, player) for player, card in trick if card % 4 == suit)
+        points[winner] += (sum(card % 4 == HEART_SUIT for _, card in trick)
+                           + 13 * any(card == QUEEN_OF_SPADES for _, card in trick))
+    return points
+
+
 def test_hearts_reads_penalty_points():
-    state = _random_state("hearts", 120, seed=2)
-    pts = h.hearts_scores(state)
-    assert all(p <= 0 for p in pts) and min(pts) < 0
+    """``hearts_scores`` parses minus each seat's penalty points from OpenSpiel's text; an
+    independent replay of the tricks (``_hearts_penalties_by_replay``) must give the same
+    numbers seat by seat on 24 seeded states in mid-play, after 80 to 103 actions (a game
+    takes 105, or 117 with the pass; the end adds moon shooting). At least 8 of them have
+    three different point counts among the seats, so a sign error or a rotation of the
+    N E S W seats fails; the heuristic must be the leader lead of those scores."""
+    spread = 0
+    for seed in range(24):
+        state = _random_state("hearts", 80 + seed, seed=seed)
+        assert not state.is_terminal()
+        penalties = _hearts_penalties_by_replay(state)
+        assert h.hearts_scores(state) == [-float(x) for x in penalties], seed
+        assert h.heuristic(state) == pytest.approx(h.leader([-x for x in penalties], h.SCALES["hearts"]))
+        spread += len(set(penalties)) >= 3
+    assert spread >= 8
 
 
-def test_stratego_material_is_antisymmetric():
-    state = _random_state("stratego", 200, seed=3)
-    a, b = h.stratego_material(state.kernel)
-    assert a == pytest.approx(-b)
+def test_stratego_material_is_tags_mean_piece_value_difference():
+    """TAG's StrategoHeuristic on a hand-set board: a piece is worth 0.1 x rank, a Flag 1 and
+    a Bomb 0, and a side scores the mean over its pieces on the board. Player 0 has a Flag,
+    a Bomb, the Marshal and a Scout: (1 + 0 + 1.0 + 0.2) / 4 = 0.55; player 1 a Flag and a
+    Miner: (1 + 0.3) / 2 = 0.65. So the material is (-0.1, +0.1), and WinPlus (scale 1000,
+    clipped to [0, 0.9]) gives (0, 0.0001). A sum instead of a mean, or a Flag scored by its
+    rank 0 or a Bomb by its rank 11, give other numbers."""
+    from infosets.games import stratego as st
+
+    k = st.StrategoKernel(100)
+    k.placed = 80
+    for square, owner, rank in ((0, 0, st.FLAG), (1, 0, st.BOMB), (2, 0, st.MARSHAL),
+                                (3, 0, st.SCOUT), (99, 1, st.FLAG), (98, 1, st.MINER)):
+        k.owner[square], k.rank[square] = owner, rank
+    assert h.stratego_material(k) == pytest.approx([-0.1, 0.1])
+    assert h.heuristic(k) == pytest.approx([0.0, 0.1 / 1000])
 
 
 def test_unknown_game_is_rejected():
@@ -73,23 +118,80 @@ def test_unknown_game_is_rejected():
 
 @pytest.mark.parametrize("name", ["poker_tag", "colt_express", "monopoly_deal", "seven_wonders"])
 def test_newer_ports_have_their_tag_heuristic_on_states_and_kernels(name):
-    """Regression: the tuned Python engine crashed on these ports (no heuristic for their kernels)."""
-    import numpy as np
-    import pyspiel
-
-    from infosets.games import heuristics
+    """Regression: the tuned Python engine crashed on these ports (no heuristic for their
+    kernels). ``heuristic`` must hand a pyspiel state and its kernel alike to the port's own
+    TAG heuristic (``<port>.heuristic``, checked against hand-worked values in each port's
+    tests), at a position where the players' values differ, so the WinOnly fallback (all 0)
+    or any constant stand-in fails. For poker_tag the value is also worked out here from the
+    stacks: 0.5 + (own money - best other money) / (2 x 3 x 50)."""
+    import importlib
 
     game = pyspiel.load_game(name, {"players": 3})
+    port = importlib.import_module(f"infosets.games.{name}")
     state, rng = game.new_initial_state(), np.random.default_rng(3)
-    for _ in range(40):
-        if state.is_terminal():
-            break
+    moves = 0
+    while moves < 40 or len(set(port.heuristic(state.kernel))) == 1:
+        assert not state.is_terminal() and moves < 400, "no position with unequal values"
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(actions, p=probs)))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
+        moves += 1
+    expected = port.heuristic(state.kernel)
+    assert all(0.0 <= v <= 1.0 for v in expected)
     for target in (state, state.kernel):
-        values = heuristics.heuristic(target)
-        assert len(values) == 3 and all(0.0 <= v <= 1.0 for v in values)
-    assert heuristics.heuristic_for(game) is heuristics.heuristic
+        assert h.heuristic(target) == expected, type(target).__name__
+    if name == "poker_tag":
+        money = state.kernel.money
+        assert expected == pytest.approx([0.5 + (money[p] - max(money[q] for q in range(3) if q != p)) / 300
+                                          for p in range(3)])
+    assert h.heuristic_for(game) is h.heuristic
+
+
+# Ports whose Python heuristic (this module) and compiled heuristic (the kernel's
+# ``nb_heuristic``) disagree; measured 2026-11-28 on random play, largest gap per port:
+# sushi_go 0.29 (other scale and shape, and the kernel counts this round's table), love_letter
+# 0.15 and virus 0.13 (0.5 + 0.5 d / (|d| + 1) against a clipped linear lead), exploding_kittens
+# 0.67 (win shares 1/k against OrdinalPosition), dominion 0.04 (VP / 100 against VP / 60),
+# stratego < 1e-3 (the kernel does not clip the losing side at 0). Making the Python path call
+# the kernel's heuristic edits keyed code (docs/paper_scale.md, held-back rows).
+_TWO_HEURISTICS = {"sushi_go(players=3)", "sushi_go(players=5)", "love_letter(players=3)",
+                   "virus(players=3)", "exploding_kittens(players=3)", "dominion(players=3)",
+                   "stratego"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason="two heuristics (held back)"))
+    if g in _TWO_HEURISTICS else g
+    for g in ["sushi_go(players=3)", "sushi_go(players=5)", "love_letter(players=3)",
+              "virus(players=3)", "exploding_kittens(players=3)", "dominion(players=3)", "stratego",
+              "poker_tag(players=3)", "colt_express(players=3)", "monopoly_deal(players=3)",
+              "seven_wonders(players=3)"]])
+def test_both_engines_score_a_cut_off_with_one_heuristic(name):
+    """One heuristic per port: ``heuristic`` (what the Python engine scores a cut-off with
+    under pimcts_aggregation's TAG settings) equals the kernel's ``nb_heuristic`` (what the
+    compiled engine scores it with), on every third decision of four random games. Otherwise
+    the same settings search differently on the two engines, and the settings table names a
+    mapping that only one of them applies."""
+    from infosets.games.kernels import k_heuristic, kernel_for
+
+    game = pyspiel.load_game(name)
+    kernel = kernel_for(game)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(4):
+        state, decisions = game.new_initial_state(), 0
+        while not state.is_terminal() and decisions < 200:
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                continue
+            if decisions % 3 == 0:
+                compiled = np.zeros(game.num_players())
+                k_heuristic(kernel.kid, kernel.from_state(state), compiled)
+                assert h.heuristic(state) == pytest.approx(compiled.tolist(), abs=1e-12), decisions
+                checked += 1
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            decisions += 1
+    assert checked >= 20

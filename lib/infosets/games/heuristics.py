@@ -27,6 +27,19 @@ per-game scales (``SCALES``) instead, so a value means the same in every tree.
 Game scores: Sushi Go! points; Love Letter affection tokens; Exploding Kittens still in the
 game (1) or out (0); Virus! healthy organs; Dominion victory points; Hearts minus penalty
 points taken (parsed from the state's text).
+
+Which engine uses this module: the Python engine. The compiled engine, which searches every
+port with a numba kernel (all ten, at every preset of pimcts_aggregation), scores a cut-off
+with the kernel's own ``nb_heuristic`` and refuses a ``heuristic`` argument. On four ports
+(poker_tag, colt_express, monopoly_deal, seven_wonders) both paths are the port's one
+function. On the other six they are two copies that disagree (measured 2026-11-28, largest gap on
+random play): Sushi Go! (kernel ``0.5 + 0.5 d / (|d| + 10)`` with this round's table counted,
+here a clipped linear lead over banked points, scale 30; 0.29), Love Letter and Virus!
+(kernel ``0.5 + 0.5 d / (|d| + 1)``; 0.15, 0.13), Exploding Kittens (kernel win shares 1/k
+to the k players left; 0.67), Dominion (kernel VP / 100; 0.04), Stratego (the kernel does not
+clip the losing side at 0; below 0.001). The paper's port rows therefore ran the kernels'
+mappings. Making this module call the kernels is held back with the other keyed edits
+(docs/paper_scale.md); ``tests/games/test_heuristics.py`` marks the six strict xfail.
 """
 
 from __future__ import annotations
