@@ -211,17 +211,34 @@ def test_greedy_wins_cheaply_or_discards_cheapest():
 
 
 def test_bots_finish_games_and_openspiel_ismcts_is_seeded():
+    """Random and greedy bots finish a game (162 points shared); the random bot and
+    OpenSpiel's IS-MCTS are seeded by ``rng``: the same seed replays the game or the search
+    (every root statistic), another seed changes it. The moves alone, compared before,
+    passed a bot that ignored its seed (a fixed seed of its own plays the same move twice)."""
     game = pyspiel.load_game("belote2p")
     rng = np.random.default_rng(8)
-    state = game.new_state_from_deal(deal_lib.fair_deal(rng), 0)
-    bots = [RandomBot(rng=1), GreedyBot()]
-    while not state.is_terminal():
-        state.apply_action(bots[state.current_player()].step(state))
-    assert sum(state.returns()) == 162
+    deal = deal_lib.fair_deal(rng)
+
+    def play(seed):
+        state = game.new_state_from_deal(deal, 0)
+        bots = [RandomBot(rng=seed), GreedyBot()]
+        while not state.is_terminal():
+            state.apply_action(bots[state.current_player()].step(state))
+        assert sum(state.returns()) == 162
+        return state.history()
+
+    assert play(1) == play(1) != play(2)
     state = game.new_state_from_deal(deal_lib.fair_deal(rng), 1)
-    a = openspiel_ismcts_bot(game, 50, 82.0, rng=3).step(state)
-    b = openspiel_ismcts_bot(game, 50, 82.0, rng=3).step(state)
-    assert a == b and a in state.legal_actions()
+
+    def search(seed):
+        bot = openspiel_ismcts_bot(game, 50, 82.0, rng=seed)
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        return action, {a: (c.visits, c.return_sum) for a, c in bot._root_node.child_info.items()}
+
+    first = search(3)
+    assert search(3) == first
+    assert search(4)[1] != first[1]
 
 
 @pytest.mark.parametrize("kwargs, word", [

@@ -189,7 +189,16 @@ def test_cached_replay_search_matches_plain_uct(game_name, moves):
 
 def test_raw_rewards_below_minus_one_play_legal_games():
     """Regression: the UCB maximum started at -1, so raw Leduc returns (down to -13) made
-    open-loop UCT reuse a stale action (illegal-move crash) and IS-MCTS fall back to legal[0]."""
+    open-loop UCT reuse a stale action (illegal-move crash) and IS-MCTS fall back to legal[0].
+    That fallback plays legal moves, so legality alone (all this checked before) missed it;
+    the searches are now checked against an analytic identity as well. UCB1 on raw returns r
+    with constant c ranks children exactly as UCB1 on (r - low) / s with constant c / s (an
+    increasing affine map of every score, which the -1 start broke: raw scores below -1 were
+    never taken), so with the same seed the raw search at c = 1 (the bots' default, where
+    scores fall below -1) takes the same path as the mapped one at c = 1 / s: the same visit
+    counts, and raw means = low + s x mapped means, at every decision of 12 games. s = 32
+    rather than Leduc's span 26 keeps the mapped sums exact in binary, so children whose raw
+    sums tie exactly tie there too (with 26, rounding split such a tie the other way)."""
     import numpy as np
     import pyspiel
 
@@ -197,6 +206,14 @@ def test_raw_rewards_below_minus_one_play_legal_games():
     from infosets.search.mcts import OLMCTSBot
 
     game = pyspiel.load_game("leduc_poker")
+    low, span = game.min_utility(), 32.0
+    assert low == -13.0 and game.max_utility() - low <= span
+
+    def means(bot_class, stats):  # {action: (visits, mean)} from either bot's root
+        if bot_class is OLMCTSBot:
+            return {a: (n, w / n) for a, (n, w) in stats.items()}
+        return dict(stats)
+
     for seed in range(12):
         rng = np.random.default_rng(seed)
         bots = [OLMCTSBot(game, 0, iterations=60, rng=seed, normalize_rewards=False),
@@ -207,8 +224,19 @@ def test_raw_rewards_below_minus_one_play_legal_games():
                 actions, probs = zip(*state.chance_outcomes())
                 state.apply_action(int(rng.choice(actions, p=probs)))
             else:
-                action = bots[state.current_player()].step(state)
+                player = state.current_player()
+                action = bots[player].step(state)
                 assert action in state.legal_actions()
+                for bot_class in (OLMCTSBot, ISMCTSBot):
+                    raw = means(bot_class, bot_class(game, player, iterations=60, rng=seed,
+                                                     normalize_rewards=False).search(state))
+                    mapped = bot_class(game, player, iterations=60, rng=seed, uct_c=1 / span)
+                    mapped.scale.span = span  # rewards (r + 13) / 32 in the tree
+                    unit = means(bot_class, mapped.search(state))
+                    assert {a: n for a, (n, _) in raw.items()} == \
+                        {a: n for a, (n, _) in unit.items()}, (bot_class, seed)
+                    for a, (_, mean) in raw.items():
+                        assert mean == pytest.approx(low + span * unit[a][1])
                 state.apply_action(action)
 
 
