@@ -1,5 +1,8 @@
 """Claims as data: the record, its verdict vocabulary and the renderer."""
 
+import math
+
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -43,3 +46,53 @@ def test_save_goes_through_the_session(tmp_path):
 
     claims.save([claims.Claim("a", "p", "text", "inconclusive")], Session())
     assert list(saved["claims"]["ours"]) == ["text"]
+
+
+def test_by_pvalue_boundaries():
+    """by_pvalue: match exactly when p <= alpha (alpha itself matches, the next float above
+    does not); above alpha the verdict is mismatch only when the caller says the contrary test
+    was significant, else inconclusive; a significant test of the claim matches even with
+    ``contrary``; ``alpha`` is honoured; a NaN p-value (no test possible) is inconclusive
+    whatever ``contrary`` says, never a mismatch."""
+    above = math.nextafter(0.05, 1.0)
+    assert claims.by_pvalue(0.05) == "match"
+    assert claims.by_pvalue(0.0) == "match"
+    assert claims.by_pvalue(above) == "inconclusive"
+    assert claims.by_pvalue(above, contrary=True) == "mismatch"
+    assert claims.by_pvalue(0.05, contrary=True) == "match"
+    assert claims.by_pvalue(1.0, contrary=True) == "mismatch"
+    assert claims.by_pvalue(0.01, alpha=0.01) == "match"
+    assert claims.by_pvalue(0.03, alpha=0.01) == "inconclusive"
+    assert claims.by_pvalue(0.03, alpha=0.01, contrary=True) == "mismatch"
+    assert claims.by_pvalue(0.07, alpha=0.1) == "match"
+    for nan in (float("nan"), np.float64("nan")):
+        assert claims.by_pvalue(nan) == "inconclusive"
+        assert claims.by_pvalue(nan, contrary=True) == "inconclusive"
+
+
+@pytest.mark.parametrize("lo,hi,target,verdict", [
+    (0.4, 0.6, 0.5, "match"),
+    (0.4, 0.6, 0.4, "match"),  # on the lower end: the interval is closed
+    (0.4, 0.6, 0.6, "match"),  # on the upper end
+    (0.4, 0.6, math.nextafter(0.4, 0.0), "mismatch"),  # just below
+    (0.4, 0.6, math.nextafter(0.6, 1.0), "mismatch"),  # just above
+    (0.7, 0.7, 0.7, "match"),  # degenerate interval (one game) holding the target
+    (-math.inf, math.inf, 1e300, "match"),
+    (float("nan"), 0.6, 0.5, "inconclusive"),  # no interval: no verdict
+    (0.4, float("nan"), 0.5, "inconclusive"),
+    (np.float64("nan"), np.float64("nan"), 0.5, "inconclusive"),
+])
+def test_by_containment_boundaries(lo, hi, target, verdict):
+    """by_containment: match when lo <= target <= hi (both ends included, the next float
+    outside either end mismatches); a missing (NaN) end is inconclusive, not a mismatch."""
+    assert claims.by_containment(lo, hi, target) == verdict
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="by_containment returns 'mismatch' for a NaN target: NaN comparisons "
+                          "are False, and only lo/hi are checked for NaN")
+def test_by_containment_nan_target_is_inconclusive():
+    """A missing paper number (NaN target) cannot disagree with our interval: like a NaN end
+    of the interval (and a NaN p-value in by_pvalue) it should be inconclusive, yet
+    ``lo <= nan <= hi`` is False and the verdict is a mismatch."""
+    assert claims.by_containment(0.4, 0.6, float("nan")) == "inconclusive"

@@ -162,3 +162,141 @@ def test_trend_test_detects_a_falling_series():
     assert tau == pytest.approx(-1.0) and p == pytest.approx(1 / 120)
     rho, p = stats.trend_test([1, 3, 10], [1.0, 1.0, 1.0])
     assert np.isnan(rho) and np.isnan(p)
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")  # SciPy on the constant arm
+def test_welch_difference_is_scipys_welch_interval_and_checks_sample_sizes():
+    """welch_difference is the Welch t interval of mean(a) - mean(b): unpooled s.e. and
+    Welch-Satterthwaite degrees of freedom, not the pooled (n_a + n_b - 2) nor a normal quantile.
+
+    By hand for a = 1..5, b = (2, 4, 6): d = 3 - 4 = -1, va = 2.5 / 5 = 1/2, vb = 4 / 3,
+    s.e. = sqrt(11/6) = 1.354006, df = (11/6)^2 / ((1/2)^2 / 4 + (4/3)^2 / 2) = 484/137 =
+    3.532847, t(0.975, df) = 2.927405, so -1 -/+ 3.963726 (pooled 6 df would give -/+ 3.313,
+    a normal quantile -/+ 2.654). Then SciPy's ttest_ind(equal_var=False) interval at 95% and
+    at 90% on seeded samples of unequal size and spread, including an arm with no variance
+    (df = the other arm's n - 1). ``n`` is the total count; a one-value arm is refused (its
+    variance is undefined), as the docstring promises."""
+    from scipy.stats import ttest_ind
+
+    est = stats.welch_difference([1, 2, 3, 4, 5], [2, 4, 6])
+    assert (est.value, est.n) == (-1.0, 8)
+    assert (est.lo, est.hi) == pytest.approx((-1 - 3.963726, -1 + 3.963726), abs=1e-6)
+    rng = np.random.default_rng(11)
+    cases = [(rng.normal(0.5, 3.0, 4), rng.normal(0.0, 0.5, 15)),
+             (rng.normal(1.0, 1.0, 30), rng.normal(0.0, 2.0, 9)),
+             (np.array([2.0, 2.0, 2.0]), rng.normal(0.0, 1.0, 6))]
+    for a, b in cases:
+        res = ttest_ind(a, b, equal_var=False)
+        for level in (0.95, 0.90):
+            ref = res.confidence_interval(confidence_level=level)
+            est = stats.welch_difference(a, b, confidence=level)
+            assert est.value == pytest.approx(a.mean() - b.mean())
+            assert (est.lo, est.hi) == pytest.approx((ref.low, ref.high), rel=1e-9), (len(a), level)
+            assert est.n == len(a) + len(b)
+    with pytest.raises(ValueError, match="^welch_difference"):
+        stats.welch_difference([1.0], [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="^welch_difference"):
+        stats.welch_difference([1.0, 2.0], [])
+
+
+def test_mean_difference_is_the_normal_interval_of_the_welch_standard_error():
+    """mean_difference is d -/+ z(0.975) * s.e. with the unpooled (Welch) s.e. of SciPy's
+    ttest_ind(equal_var=False) (s.e. = d / t), i.e. SciPy's norm.interval at 95%; ``n`` is the
+    smaller arm. With few values it is narrower than welch_difference (same centre): the t
+    quantile is what widens the small-sample interval.
+
+    By hand with a one-value arm (which contributes no variance): a = (5,), b = 1..5 ->
+    d = 2, s.e. = sqrt(2.5 / 5) = sqrt(0.5), half = 1.959964 * 0.707107 = 1.385904, n = 1.
+    Empty or non-finite input is refused with the arm's name."""
+    from scipy.stats import norm, ttest_ind
+
+    rng = np.random.default_rng(12)
+    a, b = rng.normal(0.3, 1.0, 400), rng.normal(0.0, 2.0, 250)
+    res = ttest_ind(a, b, equal_var=False)
+    d = a.mean() - b.mean()
+    ref = norm.interval(0.95, loc=d, scale=d / res.statistic)
+    est = stats.mean_difference(a, b)
+    assert est.value == pytest.approx(d) and est.n == 250
+    assert (est.lo, est.hi) == pytest.approx(ref, rel=1e-9)
+    one = stats.mean_difference([5.0], [1, 2, 3, 4, 5])
+    assert (one.value, one.n) == (2.0, 1)
+    assert (one.lo, one.hi) == pytest.approx((2 - 1.385904, 2 + 1.385904), abs=1e-6)
+    small_a, small_b = [1, 2, 3, 4, 5], [2, 4, 6]
+    normal, welch = stats.mean_difference(small_a, small_b), stats.welch_difference(small_a, small_b)
+    assert normal.value == welch.value == -1.0 and normal.n == 3
+    assert (normal.lo, normal.hi) == pytest.approx((-1 - 2.653804, -1 + 2.653804), abs=1e-6)
+    assert welch.lo < normal.lo and normal.hi < welch.hi
+    with pytest.raises(ValueError, match="^a:"):
+        stats.mean_difference([], [1.0, 2.0])
+    with pytest.raises(ValueError, match="^b:"):
+        stats.mean_difference([1.0, 2.0], [1.0, float("nan")])
+
+
+def test_normal_difference_adds_standard_errors_in_quadrature():
+    """normal_difference of two independent estimates: a - b -/+ z * sqrt(se_a^2 + se_b^2)
+    (not se_a + se_b), with ``z`` honoured and ``n`` passed through (0 by default).
+
+    By hand: 0.3 (s.e. 0.03) - 0.1 (s.e. 0.04) = 0.2 with s.e. 0.05, half-width
+    1.959964 * 0.05 = 0.0979982; against SciPy's norm.interval at 95% and, with
+    z = norm.ppf(0.95) as history_filtering's TOST passes, at 90%."""
+    from scipy.stats import norm
+
+    est = stats.normal_difference(0.3, 0.03, 0.1, 0.04)
+    assert est.value == pytest.approx(0.2) and est.n == 0
+    assert (est.lo, est.hi) == pytest.approx((0.2 - 0.0979982, 0.2 + 0.0979982), abs=1e-7)
+    for level in (0.95, 0.90):
+        z = stats.Z95 if level == 0.95 else norm.ppf(0.95)
+        got = stats.normal_difference(1.5, 0.2, -0.5, 0.7, n=40, z=z)
+        ref = norm.interval(level, loc=2.0, scale=np.hypot(0.2, 0.7))
+        assert (got.value, got.n) == (2.0, 40)
+        assert (got.lo, got.hi) == pytest.approx(ref, rel=1e-12)
+    assert stats.Z95 == pytest.approx(norm.ppf(0.975), rel=1e-15)
+    exact = stats.normal_difference(1.0, 0.0, 0.25, 0.0, n=3)
+    assert exact == stats.Estimate(0.75, 0.75, 0.75, 3)
+
+
+def test_normal_pvalue_matches_scipy_in_each_direction_and_in_the_far_tail():
+    """normal_pvalue is SciPy's normal tail: two-sided 2 * sf(|z|), greater sf(z), less cdf(z).
+
+    By hand at z = 1.959964: 0.05, 0.025 and 0.975. At z = -1.2 the directions swap
+    (greater 0.884930, less 0.115070). In the far tail (z = 10: 7.62e-24) the survival
+    function is used rather than 1 - cdf, which rounds to 0. An unknown ``alternative``
+    (e.g. "two_sided") is refused."""
+    from scipy.stats import norm
+
+    z95 = stats.Z95
+    assert stats.normal_pvalue(z95) == pytest.approx(0.05, rel=1e-12)
+    assert stats.normal_pvalue(-z95) == pytest.approx(0.05, rel=1e-12)
+    assert stats.normal_pvalue(z95, "greater") == pytest.approx(0.025, rel=1e-12)
+    assert stats.normal_pvalue(z95, "less") == pytest.approx(0.975, rel=1e-12)
+    assert stats.normal_pvalue(-1.2, "greater") == pytest.approx(0.884930, abs=1e-6)
+    assert stats.normal_pvalue(-1.2, "less") == pytest.approx(0.115070, abs=1e-6)
+    assert stats.normal_pvalue(0.0) == 1.0
+    for z in (-10.0, -3.1, -0.4, 0.7, 2.5, 10.0):  # abs=0: a tail of 1e-23 must not pass as 0
+        assert stats.normal_pvalue(z) == pytest.approx(2 * norm.sf(abs(z)), rel=1e-12, abs=0)
+        assert stats.normal_pvalue(z, "greater") == pytest.approx(norm.sf(z), rel=1e-12, abs=0)
+        assert stats.normal_pvalue(z, "less") == pytest.approx(norm.cdf(z), rel=1e-12, abs=0)
+    assert stats.normal_pvalue(10.0, "greater") == pytest.approx(7.61985e-24, rel=1e-5, abs=0)
+    assert stats.normal_pvalue(-10.0, "less") == pytest.approx(7.61985e-24, rel=1e-5, abs=0)
+    with pytest.raises(ValueError, match="^alternative"):
+        stats.normal_pvalue(1.0, "two_sided")
+
+
+def test_bernoulli_difference_sd_is_the_sd_of_a_difference_of_independent_bernoullis():
+    """SD of X - Y, X ~ Bernoulli(p_a), Y ~ Bernoulli(p_b) independent: sqrt(p_a(1 - p_a) +
+    p_b(1 - p_b)), checked against the exact variance from enumerating the four outcomes.
+
+    By hand: (1/2, 1/2) -> sqrt(1/2) = 0.707107; (1/4, 1/4) (four players, as pimcts_claims
+    uses) -> sqrt(3/8) = 0.612372. Two certain cells have no spread, and the result is floored
+    at sqrt(1e-12) = 1e-6 so that it can divide (power needs sd > 0)."""
+    assert stats.bernoulli_difference_sd(0.5, 0.5) == pytest.approx(0.707107, abs=1e-6)
+    assert stats.bernoulli_difference_sd(0.25, 0.25) == pytest.approx(0.612372, abs=1e-6)
+    for pa, pb in ((0.1, 0.7), (0.9, 0.05), (0.0, 0.5), (0.33, 0.33)):
+        outcomes = [(x - y, (pa if x else 1 - pa) * (pb if y else 1 - pb))
+                    for x in (0, 1) for y in (0, 1)]
+        mean = sum(d * w for d, w in outcomes)
+        var = sum((d - mean) ** 2 * w for d, w in outcomes)
+        assert stats.bernoulli_difference_sd(pa, pb) == pytest.approx(np.sqrt(var), rel=1e-12)
+    for pa, pb in ((0.0, 1.0), (1.0, 1.0), (0.0, 0.0)):
+        sd = stats.bernoulli_difference_sd(pa, pb)
+        assert sd == pytest.approx(1e-6, rel=1e-9) and sd > 0
