@@ -9,6 +9,7 @@ import random
 from collections import Counter
 
 import numpy as np
+from pytest import approx
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the games)
@@ -220,12 +221,95 @@ def check_pyspiel_games(game, games: int, seed: int):
         assert kernel.to_state(game, arr).returns() == state.returns()
 
 
-def check_heuristic_on_returns_scale(game, states):
+# The game score of each port whose kernel heuristic is TAG's LeaderHeuristic, read from the
+# adapter's Python kernel (not the numba code under test), and the lead scale its kernel
+# documents (``nb_heuristic``: ``0.5 + 0.5 * d / (|d| + LEAD_SCALE)``, d = own - best other).
+_SUSHI_DUMPLINGS = (0, 1, 3, 6, 10, 15)
+
+
+def _sushi_go_points(k):
+    """Points so far plus this round's table scored now: 5 per tempura pair, 10 per sashimi
+    triple, dumplings 1/3/6/10/15, nigiri as laid (wasabi included); maki and puddings only
+    once scored (the table slots are tempura, sashimi, dumplings, maki, nigiri, ...)."""
+    return [k.score[p] + 5 * (t[0] // 2) + 10 * (t[1] // 3) + _SUSHI_DUMPLINGS[min(t[2], 5)] + t[4]
+            for p, t in enumerate(k.table)]
+
+
+_LEADER_SCORES = {
+    "sushi_go": (_sushi_go_points, 10.0),
+    "love_letter": (lambda k: list(k.tokens), 1.0),
+    "virus": (lambda k: [k.healthy_organs(p) for p in range(k.n)], 1.0),
+}
+
+
+def _leader_values(scores, lead_scale):
+    n = len(scores)
+    out = []
+    for p in range(n):
+        d = float(scores[p] - max(scores[q] for q in range(n) if q != p))
+        out.append(0.5 + 0.5 * d / (abs(d) + lead_scale))
+    return out
+
+
+def check_heuristic_on_returns_scale(game, states, seed: int = 0, every: int = 3):
+    """The kernel's heuristic (``nb_heuristic``, what the compiled engine scores a cut-off
+    with) at each of ``states`` and at every ``every``-th step of one random playout from
+    each, to the end:
+
+    * during play, TAG's LeaderHeuristic as the kernel documents it, recomputed here from the
+      adapter kernel's game score (``_LEADER_SCORES``): ``0.5 + 0.5 d / (|d| + LEAD_SCALE)``
+      with d = own score - best other score. So every value lies strictly inside (0, 1), the
+      players with the strictly largest score get the largest value, and equal scores give
+      equal values (checked as such too);
+    * at the end, the returns (win shares, already on [0, 1]).
+
+    Every playout runs to the end, so the end is checked once per state; the check fails
+    unless some position during play has unequal scores, so a constant 0.5 or a wrong lead
+    scale cannot pass vacuously. The lead scales are written here (10 points, 1 token, 1
+    organ), not read from the kernel modules, so a changed constant fails too."""
     kernel = kernel_for(game)
-    out = np.zeros(game.num_players())
+    kid, n = kernel.kid, game.num_players()
+    score_of, lead_scale = _LEADER_SCORES[game.get_type().short_name]
+    rnd = random.Random(seed)
+    out = np.zeros(n)
+    uneven = ends = 0
     for state in states:
-        k_heuristic(kernel.kid, kernel.from_state(state), out)
-        assert np.all((0.0 <= out) & (out <= 1.0))
+        k = state.kernel.copy()  # the adapter's kernel, played without the pyspiel checks
+        arr = kernel.from_kernel(k)  # the array, played alongside
+        step = 0
+        while True:
+            mover = k.current_player()
+            assert k_current_player(kid, arr) == mover
+            if mover == TERMINAL:
+                k_heuristic(kid, arr, out)
+                assert out.tolist() == k.returns(), state.history()
+                ends += 1
+                break
+            if mover != CHANCE and step % every == 0:
+                k_heuristic(kid, arr, out)
+                scores = score_of(k)
+                assert out.tolist() == approx(_leader_values(scores, lead_scale), abs=1e-12), (
+                    scores, state.history(), step)
+                assert np.all((0.0 < out) & (out < 1.0))
+                top = max(scores)
+                leaders = [p for p in range(n) if scores[p] == top]
+                assert all(out[p] == out[leaders[0]] for p in leaders)
+                assert all(out[p] < out[leaders[0]] for p in range(n) if scores[p] < top)
+                for p in range(n):
+                    for q in range(n):
+                        if scores[p] == scores[q]:
+                            assert out[p] == out[q]
+                uneven += len(set(scores)) > 1
+            if mover == CHANCE:
+                outcomes = k.chance_outcomes()
+                action = rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                action = rnd.choice(k.legal_actions())
+            k.apply(action)
+            k_apply_action(kid, arr, action)
+            step += 1
+    assert uneven > 0, "no checked position with unequal scores"
+    assert ends == len(states)
 
 
 # --- the determinizer ----------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pyspiel
 from scipy import stats
@@ -122,17 +124,58 @@ def check_resample_along_games(game, seed: int, games: int):
             state.apply_action(legal[rng.integers(len(legal))])
 
 
-def check_kernel_is_a_search_state(game, seed: int):
-    """The kernel's pyspiel-style aliases drive the same game as the pyspiel state."""
+def _kernel_fields(kernel) -> dict:
+    """Every field of a kernel, deep-copied (a snapshot that later moves cannot alter)."""
+    return copy.deepcopy({name: getattr(kernel, name) for name in type(kernel).__slots__})
+
+
+def check_kernel_is_a_search_state(game, seed: int, moves: int = 400):
+    """The kernel's pyspiel-style aliases drive the same game as the pyspiel state.
+
+    From a random decision state, a ``clone()`` of its kernel and a clone of the pyspiel
+    state play up to ``moves`` random actions (chance drawn by its probabilities) side by
+    side through ``apply_action``; before each action and at the end they agree on the mover,
+    ``is_chance_node``, ``is_terminal``, the legal actions (the chance outcomes at chance
+    nodes) and every player's information state string, and at the end on the returns (most
+    ports end within 400 actions; virus and dominion usually do not). The clone is
+    independent: the original kernel's fields are unchanged by the playout, and a second
+    clone taken after 5 actions is unchanged by the moves that follow it."""
     rng = np.random.default_rng(seed)
     state = play_to_decision(game, rng, 3)
     kernel = state.kernel.clone()
     assert kernel is not state.kernel and not kernel.is_chance_node()
-    action = state.legal_actions()[0]
-    kernel.apply_action(action)
-    state.apply_action(action)
-    assert kernel.information_state_string(0) == state.information_state_string(0)
-    assert kernel.is_chance_node() == state.is_chance_node()
+    assert type(kernel) is type(state.kernel)
+    before = _kernel_fields(state.kernel)
+    real = state.clone()
+    players = range(game.num_players())
+    mid, mid_fields = None, None
+    for step in range(moves + 1):
+        assert kernel.current_player() == real.current_player(), step
+        assert kernel.is_chance_node() == real.is_chance_node(), step
+        assert kernel.is_terminal() == real.is_terminal(), step
+        for p in players:
+            assert kernel.information_state_string(p) == real.information_state_string(p), (step, p)
+        if real.is_terminal() or step == moves:
+            break
+        if real.is_chance_node():
+            outcomes = real.chance_outcomes()
+            assert kernel.chance_outcomes() == outcomes, step
+            actions, probs = zip(*outcomes)
+            action = actions[rng.choice(len(actions), p=np.asarray(probs) / sum(probs))]
+        else:
+            legal = real.legal_actions()
+            assert kernel.legal_actions() == legal, step
+            action = legal[rng.integers(len(legal))]
+        if step == 5:
+            mid = kernel.clone()
+            mid_fields = _kernel_fields(mid)
+        kernel.apply_action(int(action))
+        real.apply_action(int(action))
+    assert kernel.returns() == real.returns()
+    assert _kernel_fields(state.kernel) == before, "playing the clone changed the original"
+    if mid is not None:
+        assert _kernel_fields(mid) == mid_fields, "playing the kernel changed its later clone"
+        assert _kernel_fields(mid) != _kernel_fields(kernel), "no move was made after the clone"
 
 
 def seven_wonders_age_one_last_turn(seed: int):

@@ -47,10 +47,16 @@ def test_every_paper_game_has_a_heuristic_in_unit_range(name):
 
 
 def test_sushi_go_leader_reads_the_points():
+    """Hand-worked: after 60 seeded actions the first round is scored (round 1 is being dealt,
+    the tables are empty) and the players hold 4, 8 and 16 points (1 pudding for player 2).
+    LeaderHeuristic with the stated Sushi Go! span of 30 points gives
+    0.5 + (own - best other) / 60: player 0, 0.5 + (4 - 16) / 60 = 0.3; player 1,
+    0.5 + (8 - 16) / 60 = 0.5 - 2/15 = 11/30; player 2, 0.5 + (16 - 8) / 60 = 19/30. A span
+    of 20 or 40 (0.2 or 0.35 for player 0), a lead over the mean or the next player instead
+    of the best other, or puddings read as the score give other numbers."""
     state = _random_state("sushi_go(players=3)", 60, seed=1)
-    scores = state.kernel.scores()
-    expect = h.leader(scores, h.SCALES["sushi_go"])
-    assert h.heuristic(state) == pytest.approx(expect)
+    assert state.kernel.scores() == [4, 8, 16] and state.kernel.puddings == [0, 0, 1]
+    assert h.heuristic(state) == pytest.approx([0.3, 11 / 30, 19 / 30], abs=1e-12)
     assert h.heuristic(state.kernel) == h.heuristic(state)        # kernels score the same
 
 
