@@ -96,25 +96,54 @@ def test_schedules():
     assert rho[0] > 1.0 > rho[1]
 
 
+def _exact_team_payoff(infosets, policy):
+    """Player 0's expected return when each player acts by ``policy`` [I, A] on the team
+    map's keys (player, infostate string), by walking the pyspiel game: independent of the
+    module's TreeKernel."""
+    index = {key: k for k, key in enumerate(infosets.keys)}
+
+    def value(state):
+        if state.is_terminal():
+            return state.returns()[0]
+        if state.is_chance_node():
+            return sum(p * value(state.child(a)) for a, p in state.chance_outcomes())
+        player = state.current_player()
+        k = index[(player, state.information_state_string(player))]
+        return sum(policy[k, slot] * value(state.child(a))
+                   for slot, a in enumerate(infosets.legal[k]))
+
+    return value(infosets.tree.game.new_initial_state())
+
+
 def test_monte_carlo_hiding_is_seeded():
     """The same seed replays the run, another seed gives another run. The runs are compared
     by the relaxed learner's average policy, which every sampled draw moves (the projected
     payoff, compared before, takes one of two values, 0.5 or 1.0, in ~97% of seeds, so an
-    implementation that ignored its rng always passed and an unseeded one half the time)."""
+    implementation that ignored its rng always passed and an unseeded one half the time).
+    ``projected_payoff`` is the exact expected payoff of the projected (output) policy:
+    checked after every episode (the early ones play mixed policies, paying e.g. 0.514 or
+    0.641) against a pyspiel walk of that policy; it is computed, not sampled, so the
+    tolerance is rounding only."""
     tree = build_tree("coop_matching_pennies")
 
     def run(seed):
         learner = hiding.MonteCarloHiding(tree, schedule=hiding.PenaltySchedule("constant", 0.2),
                                           initial_policy="random",
                                           rng=np.random.default_rng(seed))
-        for _ in range(50):
-            learner.step()
-        return learner.learner.average_policy(), learner.projected_payoff()
+        payoffs = []  # (reported, recomputed) from the random start (mixed policies) on
+        for step in range(51):
+            if step:
+                learner.step()
+            payoffs.append((learner.projected_payoff(),
+                            _exact_team_payoff(learner.original, learner.output_policy())))
+        return learner.learner.average_policy(), payoffs
 
-    (first, payoff), (again, _), (other, _) = run(7), run(7), run(8)
+    (first, payoffs), (again, payoffs_again), (other, payoffs_other) = run(7), run(7), run(8)
     np.testing.assert_array_equal(first, again)
+    assert payoffs_again == payoffs
     assert np.abs(first - other).max() > 0.1
-    assert 0.0 <= payoff <= 1.0
+    for reported, exact in payoffs + payoffs_other:
+        assert reported == pytest.approx(exact, abs=1e-12)
 
 
 def test_bad_inputs_raise_one_line(trade):

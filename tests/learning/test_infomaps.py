@@ -60,12 +60,33 @@ def test_trade_comm_relaxations(trade):
 
 
 def test_cmp_maps_reveal_the_coin_to_bob():
+    """Bob sees only Alice's move: under the original map (and the team map, same keys) each
+    of his two infosets holds both coins, so he cannot name it. The perfect-recall team map
+    keys Bob's nodes on every player's infostate, Alice's included, which holds the coin: each
+    of Bob's four infosets there holds one coin (and one move of Alice's)."""
     tree = build_tree("coop_matching_pennies")
     recall = infomaps.build_infosets(tree, "perfect_recall")
     original = infomaps.build_infosets(tree, "original")
+    team = infomaps.build_infosets(tree, "team")
     assert original.num_infosets == 4 and recall.num_infosets == 6
+
+    def bob(sets):
+        """Per infoset of Bob's: the set of (coin, Alice's move) of its histories."""
+        out = {}
+        for node, view in zip(tree.decision_nodes, tree.views):
+            if view.player == 1:
+                k = int(sets.node_infoset[node])
+                assert sets.player[k] == 1
+                out.setdefault(k, set()).add(view.history[:2])  # history: coin, Alice's move
+        return list(out.values())
+
+    both_coins = [{(0, move), (1, move)} for move in (0, 1)]
+    for hiding in (original, team):
+        assert sorted(bob(hiding), key=sorted) == both_coins
+    revealed = bob(recall)
+    assert sorted(revealed, key=sorted) == [{(c, m)} for c in (0, 1) for m in (0, 1)]
     assert infomaps.has_perfect_recall(original)
-    assert not infomaps.has_perfect_recall(infomaps.build_infosets(tree, "team"))
+    assert not infomaps.has_perfect_recall(team)
     assert infomaps.has_perfect_recall(recall)
 
 

@@ -1,6 +1,8 @@
 """pimcts_costs: the cost model behind the pimcts_aggregation presets' CPU-hours."""
 
+import numpy as np
 import pandas as pd
+import pyspiel
 import pytest
 
 from infosets.experiments import config
@@ -132,9 +134,38 @@ def test_measuring_the_disambiguation_replaces_that_games_row(tmp_path, monkeypa
     assert len(table) == 2 and table.loc[game, "cpu_s_per_world"] == 0.5
 
 
+def _random_game_decisions(game_string, seed, games):
+    """The number of decisions of each random game ``measure_disambiguation`` plays, replayed
+    here with pyspiel alone: game g is ``disambiguation_task``'s random play on the first child
+    of ``SeedSequence([seed, g])`` (chance by its probabilities, players uniformly)."""
+    game = pyspiel.load_game(game_string)
+    counts = []
+    for g in range(games):
+        rng = np.random.default_rng(np.random.SeedSequence([seed, g]).spawn(2)[0])
+        state, decisions = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                probs = np.asarray(probs)
+                action = actions[rng.choice(len(actions), p=probs / probs.sum())]
+            else:
+                legal = state.legal_actions()
+                action = legal[int(rng.integers(len(legal)))]
+                decisions += 1
+            state.apply_action(action)
+        counts.append(decisions)
+    return counts
+
+
 def test_measure_disambiguation_times_real_random_games():
-    row = pc.measure_disambiguation("kuhn_poker(players=3)", samples=5, decisions=40, seed=3, games=2)
-    assert row["game_decisions"] >= 3 and row["decisions_measured"] == row["game_decisions"]
+    """Three-player Kuhn games last 3 to 5 decisions; the row's mean game length is that of
+    the games actually played (replayed independently), every decision measured (cap 40)."""
+    counts = _random_game_decisions("kuhn_poker(players=3)", seed=3, games=3)
+    assert counts == [4, 4, 3]  # the seeds give games of different lengths
+    row = pc.measure_disambiguation("kuhn_poker(players=3)", samples=5, decisions=40, seed=3, games=3)
+    assert row["game"] == "kuhn_poker(players=3)" and row["samples"] == 5
+    assert row["game_decisions"] == pytest.approx(sum(counts) / 3)
+    assert row["decisions_measured"] == pytest.approx(sum(counts) / 3)
     assert row["cpu_s_per_world"] > 0
 
 
@@ -247,10 +278,15 @@ def test_progress_refuses_a_since_that_is_not_a_time(capsys):
 
 def test_measuring_the_disambiguation_cost_accepts_seed_zero():
     """The untimed warm-up drew SeedSequence(seed - 1), which raises for seed 0, the project's
-    published seed (`... pimcts_costs disambiguation --seed 0` failed before measuring)."""
+    published seed (`... pimcts_costs disambiguation --seed 0` failed before measuring). With
+    a cap of 2 decisions per game, 2 are measured in each game, and the games' full length is
+    still recovered from the measured decisions' position in the game."""
+    counts = _random_game_decisions("kuhn_poker", seed=0, games=2)
+    assert counts == [2, 3]
     row = pc.measure_disambiguation("kuhn_poker", samples=2, decisions=2, seed=0, games=2)
-    assert row["game"] == "kuhn_poker" and row["cpu_s_per_world"] >= 0
-    assert row["decisions_measured"] > 0
+    assert row["game"] == "kuhn_poker" and row["samples"] == 2
+    assert row["decisions_measured"] == 2.0
+    assert row["game_decisions"] == pytest.approx(sum(counts) / 2)
 
 
 def test_progress_counts_the_disambiguation_sweep_that_follows_the_tournament():

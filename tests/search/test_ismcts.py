@@ -1,5 +1,6 @@
 """IS-MCTS: dominant actions, vector backup, availability flag, samplers, the C++ factory."""
 
+import numpy as np
 import pyspiel
 import pytest
 
@@ -66,20 +67,30 @@ def test_policy_is_normalised_visits_and_bot_protocol():
 
 
 def test_custom_sampler_receives_state_player_rng_and_can_change_own_infostate():
+    """Each of the 300 worlds is ``sampler(state, player, rng)`` with the searched state
+    (same history), the bot's seat and the bot's own numpy Generator: a Generator passed as
+    ``rng`` is used as is, and after the one seed the search draws for its PCG32 the
+    sampler's draws continue that stream, iteration after iteration."""
     game = pyspiel.load_game("kuhn_poker")
-    calls = []
+    real = kuhn_after_bet(0, 2)
+    gen = np.random.default_rng(2)
+    calls, draws = [], []
 
     def public_belief(state, player, rng):  # ignores our card: any deal with the same bets
-        calls.append(player)
+        calls.append((state.history(), state.information_state_string(1), player, rng is gen))
         cards = rng.permutation(3)[:2]
+        draws.append(cards.tolist())
         world = game.new_initial_state()
         for action in (int(cards[0]), int(cards[1]), BET):
             world.apply_action(action)
         return world
 
-    bot = ISMCTSBot(game, 1, iterations=300, rng=2, sampler=public_belief)
-    result = bot.search(kuhn_after_bet(0, 2))
-    assert calls == [1] * 300
+    bot = ISMCTSBot(game, 1, iterations=300, rng=gen, sampler=public_belief)
+    result = bot.search(real)
+    assert calls == [(real.history(), real.information_state_string(1), 1, True)] * 300
+    reference = np.random.default_rng(2)
+    reference.integers(0, 2**63 - 1)  # the search's PCG32 seed, drawn first
+    assert draws == [reference.permutation(3)[:2].tolist() for _ in range(300)]
     # The root is a chance node over our own cards: the real one got about a third.
     assert 50 < sum(v for v, _ in result.values()) < 150
 

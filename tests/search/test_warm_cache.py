@@ -5,6 +5,7 @@ workers start, stage by stage under a progress bar."""
 import numba
 
 from infosets.games import kernels as K
+from infosets.search import compiled as C
 from infosets.search import warm_cache
 
 
@@ -17,11 +18,26 @@ def test_the_stages_cover_every_kernel_dispatcher_and_every_search_entry():
 
 
 def test_each_stage_leaves_its_code_compiled():
+    """A dispatcher's stage compiles that dispatcher; a bot's stage compiles the compiled
+    engine's entry point the bot searches with (OL-MCTS and PI-MCTS: ``pimcts_trees``;
+    IS-MCTS: ``ismcts_tree_with``)."""
+    entry = {"OL-MCTS": C.pimcts_trees, "PI-MCTS": C.pimcts_trees, "IS-MCTS": C.ismcts_tree_with}
     for name, call in warm_cache.stages():
         call()
-        if name.startswith("k_"):
-            assert getattr(K, name).signatures, name
-    assert warm_cache.warm(progress=False) >= 0.0
+        compiled = getattr(K, name) if name.startswith("k_") else entry[name]
+        assert compiled.signatures, name
+
+
+def test_warm_runs_every_stage_once_in_order(monkeypatch):
+    """``warm`` runs every stage of ``stages`` (its docstring), once each, in their order,
+    with or without the bar. The seconds it returns are not checked (no timing assertion)."""
+    calls = []
+    fake = [(name, lambda name=name: calls.append(name)) for name in ("k_a", "k_b", "IS-MCTS")]
+    monkeypatch.setattr(warm_cache, "stages", lambda: fake)
+    for progress in (False, True):
+        calls.clear()
+        warm_cache.warm(progress=progress)
+        assert calls == ["k_a", "k_b", "IS-MCTS"], progress
 
 
 def test_loading_a_cached_engine_shows_no_compile_bar(monkeypatch, capsys):
