@@ -38,14 +38,38 @@ def test_by_interval(lo, hi, expect, verdict):
 
 
 def test_save_goes_through_the_session(tmp_path):
-    saved = {}
+    saved = []
 
     class Session:
         def save_table(self, frame, name, paper_ref=""):
-            saved[name] = frame
+            saved.append((frame.copy(), name, paper_ref))
 
-    claims.save([claims.Claim("a", "p", "text", "inconclusive")], Session())
-    assert list(saved["claims"]["ours"]) == ["text"]
+    records = [claims.Claim("a", "p", "text", "inconclusive"),
+               claims.Claim("PI beats OL", "+5%", 0.0512, "match", interval=(0.01, 0.09),
+                            n=1000, test="paired t", margin=0.02, power=0.734,
+                            n_for_80_power=-1, note="two seeds"),
+               claims.not_run("c", "3 of 4", "no port")]
+    out = claims.save(records, Session(), name="pimcts_claims", paper_ref="Sec. 5, Table 2")
+    # one save, under the name and with the paper reference the caller gave
+    assert len(saved) == 1
+    frame, name, paper_ref = saved[0]
+    assert (name, paper_ref) == ("pimcts_claims", "Sec. 5, Table 2")
+    # the table the session received is the one returned: every column, every claim, in order
+    pd.testing.assert_frame_equal(frame, out)
+    assert list(frame.columns) == list(claims.COLUMNS)
+    assert frame.to_dict("records") == [
+        {"claim": "a", "paper": "p", "ours": "text", "ci95": "", "n": "", "test": "",
+         "margin": "", "power": "", "n_for_80_power": "", "verdict": "inconclusive", "note": ""},
+        {"claim": "PI beats OL", "paper": "+5%", "ours": "0.051", "ci95": "[0.010, 0.090]",
+         "n": 1000, "test": "paired t", "margin": "0.020", "power": "0.73",
+         "n_for_80_power": "> 10^7", "verdict": "match", "note": "two seeds"},
+        {"claim": "c", "paper": "3 of 4", "ours": "", "ci95": "", "n": "", "test": "",
+         "margin": "", "power": "", "n_for_80_power": "", "verdict": "not run",
+         "note": "no port"}]
+    # defaults: the table is named "claims" and carries no paper reference
+    saved.clear()
+    claims.save(records[:1], Session())
+    assert [(name, ref) for _, name, ref in saved] == [("claims", "")]
 
 
 def test_by_pvalue_boundaries():

@@ -87,11 +87,37 @@ def test_saving_a_figure_with_an_unlabelled_axis_is_refused(tmp_path):
 
 
 def test_figure_level_label_stands_in_for_its_panels(tmp_path):
-    fig, axes = plt.subplots(1, 2, sharey=True)
+    def panels(sup: dict):
+        """Two panels with x labels and no y labels; ``sup`` maps "x"/"y" to a figure label."""
+        fig, axes = plt.subplots(1, 2, sharey=True)
+        for ax in axes:
+            ax.plot([1, 2], [3, 4])
+            ax.set_xlabel("x (steps)")
+        for k, text in sup.items():
+            getattr(fig, f"sup{k}label")(text)
+        return fig
+
+    # a figure-level y label with a unit stands in for both panels' y labels: saved
+    fig = panels({"y": "y (points)"})
+    plots.check_figure(fig)
+    assert [p.suffix for p in plots.save_figure(fig, tmp_path / "ok" / "fig")] == [".png", ".svg"]
+    # the same figure without it is refused, naming the y label, before anything is written;
+    # so is a figure-level label without a unit, or one standing in for the other axis
+    for sup in ({}, {"y": ""}, {"y": "y"}, {"x": "y (points)"}):
+        bare = panels(sup)
+        with pytest.raises(ValueError, match="^ylabel of"):
+            plots.check_figure(bare)
+        with pytest.raises(ValueError, match="^ylabel of"):
+            plots.save_figure(bare, tmp_path / "refused" / "fig")
+    assert not (tmp_path / "refused").exists()
+    # the x side: a supxlabel stands in for panels without x labels; without it, refused
+    fig, axes = plt.subplots(2, 1, sharex=True)
     for ax in axes:
         ax.plot([1, 2], [3, 4])
-        ax.set_xlabel("x (steps)")
-    fig.supylabel("y (points)")
+        ax.set_ylabel("y (points)")
+    with pytest.raises(ValueError, match="^xlabel of"):
+        plots.check_figure(fig)
+    fig.supxlabel("x (steps)")
     plots.check_figure(fig)
 
 

@@ -24,6 +24,52 @@ def _sampler(seed):
     return pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
 
 
+def _colt_layout(n):
+    """The documented observation tensor layout (module docstring), in order, as shapes."""
+    cars, steps = n + 1, 5 * n
+    return [("player", (n,)), ("phase", (2,)), ("round", (5,)), ("round_card", (10,)),
+            ("turn", (5,)), ("turn_type", (4,)), ("mover", (n,)), ("characters", (n, 6)),
+            ("spots", (n, cars, 2)), ("marshal", (cars,)), ("bullets_left", (n,)),
+            ("bullet_cards", (n,)), ("train_loot", (cars, 2, 8)), ("bandit_loot", (n, 8)),
+            ("hand", (7,)), ("deck", (7,)), ("hand_sizes", (n,)), ("deck_sizes", (n,)),
+            ("pile", (steps, n + 8))]
+
+
+def _colt_views(tensor, n):
+    out, start = {}, 0
+    for name, shape in _colt_layout(n):
+        size = int(np.prod(shape))
+        out[name] = tensor[start:start + size].reshape(shape)
+        start += size
+    return out
+
+
+def _check_colt_tensors(state, n, obs_size):
+    kernel = state.kernel
+    mover = state.current_player()
+    for p in range(n):
+        obs = np.asarray(state.observation_tensor(p))
+        info = np.asarray(state.information_state_tensor(p))
+        assert np.isfinite(info).all() and (info >= 0).all()
+        np.testing.assert_array_equal(info[:obs_size], obs)  # the observation comes first
+        v = _colt_views(obs, n)
+        np.testing.assert_array_equal(v["player"], np.eye(n)[p])
+        np.testing.assert_array_equal(v["mover"], np.eye(n)[mover] if mover >= 0 else np.zeros(n))
+        for name in ("phase", "round", "round_card", "turn", "turn_type", "characters",
+                     "spots", "marshal", "pile"):
+            assert set(np.unique(v[name])) <= {0.0, 1.0}, name
+        assert (v["spots"].reshape(n, -1).sum(axis=1) == 1).all()   # each bandit in one spot
+        assert v["marshal"].sum() == 1
+        assert ((v["bullets_left"] >= 0) & (v["bullets_left"] <= 1)).all()   # bullets / 6
+        assert v["round"].sum() == (0 if state.is_terminal() else 1)
+        # my hand and deck are mine; every bandit's hand and deck sizes are public
+        np.testing.assert_array_equal(v["hand"], kernel.hand[p])
+        np.testing.assert_array_equal(v["deck"], kernel.deck[p])
+        np.testing.assert_array_equal(v["hand_sizes"], [sum(h) for h in kernel.hand])
+        np.testing.assert_array_equal(v["deck_sizes"], [sum(d) for d in kernel.deck])
+        assert v["hand_sizes"][p] == v["hand"].sum() and v["deck_sizes"][p] == v["deck"].sum()
+
+
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_random_sim_with_tensors(players):
     game = pyspiel.load_game(f"colt_express(players={players})")
@@ -31,8 +77,30 @@ def test_random_sim_with_tensors(players):
     assert game.get_type().provides_information_state_tensor
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     state = game.new_initial_state()
-    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    obs_size = game.observation_tensor_size()
+    assert len(state.observation_tensor(0)) == obs_size
     assert len(state.information_state_tensor(0)) == game.information_state_tensor_size()
+    layout = _colt_layout(players)
+    assert sum(int(np.prod(shape)) for _, shape in layout) == obs_size
+    assert state.kernel.tensor_pieces(False) == layout
+    rng = np.random.default_rng(players)
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        _check_colt_tensors(state, players, obs_size)
+        before = [(state.observation_tensor(p), state.information_state_tensor(p))
+                  for p in range(players)]
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        moves += 1
+        # every move changes what every player sees (the mover, the pile, a bandit...)
+        for p, (obs, info) in enumerate(before):
+            assert state.observation_tensor(p) != obs, (p, state.history())
+            assert state.information_state_tensor(p) != info, (p, state.history())
+    _check_colt_tensors(state, players, obs_size)
+    assert moves >= 20
 
 
 def test_adapter_agrees_with_kernel():

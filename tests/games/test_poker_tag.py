@@ -24,6 +24,49 @@ def _cards(text: str) -> list[int]:
     return [pk.RANKS.index(c[0]) * 4 + pk.SUITS.index(c[1]) for c in text.split()]
 
 
+def _poker_layout(n):
+    """The documented observation tensor layout (module docstring), in order."""
+    return [("player", n), ("hole", 52), ("board", 52), ("street", 4), ("mover", n),
+            ("stack", n), ("bet", n), ("folded", n), ("all_in", n), ("out", n), ("acted", n),
+            ("first", n), ("small", n), ("big", n), ("hand", 1), ("bet_made", 1)]
+
+
+def _split(tensor, layout):
+    out, start = {}, 0
+    for name, size in layout:
+        out[name] = tensor[start:start + size]
+        start += size
+    return out
+
+
+def _check_poker_tensors(state, n, obs_size):
+    kernel = state.kernel
+    mover = state.current_player()
+    for p in range(n):
+        obs = np.asarray(state.observation_tensor(p))
+        info = np.asarray(state.information_state_tensor(p))
+        assert np.isfinite(info).all() and ((info >= 0) & (info <= 1)).all()
+        np.testing.assert_array_equal(info[:obs_size], obs)  # the observation comes first
+        v = _split(obs, _poker_layout(n))
+        np.testing.assert_array_equal(v["player"], np.eye(n)[p])
+        np.testing.assert_array_equal(v["mover"], np.eye(n)[mover] if mover >= 0 else np.zeros(n))
+        assert set(np.flatnonzero(v["hole"])) == {c for c in kernel.hole[2 * p:2 * p + 2] if c >= 0}
+        assert set(np.flatnonzero(v["board"])) == set(kernel.board)
+        assert not (v["hole"] * v["board"]).any()
+        if state.is_terminal():
+            assert not v["street"].any()
+        else:
+            assert v["street"].sum() == 1 and v["street"][kernel.street] == 1
+        if mover >= 0:  # betting happens on a full board of the street
+            assert len(kernel.board) == (0, 3, 4, 5)[int(np.argmax(v["street"]))]
+            assert len(np.flatnonzero(v["hole"])) == (0 if kernel.out[p] else 2)  # out: no cards
+        # chips: fractions of the total, conserved (behind + in this hand's pot)
+        assert v["stack"].sum() + v["bet"].sum() == pytest.approx(1.0, abs=1e-6)
+        assert v["stack"] == pytest.approx([m / (n * kernel.start_money) for m in kernel.money])
+        for flag in ("folded", "all_in", "out", "acted", "first", "small", "big", "bet_made"):
+            assert set(np.unique(v[flag])) <= {0.0, 1.0}, flag
+
+
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_random_sim_with_tensors(players):
     game = pyspiel.load_game(f"poker_tag(players={players})")
@@ -31,6 +74,29 @@ def test_random_sim_with_tensors(players):
     assert game.get_type().provides_information_state_tensor
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
     assert game.num_players() == players
+    obs_size = game.observation_tensor_size()
+    assert sum(size for _, size in _poker_layout(players)) == obs_size
+    assert [name for name, _ in game.new_initial_state().kernel.tensor_pieces(False)] == \
+        [name for name, _ in _poker_layout(players)]
+    rng = np.random.default_rng(players)
+    moves = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.choice(state.legal_actions())))
+                continue
+            _check_poker_tensors(state, players, obs_size)
+            before = [(state.observation_tensor(p), state.information_state_tensor(p))
+                      for p in range(players)]
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            moves += 1
+            # every move is public: every player's observation and information state change
+            for p, (obs, info) in enumerate(before):
+                assert state.observation_tensor(p) != obs, (p, state.history())
+                assert state.information_state_tensor(p) != info, (p, state.history())
+        _check_poker_tensors(state, players, obs_size)
+    assert moves >= 4
 
 
 def test_game_type_and_defaults():

@@ -259,13 +259,49 @@ def test_kernel_speaks_the_pyspiel_protocol():
         assert kernel.returns() == state.returns()
 
 
-def test_public_observer_is_player_independent():
+@pytest.mark.parametrize("perfect_recall", [True, False])
+def test_public_observer_is_player_independent(perfect_recall):
+    """The public observer: the same for both players, the same in every world of a public
+    state (deals differing only in the hidden cards), different after different plays."""
     game = pyspiel.load_game("trick_game")
     observer = game.make_py_observer(pyspiel.IIGObservationType(
-        public_info=True, perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE))
-    state = random_state(game, np.random.default_rng(0), 3)
-    assert observer.string_from(state, 0) == observer.string_from(state, 1)
-    assert "hand" not in observer.string_from(state, 0)
+        public_info=True, perfect_recall=perfect_recall, private_info=pyspiel.PrivateInfoType.NONE))
+    assert not {"player", "hand", "hands"} & set(observer.dict)
+
+    def public(state, player):
+        observer.set_from(state, player)
+        return observer.string_from(state, player), observer.tensor.copy()
+
+    def same(a, b):
+        return a[0] == b[0] and np.array_equal(a[1], b[1])
+
+    rng = np.random.default_rng(0)
+    private_differs = 0
+    for plays in range(2 * game.hand_size):
+        state = random_state(game, rng, plays)
+        seen = public(state, 0)
+        assert same(seen, public(state, 1))
+        assert "hand" not in seen[0]
+        # worlds with other deals and the same plays: the public view cannot tell them apart
+        for _ in range(4):
+            world = T.sample_world(state, 0, rng, public=True)
+            assert world.kernel.plays == state.kernel.plays
+            if world.dealt_hands() == state.dealt_hands():
+                continue
+            private_differs += world.information_state_string(0) != state.information_state_string(0)
+            for player in (0, 1):
+                assert same(public(world, player), seen), (plays, player)
+        # different plays from here: the public view tells them apart, for either player
+        legal = state.legal_actions()
+        children = [state.child(a) for a in legal]
+        views = [public(child, p) for child in children for p in (0, 1)]
+        for i, j in itertools.combinations(range(len(children)), 2):
+            for p, q in itertools.product((0, 1), repeat=2):
+                assert views[2 * i + p][0] != views[2 * j + q][0], (plays, legal[i], legal[j])
+                assert not np.array_equal(views[2 * i + p][1], views[2 * j + q][1])
+        # one more play is public too
+        assert not same(public(children[0], 0), seen)
+    assert private_differs > 0  # the worlds above really hid different private cards
 
 
 # --- world enumeration -------------------------------------------------------------------
