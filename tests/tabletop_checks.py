@@ -178,6 +178,57 @@ def check_kernel_is_a_search_state(game, seed: int, moves: int = 400):
         assert _kernel_fields(mid) != _kernel_fields(kernel), "no move was made after the clone"
 
 
+def tensor_blocks(tensor, layout) -> dict:
+    """``{name: block}`` of a flat tensor cut by ``layout``, a list of ``(name, shape)`` (an
+    int shape gives a flat block), in order."""
+    out, start = {}, 0
+    for name, shape in layout:
+        size = int(np.prod(shape))
+        out[name] = np.asarray(tensor[start:start + size]).reshape(shape)
+        start += size
+    return out
+
+
+def player_views(state, layout, obs_size, hi=None):
+    """Yield ``(p, blocks)`` for each player p, ``blocks`` its observation tensor cut by
+    ``layout``, after the checks every port's tensors share: finite and non-negative (and at
+    most ``hi``), the information state tensor beginning with the observation, and one-hots of
+    p in ``player`` and of the mover in ``mover`` (zero at the end)."""
+    n, mover = state.num_players(), state.current_player()
+    for p in range(n):
+        obs = np.asarray(state.observation_tensor(p))
+        info = np.asarray(state.information_state_tensor(p))
+        assert np.isfinite(info).all() and (info >= 0).all() and (hi is None or (info <= hi).all())
+        np.testing.assert_array_equal(info[:obs_size], obs)  # the observation comes first
+        blocks = tensor_blocks(obs, layout)
+        np.testing.assert_array_equal(blocks["player"], np.eye(n)[p])
+        np.testing.assert_array_equal(blocks["mover"], np.eye(n)[mover] if mover >= 0 else np.zeros(n))
+        yield p, blocks
+
+
+def play_checking_every_view(state, rng, check) -> int:
+    """Play ``state`` to its end at random (chance by its probabilities), calling
+    ``check(state)`` at every decision and at the end; every move must change every player's
+    observation and information state tensors (in the ports tested with it every move is
+    seen by all). Returns the number of moves made."""
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        check(state)
+        before = [(state.observation_tensor(p), state.information_state_tensor(p))
+                  for p in range(state.num_players())]
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        moves += 1
+        for p, (obs, info) in enumerate(before):
+            assert state.observation_tensor(p) != obs, (p, state.history())
+            assert state.information_state_tensor(p) != info, (p, state.history())
+    check(state)
+    return moves
+
+
 def seven_wonders_age_one_last_turn(seed: int):
     """Seven Wonders at Age I, turn 5, player 2 to choose, after seeded random play in which
     player 1 put a card face down at turn 4: two-card hands, so the legal-move weights of the

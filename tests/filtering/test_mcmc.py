@@ -17,12 +17,11 @@ from infosets.filtering.policies import (
     OhHellSpec,
     SoftmaxQPolicy,
     cached_policy,
-    decision_keys,
     train_q_tables,
 )
-from infosets.filtering.public_state import OhHellPublicState
-from infosets.filtering.scenarios import current_hand, sample_public_state, true_hands
+from infosets.filtering.scenarios import sample_public_state, true_hands
 from infosets.filtering.value import OhHellValue
+from oh_hell_reach import policy_log_reach
 
 SPEC = OhHellSpec(3, 3, 4, 3)
 
@@ -137,17 +136,7 @@ def test_bad_chain_inputs(small, policy):
 def test_range_matches_policy_probabilities_along_pyspiel_replay(small, policy):
     ps, state, c, rng_range = small
     for hands in list(iter_histories(c))[::97]:
-        replay = ps.to_state(hands)
-        game_state = replay.get_game().new_initial_state()
-        total = 0.0
-        for action in replay.history():
-            if not game_state.is_chance_node():
-                player = game_state.current_player()
-                actions, keys = decision_keys(OhHellPublicState.from_state(game_state), player,
-                                              current_hand(game_state, player))
-                assert sorted(actions) == sorted(game_state.legal_actions())
-                total += math.log(policy.probs(player, keys)[actions.index(action)])
-            game_state.apply_action(action)
+        total = policy_log_reach(ps, hands, policy)
         assert rng_range.log_reach(hands) == pytest.approx(total, abs=1e-9)
 
 

@@ -1,7 +1,6 @@
 """The 3-FSAT demo and the IS-MCTS resampler (infosets.filtering)."""
 
 import collections
-import math
 
 import numpy as np
 import pytest
@@ -9,10 +8,11 @@ from scipy.stats import chisquare
 
 from infosets.filtering import sat_demo
 from infosets.filtering.enumerate import iter_histories
-from infosets.filtering.policies import OhHellSpec, SoftmaxQPolicy, decision_keys, train_q_tables
+from infosets.filtering.policies import OhHellSpec, SoftmaxQPolicy, train_q_tables
 from infosets.filtering.public_state import OhHellPublicState
 from infosets.filtering.resampler import InfostateSampler
-from infosets.filtering.scenarios import current_hand, sample_public_state, true_hands
+from infosets.filtering.scenarios import sample_public_state, true_hands
+from oh_hell_reach import policy_log_reach
 
 
 def test_fsat_construction_solves_the_formula():
@@ -77,23 +77,6 @@ def test_uniform_resampler_hidden_part_is_uniform(setting):
     assert chisquare([counts[h] for h in consistent]).pvalue > 1e-3
 
 
-def _policy_log_reach(ps, hands, policy):
-    """log P(public actions | deal) under ``policy``, summed along a pyspiel replay of the
-    deal (chance deals every complete deal with the same probability, so this is the log of
-    the belief P(h | S_i) up to a constant)."""
-    replay = ps.to_state(hands)
-    game_state = replay.get_game().new_initial_state()
-    total = 0.0
-    for action in replay.history():
-        if not game_state.is_chance_node():
-            player = game_state.current_player()
-            actions, keys = decision_keys(OhHellPublicState.from_state(game_state), player,
-                                          current_hand(game_state, player))
-            total += math.log(policy.probs(player, keys)[actions.index(action)])
-        game_state.apply_action(action)
-    return total
-
-
 def test_mcmc_resampler_follows_the_opponents_policy(setting):
     """mode="mcmc" draws the hidden deal from the player's belief P(h | S_i) under the
     opponents' policy (Solinas et al., arXiv 2311.14651, sections 2.3 and 6), not uniformly:
@@ -106,7 +89,7 @@ def test_mcmc_resampler_follows_the_opponents_policy(setting):
     player = state.current_player()
     own = true_hands(state)[player]
     consistent = list(iter_histories(ps.constraints(fixed_hands={player: own})))
-    weights = np.exp([_policy_log_reach(ps, h, policy) for h in consistent])
+    weights = np.exp([policy_log_reach(ps, h, policy) for h in consistent])
     belief = weights / weights.sum()
     assert len(consistent) == 12 and 0.5 * np.abs(belief - 1 / 12).sum() > 0.15
     sampler = InfostateSampler(policy, "mcmc", transitions=5, burn_in=5)

@@ -17,6 +17,8 @@ from tabletop_checks import (
     check_resample_along_games,
     check_resample_keeps_infostate,
     chi_square_pvalue,
+    play_checking_every_view,
+    player_views,
 )
 
 
@@ -35,26 +37,9 @@ def _colt_layout(n):
             ("pile", (steps, n + 8))]
 
 
-def _colt_views(tensor, n):
-    out, start = {}, 0
-    for name, shape in _colt_layout(n):
-        size = int(np.prod(shape))
-        out[name] = tensor[start:start + size].reshape(shape)
-        start += size
-    return out
-
-
 def _check_colt_tensors(state, n, obs_size):
     kernel = state.kernel
-    mover = state.current_player()
-    for p in range(n):
-        obs = np.asarray(state.observation_tensor(p))
-        info = np.asarray(state.information_state_tensor(p))
-        assert np.isfinite(info).all() and (info >= 0).all()
-        np.testing.assert_array_equal(info[:obs_size], obs)  # the observation comes first
-        v = _colt_views(obs, n)
-        np.testing.assert_array_equal(v["player"], np.eye(n)[p])
-        np.testing.assert_array_equal(v["mover"], np.eye(n)[mover] if mover >= 0 else np.zeros(n))
+    for p, v in player_views(state, _colt_layout(n), obs_size):
         for name in ("phase", "round", "round_card", "turn", "turn_type", "characters",
                      "spots", "marshal", "pile"):
             assert set(np.unique(v[name])) <= {0.0, 1.0}, name
@@ -84,22 +69,7 @@ def test_random_sim_with_tensors(players):
     assert sum(int(np.prod(shape)) for _, shape in layout) == obs_size
     assert state.kernel.tensor_pieces(False) == layout
     rng = np.random.default_rng(players)
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probs)))
-            continue
-        _check_colt_tensors(state, players, obs_size)
-        before = [(state.observation_tensor(p), state.information_state_tensor(p))
-                  for p in range(players)]
-        state.apply_action(int(rng.choice(state.legal_actions())))
-        moves += 1
-        # every move changes what every player sees (the mover, the pile, a bandit...)
-        for p, (obs, info) in enumerate(before):
-            assert state.observation_tensor(p) != obs, (p, state.history())
-            assert state.information_state_tensor(p) != info, (p, state.history())
-    _check_colt_tensors(state, players, obs_size)
+    moves = play_checking_every_view(state, rng, lambda s: _check_colt_tensors(s, players, obs_size))
     assert moves >= 20
 
 

@@ -16,7 +16,9 @@ from tabletop_checks import (
     check_errors,
     check_kernel_is_a_search_state,
     chi_square_pvalue,
+    play_checking_every_view,
     play_to_decision,
+    player_views,
 )
 
 
@@ -31,25 +33,10 @@ def _poker_layout(n):
             ("first", n), ("small", n), ("big", n), ("hand", 1), ("bet_made", 1)]
 
 
-def _split(tensor, layout):
-    out, start = {}, 0
-    for name, size in layout:
-        out[name] = tensor[start:start + size]
-        start += size
-    return out
-
-
 def _check_poker_tensors(state, n, obs_size):
     kernel = state.kernel
     mover = state.current_player()
-    for p in range(n):
-        obs = np.asarray(state.observation_tensor(p))
-        info = np.asarray(state.information_state_tensor(p))
-        assert np.isfinite(info).all() and ((info >= 0) & (info <= 1)).all()
-        np.testing.assert_array_equal(info[:obs_size], obs)  # the observation comes first
-        v = _split(obs, _poker_layout(n))
-        np.testing.assert_array_equal(v["player"], np.eye(n)[p])
-        np.testing.assert_array_equal(v["mover"], np.eye(n)[mover] if mover >= 0 else np.zeros(n))
+    for p, v in player_views(state, _poker_layout(n), obs_size, hi=1):
         assert set(np.flatnonzero(v["hole"])) == {c for c in kernel.hole[2 * p:2 * p + 2] if c >= 0}
         assert set(np.flatnonzero(v["board"])) == set(kernel.board)
         assert not (v["hole"] * v["board"]).any()
@@ -79,23 +66,9 @@ def test_random_sim_with_tensors(players):
     assert [name for name, _ in game.new_initial_state().kernel.tensor_pieces(False)] == \
         [name for name, _ in _poker_layout(players)]
     rng = np.random.default_rng(players)
-    moves = 0
-    for _ in range(2):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(int(rng.choice(state.legal_actions())))
-                continue
-            _check_poker_tensors(state, players, obs_size)
-            before = [(state.observation_tensor(p), state.information_state_tensor(p))
-                      for p in range(players)]
-            state.apply_action(int(rng.choice(state.legal_actions())))
-            moves += 1
-            # every move is public: every player's observation and information state change
-            for p, (obs, info) in enumerate(before):
-                assert state.observation_tensor(p) != obs, (p, state.history())
-                assert state.information_state_tensor(p) != info, (p, state.history())
-        _check_poker_tensors(state, players, obs_size)
+    moves = sum(play_checking_every_view(game.new_initial_state(), rng,
+                                         lambda s: _check_poker_tensors(s, players, obs_size))
+                for _ in range(2))
     assert moves >= 4
 
 
