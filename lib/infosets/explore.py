@@ -24,6 +24,7 @@ headless papermill run displays it without failing (the committed reports drop w
 from __future__ import annotations
 
 import io
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -314,6 +315,10 @@ def explore_pimcts_aggregation(rates: pd.DataFrame):
 
     if rates.empty:
         return _nothing("win rates")
+    missing = sorted({"game", "budget", "agent", "D", "aggregation", "win_rate", "lo", "hi"}
+                     - set(rates.columns))
+    if missing:
+        raise ValueError(f"rates: the win-rate table lacks columns {missing}")
     games = pimcts_games(rates)
     paper = (set(rates.loc[rates["paper_game"].astype(bool), "game"])
              if "paper_game" in rates else set(games))
@@ -370,8 +375,8 @@ def belote_view(games: pd.DataFrame, opponent: str, index: int, trick: int) -> V
     pool = games[games["opponent"] == opponent]
     if pool.empty:
         raise ValueError(f"opponent: no logged games against {opponent!r}")
-    if not 1 <= trick <= TRICKS:
-        raise ValueError(f"trick: expected 1..{TRICKS}, got {trick}")
+    if isinstance(trick, bool) or not isinstance(trick, numbers.Integral) or not 1 <= trick <= TRICKS:
+        raise ValueError(f"trick: expected an int in 1..{TRICKS}, got {trick!r}")
     index = min(max(int(index), 1), len(pool))
     game = pool.iloc[index - 1]
     won = [bool(game[f"trick_{t}"]) for t in range(1, TRICKS + 1)]
@@ -505,6 +510,10 @@ def history_filtering_view(values: pd.DataFrame, state: str, estimators: tuple[s
     sub = fig4[(fig4["state"] == state) & fig4["estimator"].isin(estimators)]
     if fig4[fig4["state"] == state].empty:
         raise ValueError(f"state: {state!r} is not in the value-error table")
+    unknown = sorted(set(estimators) - set(fig4["estimator"]))
+    if unknown:
+        raise ValueError(f"estimators: {unknown} not in the value-error table; "
+                         f"known: {sorted(set(fig4['estimator']))}")
     fig = Figure(figsize=(7.5, 4.2))
     ax = fig.subplots()
     for name, part in sub.groupby("estimator", sort=False):
@@ -581,6 +590,9 @@ def progressive_hiding_view(curves: pd.DataFrame, experiment: str, method: str) 
     from infosets.papers.progressive_hiding import CAPI_BRIDGE, PAPER_BRIDGE_PEAK  # noqa: PLC0415
 
     sub = curves[curves["experiment"] == experiment]
+    if sub.empty:
+        raise ValueError(f"experiment: {experiment!r} has no curves; "
+                         f"known: {sorted(set(curves['experiment']))}")
     mine = sub[sub["method"] == method].sort_values("step")
     if mine.empty:
         raise ValueError(f"method: {method!r} has no curve in {experiment!r}")

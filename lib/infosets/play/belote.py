@@ -201,9 +201,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check_args(args) -> None:
-    """ValueError naming the first bad argument, before the game and the AI load."""
+    """ValueError naming the first bad argument, before the game and the AI load (the deal
+    constraint's module imports the game package: about a second)."""
+    from infosets.games.belote2p.deal import DealConstraint
+
     parse_seat(args.seat)
     check_settings(args.seed, args.iterations, args.exploration)
+    DealConstraint(min_trumps=args.min_trumps)
 
 
 def _start(args, out):

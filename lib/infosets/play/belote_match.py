@@ -91,6 +91,8 @@ class Match:
             check_log_writable(Path(log_path))
         deal_seq, seat_seq, ai_seq, ai2_seq = np.random.SeedSequence(int(seed)).spawn(4)
         rng = np.random.default_rng(deal_seq)
+        if constraint is not None and not isinstance(constraint, deal_lib.DealConstraint):
+            raise ValueError(f"constraint: expected a DealConstraint, got {constraint!r}")
         constraint = constraint or deal_lib.DealConstraint()
         self.game = BeloteGame({"min_trumps": constraint.min_trumps,
                                 "points_lo": constraint.points_lo,
@@ -146,6 +148,8 @@ class Match:
             return self._set("the game is over")
         if not self.human_to_move():
             return self._set("it is not your turn")
+        if not isinstance(text, str):
+            return self._set(f"card: type a card as text (e.g. AS), got {type(text).__name__}")
         try:
             card = parse_card(text)
         except ValueError as exc:  # its message quotes the text: only its start
