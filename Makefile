@@ -46,8 +46,8 @@ figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAP
 	$(PY) -m infosets.experiments.run_notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER)) $(if $(DASK),--scheduler $(DASK))
 	$(MAKE) --no-print-directory readme-tables
 
-rekey: $(STAMP) ## after a change meant to move no number: carry PAPER's committed tables at PRESET to the new code, once a covering sample recomputes equal (experiments/rekey.py)
-	INFOSETS_REKEY=1 $(MAKE) --no-print-directory figures PRESET=$(PRESET) $(if $(PAPER),PAPER=$(PAPER)) $(if $(DASK),DASK=$(DASK))
+rekey: $(STAMP) ## after a change meant to move no number: carry PAPER's committed tables at PRESET to the new code, once a covering sample recomputes equal; REDO=game=hearts recomputes those tasks instead (experiments/rekey.py)
+	INFOSETS_REKEY=1 INFOSETS_REKEY_REDO='$(REDO)' $(MAKE) --no-print-directory figures PRESET=$(PRESET) $(if $(PAPER),PAPER=$(PAPER)) $(if $(DASK),DASK=$(DASK))
 
 reports-check: $(STAMP) ## check reports/ (no errors, every figure shown) and open each page in headless Chromium
 	@command -v chromium >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then \

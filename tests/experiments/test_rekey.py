@@ -187,3 +187,43 @@ def test_rows_compare_exactly_after_parquet():
     assert rekey.first_difference([{"x": 1, "peak_bytes": 1417168.0}],
                                   [{"x": 1, "peak_bytes": 1416184}]) is None
     assert rekey.first_difference([{"megabytes_dealt": 1}], [{"megabytes_dealt": 2}])
+
+
+def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatch):
+    """A fix that moves one game's rows (here game g's, shifted by 0.25): ``make rekey
+    REDO=game=g`` checks a covering sample of the other rows, adopts them, and recomputes
+    g's 24 tasks under the new code; REKEYED.json records the filter. Without REDO the same
+    fix is refused (the test above)."""
+    first, old_id = _published(monkeypatch, tmp_path)
+    _new_code(monkeypatch, "fix")
+    monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    monkeypatch.setenv(rekey.REDO_ENV, "game=g")
+    session = Session.create("quickstart", "default", workers=1)
+    counting = Counting()
+    session._executor = counting
+    again = session.run(_tasks(), "table", progress=False)
+    kept, moved = again[again["game"] == "f"], again[again["game"] == "g"]
+    pd.testing.assert_frame_equal(kept, first[first["game"] == "f"])
+    shifts = (moved["x"] - first.loc[first["game"] == "g", "x"]).round(12)
+    assert shifts.isin([0.0, 0.25]).all()  # the random draws moved, the fixed 0.5 rows not
+    assert (moved["x"] > 1.0).any()  # g was recomputed under the fix
+    checked = json.loads((CommittedResults(session.cfg).path / rekey.RECORD).read_text())["tables"]["table"]
+    assert checked["tasks_adopted"] == 24 and checked["tasks_recomputed"] == 24
+    assert checked["redo"] == {"game": ["g"]}
+    assert counting.calls == checked["tasks_checked"] + 24  # the sample of f, then all of g
+
+
+@pytest.mark.parametrize("spec, message", [("game", "^REDO: 'game' is not"),
+                                           ("colour=g", "^REDO: 'colour' is not a parameter"),
+                                           ("game=h", "^REDO: no task of the committed table has game=h")])
+def test_a_redo_filter_that_names_nothing_is_refused_before_compute(tmp_path, monkeypatch, spec, message):
+    _published(monkeypatch, tmp_path)
+    _new_code(monkeypatch, "fix")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    monkeypatch.setenv(rekey.REDO_ENV, spec)
+    session = Session.create("quickstart", "default", workers=1)
+    session._executor = Counting()
+    with pytest.raises(ValueError, match=message):
+        session.run(_tasks(), "table", progress=False)
+    assert session._executor.calls == 0

@@ -28,6 +28,13 @@ are not compared, and the adopted rows keep what was measured when they were com
 
 The sample proves the change neutral only on the code paths it takes. Use this for changes
 meant to move no number, never to keep results across a fix meant to move some.
+
+A fix that moves the rows of a known part of a sweep only (one game's, say) names that part
+with ``make rekey REDO=<param>=<value>[,<param>=<value>...]`` (``INFOSETS_REKEY_REDO``): the
+tasks with any of those parameter values are neither checked nor adopted, so the run
+recomputes them, while the rest are checked and adopted as above (``REKEYED.json`` records
+the filter and how many tasks it sent back). A filter that names no parameter of the sweep,
+or no task of a sweep's old table, is refused before that sweep computes anything.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from infosets.experiments.runner import Task, execute_timed, task_seed
 from infosets.experiments.store import Store, write_if_changed
 
 REKEY_ENV = "INFOSETS_REKEY"
+REDO_ENV = "INFOSETS_REKEY_REDO"
 RECORD = "REKEYED.json"
 SNAPSHOT_PREFIX = "rekey-from-"
 MAX_LEVELS = 40  # a parameter with more distinct values (a deal index, a seed) is not covered
@@ -63,6 +71,35 @@ class RekeyError(RuntimeError):
 def requested() -> bool:
     """True when the run was started by ``make rekey`` (``INFOSETS_REKEY`` set, not 0)."""
     return os.environ.get(REKEY_ENV, "") not in ("", "0")
+
+
+def redo_filter() -> dict[str, set[str]]:
+    """``{parameter: {values}}`` from ``INFOSETS_REKEY_REDO`` ("game=hearts,game=stratego");
+    empty when unset. ValueError (one line, naming REDO) on a malformed entry."""
+    wanted: dict[str, set[str]] = {}
+    for item in filter(None, (part.strip() for part in os.environ.get(REDO_ENV, "").split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise ValueError(f"REDO: {item!r} is not <parameter>=<value>")
+        wanted.setdefault(key.strip(), set()).add(value.strip())
+    return wanted
+
+
+def _redone(task: Task, wanted: dict[str, set[str]]) -> bool:
+    return any(str(task.params.get(key)) in values for key, values in wanted.items())
+
+
+def _check_redo(tasks: Sequence[Task], old: dict, wanted: dict[str, set[str]]) -> None:
+    """ValueError unless every filtered parameter is one of the sweep's and each of its values
+    names a task of the old table."""
+    known = {key for task in tasks for key in task.params}
+    for key, values in wanted.items():
+        if key not in known:
+            raise ValueError(f"REDO: {key!r} is not a parameter of this sweep; known: {sorted(known)}")
+        seen = {str(t.params.get(key)) for t in tasks if t.task_id in old}
+        missing = sorted(values - seen)
+        if missing:
+            raise ValueError(f"REDO: no task of the committed table has {key}={missing[0]}")
 
 
 class StaleTables(CommittedResults):
@@ -159,9 +196,14 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
     table into ``store`` (see the module docstring). Returns what ``REKEYED.json`` records
     for the table; raises RekeyError, adopting nothing, if a checked task's rows differ."""
     old = stale.load(name)
+    wanted = redo_filter()
+    if wanted and old:
+        _check_redo(tasks, old, wanted)
     published = committed.load(name) if committed.valid() else {}  # an interrupted rekey's
     present = [t for t in tasks if t.task_id in old and t.task_id not in published
                and store.load_record(name, t.task_id) is None]
+    redo = [t for t in present if _redone(t, wanted)]
+    present = [t for t in present if not _redone(t, wanted)]
     if not present:
         return {"tasks_adopted": 0, "tasks_checked": 0, "checked_cpu_seconds": 0.0}
     sample = [present[i] for i in covering_sample(present)]
@@ -183,6 +225,9 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
         store.save_task(name, task.task_id, old[task.task_id], share)
     entry = {"tasks_adopted": len(present), "tasks_checked": len(sample),
              "checked_cpu_seconds": round(spent, 3)}
+    if wanted:
+        entry["redo"] = {key: sorted(values) for key, values in sorted(wanted.items())}
+        entry["tasks_recomputed"] = len(redo)
     record(committed, stale, name, entry, store)
     return entry
 
