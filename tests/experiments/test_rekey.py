@@ -195,6 +195,7 @@ def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatc
     g's 24 tasks under the new code; REKEYED.json records the filter. Without REDO the same
     fix is refused (the test above)."""
     first, old_id = _published(monkeypatch, tmp_path)
+    first_cpu = CommittedResults(Session.create("quickstart", "default").cfg).cpu_seconds("table")
     _new_code(monkeypatch, "fix")
     monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")
     monkeypatch.setenv(rekey.REKEY_ENV, "1")
@@ -212,6 +213,10 @@ def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatc
     assert checked["tasks_adopted"] == 24 and checked["tasks_recomputed"] == 24
     assert checked["redo"] == {"game": ["g"]}
     assert counting.calls == checked["tasks_checked"] + 24  # the sample of f, then all of g
+    # the old table's CPU (g's rows included: spent all the same) stays counted, in f's rows
+    adopted = [session.store.load_record("table", t.task_id)["cpu_seconds"]
+               for t in _tasks() if t.params["game"] == "f"]
+    assert sum(adopted) == pytest.approx(first_cpu)
 
 
 @pytest.mark.parametrize("spec, message", [("game", "^REDO: 'game' is not"),

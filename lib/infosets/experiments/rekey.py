@@ -33,8 +33,10 @@ A fix that moves the rows of a known part of a sweep only (one game's, say) name
 with ``make rekey REDO=<param>=<value>[,<param>=<value>...]`` (``INFOSETS_REKEY_REDO``): the
 tasks with any of those parameter values are neither checked nor adopted, so the run
 recomputes them, while the rest are checked and adopted as above (``REKEYED.json`` records
-the filter and how many tasks it sent back). A filter that names no parameter of the sweep,
-or no task of a sweep's old table, is refused before that sweep computes anything.
+the filter and how many tasks it sent back). The CPU the old table recorded, its redone
+rows' included, is shared among the adopted rows: what was spent stays counted. A filter that
+names no parameter of the sweep, or no task of a sweep's old table, is refused before that
+sweep computes anything.
 """
 
 from __future__ import annotations
@@ -220,7 +222,9 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
             raise RekeyError(f"{cfg.slug}:{name}: task {sample[j].key} no longer gives its "
                              f"committed rows ({diff}); the change moves results, so rerun "
                              "`make figures` instead of `make rekey`")
-    share = stale.cpu_seconds(name) / len(old)
+    # the old table's CPU, its redone rows' included (spent all the same), over the rows kept
+    dropped = sum(1 for t in tasks if t.task_id in old and _redone(t, wanted))
+    share = stale.cpu_seconds(name) / (len(old) - dropped)
     for task in present:
         store.save_task(name, task.task_id, old[task.task_id], share)
     entry = {"tasks_adopted": len(present), "tasks_checked": len(sample),

@@ -47,7 +47,7 @@ returns values already on [0, 1]. On the ports (span 1) that changes nothing. On
 (span 36) a cut-off's value is divided by 36 (0.5 is backed up as 0.0139), so with Hearts'
 TAG settings (rollout 0, depth 3) its trees were barely steered: every pimcts Hearts row is
 to be recomputed once this module returns the return scale (``tests/search/
-test_engine_twins.py``). Tic-Tac-Toe's WinOnly 0 during play is then TAG's GAME_ONGOING, a
+test_engine_twins.py``). The fix waits for the key rows: this module is in every paper's key. Tic-Tac-Toe's WinOnly 0 during play is then TAG's GAME_ONGOING, a
 draw on the -1..1 scale, which the engines already back up as 0.5.
 """
 
