@@ -469,3 +469,25 @@ def test_a_loss_claim_fails_where_some_cell_is_shown_no_worse():
     # three tied deals say little: inconclusive, as before
     few = drawn.head(3).assign(**{"D=100 TotalVisits": [0.0, 0.5, 0.0]})
     assert pc.loss_claim(few, "t", 4000, "PI worse", 0.05, 2).verdict == "inconclusive"
+
+
+def test_a_known_search_defect_is_stated_on_every_row_it_touches():
+    """Hearts' cut-offs were squashed in the committed rows (2026-11-28): its own rows carry
+    the defect, a row pooling several games names Hearts among them, and rows of other
+    games, and rows not run, stay as they were."""
+    from infosets.claims import Claim
+    from infosets.papers import pimcts_claims as pc
+
+    rows = [Claim("hearts, B=4000: PI-MCTS beats OL-MCTS by 5%", "+0.05", 0.01, "inconclusive",
+                  note="B=4000 (the paper's 4000)"),
+            Claim("stratego, B=4000: PI-MCTS beats OL-MCTS", "+0.05", 0.02, "match"),
+            Claim("B=4000: TotalVisits collapses at high D", "Sec. VI", -0.03, "inconclusive"),
+            Claim("hearts: +10% over OL-MCTS at the higher budget", "+0.10", None, "not run"),
+            Claim("Sushi Go!, B=4000: PI-MCTS gain larger with 5 players", "improves", 0.4, "match")]
+    noted = pc.defect_notes(rows, ["hearts", "stratego"])
+    assert noted[0].note == f"B=4000 (the paper's 4000); {pc.SEARCH_DEFECTS['hearts']}"
+    assert noted[1] == rows[1]
+    assert noted[2].note == f"pools hearts: {pc.SEARCH_DEFECTS['hearts']}"
+    assert noted[3] == rows[3]
+    assert noted[4] == rows[4]  # pools Sushi Go!'s two settings only
+    assert pc.defect_notes(rows[1:3], ["stratego"]) == rows[1:3]  # no Hearts in the run
