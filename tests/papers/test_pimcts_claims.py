@@ -473,8 +473,8 @@ def test_a_loss_claim_fails_where_some_cell_is_shown_no_worse():
 
 def test_a_known_search_defect_is_stated_on_every_row_it_touches():
     """Hearts' cut-offs were squashed in the committed rows (2026-11-28): its own rows carry
-    the defect, a row pooling several games names Hearts among them, and rows of other
-    games, and rows not run, stay as they were."""
+    the defect, a row pooling the games of its budget names Hearts when Hearts is among them,
+    and rows of other games, and rows not run, stay as they were."""
     from infosets.claims import Claim
     from infosets.papers import pimcts_claims as pc
 
@@ -484,10 +484,12 @@ def test_a_known_search_defect_is_stated_on_every_row_it_touches():
             Claim("B=4000: TotalVisits collapses at high D", "Sec. VI", -0.03, "inconclusive"),
             Claim("hearts: +10% over OL-MCTS at the higher budget", "+0.10", None, "not run"),
             Claim("Sushi Go!, B=4000: PI-MCTS gain larger with 5 players", "improves", 0.4, "match")]
-    noted = pc.defect_notes(rows, ["hearts", "stratego"])
+    rows.append(Claim("B=10: mean tree depth falls as D grows", "Sec. VI", -0.9, "match"))
+    noted = pc.defect_notes(rows, {4000: ["hearts", "stratego"], 10: ["sushi_go(players=3)"]})
     assert noted[0].note == f"B=4000 (the paper's 4000); {pc.SEARCH_DEFECTS['hearts']}"
     assert noted[1] == rows[1]
     assert noted[2].note == f"pools hearts: {pc.SEARCH_DEFECTS['hearts']}"
     assert noted[3] == rows[3]
     assert noted[4] == rows[4]  # pools Sushi Go!'s two settings only
-    assert pc.defect_notes(rows[1:3], ["stratego"]) == rows[1:3]  # no Hearts in the run
+    assert noted[5] == rows[5]  # B=10 pools the games run at B=10, not Hearts
+    assert pc.defect_notes(rows[1:3], {4000: ["stratego"]}) == rows[1:3]  # no Hearts in the run

@@ -627,22 +627,30 @@ def build(results: pd.DataFrame, rates: pd.DataFrame, runs: list[dict]) -> list[
             out.append(budget_note(falls_with_d(paper_rates, b, "visit_share",
                                                 "root visit share of the chosen move (TotalVisits)",
                                                 "TotalVisits"), b))
-    return defect_notes(out, [r["game"] for r in run])
+    games_at: dict[int, list[str]] = {}
+    for r in run:
+        games_at.setdefault(int(r["budgets"][0]), []).append(r["game"])
+    return defect_notes(out, games_at)
 
 
-def defect_notes(claims: list[Claim], games: list[str]) -> list[Claim]:
-    """``claims`` with ``SEARCH_DEFECTS`` stated: a row of an affected game carries its defect;
-    a row over every game run (the control, and the rows led by their budget, "B=...") names
+def defect_notes(claims: list[Claim], games_at: dict[int, list[str]]) -> list[Claim]:
+    """``claims`` with ``SEARCH_DEFECTS`` stated. ``games_at``: the games run at each main
+    budget. A row of an affected game carries its defect; a row pooling games (the control:
+    every game; a row led by its budgets, "B=10/100: ...", the games at those budgets) names
     the affected games it pools."""
-    affected = [g for g in games if g in SEARCH_DEFECTS]
+    every = [g for games in games_at.values() for g in games]
     out = []
     for claim in claims:
         lead = claim.claim.split(":")[0].split(",")[0].strip()
+        pooled = (every if lead == "control" else
+                  [g for b in lead[2:].split("/") if b.isdigit() for g in games_at.get(int(b), [])]
+                  if lead.startswith("B=") else [])
+        affected = [g for g in dict.fromkeys(pooled) if g in SEARCH_DEFECTS]
         if claim.verdict == "not run":
             text = None
         elif lead in SEARCH_DEFECTS:
             text = SEARCH_DEFECTS[lead]
-        elif (lead == "control" or lead.startswith("B=")) and affected:
+        elif affected:
             text = f"pools {', '.join(affected)}: " + "; ".join(SEARCH_DEFECTS[g] for g in affected)
         else:
             text = None
