@@ -167,7 +167,7 @@ def test_changed_dependency_version_recomputes(monkeypatch):
 
 def test_code_hash_covers_only_the_modules_the_paper_imports():
     files = store_mod.import_closure("infosets.papers.quickstart")
-    assert {"papers/quickstart.py", "experiments/runner.py", "plots.py",
+    assert {"papers/quickstart.py", "experiments/tasks.py", "plots.py",
             "games/trick_game.py"} <= set(files)  # games/__init__ imports every game
     assert "filtering/mcmc.py" not in files and "papers/belief_mixtures.py" not in files
     hf = store_mod.import_closure("infosets.papers.history_filtering")

@@ -35,15 +35,17 @@ def _random_state(name, moves, seed):
 @pytest.mark.parametrize("name", ["sushi_go(players=3)", "love_letter(players=3)",
                                   "exploding_kittens(players=3)", "virus(players=3)",
                                   "dominion(players=3)", "stratego", "hearts", "tic_tac_toe"])
-def test_every_paper_game_has_a_heuristic_in_unit_range(name):
+def test_every_paper_game_has_a_heuristic_on_its_return_scale(name):
+    """Values lie within the game's utility bounds (the scale the engines normalise), and a
+    finished game is scored by its returns (Hearts: 0 .. 36, Tic-Tac-Toe: -1 .. 1)."""
     for moves in (0, 30, 10_000):
         state = _random_state(name, moves, seed=moves)
         values = h.heuristic(state)
-        assert len(values) == state.get_game().num_players()
-        assert all(0.0 <= v <= 1.0 for v in values)
+        game = state.get_game()
+        assert len(values) == game.num_players()
+        assert all(game.min_utility() <= v <= game.max_utility() for v in values)
         if state.is_terminal():
-            lo, hi = state.get_game().min_utility(), state.get_game().max_utility()
-            assert values == pytest.approx([(r - lo) / (hi - lo) for r in state.returns()])
+            assert values == pytest.approx(state.returns())
 
 
 def test_sushi_go_leader_reads_the_points():
@@ -87,14 +89,18 @@ def test_hearts_reads_penalty_points():
     numbers seat by seat on 24 seeded states in mid-play, after 80 to 103 actions (a game
     takes 105, or 117 with the pass; the end adds moon shooting). At least 8 of them have
     three different point counts among the seats, so a sign error or a rotation of the
-    N E S W seats fails; the heuristic must be the leader lead of those scores."""
+    N E S W seats fails; the heuristic must be the leader lead of those scores, on Hearts'
+    return scale: 36 x (0.5 + (own score - best other score) / 52), clipped to 0 .. 36."""
     spread = 0
     for seed in range(24):
         state = _random_state("hearts", 80 + seed, seed=seed)
         assert not state.is_terminal()
         penalties = _hearts_penalties_by_replay(state)
         assert h.hearts_scores(state) == [-float(x) for x in penalties], seed
-        assert h.heuristic(state) == pytest.approx(h.leader([-x for x in penalties], h.SCALES["hearts"]))
+        scores = [-x for x in penalties]
+        leads = [scores[p] - max(scores[q] for q in range(4) if q != p) for p in range(4)]
+        expected = [36.0 * min(1.0, max(0.0, 0.5 + lead / 52.0)) for lead in leads]
+        assert h.heuristic(state) == pytest.approx(expected), seed
         spread += len(set(penalties)) >= 3
     assert spread >= 8
 

@@ -38,3 +38,18 @@ def test_the_results_key_leaves_out_tables_figures_and_claims(slug):
 def test_the_analysis_builds_on_the_tasks(slug):
     analysis = SPLIT[slug][0]
     assert f"papers/{slug}.py" in import_closure(f"infosets.papers.{analysis}")
+
+
+# Where rows are kept and when (the runner, the local store, the committed tables, the
+# executors and the lifeline of worker processes) decides nothing a row holds, so a fix to it
+# must restart no paper; what does decide a row (the task, its seed, how it is run and
+# tabled) is ``experiments/tasks.py``, which every paper's key covers.
+RUN_MACHINERY = ("experiments/runner.py", "experiments/store.py", "experiments/committed.py",
+                 "experiments/executors.py", "experiments/lifeline.py")
+
+
+@pytest.mark.parametrize("slug", sorted(SPLIT))
+def test_the_results_key_leaves_out_the_run_machinery(slug):
+    keyed = set(import_closure(f"infosets.papers.{slug}"))
+    assert not keyed & set(RUN_MACHINERY), sorted(keyed & set(RUN_MACHINERY))
+    assert "experiments/tasks.py" in keyed

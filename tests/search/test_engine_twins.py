@@ -2,12 +2,12 @@
 
 * ``ismcts._worlds`` draws OpenSpiel resampler seeds in one batch; ``determinizers.
   resample_sampler`` draws one per call. The batch must give the same worlds.
-* A cut-off is mapped to [0, 1] twice over: ``heuristics.heuristic`` returns values already
-  on [0, 1] ("the scale of our normalised returns"), and the engines' backup maps every
+* A cut-off is mapped to the tree's [0, 1] scale by the engines' backup, which maps every
   value as a return, ``(x - min_utility) / (max_utility - min_utility)`` (``RewardScale``;
-  ``settings.Heuristic`` says "on the game's return scale"). The value a cut-off adds to its
-  node must be its intended value on [0, 1]: right on the ports (span 1), wrong on Hearts
-  (span 36; strict xfail until the held-back fix).
+  ``settings.Heuristic`` says "on the game's return scale"), so ``heuristics.heuristic``
+  must return the game's return scale. The value a cut-off adds to its node must be its
+  intended value on [0, 1]: on the ports (span 1) and on Hearts (span 36; divided by 36
+  before the fix of 2026-11-28).
 """
 
 from __future__ import annotations
@@ -62,14 +62,11 @@ def test_batched_resample_seeds_give_the_per_call_worlds(name):
         checked += 1
 
 
-# Measured 2026-11-28 (one iteration of uct_search with rollout_length=0, max_depth=1 and
+# Fixed 2026-11-28 (one iteration of uct_search with rollout_length=0, max_depth=1 and
 # heuristic=heuristics.heuristic, as pimcts_aggregation.tuned_kwargs passes it): hearts
-# (utility [0, 36]) backs up its LeaderHeuristic value / 36, off by up to 0.56 (mean 0.44 over
-# 29 positions), so with the paper's Hearts settings (rollout 0, depth 3) nearly every cut-off
-# lands in [0, 1/36] against [0, 1] for finished games. The ports (utility [0, 1]) agree
-# exactly. Fix held back (docs/paper_scale.md): the heuristic on the game's return scale.
-_SQUASHED = {"hearts": "heuristics.heuristic is on [0, 1] and the backup rescales it by the "
-                       "utility span 36 (off by up to 0.56)"}
+# (utility [0, 36]) used to back up its LeaderHeuristic value / 36, off by up to 0.56 (mean
+# 0.44 over 29 positions), because heuristics.heuristic returned [0, 1] while the engines
+# normalise by the utility span; it now returns the game's return scale.
 
 
 def _intended(name, state, player) -> float:
@@ -78,12 +75,13 @@ def _intended(name, state, player) -> float:
     win 1 / loss -1 scale, i.e. a draw, 0.5 (our reading: docs/papers/pimcts_aggregation.md)."""
     if name == "tic_tac_toe":
         return 0.5
+    if name == "hearts":   # LeaderHeuristic of the penalty points, independent of the scale
+        return h.leader(h.hearts_scores(state), h.SCALES["hearts"])[player]
     return h.heuristic(state)[player]
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=_SQUASHED[g])) if g in _SQUASHED else g
-    for g in ["hearts", "tic_tac_toe", "sushi_go(players=3)", "love_letter(players=3)", "stratego"]])
+@pytest.mark.parametrize("name", ["hearts", "tic_tac_toe", "sushi_go(players=3)",
+                                  "love_letter(players=3)", "stratego"])
 def test_a_cut_off_backs_up_the_heuristic_value(name):
     """One ``uct_search`` iteration cut at the new leaf (``rollout_length=0``,
     ``max_depth=1``) adds to the leaf exactly the cut-off's intended value on the tree's

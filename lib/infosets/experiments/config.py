@@ -46,6 +46,12 @@ def repo_root() -> Path:
     return Path(env) if env else Path(__file__).resolve().parents[3]
 
 
+def data_root() -> Path:
+    """This machine's result store (``$INFOSETS_DATA_DIR`` or ``data/`` in the checkout)."""
+    env = os.environ.get("INFOSETS_DATA_DIR")
+    return Path(env) if env else repo_root() / "data"
+
+
 def params_dir() -> Path:
     return repo_root() / "notebooks" / "params"
 

@@ -52,8 +52,8 @@ from pathlib import Path
 import numpy as np
 
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
-from infosets.experiments.runner import Task, execute_timed, task_seed
 from infosets.experiments.store import Store, write_if_changed
+from infosets.experiments.tasks import Task, execute_timed, task_seed
 
 REKEY_ENV = "INFOSETS_REKEY"
 REDO_ENV = "INFOSETS_REKEY_REDO"

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from infosets.experiments.config import Config, repo_root
+from infosets.experiments.config import Config, data_root, repo_root  # noqa: F401 (data_root: re-exported)
 
 _MAGIC = b"INFOSETS2"
 
@@ -177,11 +177,6 @@ def run_key(cfg: Config) -> dict:
 def run_id(cfg: Config) -> str:
     payload = json.dumps(run_key(cfg), sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:12]
-
-
-def data_root() -> Path:
-    env = os.environ.get("INFOSETS_DATA_DIR")
-    return Path(env) if env else repo_root() / "data"
 
 
 # ------------------------------------------------------------------------------------------

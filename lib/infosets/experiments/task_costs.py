@@ -29,8 +29,8 @@ from pathlib import Path
 import pandas as pd
 
 from infosets.experiments.config import PRESETS, ConfigError, load, parse_overrides
-from infosets.experiments.runner import Task, execute_timed, task_seed
 from infosets.experiments.store import atomic_write_text
+from infosets.experiments.tasks import Task, execute_timed, task_seed
 
 # slug -> {table name (as the notebook runs it): task builder in infosets.papers.<slug>}
 SWEEPS = {

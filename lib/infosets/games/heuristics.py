@@ -4,9 +4,11 @@ Ravichandran, Goodman and Lucas (docs/papers/pimcts_aggregation.md) ran TAG's MC
 per-game settings from ``json/players/gameSpecific/`` of GAIGResearch/TabletopGames: a rollout
 is cut after ``rolloutLength`` moves (0: the leaf itself) and the cut-off state is scored by
 the heuristic the file names. This module writes those heuristics for our ports and the
-OpenSpiel games of the paper. ``heuristic(state)`` returns one value per player in [0, 1]
-(the scale of our normalised returns); a terminal state is scored by its returns, mapped to
-[0, 1] with the game's utility bounds.
+OpenSpiel games of the paper. ``heuristic(state)`` returns one value per player on the
+game's return scale (its ``min_utility()`` .. ``max_utility()``), which is what the engines
+take (``search/settings.py``) and normalise like a return; a terminal state is scored by its
+returns. The definitions below give a value on [0, 1]; on a game whose returns span more
+(Hearts: 0 .. 36) it is mapped to that span (``_on_return_scale``).
 
 TAG's definitions (``src/main/java/players/heuristics/``), with s(p) the game score of p:
 
@@ -41,14 +43,12 @@ clip the losing side at 0; below 0.001). The paper's port rows therefore ran the
 mappings. Making this module call the kernels is held back with the other keyed edits
 (docs/paper_scale.md); ``tests/games/test_heuristics.py`` marks the six strict xfail.
 
-A second defect, also held back: the engines take a heuristic "on the game's return scale"
-(``search/settings.py``) and normalise it by the game's utility span, while this module
-returns values already on [0, 1]. On the ports (span 1) that changes nothing. On Hearts
-(span 36) a cut-off's value is divided by 36 (0.5 is backed up as 0.0139), so with Hearts'
-TAG settings (rollout 0, depth 3) its trees were barely steered: every pimcts Hearts row is
-to be recomputed once this module returns the return scale (``tests/search/
-test_engine_twins.py``). The fix waits for the key rows: this module is in every paper's key. Tic-Tac-Toe's WinOnly 0 during play is then TAG's GAME_ONGOING, a
-draw on the -1..1 scale, which the engines already back up as 0.5.
+A defect fixed on 2026-11-28: this module used to return [0, 1] on every game while the
+engines normalise a heuristic by the game's utility span, so on Hearts (span 36) a cut-off's
+value was divided by 36 (0.5 was backed up as 0.0139) and, with Hearts' TAG settings (rollout
+0, depth 3), its trees were barely steered (``tests/search/test_engine_twins.py``). On the
+ports (span 1) nothing changes. Tic-Tac-Toe's WinOnly 0 during play is TAG's GAME_ONGOING,
+a draw on its -1 .. 1 scale, which the engines back up as 0.5.
 """
 
 from __future__ import annotations
@@ -157,10 +157,10 @@ def _kernel_scores(name: str, k) -> list[float]:
     raise ValueError(f"game: no score for {name!r}")
 
 
-def _terminal(state, game) -> list[float]:
+def _on_return_scale(values: Sequence[float], game) -> list[float]:
+    """[0, 1] values mapped onto the game's return scale: lo + v x (hi - lo)."""
     lo, hi = game.min_utility(), game.max_utility()
-    span = (hi - lo) or 1.0
-    return [_clip((r - lo) / span) for r in state.returns()]
+    return [lo + v * (hi - lo) for v in values]
 
 
 def game_name(state) -> str:
@@ -172,8 +172,9 @@ def game_name(state) -> str:
 
 
 def heuristic(state) -> list[float]:
-    """The TAG heuristic of ``state``'s game (``TAG_HEURISTIC``), one value per player in
-    [0, 1]. ``state``: a pyspiel state, or one of our ports' kernels (search runs on them)."""
+    """The TAG heuristic of ``state``'s game (``TAG_HEURISTIC``), one value per player on
+    the game's return scale (the ports': [0, 1]). ``state``: a pyspiel state, or one of our
+    ports' kernels (search runs on them)."""
     name = game_name(state)
     if name not in TAG_HEURISTIC:
         raise ValueError(f"game: no TAG heuristic for {name!r}; known: {sorted(TAG_HEURISTIC)}")
@@ -195,9 +196,9 @@ def heuristic(state) -> list[float]:
         return leader(scores, SCALES[name])
     game = state.get_game()
     if state.is_terminal():
-        return _terminal(state, game)
+        return list(state.returns())
     if name == "hearts":
-        return leader(hearts_scores(state), SCALES["hearts"])
+        return _on_return_scale(leader(hearts_scores(state), SCALES["hearts"]), game)
     return [0.0] * game.num_players()                              # WinOnlyHeuristic
 
 

@@ -28,7 +28,7 @@ import pyspiel
 import infosets.games  # noqa: F401  (registers trick_game)
 from infosets import beliefs, metrics
 from infosets.experiments.config import Param, Schema
-from infosets.experiments.runner import Task
+from infosets.experiments.tasks import Task
 from infosets.search.pimc import PerfectInfoValues, PIMCBot
 
 ALGOS = ("PIMC", "IS-MCTS")

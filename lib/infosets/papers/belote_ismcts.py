@@ -20,7 +20,7 @@ import infosets.games  # noqa: F401  (registers belote2p)
 from infosets import arena
 from infosets.core.rng import named_child
 from infosets.experiments.config import ConfigError, Param, Schema
-from infosets.experiments.runner import Task
+from infosets.experiments.tasks import Task
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.rules import NUM_TRICKS
 from infosets.search.belote_bots import BelotePIMCBot, GreedyBot, RandomBot, openspiel_ismcts_bot

@@ -22,9 +22,8 @@ import pyspiel
 
 from infosets import arena
 from infosets.core.rng import as_random, named_child
-from infosets.experiments.config import ConfigError, Param, Schema
-from infosets.experiments.runner import Task
-from infosets.experiments.store import data_root
+from infosets.experiments.config import ConfigError, Param, Schema, data_root
+from infosets.experiments.tasks import Task
 from infosets.filtering import sat_demo
 from infosets.filtering.baselines import importance_estimates, mcmc_estimates, true_estimates
 from infosets.filtering.enumerate import ExplicitRange

@@ -29,7 +29,7 @@ import pyspiel
 import infosets.games  # noqa: F401  (registers our games)
 from infosets import arena
 from infosets.experiments.config import ConfigError, Param, Schema
-from infosets.experiments.runner import Task
+from infosets.experiments.tasks import Task
 from infosets.games import heuristics
 from infosets.games.determinizers import determinizer_obstacle, infostate_key, sampler_for
 from infosets.games.kernels import kernel_for

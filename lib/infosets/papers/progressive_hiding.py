@@ -22,7 +22,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers coop_matching_pennies)
 from infosets.experiments.config import Param, Schema, game_named
-from infosets.experiments.runner import Task
+from infosets.experiments.tasks import Task
 from infosets.learning import cfr, hiding
 from infosets.learning.tree import build_tree
 

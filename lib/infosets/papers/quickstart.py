@@ -15,7 +15,7 @@ from infosets import arena, plots
 from infosets.claims import Claim, not_run
 from infosets.claims import save as save_claims
 from infosets.experiments.config import Param, Schema
-from infosets.experiments.runner import Task
+from infosets.experiments.tasks import Task
 
 KUHN_VALUE = -1 / 18  # the first player's value of two-player Kuhn poker
 
