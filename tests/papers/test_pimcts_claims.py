@@ -471,12 +471,15 @@ def test_a_loss_claim_fails_where_some_cell_is_shown_no_worse():
     assert pc.loss_claim(few, "t", 4000, "PI worse", 0.05, 2).verdict == "inconclusive"
 
 
-def test_a_known_search_defect_is_stated_on_every_row_it_touches():
-    """Hearts' cut-offs were squashed in the committed rows (2026-11-28): its own rows carry
-    the defect, a row pooling the games of its budget names Hearts when Hearts is among them,
-    and rows of other games, and rows not run, stay as they were."""
+def test_a_known_search_defect_is_stated_on_every_row_it_touches(monkeypatch):
+    """A defect known in a game's committed rows (as Hearts' squashed cut-offs were until
+    2026-11-28): its own rows carry the defect, a row pooling the games of its budget names
+    Hearts when Hearts is among them, and rows of other games, and rows not run, stay as
+    they were."""
     from infosets.claims import Claim
     from infosets.papers import pimcts_claims as pc
+
+    monkeypatch.setitem(pc.SEARCH_DEFECTS, "hearts", "Hearts' cut-offs divided by 36")
 
     rows = [Claim("hearts, B=4000: PI-MCTS beats OL-MCTS by 5%", "+0.05", 0.01, "inconclusive",
                   note="B=4000 (the paper's 4000)"),
@@ -493,3 +496,4 @@ def test_a_known_search_defect_is_stated_on_every_row_it_touches():
     assert noted[4] == rows[4]  # pools Sushi Go!'s two settings only
     assert noted[5] == rows[5]  # B=10 pools the games run at B=10, not Hearts
     assert pc.defect_notes(rows[1:3], {4000: ["stratego"]}) == rows[1:3]  # no Hearts in the run
+
