@@ -193,9 +193,9 @@ def test_welch_difference_is_scipys_welch_interval_and_checks_sample_sizes():
             assert est.value == pytest.approx(a.mean() - b.mean())
             assert (est.lo, est.hi) == pytest.approx((ref.low, ref.high), rel=1e-9), (len(a), level)
             assert est.n == len(a) + len(b)
-    with pytest.raises(ValueError, match="^welch_difference"):
+    with pytest.raises(ValueError, match="^a:"):
         stats.welch_difference([1.0], [1.0, 2.0, 3.0])
-    with pytest.raises(ValueError, match="^welch_difference"):
+    with pytest.raises(ValueError, match="^b:"):
         stats.welch_difference([1.0, 2.0], [])
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +27,7 @@ import pandas as pd
 import pyspiel
 
 from infosets import stats
+from infosets.core.checks import check_callable, check_game, check_int
 from infosets.core.rng import as_generator, named_child
 
 BotFactory = Callable[[pyspiel.Game, int, np.random.Generator], pyspiel.Bot]
@@ -39,14 +40,39 @@ class Entrant:
     name: str
     make_bot: BotFactory
 
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise ValueError(f"name: must be a str, got {type(self.name).__name__}")
+        check_callable(self.make_bot, "make_bot")
+
 
 def deal_seed(entropy, label: str, deal: int) -> np.random.SeedSequence:
     """The seed of duplicate deal ``deal`` of ``label`` (e.g. a game string): a function of the
     root entropy (an int or a sequence of ints, as SeedSequence takes), the label and the deal
     index only, so every cell replays the same deals (``infosets.core.rng.named_child``)."""
-    if int(deal) < 0:
-        raise ValueError(f"deal: expected an index >= 0, got {deal}")
-    return named_child(np.random.SeedSequence(entropy), label, int(deal))
+    _check_entropy(entropy)
+    _check_label(label)
+    return named_child(np.random.SeedSequence(entropy), label, check_int(deal, "deal", lo=0))
+
+
+def _check_entropy(entropy) -> None:
+    """A root seed as SeedSequence takes it: an int >= 0 or a non-empty sequence of them. Not
+    None: SeedSequence(None) draws fresh OS entropy, and the deals could not be replayed."""
+    if entropy is None:
+        raise ValueError("entropy: None would draw unseeded deals that cannot be replayed; "
+                         "pass an int seed >= 0")
+    if isinstance(entropy, (list, tuple, np.ndarray)):
+        if len(entropy) == 0:
+            raise ValueError("entropy: expected an int seed >= 0 or a non-empty sequence of them, got []")
+        for i, word in enumerate(entropy):
+            check_int(word, f"entropy[{i}]", lo=0)
+        return
+    check_int(entropy, "entropy", lo=0)
+
+
+def _check_label(label) -> None:
+    if not isinstance(label, str):
+        raise ValueError(f"label: must be a str (e.g. the game string), got {label!r}")
 
 
 def win_share(returns: Sequence[float], seat: int) -> float:
@@ -136,10 +162,33 @@ def duplicate_games(game, lineup: Sequence[Entrant], deals: Sequence[int], *, en
     game's chance nodes) comes from ``deal_seed(entropy, label, i)`` alone; bot seeds from
     (deal, rotation, seat). Returns one tidy row per seat per game: deal, rotation, seat,
     entrant, return, score (win share), decisions, seconds, seconds_per_decision.
+
+    Refused before any game: a simultaneous-move game, ``entropy=None`` (unseeded deals could
+    not be replayed), a deal index or seat rotation that is not an int in range.
     """
+    check_game(game)
     if len(lineup) != game.num_players():
         raise ValueError(f"lineup: expected {game.num_players()} entrants, got {len(lineup)}")
-    rotations = range(game.num_players()) if rotations is None else rotations
+    for seat, entrant in enumerate(lineup):  # an Entrant, or anything with its two fields
+        if not (isinstance(getattr(entrant, "name", None), str)
+                and callable(getattr(entrant, "make_bot", None))):
+            raise ValueError(f"lineup: seat {seat} must be an arena.Entrant (name, make_bot), "
+                             f"got {type(entrant).__name__}")
+    deals = _indices(deals, "deals")
+    for deal in deals:
+        check_int(deal, "deal", lo=0)
+    _check_entropy(entropy)
+    _check_label(label)
+    if rotations is None:
+        rotations = range(game.num_players())
+    else:
+        rotations = _indices(rotations, "rotations")
+        for i, shift in enumerate(rotations):
+            check_int(shift, f"rotations[{i}]", lo=0, hi=game.num_players() - 1)
+    if make_state is not None:
+        check_callable(make_state, "make_state")
+    if on_decision is not None:
+        check_callable(on_decision, "on_decision")
     rows = []
     for deal in deals:
         chance_seed, state_seed, bots_seed = deal_seed(entropy, label, deal).spawn(3)
@@ -164,9 +213,25 @@ def duplicate_games(game, lineup: Sequence[Entrant], deals: Sequence[int], *, en
     return rows
 
 
+def _indices(values, name: str) -> list:
+    """``values`` (a range, list, array...) as a list; a lone number or a string is refused."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name}: expected a sequence of indices (e.g. range(3)), got {values!r}")
+    return list(values)
+
+
 def summarize(rows, by: Sequence[str] = ("entrant",)) -> pd.DataFrame:
     """Win rate (win shares; ties split) with a Wilson 95% interval per group of ``by``."""
     frame = pd.DataFrame(rows)
+    if frame.empty:
+        raise ValueError("rows: no games to summarize")
+    missing = [c for c in ("score", "return", "seconds") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"rows: missing column(s) {missing} (rows as duplicate_games returns them)")
+    by = (by,) if isinstance(by, str) else tuple(by)
+    unknown = [c for c in by if c not in frame.columns]
+    if not by or unknown:
+        raise ValueError(f"by: expected column(s) of rows, got {list(by)!r} (columns: {list(frame.columns)})")
     out = []
     for key, sub in frame.groupby(list(by), sort=False):
         key = key if isinstance(key, tuple) else (key,)
@@ -217,8 +282,15 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error(f"--deals: expected >= 1, got {args.deals}")
-    game = pyspiel.load_game(args.game)
-    lineup = [entrant_from_spec(s) for s in args.bots]
+    if args.seed < 0:
+        parser.error(f"--seed: expected >= 0, got {args.seed}")
+    from infosets.experiments.config import load_game
+
+    try:  # one line (close matches of a misspelt name), never OpenSpiel's list of every game
+        game = check_game(load_game("game", args.game))
+        lineup = [entrant_from_spec(s) for s in args.bots]
+    except ValueError as err:  # ConfigError is a ValueError
+        parser.error(str(err))
     if len(lineup) != game.num_players():
         parser.error(f"bots: {args.game} needs {game.num_players()} bots, got {len(lineup)}")
     rows = duplicate_games(game, lineup, range(args.deals), entropy=args.seed, label=args.game)

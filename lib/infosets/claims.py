@@ -9,6 +9,7 @@ verdict comes from one vocabulary (``VERDICTS``); nuance goes in ``note``.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -95,8 +96,9 @@ def by_pvalue(p: float, *, alpha: float = 0.05, contrary: bool = False) -> str:
 
 
 def by_containment(lo: float, hi: float, target: float) -> str:
-    """Match when the paper's number lies inside our interval, else mismatch."""
-    if _nan(lo) or _nan(hi):
+    """Match when the paper's number lies inside our interval, else mismatch; inconclusive
+    when an end of the interval or the paper's number is missing (NaN)."""
+    if _nan(lo) or _nan(hi) or _nan(target):
         return "inconclusive"
     return "match" if lo <= target <= hi else "mismatch"
 
@@ -128,7 +130,8 @@ def summary(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def _nan(x) -> bool:
-    return isinstance(x, float) and math.isnan(x)
+    """A real NaN: a Python float or a numpy float of any width (float32 included)."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isnan(x)
 
 
 def _fmt(x) -> str:

@@ -6,12 +6,14 @@ call these; none write a test inline."""
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as _st
 
+from infosets.core.checks import check_callable, check_confidence, check_int, check_real
 from infosets.core.rng import as_generator
 
 Z95 = 1.959963984540054
@@ -35,10 +37,8 @@ class Estimate:
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> Estimate:
     """Wilson score interval for a proportion (successes may be fractional: ties as halves)."""
-    if n <= 0:
-        raise ValueError(f"n: expected a sample size >= 1, got {n}")
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes: expected in [0, {n}], got {successes}")
+    _check_count(successes, n, "successes", "n")
+    check_real(z, "z", lo=0.0, lo_open=True)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -51,16 +51,16 @@ def win_rate(scores: Sequence[float]) -> Estimate:
     arr = np.asarray(scores, dtype=float)
     if arr.size == 0:
         raise ValueError("scores: need at least one game")
-    if np.any((arr < 0) | (arr > 1)):
-        raise ValueError("scores: each game's score must be in [0, 1] (win 1, tie 0.5, loss 0)")
+    if not np.all((arr >= 0) & (arr <= 1)):  # NaN fails too
+        bad = arr[~((arr >= 0) & (arr <= 1))][0]
+        raise ValueError(f"scores: each game's score must be in [0, 1] (win 1, tie 0.5, loss 0), got {bad}")
     return wilson_interval(float(arr.sum()), int(arr.size))
 
 
 def mean_ci(values: Sequence[float], confidence: float = 0.95) -> Estimate:
     """Mean with a Student-t interval (degenerate interval for n = 1)."""
-    arr = np.asarray(values, dtype=float)
-    if arr.size == 0:
-        raise ValueError("values: need at least one value")
+    check_confidence(confidence)
+    arr = _values(values, "values", at_least=1)
     m = float(arr.mean())
     if arr.size == 1:
         return Estimate(m, m, m, 1)
@@ -72,10 +72,10 @@ def mean_ci(values: Sequence[float], confidence: float = 0.95) -> Estimate:
 def t_interval(mean: float, se: float, n: int, confidence: float = 0.95) -> Estimate:
     """Student-t interval (n - 1 degrees of freedom) from a mean and its standard error, for
     summaries that kept only (mean, s.e., n); degenerate for n = 1."""
-    if n < 1:
-        raise ValueError(f"n: expected a sample size >= 1, got {n}")
-    if not se >= 0:
-        raise ValueError(f"se: expected a standard error >= 0, got {se}")
+    check_real(mean, "mean")
+    check_real(se, "se", lo=0.0, finite=False)
+    check_int(n, "n", lo=1)
+    check_confidence(confidence)
     half = float(_st.t.ppf(0.5 + confidence / 2, n - 1) * se) if n > 1 else 0.0
     return Estimate(float(mean), float(mean) - half, float(mean) + half, int(n))
 
@@ -86,9 +86,8 @@ def welch_difference(a: Sequence[float], b: Sequence[float], confidence: float =
     For small samples (each of at least two values): Student-t quantiles with the
     Welch-Satterthwaite degrees of freedom. ``mean_difference`` is its large-sample version
     (normal quantile, a one-value sample allowed, n = the smaller sample)."""
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if x.size < 2 or y.size < 2:
-        raise ValueError("welch_difference: each sample needs at least two values")
+    x, y = _values(a, "a", at_least=2), _values(b, "b", at_least=2)
+    check_confidence(confidence)
     va, vb = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
     se = float(np.sqrt(va + vb))
     df = (va + vb) ** 2 / (va ** 2 / (x.size - 1) + vb ** 2 / (y.size - 1)) if se > 0 else 1.0
@@ -116,9 +115,8 @@ def two_proportion_test(successes_a: float, n_a: int, successes_b: float, n_b: i
 
     ``alternative``: "two-sided", "greater" (p_a > p_b) or "less" (p_a < p_b)."""
     _check_alternative(alternative)
-    for name, n in (("n_a", n_a), ("n_b", n_b)):
-        if n <= 0:
-            raise ValueError(f"{name}: expected a sample size >= 1, got {n}")
+    _check_count(successes_a, n_a, "successes_a", "n_a")
+    _check_count(successes_b, n_b, "successes_b", "n_b")
     pa, pb = successes_a / n_a, successes_b / n_b
     pooled = (successes_a + successes_b) / (n_a + n_b)
     se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
@@ -132,6 +130,8 @@ def tost_two_proportions(successes_a: float, n_a: int, successes_b: float, n_b: 
     """TOST p-value that |p_a - p_b| < ``margin`` (two independent samples, unpooled z).
     Small p: the two proportions are equivalent within the margin."""
     _check_margin(margin)
+    _check_count(successes_a, n_a, "successes_a", "n_a")
+    _check_count(successes_b, n_b, "successes_b", "n_b")
     pa, pb = successes_a / n_a, successes_b / n_b
     se = math.sqrt(max(pa * (1 - pa) / n_a + pb * (1 - pb) / n_b, 1e-12))
     d = pa - pb
@@ -140,7 +140,12 @@ def tost_two_proportions(successes_a: float, n_a: int, successes_b: float, n_b: 
 
 def normal_difference(a: float, se_a: float, b: float, se_b: float, n: int = 0,
                       z: float = Z95) -> Estimate:
-    """a - b for two independent normal estimates with standard errors, with its 95% interval."""
+    """a - b for two independent normal estimates with standard errors, with its 95% interval.
+    A NaN standard error (a one-run summary has none) gives NaN ends: no verdict rests on them."""
+    _check_se(se_a, "se_a")
+    _check_se(se_b, "se_b")
+    check_int(n, "n", lo=0)
+    check_real(z, "z", lo=0.0, lo_open=True)
     half = z * math.hypot(se_a, se_b)
     return Estimate(a - b, a - b - half, a - b + half, n)
 
@@ -196,8 +201,9 @@ def bootstrap_ci(values: Sequence[float], *, rng, statistic=np.mean, resamples: 
     """Percentile bootstrap interval of ``statistic`` (``rng``: Generator, SeedSequence or int
     seed; ``infosets.core.rng``)."""
     rng = as_generator(rng)
-    if int(resamples) < 100:
-        raise ValueError(f"resamples: expected >= 100, got {resamples}")
+    check_int(resamples, "resamples", lo=100)
+    check_confidence(confidence)
+    check_callable(statistic, "statistic")
     arr = _values(values, "values", at_least=1)
     idx = rng.integers(0, arr.size, size=(int(resamples), arr.size))
     boots = np.array([statistic(arr[row]) for row in idx])
@@ -211,6 +217,8 @@ def trend_test(x: Sequence[float], y: Sequence[float], alternative: str = "two-s
     without ties; ``alternative``: "less" tests that y falls as x grows)."""
     _check_alternative(alternative)
     xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if xa.shape != ya.shape:
+        raise ValueError(f"y: expected one value per x ({xa.size}), got {ya.size}")
     keep = np.isfinite(xa) & np.isfinite(ya)
     if keep.sum() < 3 or np.unique(xa[keep]).size < 2 or np.unique(ya[keep]).size < 2:
         return float("nan"), float("nan")
@@ -223,9 +231,9 @@ def trend_test(x: Sequence[float], y: Sequence[float], alternative: str = "two-s
 def holm(pvalues: Sequence[float]) -> np.ndarray:
     """Holm's step-down adjusted p-values (family-wise error control; Holm 1979).
     Reject hypothesis i at level alpha when its adjusted p-value is <= alpha."""
-    p = np.asarray(pvalues, dtype=float)
-    if p.ndim != 1 or np.any((p < 0) | (p > 1)):
-        raise ValueError("pvalues: expected a 1-d sequence of probabilities")
+    p = _pvalues(pvalues)
+    if p.ndim != 1:
+        raise ValueError(f"pvalues: expected a 1-d sequence of probabilities, got {p.ndim} dimensions")
     m = p.size
     order = np.argsort(p)
     adjusted = np.empty(m)
@@ -238,7 +246,7 @@ def holm(pvalues: Sequence[float]) -> np.ndarray:
 
 def benjamini_hochberg(pvalues: Sequence[float]) -> np.ndarray:
     """Benjamini-Hochberg adjusted p-values (false discovery rate), via SciPy."""
-    return _st.false_discovery_control(np.asarray(pvalues, dtype=float), method="bh")
+    return _st.false_discovery_control(_pvalues(pvalues), method="bh")
 
 
 # -- power ----------------------------------------------------------------------------------------
@@ -248,8 +256,10 @@ def power_mean_difference(effect: float, sd: float, n: int, alpha: float = 0.05,
     """Power of a one-sample (or paired) t-test to detect a mean ``effect`` when each of ``n``
     observations (pairs) has standard deviation ``sd`` (noncentral t)."""
     _check_alternative(alternative)
-    if sd <= 0:
-        raise ValueError(f"sd: expected > 0, got {sd}")
+    check_real(effect, "effect")
+    check_real(sd, "sd", lo=0.0, lo_open=True)
+    check_int(n, "n", lo=0)
+    check_real(alpha, "alpha", lo=0.0, hi=1.0, lo_open=True, hi_open=True)
     if int(n) < 2:
         return float("nan")
     df = int(n) - 1
@@ -266,8 +276,10 @@ def power_equivalence(margin: float, sd: float, n: int, alpha: float = 0.05,
     """Power of TOST with ``margin`` when the true mean difference is ``true_difference``
     (normal approximation; 0 when the margin is too narrow for this n)."""
     _check_margin(margin)
-    if sd <= 0:
-        raise ValueError(f"sd: expected > 0, got {sd}")
+    check_real(sd, "sd", lo=0.0, lo_open=True)
+    check_int(n, "n", lo=1)
+    check_real(alpha, "alpha", lo=0.0, hi=1.0, lo_open=True, hi_open=True)
+    check_real(true_difference, "true_difference")
     se = sd / math.sqrt(n)
     z = _st.norm.ppf(1 - alpha)
     d = abs(true_difference)
@@ -276,8 +288,9 @@ def power_equivalence(margin: float, sd: float, n: int, alpha: float = 0.05,
 
 def n_for_power(power_fn, target: float = 0.80, n_max: int = 10_000_000) -> int:
     """Smallest n with ``power_fn(n) >= target`` (power_fn increasing in n); -1 past n_max."""
-    if not 0 < target < 1:
-        raise ValueError(f"target: expected a power in (0, 1), got {target}")
+    check_callable(power_fn, "power_fn")
+    check_real(target, "target", lo=0.0, hi=1.0, lo_open=True, hi_open=True)
+    check_int(n_max, "n_max", lo=2)
     lo, hi = 2, 2
     while power_fn(hi) < target:
         lo, hi = hi, hi * 2
@@ -301,10 +314,37 @@ def bernoulli_difference_sd(p_a: float, p_b: float) -> float:
 # -- helpers --------------------------------------------------------------------------------------
 
 def _values(values, name: str, at_least: int) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
+    """``values`` as a float array of at least ``at_least`` finite numbers."""
+    if values is None or isinstance(values, str):
+        raise ValueError(f"{name}: expected a sequence of numbers, got {values!r}")
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: expected a sequence of numbers, got {type(values).__name__}") from None
     if arr.size < at_least or not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name}: need at least {at_least} finite values, got {arr.size}")
+        raise ValueError(f"{name}: need at least {at_least} finite values, got {arr.size}"
+                         + (" (some NaN or infinite)" if not np.all(np.isfinite(arr)) else ""))
     return arr
+
+
+def _check_count(successes, n, successes_name: str, n_name: str) -> None:
+    """``n`` trials (an integer >= 1) with ``successes`` in [0, n] (fractional: ties as halves)."""
+    check_int(n, n_name, lo=1)
+    check_real(successes, successes_name, lo=0.0, hi=n)
+
+
+def _check_se(se, name: str) -> None:
+    """A standard error >= 0, or NaN (unknown: a summary of one run has none)."""
+    if isinstance(se, bool) or not isinstance(se, numbers.Real) or se < 0:
+        raise ValueError(f"{name}: expected a standard error >= 0 (or NaN), got {se!r}")
+
+
+def _pvalues(pvalues) -> np.ndarray:
+    """``pvalues`` as a float array of probabilities in [0, 1] (NaN refused)."""
+    p = np.asarray(pvalues, dtype=float)
+    if not np.all((p >= 0) & (p <= 1)):
+        raise ValueError(f"pvalues: expected probabilities in [0, 1], got {p[~((p >= 0) & (p <= 1))][0]}")
+    return p
 
 
 def _check_alternative(alternative: str) -> None:

@@ -7,7 +7,7 @@ from infosets.papers import history_filtering as hf
 
 
 @pytest.mark.parametrize("overrides, match", [
-    ({"states": ["3-4-6"]}, "state: '3-4-6' must be"),
+    ({"states": ["3-4-6"]}, r"states\[0\]: '3-4-6' must be"),
     ({"states": ["3-4-6-9-6-0"]}, "tricks must be in"),
     ({"burnin_states": ["3-4-5-4-6-1"]}, "burnin_states: '3-4-5-4-6-1' is not in states"),
     ({"burn_ins": [-1]}, "burn_ins"),

@@ -5,9 +5,11 @@ checks every key against the paper module's ``SCHEMA`` (names, types, ranges), a
 checks the overrides, and only then computes derived values. Every error is a one-line
 ``ConfigError`` naming the offending parameter, raised before any compute.
 
-A game parameter (``Param(..., game=True)``) must name a registered game (a misspelt name
-gets its close matches) that loads; ``accept=`` adds what the paper module can run: a
-function of one value returning ``None`` when it is fine, else the one-line reason.
+A float parameter must be a finite number (NaN and infinities are refused, YAML's ``.nan``
+and ``.inf`` included). A game parameter (``Param(..., game=True)``) must name a registered
+game (a misspelt name gets its close matches) that loads; ``accept=`` adds what the paper
+module can run: a function of one value returning ``None`` when it is fine, else the
+one-line reason (``parsed_by(parse)`` makes one of a parser).
 """
 
 from __future__ import annotations
@@ -88,6 +90,13 @@ class Param:
                 f"{name}: expected {_KINDS.get(kind, kind.__name__)}, "
                 f"got {type(value).__name__} {value!r}"
             )
+        if kind is float:
+            from infosets.core.checks import check_real  # local, as pyspiel: config imports light
+
+            try:
+                check_real(value, name)  # NaN passes no range check, so it is refused first
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
         if self.choices is not None and value not in self.choices:
             raise ConfigError(f"{name}: {value!r} is not allowed; expected {self._range()}")
         if kind in (int, float):
@@ -177,6 +186,21 @@ def load_game(name: str, game_string: str):
 
 def _check_game(name: str, game_string: str) -> None:
     load_game(name, game_string)
+
+
+def parsed_by(parse: Callable[[Any], Any]) -> Callable[[Any], str | None]:
+    """An ``accept`` check of a parser raising ``ValueError("field: reason")`` on a bad value:
+    the reason (the parser's field name dropped: the ConfigError names the parameter, e.g.
+    ``states[0]``), or None when it parses."""
+    def accept(value: Any) -> str | None:
+        try:
+            parse(value)
+        except ValueError as exc:
+            message = " ".join(str(exc).split())
+            head, sep, reason = message.partition(": ")
+            return reason if sep and head.isidentifier() else message
+        return None
+    return accept
 
 
 def game_named(*short_names: str) -> Callable[[str], str | None]:

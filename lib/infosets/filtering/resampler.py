@@ -28,16 +28,23 @@ class InfostateSampler(DealWorlds):
     reach model (``policies.OhHellRange``).
 
     Args:
-      policy: the joint policy the opponents are believed to follow (mcmc mode).
+      policy: the joint policy the opponents are believed to follow (mcmc mode: required,
+        an object with ``log_prob`` such as ``SoftmaxQPolicy``; unused in uniform mode).
       mode, transitions, burn_in: as ``DealWorlds``.
     """
 
     def __init__(self, policy: SoftmaxQPolicy, mode: str = "mcmc", transitions: int = 5,
                  burn_in: int = 20):
         super().__init__(mode, transitions, burn_in)
+        if self.mode == "mcmc" and not callable(getattr(policy, "log_prob", None)):
+            raise ValueError(f"policy: mode 'mcmc' needs the opponents' joint policy (an object with "
+                             f"log_prob, e.g. SoftmaxQPolicy), got {type(policy).__name__}")
         self.policy = policy
 
     def public_state(self, state) -> OhHellPublicState:
+        name = state.get_game().get_type().short_name
+        if name != "oh_hell":
+            raise ValueError(f"state: an oh_hell state is needed, got {name}")
         return OhHellPublicState.from_state(state)
 
     def own_hand(self, state, player: int) -> int:

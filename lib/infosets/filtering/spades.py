@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import pyspiel
 
 from infosets.core.bitmask import set_bits
+from infosets.core.checks import check_callable
 from infosets.filtering.public_state import DealConstraints, TrickTakingPublicState, popcount
 from infosets.filtering.worlds import DealWorlds
 
@@ -155,7 +156,8 @@ class SpadesWorlds(DealWorlds):
     def __init__(self, mode: str = "uniform", log_reach=None, transitions: int = 5,
                  burn_in: int = 20):
         super().__init__(mode, transitions, burn_in)
-        self._log_reach = log_reach if log_reach is not None else (lambda hands: 0.0)
+        self._log_reach = (check_callable(log_reach, "log_reach") if log_reach is not None
+                           else (lambda hands: 0.0))
 
     def public_state(self, state) -> SpadesPublicState:
         return SpadesPublicState.from_state(state)

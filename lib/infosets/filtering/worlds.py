@@ -17,13 +17,25 @@ game) and ``spades.SpadesWorlds`` a second.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
+import numpy as np
+
+from infosets.core.checks import check_int, check_player
 from infosets.core.rng import as_random
-from infosets.filtering.mcmc import AssignmentTable, RingSwapChain
+from infosets.filtering.mcmc import AssignmentTable, RingSwapChain, check_chain_args
 from infosets.filtering.public_state import TrickTakingPublicState
 
 MODES = ("mcmc", "uniform")
+
+
+def _as_random(rng) -> random.Random:
+    """``as_random(rng)``, a negative int seed refused first in a line naming ``rng`` (numpy's
+    own error names no parameter)."""
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        check_int(rng, "rng", lo=0)
+    return as_random(rng)
 
 
 class DealWorlds:
@@ -36,8 +48,8 @@ class DealWorlds:
     Args:
       mode: "mcmc" (a RingSwap chain whose target is the reach model's probability of the
         public actions given the deal) or "uniform" (exact uniform deals).
-      transitions: chain transitions per sampled world (mcmc mode), >= 1.
-      burn_in: transitions before the first world of a new information state, >= 0.
+      transitions: chain transitions per sampled world (mcmc mode), an int >= 1.
+      burn_in: transitions before the first world of a new information state, an int >= 0.
 
     A game subclasses it and supplies ``public_state``, ``own_hand``, ``log_reach`` and
     ``world``.
@@ -46,10 +58,9 @@ class DealWorlds:
     def __init__(self, mode: str = "mcmc", transitions: int = 5, burn_in: int = 20):
         if mode not in MODES:
             raise ValueError(f"mode: {mode!r} must be one of {MODES}")
-        if transitions < 1:
-            raise ValueError(f"transitions: {transitions} must be >= 1")
-        if burn_in < 0:
-            raise ValueError(f"burn_in: {burn_in} must be >= 0")
+        transitions = check_int(transitions, "transitions", lo=1)
+        burn_in = check_int(burn_in, "burn_in")
+        check_chain_args(num_samples=0, burn_in=burn_in)
         self.mode, self.transitions, self.burn_in = mode, transitions, burn_in
         self._key = self._public = self._table = self._chain = None
 
@@ -87,9 +98,16 @@ class DealWorlds:
                                         initial=start)
             self._chain.run(self.burn_in)
 
-    def _hands(self, state, player: int, rand) -> tuple[int, ...]:
-        if state.is_chance_node() or state.is_terminal():
+    @staticmethod
+    def _check_call(state, player) -> None:
+        """Refuse a chance or terminal state and a seat out of range, before any draw."""
+        if state.current_player() < 0:
             raise ValueError("state: sample worlds at a player's decision, after the deal")
+        num_players = state.num_players()
+        if type(player) is not int or not 0 <= player < num_players:
+            check_player(player, num_players)  # accepts a numpy integer seat
+
+    def _hands(self, state, player: int, rand) -> tuple[int, ...]:
         self._prepare(state, player, rand)
         if self.mode == "uniform":
             return self._table.sample(rand)
@@ -101,10 +119,12 @@ class DealWorlds:
         """A deal (initial hand bitmasks) consistent with ``player``'s information state,
         drawn with ``rng`` (numpy Generator, SeedSequence or int seed; ``infosets.core.rng``): one
         ``random.Random`` seeded from it drives this call's draws, the chain's included."""
-        return self._hands(state, player, as_random(rng))
+        self._check_call(state, player)
+        return self._hands(state, player, _as_random(rng))
 
     def __call__(self, state, player: int, rng):
         """The resampler: a world (pyspiel state) consistent with the information state."""
-        rand = as_random(rng)
+        self._check_call(state, player)
+        rand = _as_random(rng)
         hands = self._hands(state, player, rand)
         return self.world(state, player, self._public, hands, rand)

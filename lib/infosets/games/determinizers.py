@@ -47,6 +47,7 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
+from infosets.core.checks import check_callable, check_game, check_player
 from infosets.games.history_replay import (  # noqa: F401  (re-exported: one implementation)
     AOH_GAMES,
     ReplayDeterminizer,
@@ -69,7 +70,9 @@ _REGISTRY: dict[str, Callable[[pyspiel.Game], Sampler]] = {}
 
 def register_determinizer(game_name: str, factory: Callable[[pyspiel.Game], Sampler]) -> None:
     """Register ``factory(game) -> sampler`` for a game (e.g. a Python-registered one)."""
-    _REGISTRY[game_name] = factory
+    if not isinstance(game_name, str) or not game_name:
+        raise ValueError(f"game_name: must be a game's short name (a non-empty str), got {game_name!r}")
+    _REGISTRY[game_name] = check_callable(factory, "factory")
 
 
 def determinizable_games() -> list[str]:
@@ -155,13 +158,18 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
     """Return a seeded world sampler for ``game``.
 
     Args:
-      game: a loaded pyspiel game.
+      game: a loaded pyspiel game (not its name).
     Returns:
       ``sampler(state, player, rng)`` returning a new pyspiel.State consistent with
-      ``player``'s information state in ``state``.
+      ``player``'s information state in ``state``. ``state`` must be a decision state (not
+      chance, not terminal) and ``player`` a seat, 0 .. num_players - 1 (not necessarily the
+      mover); any other call is refused (ValueError naming ``state`` or ``player``) before
+      any draw. A registered sampler (``register_determinizer``) is returned as is: it
+      checks its own calls.
     Raises:
-      ValueError: the game has no determinizer.
+      ValueError: ``game`` is not a loaded game, or it has no determinizer.
     """
+    check_game(game, sequential=False)  # a simultaneous game gets the reason below
     name = game.get_type().short_name
     if name in _REGISTRY:
         return _REGISTRY[name](game)
@@ -172,9 +180,9 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
     if name in RESAMPLE_CHECKED_GAMES:
         return CheckedResampler(game)
     if name in REDRAW_GAMES:
-        return ReplayDeterminizer(game, mode="redraw")
+        return _CheckedReplay(game, mode="redraw")
     if name in CHAIN_GAMES:
-        return ReplayDeterminizer(game, mode="auto")
+        return _CheckedReplay(game, mode="auto")
     if name in ROLLOUT_GAMES:
         return OpponentRolloutDeterminizer(game)
     obstacle = _generic_obstacle(game.get_type())
@@ -182,7 +190,7 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         raise ValueError(f"game: no determinizer for '{name}': {obstacle}")
     warnings.warn(f"game '{name}': no specific determinizer, using the generic history-replay "
                   "sampler (exact when small, else an approximate Markov chain)", stacklevel=2)
-    return ReplayDeterminizer(game, mode="auto")
+    return _CheckedReplay(game, mode="auto")
 
 
 def _python_state_resamples(game: pyspiel.Game) -> bool:
@@ -191,18 +199,34 @@ def _python_state_resamples(game: pyspiel.Game) -> bool:
     return method is not None and method is not pyspiel.State.resample_from_infostate
 
 
+def _check_call(state, player, num_players: int) -> None:
+    """Refuse, in one line naming the parameter, a sampler call that draws no world: a seat
+    out of range, or a chance, terminal or simultaneous-move state. It draws nothing, and a
+    good call (a Python int seat, a decision state) costs two comparisons and one C++ call."""
+    if type(player) is int and 0 <= player < num_players and state.current_player() >= 0:
+        return
+    check_player(player, num_players)  # a numpy integer seat passes here
+    mover = state.current_player()
+    if mover < 0:
+        kind = ("a chance node" if state.is_chance_node() else "terminal" if state.is_terminal()
+                else f"not a decision state (current player {mover})")
+        raise ValueError(f"state: worlds are sampled at a decision state, this one is {kind}")
+
+
 def _seed_from(rng: np.random.Generator) -> int:
     # random_raw is ~10x cheaper than rng.integers and draws from the same seeded stream.
     return int(rng.bit_generator.random_raw() & 0x7FFFFFFF)
 
 
 def _perfect_information_sampler(state, player, rng):
+    _check_call(state, player, state.num_players())
     return state.clone()
 
 
 def resample_sampler(state, player, rng):
     """OpenSpiel's ``resample_from_infostate`` fed a ``UniformProbabilitySampler`` seeded by one
     draw of ``rng`` (the ``resample`` strategy; ``ISMCTSBot`` batches those draws)."""
+    _check_call(state, player, state.num_players())
     return state.resample_from_infostate(
         player, pyspiel.UniformProbabilitySampler(_seed_from(rng), 0.0, 1.0))
 
@@ -227,11 +251,13 @@ class CheckedResampler:
 
     def __init__(self, game: pyspiel.Game, max_resample_tries: int = 20):
         self.game = game
+        self._num_players = game.num_players()
         self.max_resample_tries = max_resample_tries
         self.fallback = ReplayDeterminizer(game, mode="chain")
         self.refused = 0
 
     def __call__(self, state, player, rng):
+        _check_call(state, player, self._num_players)
         for _ in range(self.max_resample_tries):
             world = resample_sampler(state, player, rng)
             # Every refusal measured was a player action (a passed or played card the
@@ -252,9 +278,11 @@ class OpponentRolloutDeterminizer:
 
     def __init__(self, game: pyspiel.Game, max_tries: int = 100_000):
         self.game = game
+        self._num_players = game.num_players()
         self.max_tries = max_tries
 
     def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
+        _check_call(state, player, self._num_players)
         own_actions, own_views = [], []
         replay = self.game.new_initial_state()
         for item in state.full_history():
@@ -293,3 +321,16 @@ class OpponentRolloutDeterminizer:
         if k != len(own_actions) or world.information_state_string(player) != final_view:
             return None
         return world
+
+
+class _CheckedReplay(ReplayDeterminizer):
+    """``ReplayDeterminizer`` as ``sampler_for`` returns it: each call checked first (the
+    replay sampler itself takes any state, and a seat out of range fails deep in the game)."""
+
+    def __init__(self, game: pyspiel.Game, **kwargs):
+        super().__init__(game, **kwargs)
+        self._num_players = game.num_players()
+
+    def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
+        _check_call(state, player, self._num_players)
+        return super().__call__(state, player, rng)

@@ -22,7 +22,7 @@ import pyspiel
 
 from infosets import arena
 from infosets.core.rng import as_random, named_child
-from infosets.experiments.config import ConfigError, Param, Schema, data_root
+from infosets.experiments.config import ConfigError, Param, Schema, data_root, parsed_by
 from infosets.experiments.tasks import Task
 from infosets.filtering import sat_demo
 from infosets.filtering.baselines import importance_estimates, mcmc_estimates, true_estimates
@@ -62,12 +62,6 @@ def parse_spec(name: str) -> OhHellSpec:
 
 
 def _derive(values: dict) -> dict:
-    try:
-        for name in values["states"] + values["burnin_states"]:
-            parse_state(name)
-        parse_spec(values["ismcts_game"])
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
     missing = [s for s in values["burnin_states"] if s not in values["states"]]
     if missing:
         raise ConfigError(f"burnin_states: {missing[0]!r} is not in states")
@@ -76,7 +70,7 @@ def _derive(values: dict) -> dict:
 
 SCHEMA = Schema(
     params={
-        "states": Param(list, item=str, min_len=1,
+        "states": Param(list, item=str, min_len=1, accept=parsed_by(parse_state),
                         doc="public states 'P-S-C-T-K-seed' (oh_hell sizes, plays, seed)"),
         "policy_episodes": Param(int, lo=0, hi=10_000_000, doc="Q-learning self-play episodes"),
         "policy_seed": Param(int, lo=0, doc="seed of the Q-learning run (policy cache key)"),
@@ -91,7 +85,8 @@ SCHEMA = Schema(
                           doc="MCMC burn-ins (transitions per kept sample) in Fig. 4"),
         "chain_mode": Param(str, choices=["thinned", "restarts"],
                             doc="one chain keeping every b-th state, or a restart per sample"),
-        "burnin_states": Param(list, item=str, doc="states (subset of states) for Fig. 5"),
+        "burnin_states": Param(list, item=str, accept=parsed_by(parse_state),
+                               doc="states (subset of states) for Fig. 5"),
         "burnin_grid": Param(list, item=int, lo=1, hi=10_000, min_len=1,
                              doc="transitions per kept sample in Fig. 5"),
         "transition_budgets": Param(list, item=int, lo=1, hi=10_000_000, min_len=1,
@@ -104,7 +99,8 @@ SCHEMA = Schema(
         "sat_vars": Param(list, item=int, lo=3, hi=24, min_len=1, doc="3-FSAT variables m"),
         "sat_clause_ratio": Param(float, lo=0.0, hi=20.0, doc="clauses per variable"),
         "sat_instances": Param(int, lo=1, hi=1000, doc="instances per m"),
-        "ismcts_game": Param(str, doc="oh_hell 'P-S-C-T' for the IS-MCTS match"),
+        "ismcts_game": Param(str, accept=parsed_by(parse_spec),
+                             doc="oh_hell 'P-S-C-T' for the IS-MCTS match"),
         "ismcts_games": Param(int, lo=0, hi=100_000, doc="paired games (mcmc vs uniform)"),
         "ismcts_block": Param(int, lo=1, hi=10_000, doc="games per task"),
         "ismcts_iterations": Param(int, lo=1, hi=1_000_000, doc="IS-MCTS iterations per move"),

@@ -21,12 +21,14 @@ import math
 import numpy as np
 import pyspiel
 
-from infosets.core.rng import as_generator
+from infosets.core.checks import check_game, check_int, check_real
 from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
 from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.search.common import (
     RewardScale,
     argmax_random,
+    bot_generator,
+    check_decision_state,
     is_python_game,
     python_random,
     random_rollout,
@@ -34,7 +36,7 @@ from infosets.search.common import (
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
-from infosets.search.mcts import game_settings
+from infosets.search.mcts import check_search_args, game_settings
 
 FINALS = ("mean", "visits", "visits_mean")
 ENGINES = ("python", "compiled", "auto")
@@ -74,14 +76,15 @@ class ISMCTSBot(pyspiel.Bot):
     """Single-observer IS-MCTS as a pyspiel.Bot. Variants are flags.
 
     Args:
-      game: the pyspiel game.
-      player: the seat this bot plays.
-      iterations: iterations per move (one sampled world each), >= 1.
-      uct_c: exploration constant, >= 0.
-      rng: numpy Generator / SeedSequence / int (required). Each search draws one seed from it
-        for its PCG32, which chance, expansions, rollouts and kernel worlds draw from.
-      sampler: ``sampler(state, player, rng) -> world``; defaults to the game kernel's
-        determinizer where there is a kernel, else ``sampler_for(game)``.
+      game: the pyspiel game (loaded, turn-based).
+      player: the seat this bot plays (0 .. players - 1).
+      iterations: iterations per move (one sampled world each), an int >= 1.
+      uct_c: exploration constant, a finite number >= 0.
+      rng: numpy Generator / SeedSequence / int seed >= 0 (required). Each search draws one
+        seed from it for its PCG32, which chance, expansions, rollouts and kernel worlds draw
+        from.
+      sampler: a callable ``sampler(state, player, rng) -> world``; defaults to the game
+        kernel's determinizer where there is a kernel, else ``sampler_for(game)``.
         A sampler may return worlds where ``player`` holds another information state: the
         root then behaves as a chance node over own information states.
       availability: UCB uses availability counts (True: an action's count starts the first
@@ -92,7 +95,8 @@ class ISMCTSBot(pyspiel.Bot):
       final: "mean" (highest mean reward), "visits" (most visited) or "visits_mean" (most
         visited, ties to the higher mean) for ``step``; remaining ties are broken uniformly
         at random (seeded).
-      rollout_policy: ``policy(state, rnd) -> action`` for rollouts; uniform random if None.
+      rollout_policy: a callable ``policy(state, rnd) -> action`` for rollouts; uniform random
+        if None.
       engine: "python", "compiled" (games with a kernel) or "auto"; ``engine_used`` tells
         which ran, ``last_search_info`` holds the tree depths of the last search.
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings, as
@@ -103,18 +107,17 @@ class ISMCTSBot(pyspiel.Bot):
       reward: "returns" (a finished playout scores its returns) or "heuristic" (every playout
         is scored by the game's heuristic, finished or cut off; belote2p's is the card points
         won, the belote_ismcts authors' reward).
+    Raises:
+      ValueError: a bad argument (one line naming it), before any compute; and from
+        ``search``/``step``/``policy`` a ``state`` that is not this bot's decision (chance,
+        terminal or another player to move).
     """
 
     def __init__(self, game, player, *, iterations=1000, uct_c=1.0, rng, sampler=None,
                  availability=True, normalize_rewards=True, final="mean", rollout_policy=None,
                  engine="python", rollout_length=None, heuristic=None, max_depth=None, fpu=None,
                  explore_epsilon=0.0, node_key="infostate", reward="returns"):
-        if not 0 <= player < game.num_players():
-            raise ValueError(f"player: must be in [0, {game.num_players() - 1}], got {player}")
-        if not isinstance(iterations, (int, np.integer)) or iterations < 1:
-            raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
-        if not uct_c >= 0:
-            raise ValueError(f"uct_c: must be >= 0, got {uct_c!r}")
+        check_search_args(game, player, iterations, uct_c, sampler, rollout_policy)
         if final not in FINALS:
             raise ValueError(f"final: must be one of {FINALS}, got {final!r}")
         if engine not in ENGINES:
@@ -141,7 +144,7 @@ class ISMCTSBot(pyspiel.Bot):
                 raise ValueError("reward: 'heuristic' needs a game heuristic and this game has none")
         if engine == "auto":
             engine = "compiled" if kernel is not None and not custom else "python"
-        self._rng = as_generator(rng)
+        self._rng = bot_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game = game
         self.player = player
@@ -150,6 +153,7 @@ class ISMCTSBot(pyspiel.Bot):
         if sampler is None:
             sampler = kernel_sampler(game, kernel) if kernel is not None else sampler_for(game)
         self.sampler = sampler
+        check_game(game)  # turn-based (after sampler_for: see mcts.check_search_args)
         self.availability = availability
         self.node_key = node_key
         self.reward = reward
@@ -173,9 +177,9 @@ class ISMCTSBot(pyspiel.Bot):
         return infostate_key(world, mover) if self._aoh else world.information_state_string(mover)
 
     def search(self, state) -> dict[int, tuple[int, float]]:
-        """Run a fresh search from ``state``; return {action: (visits, mean reward)} at the root."""
-        if state.is_terminal() or state.is_chance_node():
-            raise ValueError("state: must be a decision node of a non-terminal state")
+        """Run a fresh search from ``state``; return {action: (visits, mean reward)} at the root.
+        ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
+        check_decision_state(state, self.player)
         self.nodes = nodes = {}
         if self._compiled is not None:
             return self._search_compiled(state, None)
@@ -388,15 +392,25 @@ def make_cpp_ismcts_bot(game, *, iterations=1000, uct_c=1.0, seed, final="mean",
     Differences from ``ISMCTSBot``: raw (unnormalised) returns, OpenSpiel's own
     resampling (``resample_from_infostate``, so only games that implement it), and its own
     node keys and final-policy rules.
+
+    Args:
+      game: a loaded, turn-based C++ game.
+      iterations: an int >= 1; uct_c: a finite number >= 0; seed: an int (taken modulo
+        2**31 - 1); final: one of ``CPP_FINALS``; rollouts: random rollouts per leaf, an int
+        >= 1.
+    Raises:
+      ValueError: a bad argument (one line naming it), before the bot is built.
     """
+    check_game(game)
     if is_python_game(game):
         raise ValueError(f"game: engine='cpp' needs a C++ game; '{game.get_type().short_name}' is "
                          "Python-registered (OpenSpiel 2.0.2's C++ bots crash on it), use engine='python'")
     if final not in CPP_FINALS:
         raise ValueError(f"final: must be one of {tuple(CPP_FINALS)}, got {final!r}")
-    if iterations < 1:
-        raise ValueError(f"iterations: must be >= 1, got {iterations}")
-    seed = int(seed) % (2**31 - 1)
+    check_int(iterations, "iterations", lo=1)
+    check_real(uct_c, "uct_c", lo=0.0)
+    check_int(rollouts, "rollouts", lo=1)
+    seed = check_int(seed, "seed") % (2**31 - 1)
     evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
     return pyspiel.ISMCTSBot(seed, evaluator, float(uct_c), int(iterations), -1, CPP_FINALS[final],
                              False, False)

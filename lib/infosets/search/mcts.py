@@ -28,15 +28,16 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pyspiel
 
-from infosets.core.rng import as_generator
+from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
 from infosets.games.determinizers import sampler_for
 from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.search.common import (
     RewardScale,
     argmax_random,
+    bot_generator,
+    check_decision_state,
     is_python_game,
     python_random,
     random_rollout,
@@ -287,13 +288,26 @@ def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
     return stats
 
 
-def validate_common(game, player, iterations, uct_c, final, engine):
-    if not 0 <= player < game.num_players():
-        raise ValueError(f"player: must be in [0, {game.num_players() - 1}], got {player}")
-    if not isinstance(iterations, (int, np.integer)) or iterations < 1:
-        raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
-    if not uct_c >= 0:
-        raise ValueError(f"uct_c: must be >= 0, got {uct_c!r}")
+def check_search_args(game, player, iterations, uct_c, sampler, rollout_policy) -> None:
+    """The arguments OL-MCTS, PI-MCTS and IS-MCTS share, each refused with a one-line
+    ValueError naming it: ``game`` not a loaded pyspiel.Game, ``player`` not a seat (an int in
+    0 .. players - 1), ``iterations`` not an int >= 1 (a bool is not a budget), ``uct_c`` not
+    a finite number >= 0, ``sampler``/``rollout_policy`` neither None nor callable.
+    A simultaneous-move game is refused once the default sampler is chosen (``check_game``
+    there), so that a game without a determinizer (a matrix game) is told that first."""
+    check_game(game, sequential=False)
+    check_player(player, game.num_players())
+    check_int(iterations, "iterations", lo=1)
+    check_real(uct_c, "uct_c", lo=0.0)
+    if sampler is not None:
+        check_callable(sampler, "sampler")
+    if rollout_policy is not None:
+        check_callable(rollout_policy, "rollout_policy")
+
+
+def validate_common(game, player, iterations, uct_c, final, engine, sampler=None, rollout_policy=None):
+    """``check_search_args``, then ``final`` and ``engine`` (OL-MCTS and PI-MCTS)."""
+    check_search_args(game, player, iterations, uct_c, sampler, rollout_policy)
     if final not in FINALS:
         raise ValueError(f"final: must be one of {FINALS}, got {final!r}")
     check_engine(game, engine)
@@ -329,6 +343,7 @@ class OpenLoopPlanner:
         if sampler is None:
             sampler = kernel_sampler(game, kernel) if kernel is not None else sampler_for(game)
         self.sampler = sampler
+        check_game(game)  # turn-based (see check_search_args)
         self._compiled = (CompiledSearch(game, kernel, uct_c, scale, settings)
                           if engine == "compiled" else None)
         self._runners: dict = {}
@@ -379,29 +394,34 @@ class OLMCTSBot(pyspiel.Bot):
     """OL-MCTS: open-loop UCT on ONE world sampled from the player's information set.
 
     Args:
-      game, player: the game and this bot's seat.
-      iterations: budget per move (>= 1).
-      uct_c: exploration constant K (on [0,1] rewards when normalize_rewards).
-      rng: numpy Generator / SeedSequence / int (required). Each move draws one seed from it
-        for the move's PCG32, which every draw of the search uses.
-      sampler: ``sampler(state, player, rng)``; defaults to the game kernel's determinizer
-        where there is a kernel, else ``sampler_for(game)``.
+      game, player: the game (loaded, turn-based) and this bot's seat (0 .. players - 1).
+      iterations: budget per move (an int >= 1).
+      uct_c: exploration constant K, a finite number >= 0 (on [0,1] rewards when
+        normalize_rewards).
+      rng: numpy Generator / SeedSequence / int seed >= 0 (required). Each move draws one seed
+        from it for the move's PCG32, which every draw of the search uses.
+      sampler: a callable ``sampler(state, player, rng)``; defaults to the game kernel's
+        determinizer where there is a kernel, else ``sampler_for(game)``.
       normalize_rewards: map returns to [0, 1] with the game's utility bounds.
       final: "mean" or "visits".
-      rollout_policy: ``policy(state, rnd) -> action`` or None (uniform random).
+      rollout_policy: a callable ``policy(state, rnd) -> action`` or None (uniform random).
       engine: "python", "cpp" (C++ MCTSBot per world; C++ games only), "compiled" (the numba
         engine; games with a kernel) or "auto" (compiled where there is a kernel, else C++
         trees on C++ games at large enough budgets, else Python). ``engine_used`` tells.
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings (see
         ``infosets.search.settings``); a kernel game's heuristic is its kernel's.
+    Raises:
+      ValueError: a bad argument (one line naming it), before any compute; and from
+        ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or
+        another player to move).
     """
 
     def __init__(self, game, player, *, iterations=4000, uct_c=1.0, rng, sampler=None,
                  normalize_rewards=True, final="mean", rollout_policy=None, engine="python",
                  rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
-        validate_common(game, player, iterations, uct_c, final, engine)
+        validate_common(game, player, iterations, uct_c, final, engine, sampler, rollout_policy)
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
-        self._rng = as_generator(rng)
+        self._rng = bot_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
         self.iterations, self.uct_c, self.final = int(iterations), float(uct_c), final
@@ -419,13 +439,16 @@ class OLMCTSBot(pyspiel.Bot):
         return self._planner.engine_used
 
     def search(self, state, rnd=None) -> RootStats:
-        """{action: (visits, summed reward)} of the root of one tree on one sampled world."""
+        """{action: (visits, summed reward)} of the root of one tree on one sampled world.
+        ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
+        check_decision_state(state, self.player)
         rnd = python_random(self._rng) if rnd is None else rnd
         stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd)[0]
         self.last_search_info = self._planner.last_search_info
         return stats
 
     def step_with_policy(self, state):
+        check_decision_state(state, self.player)  # before the move's seed is drawn
         rnd = python_random(self._rng)
         stats = self.search(state, rnd)
         action = choose_final(stats, self.final, state.legal_actions(), rnd)

@@ -31,7 +31,8 @@ import numpy as np
 import pyspiel
 
 from infosets import beliefs
-from infosets.core.rng import as_generator
+from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
+from infosets.search.common import bot_generator, check_decision_state
 
 MODES = ("exact", "protocol")
 TIE_BREAKS = ("uniform", "first")
@@ -53,8 +54,9 @@ class PerfectInfoValues:
     """
 
     def __init__(self, game: pyspiel.Game):
+        check_game(game)
         if game.num_players() != 2:
-            raise ValueError(f"game must have 2 players, got {game.num_players()}")
+            raise ValueError(f"game: must have 2 players, got {game.num_players()}")
         self.game = game
         self._cache: dict[tuple, float] = {}
 
@@ -92,40 +94,46 @@ class PIMCBot(pyspiel.Bot):
     """PIMC over a λ-mixture belief (Algorithm 1 and appendix A.1.1).
 
     Args:
-      game: a 2-player zero-sum game (liars_dice numdice=1, leduc_poker, trick_game).
-      player: the seat this bot plays.
+      game: a loaded 2-player zero-sum game (liars_dice numdice=1, leduc_poker, trick_game).
+      player: the seat this bot plays (0 or 1).
       schedule: a λ in [0, 1] or a `beliefs.LambdaSchedule`.
-      rng: numpy Generator, SeedSequence or int seed (``infosets.core.rng``; all sampling and
-        tie-breaking).
+      rng: numpy Generator, SeedSequence or int seed >= 0 (``infosets.core.rng``; all sampling
+        and tie-breaking).
       mode: "exact" (infinite samples) or "protocol" (the paper's runs).
-      num_worlds: worlds sampled per run (paper: 1000).
-      tol, batch, max_runs: the protocol's stopping rule for `policy`.
+      num_worlds: worlds sampled per run, an int >= 1 (paper: 1000).
+      tol, batch, max_runs: the protocol's stopping rule for `policy`: tol in (0, 1), batch an
+        int >= 1, max_runs an int >= batch.
       tie_break: "uniform" (default) or "first" among equal best scores.
-      evaluator: action_values(state, player) for sampled games (default: the exact
-        alpha-beta solver of infosets.search.solvers, tables kept across calls).
-      values: a `PerfectInfoValues` to share between bots of enumerable games.
+      evaluator: a callable action_values(state, player) for sampled games (default: the
+        exact alpha-beta solver of infosets.search.solvers, tables kept across calls).
+      values: a `PerfectInfoValues` of the same game to share between bots of enumerable
+        games.
+    Raises:
+      ValueError: a bad argument (one line naming it), before any compute; and from
+        `policy`/`step`/`run_once` a `state` that is not this bot's decision (chance,
+        terminal or the other player to move).
     """
 
     def __init__(self, game, player, schedule=0.0, *, rng, mode="protocol", num_worlds=1000,
                  tol=0.01, batch=100, max_runs=20000, tie_break="uniform", evaluator=None,
                  values=None):
         pyspiel.Bot.__init__(self)
+        check_game(game)
+        check_player(player, game.num_players())
+        schedule = _schedule(schedule)
         if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+            raise ValueError(f"mode: must be one of {MODES}, got {mode!r}")
         if tie_break not in TIE_BREAKS:
-            raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
-        if int(num_worlds) < 1:
-            raise ValueError(f"num_worlds must be >= 1, got {num_worlds}")
-        if not 0.0 < float(tol) < 1.0:
-            raise ValueError(f"tol must be in (0, 1), got {tol}")
-        if int(batch) < 1 or int(max_runs) < int(batch):
-            raise ValueError(f"batch must be >= 1 and max_runs >= batch, got {batch}, {max_runs}")
-        if not 0 <= player < game.num_players():
-            raise ValueError(f"player must be in [0, {game.num_players() - 1}], got {player}")
-        rng = as_generator(rng)
+            raise ValueError(f"tie_break: must be one of {TIE_BREAKS}, got {tie_break!r}")
+        _check_protocol(num_worlds, tol, batch, max_runs)
+        if evaluator is not None:
+            check_callable(evaluator, "evaluator")
+        if values is not None and not isinstance(values, PerfectInfoValues):
+            raise ValueError(f"values: must be a PerfectInfoValues or None, got {type(values).__name__}")
+        rng = bot_generator(rng)
         self.game = game
         self.player = player
-        self.schedule = beliefs.as_schedule(schedule)
+        self.schedule = schedule
         self.model = beliefs.world_model(game)
         self.enumerable = isinstance(self.model, beliefs.WorldModel)
         if mode == "exact" and not self.enumerable:
@@ -136,8 +144,10 @@ class PIMCBot(pyspiel.Bot):
         self.tie_break = tie_break
         self.rng = rng
         self._evaluator = evaluator
-        if values is not None and values.game.get_type().short_name != game.get_type().short_name:
-            raise ValueError("values must be a PerfectInfoValues of the same game")
+        name = game.get_type().short_name
+        if values is not None and values.game.get_type().short_name != name:
+            raise ValueError(f"values: must be a PerfectInfoValues of this game ({name}), "
+                             f"got one of {values.game.get_type().short_name}")
         self.values = (values or PerfectInfoValues(game)) if self.enumerable else None
         self._matrices: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self.last_runs = 0  # runs used by the last protocol_policy call
@@ -176,8 +186,7 @@ class PIMCBot(pyspiel.Bot):
         return scores
 
     def _check_state(self, state):
-        if state.is_chance_node() or state.is_terminal() or state.current_player() != self.player:
-            raise ValueError(f"state must be a decision node of player {self.player}")
+        check_decision_state(state, self.player)
 
     # ------------------------------------------------------------------ policies
     def exact_policy(self, state) -> dict[int, float]:
@@ -279,6 +288,25 @@ class PIMCBot(pyspiel.Bot):
         pass
 
 
+def _schedule(schedule) -> beliefs.LambdaSchedule:
+    """``beliefs.as_schedule(schedule)``, its errors named ``schedule`` (a λ must be a number
+    in [0, 1]; beliefs' own range message is kept after the name)."""
+    if not isinstance(schedule, beliefs.LambdaSchedule):
+        check_real(schedule, "schedule")
+    try:
+        return beliefs.as_schedule(schedule)
+    except ValueError as exc:
+        raise ValueError(f"schedule: {exc}") from None
+
+
+def _check_protocol(num_worlds, tol, batch, max_runs) -> None:
+    """The protocol's sample size and stopping rule (PIMCBot and literal_protocol_policy)."""
+    check_int(num_worlds, "num_worlds", lo=1)
+    check_real(tol, "tol", lo=0.0, hi=1.0, lo_open=True, hi_open=True)
+    batch = check_int(batch, "batch", lo=1)
+    check_int(max_runs, "max_runs", lo=batch)
+
+
 def _default_evaluator():
     """A fresh exact alpha-beta solver whose transposition tables persist across calls."""
     from infosets.search import solvers  # noqa: PLC0415
@@ -290,7 +318,21 @@ def literal_protocol_policy(game, state, player, lam, *, rng, num_worlds=1000, t
                             tie_break="uniform") -> tuple[dict[int, float], int]:
     """The protocol done literally: every run samples `num_worlds` worlds one by one and
     calls the solver on each (no sharing between samples or runs). Reference for the
-    benchmark. Returns (policy, number of runs)."""
+    benchmark. Returns (policy, number of runs).
+
+    Arguments as `PIMCBot`'s (`lam` a λ in [0, 1]; `rng` a Generator, SeedSequence or int
+    seed >= 0; `state` a decision of `player`); a bad one raises a one-line ValueError
+    naming it, before any compute."""
+    check_game(game)
+    check_player(player, game.num_players())
+    check_decision_state(state, player)
+    check_real(lam, "lam", lo=0.0, hi=1.0)
+    rng = bot_generator(rng)
+    _check_protocol(num_worlds, tol, batch, max_runs)
+    if evaluator is not None:
+        check_callable(evaluator, "evaluator")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break: must be one of {TIE_BREAKS}, got {tie_break!r}")
     model = beliefs.world_model(game)
     evaluate = evaluator or _default_evaluator()
     legal = state.legal_actions()

@@ -19,8 +19,14 @@ from __future__ import annotations
 
 import pyspiel
 
-from infosets.core.rng import as_generator
-from infosets.search.common import RewardScale, argmax_random, python_random
+from infosets.core.checks import check_int
+from infosets.search.common import (
+    RewardScale,
+    argmax_random,
+    bot_generator,
+    check_decision_state,
+    python_random,
+)
 from infosets.search.mcts import OpenLoopPlanner, game_settings, validate_common
 
 AGGREGATIONS = ("TotalVisits", "AverageValue", "SingleVote")
@@ -73,29 +79,35 @@ class PIMCTSBot(pyspiel.Bot):
 
     Args:
       game, player: the game and this bot's seat.
-      iterations: total budget B per move; each tree gets floor(B / D).
-      determinizations: D, 1 <= D <= iterations.
+      iterations: total budget B per move (an int >= 1); each tree gets floor(B / D).
+      determinizations: D, an int with 1 <= D <= iterations (a bool is not a count).
       aggregation: "TotalVisits", "AverageValue" or "SingleVote".
-      uct_c, rng, sampler, normalize_rewards, rollout_policy, engine, rollout_length,
-      heuristic, max_depth, fpu, explore_epsilon: as ``OLMCTSBot`` (one game's settings
-      serve OL-MCTS, PI-MCTS and IS-MCTS alike). ``engine_used`` and ``last_search_info``
-      (tree depths over the D trees) describe the last search.
+      game, player, uct_c, rng, sampler, normalize_rewards, rollout_policy, engine,
+      rollout_length, heuristic, max_depth, fpu, explore_epsilon: as ``OLMCTSBot`` (one game's
+      settings serve OL-MCTS, PI-MCTS and IS-MCTS alike). ``engine_used`` and
+      ``last_search_info`` (tree depths over the D trees) describe the last search.
+    Raises:
+      ValueError: a bad argument (one line naming it), before any compute; and from
+        ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or
+        another player to move).
     """
 
     def __init__(self, game, player, *, iterations=4000, determinizations=1,
                  aggregation="AverageValue", uct_c=1.0, rng, sampler=None,
                  normalize_rewards=True, rollout_policy=None, engine="python",
                  rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
-        validate_common(game, player, iterations, uct_c, "mean", engine)
-        if not isinstance(determinizations, int) or determinizations < 1:
-            raise ValueError(f"determinizations: must be an int >= 1, got {determinizations!r}")
+        validate_common(game, player, iterations, uct_c, "mean", engine, sampler, rollout_policy)
+        try:
+            determinizations = check_int(determinizations, "determinizations", lo=1)
+        except ValueError:  # the message the tests pin
+            raise ValueError(f"determinizations: must be an int >= 1, got {determinizations!r}") from None
         if determinizations > iterations:
             raise ValueError(
                 f"determinizations: must be <= iterations ({iterations}), got {determinizations}")
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
-        self._rng = as_generator(rng)
+        self._rng = bot_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
         self.iterations, self.determinizations = int(iterations), determinizations
@@ -113,7 +125,9 @@ class PIMCTSBot(pyspiel.Bot):
         return self._planner.engine_used
 
     def search(self, state, rnd=None) -> list[dict]:
-        """Per-world root statistics, one dict per determinization."""
+        """Per-world root statistics, one dict per determinization. ``state`` must be a
+        decision of this bot's player (``ValueError`` naming it else)."""
+        check_decision_state(state, self.player)
         rnd = python_random(self._rng) if rnd is None else rnd
         budget = self.iterations // self.determinizations
         trees = self._planner.trees(state, self.determinizations, budget, self._rng, rnd)
@@ -121,6 +135,7 @@ class PIMCTSBot(pyspiel.Bot):
         return trees
 
     def step_with_policy(self, state):
+        check_decision_state(state, self.player)  # before the move's seed is drawn
         rnd = python_random(self._rng)
         trees = self.search(state, rnd)
         action, _ = aggregate(trees, self.aggregation, state.legal_actions(), rnd)
