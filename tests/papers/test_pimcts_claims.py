@@ -497,3 +497,16 @@ def test_a_known_search_defect_is_stated_on_every_row_it_touches(monkeypatch):
     assert noted[5] == rows[5]  # B=10 pools the games run at B=10, not Hearts
     assert pc.defect_notes(rows[1:3], {4000: ["stratego"]}) == rows[1:3]  # no Hearts in the run
 
+
+
+def test_no_gap_with_a_cell_sharing_no_deal_with_the_control_is_inconclusive():
+    """Regression (2026-11-28): in a table still filling (a run in progress), a D > 1 cell may
+    share no deal with the control yet; ``no_gap_claim`` asked for the power at n = 0 (a
+    ZeroDivisionError, then a refused n) instead of reporting the row as inconclusive."""
+    rng = np.random.default_rng(3)
+    early = _results("g", 100, _cells(0.33, 0.33), 20, rng)
+    late = (early["agent"] == "pimcts") & (early["D"] == 10)
+    early.loc[late, "deal"] += 100  # the D = 10 cells played other deals than the control
+    table = pc.paired_scores(early, "g", 100)
+    claim = pc.no_gap_claim(table, "g", 100, "no gap", 3)
+    assert claim.verdict == "inconclusive" and claim.n == 0 and np.isnan(claim.power)

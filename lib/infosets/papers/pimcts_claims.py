@@ -257,7 +257,8 @@ def no_gap_claim(table, game, budget, statement, players) -> Claim:
     worst = int(np.nanargmax([np.inf if np.isnan(p) else p for _, p in tosts]))
     est, p_iut = tosts[worst]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
-    power = stats.power_equivalence(MARGIN, sd, n)
+    # a cell with no deal in common with the control yet (a run in progress) has no power
+    power = stats.power_equivalence(MARGIN, sd, n) if n >= 1 else float("nan")
     need = stats.n_for_power(lambda k: stats.power_equivalence(MARGIN, sd, k))
     verdict = ("match" if not np.isnan(p_iut) and p_iut <= ALPHA else
                "mismatch" if (p_diff <= ALPHA).any() else "inconclusive")
