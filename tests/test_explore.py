@@ -223,6 +223,19 @@ def test_history_filtering_intervals_are_95_percent_t_intervals():
     assert small["lo"] == 0.0                                 # an error is never negative
 
 
+def test_history_filtering_intervals_of_one_run_are_missing_not_an_error():
+    """Regression (2026-11-28): a point of one run has a NaN standard error, and building the
+    intervals raised (``stats.t_interval`` refuses a NaN se); its interval is now NaN (no
+    band), and the others are unchanged."""
+    values = _values()
+    values.loc[values["samples"] == 10, ["se", "runs"]] = [np.nan, 1.0]
+    est = explore.history_filtering_estimates(values)
+    one = est[est["samples"] == 10]
+    assert one["lo"].isna().all() and one["hi"].isna().all()
+    many = est[est["samples"] == 100].iloc[0]
+    assert many["hi"] == pytest.approx(0.2 + st.t.ppf(0.975, 4) * 0.3)
+
+
 def test_history_filtering_view_shows_the_chosen_estimators():
     view = explore.history_filtering_view(_values(), "3-2-5-3-3-0", ("MCMC b=20",))
     assert list(view.table["estimator"]) == ["MCMC b=20"] and list(view.table["samples"]) == [100]

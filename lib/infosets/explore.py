@@ -493,13 +493,15 @@ def estimator_label(row) -> str:
 
 def history_filtering_estimates(values: pd.DataFrame) -> pd.DataFrame:
     """Fig. 4 rows (history_filtering) with an ``estimator`` label and a 95% t interval from
-    the mean error's standard error over ``runs`` runs (clipped at 0: errors are >= 0)."""
+    the mean error's standard error over ``runs`` runs (clipped at 0: errors are >= 0). A point
+    of one run has no standard error (NaN): its interval is NaN, drawn as no band."""
     fig4 = values[values["kind"] == "fig4"].copy()
     fig4["estimator"] = [estimator_label(r) for _, r in fig4.iterrows()]
-    intervals = [stats.t_interval(e, se, int(n))
-                 for e, se, n in zip(fig4["error"], fig4["se"], fig4["runs"])]
-    fig4["lo"] = np.maximum([i.lo for i in intervals], 0.0)
-    fig4["hi"] = [i.hi for i in intervals]
+    ends = [(np.nan, np.nan) if int(n) < 2 or np.isnan(se) else
+            (lambda i: (i.lo, i.hi))(stats.t_interval(e, se, int(n)))
+            for e, se, n in zip(fig4["error"], fig4["se"], fig4["runs"])]
+    fig4["lo"] = np.maximum([lo for lo, _ in ends], 0.0)
+    fig4["hi"] = [hi for _, hi in ends]
     return fig4
 
 
