@@ -55,11 +55,19 @@ def test_every_package_has_a_layer():
     assert layers <= set(ALLOWED), sorted(layers - set(ALLOWED))
 
 
+# Held back (docs/paper_scale.md): since 2026-11-28 ``arena.main`` (the command line) reports a
+# misspelt game in one line with ``experiments.config.load_game``, an import upward from
+# arena. Moving ``load_game`` into ``games`` changes arena, which is in every paper's results
+# key, so it waits for the next keyed batch; when it lands, this list empties.
+KNOWN_UPWARD = ["arena.py: arena imports infosets.experiments.config",
+                "arena.py: arena imports infosets.experiments.config.load_game"]
+
+
 def test_imports_point_down():
-    wrong = [f"{path}: {source} imports {imported}"
-             for path, source, imported in _edges()
-             if source in ALLOWED and _layer(imported) not in ALLOWED[source] | {"infosets"}]
-    assert not wrong, wrong
+    wrong = sorted(f"{path}: {source} imports {imported}"
+                   for path, source, imported in _edges()
+                   if source in ALLOWED and _layer(imported) not in ALLOWED[source] | {"infosets"})
+    assert wrong == KNOWN_UPWARD, wrong
 
 
 def test_core_imports_nothing_above_it():
