@@ -2,6 +2,7 @@
 sample recomputes equal, and are refused after a change that moves one."""
 
 import json
+import math
 import os
 import time
 
@@ -177,7 +178,15 @@ def test_rows_compare_exactly_after_parquet():
     old = [{"x": np.float64(0.1), "v": np.array([1, 2]), "note": np.nan}]
     assert rekey.first_difference(old, [{"x": 0.1, "v": [1, 2], "note": None}]) is None
     assert rekey.first_difference(old, [{"x": 0.1, "v": [1, 2]}]) is None  # missing = empty
-    assert "column 'x'" in rekey.first_difference(old, [{"x": 0.1 + 1e-16 * 2, "v": [1, 2]}])
+    # another CPU's rounding (a few ulps) agrees and is counted; anything larger differs
+    last_bits = []
+    assert rekey.first_difference(old, [{"x": math.nextafter(0.1, 1.0), "v": [1, 2]}],
+                                  last_bits) is None
+    assert last_bits == [1.0]
+    assert "column 'x'" in rekey.first_difference(old, [{"x": 0.1 + 1e-12, "v": [1, 2]}])
+    assert "column 'v'" in rekey.first_difference(old, [{"x": 0.1, "v": [1, 3]}])
+    assert rekey.first_difference([{"n": 1}], [{"n": 2}]) is not None  # integers stay exact
+    assert rekey.first_difference([{"p": 0.06088020357788001}], [{"p": 0.060880203577880015}]) is None
     assert "2 rows instead of 1" in rekey.first_difference(old, old * 2)
     timed = [{"x": 0.1, "seconds": 0.2, "cpu_seconds": 1.0, "seconds_mcmc": 3.0}]
     assert rekey.first_difference(timed, [{"x": 0.1, "seconds": 9.0, "cpu_seconds": 2.0,

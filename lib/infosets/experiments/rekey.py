@@ -13,7 +13,11 @@ would start again. ``make rekey PAPER=<slug> PRESET=<preset>`` runs the notebook
 2. recomputes under the current code a sample of the sweep's tasks that the old table holds
    (``covering_sample``: every value of every task parameter with few values, such as each
    game, agent, budget or D, at least once, and at least ``MIN_CHECKED`` tasks) and compares
-   their rows with the old ones exactly (``first_difference``);
+   their rows with the old ones (``first_difference``): exactly, except that two floats a
+   few units in the last place apart (``FLOAT_ULPS``) agree, since the same code gives such
+   last-bit differences on another CPU (numpy's SIMD paths sum in another order: a
+   progressive_hiding payoff computed on an AMD EPYC was 0.060880203577880015, and the same
+   code, old or new, gives 0.06088020357788001 on an Intel Xeon); ``REKEYED.json`` counts them;
 3. if every row agrees, adopts all the old table's rows into the store under the new key,
    each task with an even share of the table's recorded CPU seconds, so the sweep finishes
    without recomputing and publishes its table, with its total CPU cost, under the new key;
@@ -61,6 +65,10 @@ RECORD = "REKEYED.json"
 SNAPSHOT_PREFIX = "rekey-from-"
 MAX_LEVELS = 40  # a parameter with more distinct values (a deal index, a seed) is not covered
 MIN_CHECKED = 3
+# Two floats this many units in the last place apart (or fewer) are the same number computed
+# on another CPU, not a change of result: about 1.4e-14 relative, far below any effect a code
+# change meant to move a number could have.
+FLOAT_ULPS = 64
 # e.g. seconds, cpu_seconds, seconds_mcmc; peak_bytes (tracemalloc's peak moves with any
 # change to what the process allocates, such as one more module imported)
 MEASURED = re.compile(r"(^|_)(seconds|bytes)($|_)")
@@ -177,17 +185,41 @@ def _canonical(value):
     return value
 
 
-def first_difference(old: list[dict], new: list[dict]) -> str | None:
-    """None if the two row lists hold the same values (exactly; a column missing from a row
-    counts as empty), else a short description of the first difference. Columns of measured
-    time or memory (``MEASURED``: a name with the word "seconds" or "bytes") differ from run
-    to run and are skipped."""
+def _ulps_apart(x, y) -> float | None:
+    """How many units in the last place two floats are apart, or None if either is not a
+    float (or both are not finite)."""
+    if not (isinstance(x, float) and isinstance(y, float) and math.isfinite(x) and math.isfinite(y)):
+        return None
+    return abs(x - y) / math.ulp(max(abs(x), abs(y)))
+
+
+def _agree(x, y, last_bits: list[float] | None) -> bool:
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(_agree(a, b, last_bits) for a, b in zip(x, y))
+    if x == y:
+        return True
+    ulps = _ulps_apart(x, y)
+    if ulps is not None and ulps <= FLOAT_ULPS:
+        if last_bits is not None:
+            last_bits.append(ulps)
+        return True
+    return False
+
+
+def first_difference(old: list[dict], new: list[dict],
+                     last_bits: list[float] | None = None) -> str | None:
+    """None if the two row lists hold the same values, else a short description of the first
+    difference. Values must be equal, except two floats at most ``FLOAT_ULPS`` units in the
+    last place apart (another CPU's rounding), whose distances in ulps are appended to
+    ``last_bits``; a column missing from a row counts as empty. Columns of measured time or
+    memory (``MEASURED``: a name with the word "seconds" or "bytes") differ from run to run
+    and are skipped."""
     if len(old) != len(new):
         return f"{len(new)} rows instead of {len(old)}"
     for k, (a, b) in enumerate(zip(old, new)):
         for column in sorted(c for c in set(a) | set(b) if not MEASURED.search(c)):
             x, y = _canonical(a.get(column)), _canonical(b.get(column))
-            if x != y:
+            if not _agree(x, y, last_bits):
                 return f"row {k}, column {column!r}: {y!r} instead of {x!r}"
     return None
 
@@ -213,10 +245,10 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
              for t in sample]
     if not hasattr(executor, "submit_all"):
         executor = executor()
-    spent = 0.0
+    spent, last_bits = 0.0, []
     for j, (rows, seconds) in executor.submit_all(calls):
         spent += seconds
-        diff = first_difference(old[sample[j].task_id], rows)
+        diff = first_difference(old[sample[j].task_id], rows, last_bits)
         if diff is not None:
             restore(committed, stale)
             raise RekeyError(f"{cfg.slug}:{name}: task {sample[j].key} no longer gives its "
@@ -229,6 +261,9 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
         store.save_task(name, task.task_id, old[task.task_id], share)
     entry = {"tasks_adopted": len(present), "tasks_checked": len(sample),
              "checked_cpu_seconds": round(spent, 3)}
+    if last_bits:  # equal but for another CPU's rounding: say how many and how far
+        entry["cells_equal_to_the_last_bits"] = {"cells": len(last_bits),
+                                                 "max_ulps": round(max(last_bits), 1)}
     if wanted:
         entry["redo"] = {key: sorted(values) for key, values in sorted(wanted.items())}
         entry["tasks_recomputed"] = len(redo)
