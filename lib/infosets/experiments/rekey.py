@@ -13,11 +13,12 @@ would start again. ``make rekey PAPER=<slug> PRESET=<preset>`` runs the notebook
 2. recomputes under the current code a sample of the sweep's tasks that the old table holds
    (``covering_sample``: every value of every task parameter with few values, such as each
    game, agent, budget or D, at least once, and at least ``MIN_CHECKED`` tasks) and compares
-   their rows with the old ones (``first_difference``): exactly, except that two floats a
-   few units in the last place apart (``FLOAT_ULPS``) agree, since the same code gives such
-   last-bit differences on another CPU (numpy's SIMD paths sum in another order: a
-   progressive_hiding payoff computed on an AMD EPYC was 0.060880203577880015, and the same
-   code, old or new, gives 0.06088020357788001 on an Intel Xeon); ``REKEYED.json`` counts them;
+   their rows with the old ones (``first_difference``): exactly, except that two floats
+   closer than ``FLOAT_REL_TOL`` (relative) agree, since the same code rounds differently on
+   another CPU (numpy's SIMD paths sum in another order, and CFR's iterations carry the
+   difference on: progressive_hiding rows computed on an AMD EPYC differ from the same code's
+   on an Intel Xeon by up to 2.5e-14 relative, old code and new alike); ``REKEYED.json``
+   counts such cells and gives the largest relative difference;
 3. if every row agrees, adopts all the old table's rows into the store under the new key,
    each task with an even share of the table's recorded CPU seconds, so the sweep finishes
    without recomputing and publishes its table, with its total CPU cost, under the new key;
@@ -65,10 +66,11 @@ RECORD = "REKEYED.json"
 SNAPSHOT_PREFIX = "rekey-from-"
 MAX_LEVELS = 40  # a parameter with more distinct values (a deal index, a seed) is not covered
 MIN_CHECKED = 3
-# Two floats this many units in the last place apart (or fewer) are the same number computed
-# on another CPU, not a change of result: about 1.4e-14 relative, far below any effect a code
-# change meant to move a number could have.
-FLOAT_ULPS = 64
+# Two floats this close (relative; or both within FLOAT_ABS_TOL of each other near zero) are
+# the same number rounded on another CPU, not a change of result: some 10,000 times the
+# largest cross-CPU difference measured (2.5e-14), and far below any effect a code change
+# meant to move a number could have.
+FLOAT_REL_TOL, FLOAT_ABS_TOL = 1e-10, 1e-13
 # e.g. seconds, cpu_seconds, seconds_mcmc; peak_bytes (tracemalloc's peak moves with any
 # change to what the process allocates, such as one more module imported)
 MEASURED = re.compile(r"(^|_)(seconds|bytes)($|_)")
@@ -185,12 +187,11 @@ def _canonical(value):
     return value
 
 
-def _ulps_apart(x, y) -> float | None:
-    """How many units in the last place two floats are apart, or None if either is not a
-    float (or both are not finite)."""
+def _relative_gap(x, y) -> float | None:
+    """|x - y| relative to the larger magnitude, or None if either is not a finite float."""
     if not (isinstance(x, float) and isinstance(y, float) and math.isfinite(x) and math.isfinite(y)):
         return None
-    return abs(x - y) / math.ulp(max(abs(x), abs(y)))
+    return abs(x - y) / max(abs(x), abs(y))
 
 
 def _agree(x, y, last_bits: list[float] | None) -> bool:
@@ -198,10 +199,10 @@ def _agree(x, y, last_bits: list[float] | None) -> bool:
         return len(x) == len(y) and all(_agree(a, b, last_bits) for a, b in zip(x, y))
     if x == y:
         return True
-    ulps = _ulps_apart(x, y)
-    if ulps is not None and ulps <= FLOAT_ULPS:
+    gap = _relative_gap(x, y)
+    if gap is not None and math.isclose(x, y, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL):
         if last_bits is not None:
-            last_bits.append(ulps)
+            last_bits.append(gap)
         return True
     return False
 
@@ -209,9 +210,9 @@ def _agree(x, y, last_bits: list[float] | None) -> bool:
 def first_difference(old: list[dict], new: list[dict],
                      last_bits: list[float] | None = None) -> str | None:
     """None if the two row lists hold the same values, else a short description of the first
-    difference. Values must be equal, except two floats at most ``FLOAT_ULPS`` units in the
-    last place apart (another CPU's rounding), whose distances in ulps are appended to
-    ``last_bits``; a column missing from a row counts as empty. Columns of measured time or
+    difference. Values must be equal, except two floats within ``FLOAT_REL_TOL`` (another
+    CPU's rounding), whose relative differences are appended to ``last_bits``; a column
+    missing from a row counts as empty. Columns of measured time or
     memory (``MEASURED``: a name with the word "seconds" or "bytes") differ from run to run
     and are skipped."""
     if len(old) != len(new):
@@ -262,8 +263,8 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
     entry = {"tasks_adopted": len(present), "tasks_checked": len(sample),
              "checked_cpu_seconds": round(spent, 3)}
     if last_bits:  # equal but for another CPU's rounding: say how many and how far
-        entry["cells_equal_to_the_last_bits"] = {"cells": len(last_bits),
-                                                 "max_ulps": round(max(last_bits), 1)}
+        entry["cells_equal_but_for_rounding"] = {"cells": len(last_bits),
+                                                 "max_relative_difference": float(f"{max(last_bits):.2g}")}
     if wanted:
         entry["redo"] = {key: sorted(values) for key, values in sorted(wanted.items())}
         entry["tasks_recomputed"] = len(redo)
