@@ -491,15 +491,21 @@ def estimator_label(row) -> str:
     return f"MCMC b={int(row['burn_in'])}" if row["method"] == "MCMC" else str(row["method"])
 
 
+def _interval_ends(error: float, se: float, runs: int) -> tuple[float, float]:
+    """The 95% t interval's ends, or NaN ends for a point of one run (no standard error)."""
+    if runs < 2 or np.isnan(se):
+        return np.nan, np.nan
+    interval = stats.t_interval(error, se, runs)
+    return interval.lo, interval.hi
+
+
 def history_filtering_estimates(values: pd.DataFrame) -> pd.DataFrame:
     """Fig. 4 rows (history_filtering) with an ``estimator`` label and a 95% t interval from
     the mean error's standard error over ``runs`` runs (clipped at 0: errors are >= 0). A point
     of one run has no standard error (NaN): its interval is NaN, drawn as no band."""
     fig4 = values[values["kind"] == "fig4"].copy()
     fig4["estimator"] = [estimator_label(r) for _, r in fig4.iterrows()]
-    ends = [(np.nan, np.nan) if int(n) < 2 or np.isnan(se) else
-            (lambda i: (i.lo, i.hi))(stats.t_interval(e, se, int(n)))
-            for e, se, n in zip(fig4["error"], fig4["se"], fig4["runs"])]
+    ends = [_interval_ends(e, se, int(n)) for e, se, n in zip(fig4["error"], fig4["se"], fig4["runs"])]
     fig4["lo"] = np.maximum([lo for lo, _ in ends], 0.0)
     fig4["hi"] = [hi for _, hi in ends]
     return fig4
