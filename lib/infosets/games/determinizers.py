@@ -14,11 +14,15 @@ replays to it. Strategies, per game:
   belote2p), fed a seeded ``UniformProbabilitySampler``. Exact. Audited phase by phase
   (tests/test_determinizer_audit.py): no truth leak, histories rebuild the worlds.
 * registered: games that call ``register_determinizer`` (the tabletop ports).
-* ``resample_checked`` (hearts, euchre): OpenSpiel's resampler returns histories the game
-  itself rejects in some phases (measured: 108 of 272 hearts samples, 10 of 84 euchre, an
-  illegal action on replay, e.g. during the passing phase). Each resampled world is replayed
-  with legality checks and redrawn when refused; after ``max_resample_tries`` refusals the
-  replay chain takes over for that call.
+* ``exact`` (hearts): ``hearts_worlds.HeartsWorlds``, uniform over the deals and unseen
+  passes consistent with the player's view (voids and the other rules the play reveals read
+  from the history), each world replayed and checked. OpenSpiel's hearts resampler ignores
+  voids and keeps an opponent's unseen pass, so it is not used.
+* ``resample_checked`` (euchre): OpenSpiel's resampler returns histories the game itself
+  rejects in some phases (measured: 10 of 84 euchre samples, and 108 of 272 hearts ones, an
+  illegal action on replay). Each resampled world is replayed with legality checks and
+  redrawn when refused; after ``max_resample_tries`` refusals the replay chain takes over for
+  that call.
 * ``redraw`` (liars_dice): history replay; every chance outcome hidden from ``player`` is
   redrawn independently from its chance distribution. Exact (hidden dice are independent).
 * ``replay`` (spades, skat, crazy_eights, go_fish, gin_rummy; ``CHAIN_GAMES``): the generic
@@ -48,6 +52,7 @@ import numpy as np
 import pyspiel
 
 from infosets.core.checks import check_callable, check_game, check_player
+from infosets.games.hearts_worlds import HeartsWorlds
 from infosets.games.history_replay import (  # noqa: F401  (re-exported: one implementation)
     AOH_GAMES,
     ReplayDeterminizer,
@@ -60,7 +65,8 @@ from infosets.games.history_replay import (  # noqa: F401  (re-exported: one imp
 Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
 
 RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "oh_hell", "bridge", "universal_poker"})
-RESAMPLE_CHECKED_GAMES = frozenset({"hearts", "euchre"})
+EXACT_GAMES = {"hearts": HeartsWorlds}
+RESAMPLE_CHECKED_GAMES = frozenset({"euchre"})
 REDRAW_GAMES = frozenset({"liars_dice"})
 CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish", "gin_rummy"})
 ROLLOUT_GAMES = frozenset({"phantom_ttt"})
@@ -79,7 +85,7 @@ def determinizable_games() -> list[str]:
     """Names of every registered game ``sampler_for`` handles: the table above, our games,
     and every sequential imperfect-information game through the generic replay sampler
     (perfect-information games need no determinizer and are not listed)."""
-    return sorted(set(_REGISTRY) | RESAMPLE_GAMES | RESAMPLE_CHECKED_GAMES | REDRAW_GAMES
+    return sorted(set(_REGISTRY) | set(EXACT_GAMES) | RESAMPLE_GAMES | RESAMPLE_CHECKED_GAMES | REDRAW_GAMES
                   | CHAIN_GAMES | ROLLOUT_GAMES | set(_classify_registered()[0]))
 
 
@@ -105,6 +111,8 @@ def determinizer_label(game: pyspiel.Game) -> str:
         return "registered (game module)"
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return "none needed (perfect information)"
+    if name in EXACT_GAMES:
+        return "exact worlds, replay-checked (" + EXACT_GAMES[name].__name__ + ")"
     if name in RESAMPLE_GAMES or _python_state_resamples(game):
         return "resample_from_infostate (exact)"
     if name in RESAMPLE_CHECKED_GAMES:
@@ -175,6 +183,8 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         return _REGISTRY[name](game)
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return _perfect_information_sampler
+    if name in EXACT_GAMES:
+        return EXACT_GAMES[name](game)
     if name in RESAMPLE_GAMES or _python_state_resamples(game):
         return resample_sampler
     if name in RESAMPLE_CHECKED_GAMES:
