@@ -45,6 +45,7 @@ from infosets.search.common import (
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
+from infosets.search.root_stats import RootStats
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
 ENGINES = ("python", "cpp", "auto", "compiled")
@@ -57,21 +58,6 @@ AUTO_CPP_MIN_RATIO = 10
 FINALS = ("mean", "visits")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-
-
-class RootStats(dict):
-    """Root statistics of one tree: {action: (visits, summed reward of the root player)}.
-
-    ``outcomes`` maps a root action whose child is terminal and whose outcome the engine
-    recorded (the C++ engine does) to the root player's raw return there. The visit-count
-    finals rank a known outcome first, unknown counting as 0, as C++ ``MCTSBot`` does.
-    """
-
-    outcomes: dict = {}
-    engine: str = "python"
-    depth_total: int = 0  # tree nodes summed over iterations
-    depth_max: int = 0
-    iterations: int = 0
 
 
 def _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, stale):
