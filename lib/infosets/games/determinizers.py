@@ -51,7 +51,7 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-from infosets.core.checks import check_callable, check_game, check_player
+from infosets.core.checks import check_callable, check_game, check_sampler_call
 from infosets.games.hearts_worlds import HeartsWorlds
 from infosets.games.history_replay import (  # noqa: F401  (re-exported: one implementation)
     AOH_GAMES,
@@ -190,9 +190,9 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
     if name in RESAMPLE_CHECKED_GAMES:
         return CheckedResampler(game)
     if name in REDRAW_GAMES:
-        return _CheckedReplay(game, mode="redraw")
+        return ReplayDeterminizer(game, mode="redraw")
     if name in CHAIN_GAMES:
-        return _CheckedReplay(game, mode="auto")
+        return ReplayDeterminizer(game, mode="auto")
     if name in ROLLOUT_GAMES:
         return OpponentRolloutDeterminizer(game)
     obstacle = _generic_obstacle(game.get_type())
@@ -200,7 +200,7 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         raise ValueError(f"game: no determinizer for '{name}': {obstacle}")
     warnings.warn(f"game '{name}': no specific determinizer, using the generic history-replay "
                   "sampler (exact when small, else an approximate Markov chain)", stacklevel=2)
-    return _CheckedReplay(game, mode="auto")
+    return ReplayDeterminizer(game, mode="auto")
 
 
 def _python_state_resamples(game: pyspiel.Game) -> bool:
@@ -209,34 +209,25 @@ def _python_state_resamples(game: pyspiel.Game) -> bool:
     return method is not None and method is not pyspiel.State.resample_from_infostate
 
 
-def _check_call(state, player, num_players: int) -> None:
-    """Refuse, in one line naming the parameter, a sampler call that draws no world: a seat
-    out of range, or a chance, terminal or simultaneous-move state. It draws nothing, and a
-    good call (a Python int seat, a decision state) costs two comparisons and one C++ call."""
-    if type(player) is int and 0 <= player < num_players and state.current_player() >= 0:
-        return
-    check_player(player, num_players)  # a numpy integer seat passes here
-    mover = state.current_player()
-    if mover < 0:
-        kind = ("a chance node" if state.is_chance_node() else "terminal" if state.is_terminal()
-                else f"not a decision state (current player {mover})")
-        raise ValueError(f"state: worlds are sampled at a decision state, this one is {kind}")
-
-
 def _seed_from(rng: np.random.Generator) -> int:
     # random_raw is ~10x cheaper than rng.integers and draws from the same seeded stream.
     return int(rng.bit_generator.random_raw() & 0x7FFFFFFF)
 
 
 def _perfect_information_sampler(state, player, rng):
-    _check_call(state, player, state.num_players())
+    check_sampler_call(state, player, state.num_players())
     return state.clone()
 
 
 def resample_sampler(state, player, rng):
     """OpenSpiel's ``resample_from_infostate`` fed a ``UniformProbabilitySampler`` seeded by one
     draw of ``rng`` (the ``resample`` strategy; ``ISMCTSBot`` batches those draws)."""
-    _check_call(state, player, state.num_players())
+    check_sampler_call(state, player, state.num_players())
+    return _resample(state, player, rng)
+
+
+def _resample(state, player, rng):
+    """``resample_sampler`` without its call check (for a caller that has checked the call)."""
     return state.resample_from_infostate(
         player, pyspiel.UniformProbabilitySampler(_seed_from(rng), 0.0, 1.0))
 
@@ -267,9 +258,9 @@ class CheckedResampler:
         self.refused = 0
 
     def __call__(self, state, player, rng):
-        _check_call(state, player, self._num_players)
+        check_sampler_call(state, player, self._num_players)
         for _ in range(self.max_resample_tries):
-            world = resample_sampler(state, player, rng)
+            world = _resample(state, player, rng)  # the call is checked once, above
             # Every refusal measured was a player action (a passed or played card the
             # resampled hand does not hold), so chance outcomes are not re-checked.
             if replays_legally(self.game, world.history(), check_chance=False):
@@ -292,7 +283,7 @@ class OpponentRolloutDeterminizer:
         self.max_tries = max_tries
 
     def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
-        _check_call(state, player, self._num_players)
+        check_sampler_call(state, player, self._num_players)
         own_actions, own_views = [], []
         replay = self.game.new_initial_state()
         for item in state.full_history():
@@ -332,15 +323,3 @@ class OpponentRolloutDeterminizer:
             return None
         return world
 
-
-class _CheckedReplay(ReplayDeterminizer):
-    """``ReplayDeterminizer`` as ``sampler_for`` returns it: each call checked first (the
-    replay sampler itself takes any state, and a seat out of range fails deep in the game)."""
-
-    def __init__(self, game: pyspiel.Game, **kwargs):
-        super().__init__(game, **kwargs)
-        self._num_players = game.num_players()
-
-    def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
-        _check_call(state, player, self._num_players)
-        return super().__call__(state, player, rng)

@@ -35,7 +35,7 @@ from math import factorial
 import numpy as np
 import pyspiel
 
-from infosets.core.checks import check_game
+from infosets.core.checks import check_game, check_sampler_call
 
 NUM_PLAYERS = 4
 NUM_CARDS = 52
@@ -233,11 +233,7 @@ class _DealCounts:
             weights = [factorial(m) // (factorial(a0) * factorial(a1) * factorial(a2))
                        * self._count(k + 1, n[0] - a0, n[1] - a1, n[2] - a2)
                        for a0, a1, a2 in splits]
-            pick = int(rng.integers(sum(weights)))
-            for split, w in zip(splits, weights):
-                if pick < w:
-                    break
-                pick -= w
+            split = splits[_weighted_index(weights, rng)]
             order = rng.permutation(cards)
             start = 0
             for i, a in enumerate(split):
@@ -245,6 +241,16 @@ class _DealCounts:
                 start += a
                 n[i] -= a
         return hands
+
+
+def _weighted_index(weights: list[int], rng) -> int:
+    """An index drawn with probability weights[i] / sum (exact integer weights)."""
+    pick = int(rng.integers(sum(weights)))
+    for i, w in enumerate(weights):
+        if pick < w:
+            return i
+        pick -= w
+    raise AssertionError("unreachable: pick < sum(weights)")
 
 
 def _subset(cards, size, rng) -> list[int]:
@@ -284,8 +290,7 @@ class HeartsWorlds:
         return plan
 
     def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
-        from infosets.games.determinizers import _check_call  # noqa: PLC0415
-        _check_call(state, player, NUM_PLAYERS)
+        check_sampler_call(state, player, NUM_PLAYERS)
         plan = self.plan(state, player)
         view = state.information_state_string(player)
         for _ in range(self.max_tries):

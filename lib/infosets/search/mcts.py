@@ -31,12 +31,12 @@ import math
 import pyspiel
 
 from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
+from infosets.core.rng import as_generator
 from infosets.games.determinizers import sampler_for
 from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.search.common import (
     RewardScale,
     argmax_random,
-    bot_generator,
     check_decision_state,
     is_python_game,
     python_random,
@@ -407,7 +407,7 @@ class OLMCTSBot(pyspiel.Bot):
                  rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
         validate_common(game, player, iterations, uct_c, final, engine, sampler, rollout_policy)
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
-        self._rng = bot_generator(rng)
+        self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
         self.iterations, self.uct_c, self.final = int(iterations), float(uct_c), final
