@@ -284,12 +284,12 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
         parser.error(f"--deals: expected >= 1, got {args.deals}")
     if args.seed < 0:
         parser.error(f"--seed: expected >= 0, got {args.seed}")
-    from infosets.experiments.config import load_game
+    from infosets.games.loading import load_game
 
     try:  # one line (close matches of a misspelt name), never OpenSpiel's list of every game
         game = check_game(load_game("game", args.game))
         lineup = [entrant_from_spec(s) for s in args.bots]
-    except ValueError as err:  # ConfigError is a ValueError
+    except ValueError as err:  # GameLoadError is a ValueError
         parser.error(str(err))
     if len(lineup) != game.num_players():
         parser.error(f"bots: {args.game} needs {game.num_players()} bots, got {len(lineup)}")

@@ -21,6 +21,22 @@ def test_refuses_anything_but_a_generator_seed_sequence_or_int(bad):
         as_generator(bad, "sampler_rng")
 
 
+@pytest.mark.parametrize("seed", [-1, np.int64(-5), -(2**70)])
+def test_a_negative_int_seed_is_refused_naming_the_parameter(seed):
+    """Refused here, once, for every caller (numpy's own error names no parameter)."""
+    for fn in (as_generator, as_random):
+        with pytest.raises(ValueError, match=rf"^rng: an int seed must be >= 0, got {int(seed)}$"):
+            fn(seed)
+        with pytest.raises(ValueError, match=r"^sampler_rng: an int seed must be >= 0"):
+            fn(seed, "sampler_rng")
+    with pytest.raises(ValueError, match=r"^seed: an int seed must be >= 0"):
+        named_child(seed, "deal")
+    # Zero and numpy integers are seeds; a bool is not (refused as a type, above).
+    assert as_generator(np.uint8(0)).random() == np.random.default_rng(0).random()
+    assert as_random(np.int32(0)).random() == as_random(0).random()
+    assert named_child(np.int64(0), "deal").entropy == 0
+
+
 def test_a_generator_is_used_as_is_and_seeds_are_reproducible():
     g = np.random.default_rng(5)
     assert as_generator(g) is g

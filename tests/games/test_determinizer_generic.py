@@ -141,6 +141,34 @@ def test_bad_parameters_are_named():
         ReplayDeterminizer(pyspiel.load_game("goofspiel"))
 
 
+@pytest.mark.parametrize("mode", ["auto", "chain", "redraw"])
+def test_a_replay_sampler_built_directly_checks_its_calls(mode):
+    """The check is in ``ReplayDeterminizer.__call__`` itself, not only in what ``sampler_for``
+    returns: a chance or terminal state and a seat out of range are refused, naming the
+    parameter, before any draw; any seat may ask, a numpy integer seat too."""
+    game = pyspiel.load_game("liars_dice")
+    sampler = ReplayDeterminizer(game, mode=mode)
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    terminal = play_until(game, np.random.default_rng(0), 1)
+    while not terminal.is_terminal():
+        terminal.apply_action(terminal.legal_actions()[-1] if not terminal.is_chance_node()
+                              else terminal.chance_outcomes()[0][0])
+    with pytest.raises(ValueError, match="^state: .* is a chance node$"):
+        sampler(game.new_initial_state(), 0, rng)
+    with pytest.raises(ValueError, match="^state: .* is terminal$"):
+        sampler(terminal, 0, rng)
+    decision = play_until(game, np.random.default_rng(0), 1)
+    for seat in (2, -1, np.int64(2), 0.0, True):
+        with pytest.raises(ValueError, match="^player: "):
+            sampler(decision, seat, rng)
+    assert rng.bit_generator.state == before  # refused calls draw nothing
+    mover = decision.current_player()
+    for seat in (mover, 1 - mover, np.int64(1 - mover)):
+        world = sampler(decision, seat, rng)
+        assert infostate_key(world, int(seat)) == infostate_key(decision, int(seat))
+
+
 def test_exact_mode_refuses_a_set_too_large_to_enumerate():
     game = pyspiel.load_game("hearts")
     state = play_until(game, np.random.default_rng(0), 1)

@@ -70,3 +70,18 @@ def check_game(game: Any, name: str = "game", *, sequential: bool = True) -> pys
 def check_player(player: Any, num_players: int, name: str = "player") -> int:
     """A seat number in 0 .. num_players - 1 (a negative index is not a seat)."""
     return check_int(player, name, lo=0, hi=num_players - 1)
+
+
+def check_sampler_call(state: Any, player: Any, num_players: int) -> None:
+    """Refuse, in one line naming the parameter, a world sampler's call that draws no world: a
+    seat out of range (``player``), or a chance, terminal or simultaneous-move ``state``. Any
+    seat may ask, not only the mover. It draws nothing, and a good call (a Python int seat, a
+    decision state) costs two comparisons and one C++ call: samplers run it on every world."""
+    if type(player) is int and 0 <= player < num_players and state.current_player() >= 0:
+        return
+    check_player(player, num_players)  # a numpy integer seat passes here
+    mover = state.current_player()
+    if mover < 0:
+        kind = ("a chance node" if state.is_chance_node() else "terminal" if state.is_terminal()
+                else f"not a decision state (current player {mover})")
+        raise ValueError(f"state: worlds are sampled at a decision state, this one is {kind}")

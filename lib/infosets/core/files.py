@@ -3,8 +3,8 @@
 Each writer renames its own ``mkstemp`` file onto the target, so two processes writing the same
 file at once (two workers training the same history_filtering policy, say) cannot collide on
 a shared temporary name. The bottom layer holds it so that ``filtering`` and ``experiments``
-share one implementation, with ``plots.save_figure`` and the Belote game log. (``experiments.store``
-still keeps its own copy: switching it changes every paper's results key, docs/paper_scale.md.)
+share one implementation, with ``plots.save_figure`` and the Belote game log; ``experiments.store``
+re-exports it and adds only ``write_if_changed`` and its output probe ``check_writable``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ Every paper of the library (belief_mixtures, pimcts_aggregation, belote_ismcts,
 progressive_hiding, history_filtering) reports seeded results, and one root seed must drive
 every random stream of a run. So every function or class that draws takes its randomness
 as the keyword ``rng``: a ``numpy.random.Generator``, a ``numpy.random.SeedSequence`` or an
-int seed, and nothing else. There is no default: ``None`` is refused with a one-line error
-naming the parameter, before any compute.
+int seed (>= 0), and nothing else. There is no default: ``None`` (like a bool or a negative
+seed) is refused with a one-line error naming the parameter, before any compute.
 
 - ``as_generator(rng)`` turns such a value into a Generator (a Generator is used as is, so
   the caller's stream continues);
@@ -33,6 +33,14 @@ def _check(rng, name: str) -> None:
     if isinstance(rng, bool) or not isinstance(rng, _SEED_TYPES):
         raise ValueError(f"{name}: must be a numpy Generator, SeedSequence or int seed "
                          f"(no default seed), got {type(rng).__name__}")
+    _check_int_seed(rng, name)
+
+
+def _check_int_seed(seed, name: str) -> None:
+    """Refuse a negative int seed (Python or numpy) in one line naming ``name``: numpy's own
+    error ("expected non-negative integer") names no parameter."""
+    if isinstance(seed, (int, np.integer)) and seed < 0:
+        raise ValueError(f"{name}: an int seed must be >= 0, got {seed}")
 
 
 def as_generator(rng, name: str = "rng") -> np.random.Generator:
@@ -75,6 +83,7 @@ def named_child(seed, *names) -> np.random.SeedSequence:
     """
     if isinstance(seed, bool) or not isinstance(seed, (np.random.SeedSequence, int, np.integer)):
         raise ValueError(f"seed: must be a numpy SeedSequence or int seed, got {type(seed).__name__}")
+    _check_int_seed(seed, "seed")
     seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
     key = tuple(w for name in names for w in _words(name))
     return np.random.SeedSequence(entropy=seq.entropy, spawn_key=tuple(seq.spawn_key) + key)

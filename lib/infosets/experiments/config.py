@@ -14,14 +14,11 @@ one-line reason (``parsed_by(parse)`` makes one of a parser).
 
 from __future__ import annotations
 
-import contextlib
-import difflib
 import hashlib
 import importlib
 import json
 import os
-import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -133,55 +130,17 @@ class Param:
         return self._scalar(name, self.kind, value)
 
 
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[list[str]]:
-    """Hold back what C++ writes to file descriptor 2 (OpenSpiel prints every error there,
-    an unknown game with the list of all ~140 names); the caught text is appended to the
-    yielded list."""
-    caught: list[str] = []
-    try:
-        saved = os.dup(2)
-    except OSError:  # no stderr at all: nothing to hold back
-        yield caught
-        return
-    with tempfile.TemporaryFile() as sink:
-        os.dup2(sink.fileno(), 2)
-        try:
-            yield caught
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            sink.seek(0)
-            caught.append(sink.read().decode(errors="replace"))
-
-
-def game_names() -> list[str]:
-    """Every game pyspiel can load, ours included."""
-    import pyspiel
-
-    import infosets.games  # noqa: F401  (registers our games)
-
-    return list(pyspiel.registered_names())
-
-
 def load_game(name: str, game_string: str):
     """``pyspiel.load_game`` or a one-line ConfigError naming ``name``: an unknown game
-    gets its close matches (never OpenSpiel's list of every game)."""
-    import pyspiel
+    gets its close matches (never OpenSpiel's list of every game). The check is
+    ``infosets.games.loading.load_game``; its ``GameLoadError`` becomes a ConfigError with
+    the same message."""
+    from infosets.games import loading  # local, as pyspiel: config imports light
 
-    names = game_names()
-    short = game_string.split("(", 1)[0].strip()
-    if short not in names:
-        close = difflib.get_close_matches(short, names, n=3, cutoff=0.6)
-        hint = (f"did you mean {' or '.join(repr(c) for c in close)}?" if close
-                else "see pyspiel.registered_names()")
-        raise ConfigError(f"{name}: unknown game {short!r}; {hint}")
     try:
-        with _quiet_stderr():
-            return pyspiel.load_game(game_string)
-    except Exception as exc:  # pyspiel raises SpielError (a RuntimeError subclass)
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ConfigError(f"{name}: invalid game {game_string!r} ({first})") from None
+        return loading.load_game(name, game_string)
+    except loading.GameLoadError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _check_game(name: str, game_string: str) -> None:

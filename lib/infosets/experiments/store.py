@@ -15,7 +15,6 @@ Every write here is atomic, respects the umask, and names its path when the disk
 from __future__ import annotations
 
 import ast
-import contextlib
 import hashlib
 import json
 import os
@@ -28,6 +27,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from infosets.core.files import (  # noqa: F401 (re-exported: one implementation, core.files)
+    atomic_write_bytes,
+    atomic_write_text,
+    atomic_write_with,
+    naming_path,
+)
 from infosets.experiments.config import Config, data_root, repo_root  # noqa: F401 (data_root: re-exported)
 
 _MAGIC = b"INFOSETS2"
@@ -180,66 +185,9 @@ def run_id(cfg: Config) -> str:
 
 
 # ------------------------------------------------------------------------------------------
-# Atomic writes
+# Atomic writes: ``core.files`` implements them (re-exported here for the experiments layer);
+# the two helpers below only build on it.
 # ------------------------------------------------------------------------------------------
-
-def current_umask() -> int:
-    """The process umask, read without changing it where /proc allows (thread-safe)."""
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except OSError:
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-@contextlib.contextmanager
-def naming_path(path: Path):
-    """Re-raise an OSError that does not say which file failed (e.g. ENOSPC) with ``path``."""
-    try:
-        yield
-    except OSError as exc:
-        if exc.filename is not None and str(path) in (str(exc.filename), str(exc.filename2)):
-            raise
-        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
-
-
-def atomic_write_with(path: Path, write) -> None:
-    """Call ``write(tmp_path)`` then rename onto ``path``: readers see the old or the new file.
-
-    The file gets the mode a plain ``open`` would give (0666 minus the umask), not mkstemp's
-    0600, and any OSError names ``path``.
-    """
-    path = Path(path)
-    with naming_path(path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            os.close(fd)
-            write(tmp)
-            os.chmod(tmp, 0o666 & ~current_umask())
-            os.replace(tmp, path)  # no fsync: rename is atomic against a killed process
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-
-
-def atomic_write_bytes(path: Path, payload: bytes) -> None:
-    """Write ``payload`` to ``path`` atomically (see ``atomic_write_with``)."""
-    def write(tmp):
-        with open(tmp, "wb") as fh:
-            fh.write(payload)
-    atomic_write_with(path, write)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode())
-
 
 def write_if_changed(path: Path, payload: bytes) -> bool:
     """Atomically write ``payload`` unless ``path`` already holds exactly it; True if written."""

@@ -17,10 +17,7 @@ game) and ``spades.SpadesWorlds`` a second.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-
-import numpy as np
 
 from infosets.core.checks import check_int, check_player
 from infosets.core.rng import as_random
@@ -28,14 +25,6 @@ from infosets.filtering.mcmc import AssignmentTable, RingSwapChain, check_chain_
 from infosets.filtering.public_state import TrickTakingPublicState
 
 MODES = ("mcmc", "uniform")
-
-
-def _as_random(rng) -> random.Random:
-    """``as_random(rng)``, a negative int seed refused first in a line naming ``rng`` (numpy's
-    own error names no parameter)."""
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
-        check_int(rng, "rng", lo=0)
-    return as_random(rng)
 
 
 class DealWorlds:
@@ -120,11 +109,11 @@ class DealWorlds:
         drawn with ``rng`` (numpy Generator, SeedSequence or int seed; ``infosets.core.rng``): one
         ``random.Random`` seeded from it drives this call's draws, the chain's included."""
         self._check_call(state, player)
-        return self._hands(state, player, _as_random(rng))
+        return self._hands(state, player, as_random(rng))
 
     def __call__(self, state, player: int, rng):
         """The resampler: a world (pyspiel state) consistent with the information state."""
         self._check_call(state, player)
-        rand = _as_random(rng)
+        rand = as_random(rng)
         hands = self._hands(state, player, rand)
         return self.world(state, player, self._public, hands, rand)

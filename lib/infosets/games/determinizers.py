@@ -14,11 +14,15 @@ replays to it. Strategies, per game:
   belote2p), fed a seeded ``UniformProbabilitySampler``. Exact. Audited phase by phase
   (tests/test_determinizer_audit.py): no truth leak, histories rebuild the worlds.
 * registered: games that call ``register_determinizer`` (the tabletop ports).
-* ``resample_checked`` (hearts, euchre): OpenSpiel's resampler returns histories the game
-  itself rejects in some phases (measured: 108 of 272 hearts samples, 10 of 84 euchre, an
-  illegal action on replay, e.g. during the passing phase). Each resampled world is replayed
-  with legality checks and redrawn when refused; after ``max_resample_tries`` refusals the
-  replay chain takes over for that call.
+* ``exact`` (hearts): ``hearts_worlds.HeartsWorlds``, uniform over the deals and unseen
+  passes consistent with the player's view (voids and the other rules the play reveals read
+  from the history), each world replayed and checked. OpenSpiel's hearts resampler ignores
+  voids and keeps an opponent's unseen pass, so it is not used.
+* ``resample_checked`` (euchre): OpenSpiel's resampler returns histories the game itself
+  rejects in some phases (measured: 10 of 84 euchre samples, and 108 of 272 hearts ones, an
+  illegal action on replay). Each resampled world is replayed with legality checks and
+  redrawn when refused; after ``max_resample_tries`` refusals the replay chain takes over for
+  that call.
 * ``redraw`` (liars_dice): history replay; every chance outcome hidden from ``player`` is
   redrawn independently from its chance distribution. Exact (hidden dice are independent).
 * ``replay`` (spades, skat, crazy_eights, go_fish, gin_rummy; ``CHAIN_GAMES``): the generic
@@ -47,7 +51,8 @@ from collections.abc import Callable
 import numpy as np
 import pyspiel
 
-from infosets.core.checks import check_callable, check_game, check_player
+from infosets.core.checks import check_callable, check_game, check_sampler_call
+from infosets.games.hearts_worlds import HeartsWorlds
 from infosets.games.history_replay import (  # noqa: F401  (re-exported: one implementation)
     AOH_GAMES,
     ReplayDeterminizer,
@@ -60,7 +65,8 @@ from infosets.games.history_replay import (  # noqa: F401  (re-exported: one imp
 Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
 
 RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "oh_hell", "bridge", "universal_poker"})
-RESAMPLE_CHECKED_GAMES = frozenset({"hearts", "euchre"})
+EXACT_GAMES = {"hearts": HeartsWorlds}
+RESAMPLE_CHECKED_GAMES = frozenset({"euchre"})
 REDRAW_GAMES = frozenset({"liars_dice"})
 CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish", "gin_rummy"})
 ROLLOUT_GAMES = frozenset({"phantom_ttt"})
@@ -79,7 +85,7 @@ def determinizable_games() -> list[str]:
     """Names of every registered game ``sampler_for`` handles: the table above, our games,
     and every sequential imperfect-information game through the generic replay sampler
     (perfect-information games need no determinizer and are not listed)."""
-    return sorted(set(_REGISTRY) | RESAMPLE_GAMES | RESAMPLE_CHECKED_GAMES | REDRAW_GAMES
+    return sorted(set(_REGISTRY) | set(EXACT_GAMES) | RESAMPLE_GAMES | RESAMPLE_CHECKED_GAMES | REDRAW_GAMES
                   | CHAIN_GAMES | ROLLOUT_GAMES | set(_classify_registered()[0]))
 
 
@@ -105,6 +111,8 @@ def determinizer_label(game: pyspiel.Game) -> str:
         return "registered (game module)"
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return "none needed (perfect information)"
+    if name in EXACT_GAMES:
+        return "exact worlds, replay-checked (" + EXACT_GAMES[name].__name__ + ")"
     if name in RESAMPLE_GAMES or _python_state_resamples(game):
         return "resample_from_infostate (exact)"
     if name in RESAMPLE_CHECKED_GAMES:
@@ -175,14 +183,16 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         return _REGISTRY[name](game)
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return _perfect_information_sampler
+    if name in EXACT_GAMES:
+        return EXACT_GAMES[name](game)
     if name in RESAMPLE_GAMES or _python_state_resamples(game):
         return resample_sampler
     if name in RESAMPLE_CHECKED_GAMES:
         return CheckedResampler(game)
     if name in REDRAW_GAMES:
-        return _CheckedReplay(game, mode="redraw")
+        return ReplayDeterminizer(game, mode="redraw")
     if name in CHAIN_GAMES:
-        return _CheckedReplay(game, mode="auto")
+        return ReplayDeterminizer(game, mode="auto")
     if name in ROLLOUT_GAMES:
         return OpponentRolloutDeterminizer(game)
     obstacle = _generic_obstacle(game.get_type())
@@ -190,7 +200,7 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
         raise ValueError(f"game: no determinizer for '{name}': {obstacle}")
     warnings.warn(f"game '{name}': no specific determinizer, using the generic history-replay "
                   "sampler (exact when small, else an approximate Markov chain)", stacklevel=2)
-    return _CheckedReplay(game, mode="auto")
+    return ReplayDeterminizer(game, mode="auto")
 
 
 def _python_state_resamples(game: pyspiel.Game) -> bool:
@@ -199,34 +209,25 @@ def _python_state_resamples(game: pyspiel.Game) -> bool:
     return method is not None and method is not pyspiel.State.resample_from_infostate
 
 
-def _check_call(state, player, num_players: int) -> None:
-    """Refuse, in one line naming the parameter, a sampler call that draws no world: a seat
-    out of range, or a chance, terminal or simultaneous-move state. It draws nothing, and a
-    good call (a Python int seat, a decision state) costs two comparisons and one C++ call."""
-    if type(player) is int and 0 <= player < num_players and state.current_player() >= 0:
-        return
-    check_player(player, num_players)  # a numpy integer seat passes here
-    mover = state.current_player()
-    if mover < 0:
-        kind = ("a chance node" if state.is_chance_node() else "terminal" if state.is_terminal()
-                else f"not a decision state (current player {mover})")
-        raise ValueError(f"state: worlds are sampled at a decision state, this one is {kind}")
-
-
 def _seed_from(rng: np.random.Generator) -> int:
     # random_raw is ~10x cheaper than rng.integers and draws from the same seeded stream.
     return int(rng.bit_generator.random_raw() & 0x7FFFFFFF)
 
 
 def _perfect_information_sampler(state, player, rng):
-    _check_call(state, player, state.num_players())
+    check_sampler_call(state, player, state.num_players())
     return state.clone()
 
 
 def resample_sampler(state, player, rng):
     """OpenSpiel's ``resample_from_infostate`` fed a ``UniformProbabilitySampler`` seeded by one
     draw of ``rng`` (the ``resample`` strategy; ``ISMCTSBot`` batches those draws)."""
-    _check_call(state, player, state.num_players())
+    check_sampler_call(state, player, state.num_players())
+    return _resample(state, player, rng)
+
+
+def _resample(state, player, rng):
+    """``resample_sampler`` without its call check (for a caller that has checked the call)."""
     return state.resample_from_infostate(
         player, pyspiel.UniformProbabilitySampler(_seed_from(rng), 0.0, 1.0))
 
@@ -257,9 +258,9 @@ class CheckedResampler:
         self.refused = 0
 
     def __call__(self, state, player, rng):
-        _check_call(state, player, self._num_players)
+        check_sampler_call(state, player, self._num_players)
         for _ in range(self.max_resample_tries):
-            world = resample_sampler(state, player, rng)
+            world = _resample(state, player, rng)  # the call is checked once, above
             # Every refusal measured was a player action (a passed or played card the
             # resampled hand does not hold), so chance outcomes are not re-checked.
             if replays_legally(self.game, world.history(), check_chance=False):
@@ -282,7 +283,7 @@ class OpponentRolloutDeterminizer:
         self.max_tries = max_tries
 
     def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
-        _check_call(state, player, self._num_players)
+        check_sampler_call(state, player, self._num_players)
         own_actions, own_views = [], []
         replay = self.game.new_initial_state()
         for item in state.full_history():
@@ -322,15 +323,3 @@ class OpponentRolloutDeterminizer:
             return None
         return world
 
-
-class _CheckedReplay(ReplayDeterminizer):
-    """``ReplayDeterminizer`` as ``sampler_for`` returns it: each call checked first (the
-    replay sampler itself takes any state, and a seat out of range fails deep in the game)."""
-
-    def __init__(self, game: pyspiel.Game, **kwargs):
-        super().__init__(game, **kwargs)
-        self._num_players = game.num_players()
-
-    def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
-        _check_call(state, player, self._num_players)
-        return super().__call__(state, player, rng)

@@ -48,6 +48,8 @@ import math
 import numpy as np
 import pyspiel
 
+from infosets.core.checks import check_sampler_call
+
 # Games keyed by the action-observation history (no, or imperfect-recall, infostate string).
 AOH_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish"})
 MODES = ("auto", "exact", "chain", "redraw")
@@ -99,7 +101,8 @@ class ReplayDeterminizer:
       burn_in_sweeps, thin: chain schedule (sweeps = passes over the hidden steps).
       max_tries: attempts of the redraw mode before giving up.
     ``last_method`` names the method used by the last call ("exact", "chain", "redraw",
-    "known": nothing hidden).
+    "known": nothing hidden). A call is checked first (``core.checks.check_sampler_call``):
+    ``state`` a decision state, ``player`` any seat; anything else is a ValueError naming it.
     """
 
     def __init__(self, game: pyspiel.Game, mode: str = "auto", max_nodes: int = 20_000,
@@ -112,6 +115,7 @@ class ReplayDeterminizer:
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ValueError(f"game: '{game.get_type().short_name}' is not sequential")
         self.game = game
+        self._num_players = game.num_players()
         self.mode = mode
         self.max_nodes = max_nodes
         self.burn_in_sweeps = burn_in_sweeps
@@ -151,6 +155,7 @@ class ReplayDeterminizer:
 
     # -- the sampler ---------------------------------------------------------------------
     def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
+        check_sampler_call(state, player, self._num_players)
         actions = [item.action for item in state.full_history()]
         target = self._targets(state, actions, player)
         key = (player, tuple(actions))

@@ -1,5 +1,5 @@
 """Helpers every Python search loop shares: rollouts, reward scaling, tie-breaks, the PCG32,
-and the checks of a bot's generator and of the state it is asked to move at.
+and the check of the state a bot is asked to move at (its generator: ``core.rng.as_generator``).
 
 Written for the PI-MCTS / IS-MCTS comparison of Ravichandran, Goodman and Lucas
 ("PIMCTS evaluation in tabletop games", docs/papers/pimcts_aggregation.md). The searches call
@@ -16,7 +16,6 @@ import pyspiel
 
 from infosets.core.chance import sample_chance  # noqa: F401  (re-exported: search's callers use it)
 from infosets.core.pcg32 import PCG32
-from infosets.core.rng import as_generator
 from infosets.core.search_state import SearchState
 
 # rollout_policy(state, rnd) -> action, with rnd the search's PCG32 (or a random.Random).
@@ -32,14 +31,6 @@ def python_random(rng: np.random.Generator) -> PCG32:
     runs the same generator in jitted code, reproduces the Python searches draw for draw.
     """
     return PCG32.from_generator(rng)
-
-
-def bot_generator(rng, name: str = "rng") -> np.random.Generator:
-    """``core.rng.as_generator(rng)`` (a Generator is used as is), refusing a negative int seed
-    with a one-line error naming ``name`` (numpy's own error names no parameter)."""
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng < 0:
-        raise ValueError(f"{name}: an int seed must be >= 0, got {rng}")
-    return as_generator(rng, name)
 
 
 def check_decision_state(state, player: int) -> None:

@@ -39,6 +39,7 @@ from infosets.games.kernels import (
     k_legal_actions,
     k_returns,
 )
+from infosets.search.root_stats import RootStats
 
 CHANCE = -1
 TERMINAL = -4
@@ -452,7 +453,6 @@ class CompiledSearch:
     def trees(self, state, player: int, trees: int, budget: int, rnd):
         """Root statistics of ``trees`` open-loop trees of ``budget`` iterations, each on its
         own world; returns (list of RootStats, summed depth, max depth)."""
-        from infosets.search.mcts import RootStats  # noqa: PLC0415 (mcts imports this module)
         kernel, scale = self.kernel, self.scale
         limit, max_depth, use_fpu, fpu, epsilon = self._params
         a = kernel.num_actions

@@ -22,12 +22,12 @@ import numpy as np
 import pyspiel
 
 from infosets.core.checks import check_game, check_int, check_real
+from infosets.core.rng import as_generator
 from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
 from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.search.common import (
     RewardScale,
     argmax_random,
-    bot_generator,
     check_decision_state,
     is_python_game,
     python_random,
@@ -144,7 +144,7 @@ class ISMCTSBot(pyspiel.Bot):
                 raise ValueError("reward: 'heuristic' needs a game heuristic and this game has none")
         if engine == "auto":
             engine = "compiled" if kernel is not None and not custom else "python"
-        self._rng = bot_generator(rng)
+        self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game = game
         self.player = player

@@ -31,12 +31,12 @@ import math
 import pyspiel
 
 from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
+from infosets.core.rng import as_generator
 from infosets.games.determinizers import sampler_for
 from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
 from infosets.search.common import (
     RewardScale,
     argmax_random,
-    bot_generator,
     check_decision_state,
     is_python_game,
     python_random,
@@ -45,6 +45,7 @@ from infosets.search.common import (
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
+from infosets.search.root_stats import RootStats
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
 ENGINES = ("python", "cpp", "auto", "compiled")
@@ -57,21 +58,6 @@ AUTO_CPP_MIN_RATIO = 10
 FINALS = ("mean", "visits")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-
-
-class RootStats(dict):
-    """Root statistics of one tree: {action: (visits, summed reward of the root player)}.
-
-    ``outcomes`` maps a root action whose child is terminal and whose outcome the engine
-    recorded (the C++ engine does) to the root player's raw return there. The visit-count
-    finals rank a known outcome first, unknown counting as 0, as C++ ``MCTSBot`` does.
-    """
-
-    outcomes: dict = {}
-    engine: str = "python"
-    depth_total: int = 0  # tree nodes summed over iterations
-    depth_max: int = 0
-    iterations: int = 0
 
 
 def _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, stale):
@@ -421,7 +407,7 @@ class OLMCTSBot(pyspiel.Bot):
                  rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
         validate_common(game, player, iterations, uct_c, final, engine, sampler, rollout_policy)
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
-        self._rng = bot_generator(rng)
+        self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
         self.iterations, self.uct_c, self.final = int(iterations), float(uct_c), final

@@ -32,7 +32,8 @@ import pyspiel
 
 from infosets import beliefs
 from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
-from infosets.search.common import bot_generator, check_decision_state
+from infosets.core.rng import as_generator
+from infosets.search.common import check_decision_state
 
 MODES = ("exact", "protocol")
 TIE_BREAKS = ("uniform", "first")
@@ -130,7 +131,7 @@ class PIMCBot(pyspiel.Bot):
             check_callable(evaluator, "evaluator")
         if values is not None and not isinstance(values, PerfectInfoValues):
             raise ValueError(f"values: must be a PerfectInfoValues or None, got {type(values).__name__}")
-        rng = bot_generator(rng)
+        rng = as_generator(rng)
         self.game = game
         self.player = player
         self.schedule = schedule
@@ -327,7 +328,7 @@ def literal_protocol_policy(game, state, player, lam, *, rng, num_worlds=1000, t
     check_player(player, game.num_players())
     check_decision_state(state, player)
     check_real(lam, "lam", lo=0.0, hi=1.0)
-    rng = bot_generator(rng)
+    rng = as_generator(rng)
     _check_protocol(num_worlds, tol, batch, max_runs)
     if evaluator is not None:
         check_callable(evaluator, "evaluator")

@@ -20,10 +20,10 @@ from __future__ import annotations
 import pyspiel
 
 from infosets.core.checks import check_int
+from infosets.core.rng import as_generator
 from infosets.search.common import (
     RewardScale,
     argmax_random,
-    bot_generator,
     check_decision_state,
     python_random,
 )
@@ -107,7 +107,7 @@ class PIMCTSBot(pyspiel.Bot):
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
-        self._rng = bot_generator(rng)
+        self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
         self.iterations, self.determinizations = int(iterations), determinizations
