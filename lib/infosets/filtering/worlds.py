@@ -17,6 +17,7 @@ game) and ``spades.SpadesWorlds`` a second.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable
 
 from infosets.core.checks import check_int, check_player
@@ -27,7 +28,7 @@ from infosets.filtering.public_state import TrickTakingPublicState
 MODES = ("mcmc", "uniform")
 
 
-class DealWorlds:
+class DealWorlds(abc.ABC):
     """Worlds consistent with the acting player's information state, from deal constraints.
 
     The sampler has no randomness of its own: every draw comes from the ``rng`` the search
@@ -41,7 +42,8 @@ class DealWorlds:
       burn_in: transitions before the first world of a new information state, an int >= 0.
 
     A game subclasses it and supplies ``public_state``, ``own_hand``, ``log_reach`` and
-    ``world``.
+    ``world``: they are abstract, so a subclass missing one cannot be built (TypeError naming
+    it) instead of failing at its first world.
     """
 
     def __init__(self, mode: str = "mcmc", transitions: int = 5, burn_in: int = 20):
@@ -54,18 +56,22 @@ class DealWorlds:
         self._key = self._public = self._table = self._chain = None
 
     # ------------------------------------------------------------------ the game's hooks
+    @abc.abstractmethod
     def public_state(self, state) -> TrickTakingPublicState:
         """What every player has seen (hashable; its ``constraints`` give the deal constraints)."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def own_hand(self, state, player: int) -> int:
         """``player``'s initial hand (bitmask), which every world keeps."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def log_reach(self, public) -> Callable[[tuple[int, ...]], float]:
         """The chain's target: log probability of ``public``'s actions given a deal (hands)."""
         raise NotImplementedError
 
+    @abc.abstractmethod
     def world(self, state, player: int, public, hands, rand):
         """The pyspiel state that deal ``hands`` and ``public``'s actions make (``rand``: a
         ``random.Random`` for any draw the construction needs)."""

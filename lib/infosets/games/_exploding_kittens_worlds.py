@@ -16,7 +16,11 @@ The proposal, per attempt:
 * the cards the player cannot see now are re-dealt uniformly into the unseen slots (as
   ``ExplodingKittensKernel.resample`` does, and no opening hand card is a Defuse) and each
   re-dealt card rewrites the chance step that drew it (``redealt_outcomes``); cards already
-  played keep their real draws;
+  played keep their real draws. A card a Favor or a steal moved between two other players
+  is one of them (as in the compiled kernel's ``nb_determinize``, only giver and taker know
+  it): it keeps the tag of the step that dealt it, and a steal's chance step takes the
+  re-dealt card too (until 2026-11-27 the move dropped the tag and every world replayed the
+  true card at its deal step);
 * the game is replayed through the engine along the real sequence of player moves. After a
   move, the chance steps the real history took there are fed in order; where the replay
   needs more (a deeper kitten fixes more cards, a draw that came from the fixed top now comes
@@ -54,34 +58,60 @@ from infosets.core.chance import sample_chance
 from infosets.games import _tabletop as tt
 
 
-def history_context(game, history: list[int], player_moves, kitten_defuse) -> dict:
+def history_context(game, history: list[int], player_moves, kitten_defuse,
+                    card_move) -> dict:
     """What every attempt reads from the real history, computed once per sampled state.
 
     Keys: ``segments`` (the chance outcomes before the first player move, then per player
     move (step, mover, action, outcomes after it)); ``drawn`` (step of a Draw -> card it
     gave); ``tagged`` (the real final kernel with each card tagged by the step that drew it,
-    ``tt.Drawn``); ``views`` (step -> the information-state string of the mover there).
-    ``player_moves(kernel, action)`` tells whether a move is a Draw; ``kitten_defuse`` the
-    two card types dealt in after the opening (see the caller).
+    ``tt.Drawn``; a card moved between hands keeps its tag); ``moved`` (tag of a card moved
+    by a Favor or a steal -> [bitmask of the players who saw it at a move, chance steps of
+    the steals that took it]); ``views`` (step -> the information-state string of the mover
+    there). ``player_moves(kernel, action)`` tells whether a move is a Draw;
+    ``kitten_defuse`` the two card types dealt in after the opening (see the caller);
+    ``card_move(kernel)`` (giver, taker) when the step now due moves a card between hands.
     """
     kernel = game.new_kernel()
-    opening, segments, drawn, movers = [], [], {}, {}
+    opening, segments, drawn, movers, moved = [], [], {}, {}, {}
     for step, action in enumerate(history):
         mover = kernel.current_player()
-        if mover == tt.CHANCE:
+        chance = mover == tt.CHANCE
+        value = tt.Drawn(action, step) if chance else action
+        if chance:
             (segments[-1][3] if segments else opening).append(action)
-            kernel.apply(tt.Drawn(action, step))
-            continue
-        segments.append((step, mover, action, []))
-        movers[step] = mover
-        if player_moves(kernel, action):
+        else:
+            segments.append((step, mover, action, []))
+            movers[step] = mover
+        move = card_move(kernel)
+        if move is not None:
+            _track_move(kernel, value, move, step if chance else None, moved)
+        elif not chance and player_moves(kernel, action):
             hands = [len(h) for h in kernel.hands]
             kernel.apply(action)
             drawn[step] = _last_drawn(kernel, hands, mover)
-            continue
-        kernel.apply(action)
+        else:
+            kernel.apply(value)
     return {"opening": opening, "segments": segments, "drawn": drawn, "tagged": kernel,
-            "views": {}, "history": list(history), "kitten_defuse": kitten_defuse}
+            "moved": moved, "views": {}, "history": list(history),
+            "kitten_defuse": kitten_defuse}
+
+
+def _track_move(kernel, action: int, move: tuple[int, int], steal: int | None,
+                moved: dict) -> None:
+    """Apply the step moving a card from giver to taker (``move``) and record, under the moved
+    card's tag, who saw it (its knowledge mask before the move, giver and taker) and the step
+    of a steal (``steal``: a chance step, which a world rewrites with the re-dealt card)."""
+    giver, taker = move
+    masks = {id(c): m for c, m in zip(kernel.hands[giver], kernel.seen[giver])}
+    kernel.apply(action)
+    card = kernel.hands[taker][-1]          # the giver's own copy (``_move_card``)
+    if not isinstance(card, tt.Drawn):      # a starting Defuse: no step dealt it
+        return
+    record = moved.setdefault(card.origin, [0, []])
+    record[0] |= masks[id(card)] | (1 << giver) | (1 << taker)
+    if steal is not None:
+        record[1].append(steal)
 
 
 def _last_drawn(kernel, hands_before: list[int], mover: int) -> int | None:
@@ -115,16 +145,22 @@ def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int) 
     in after the deal) and no hand holds a kitten: slots are filled in that order (opening
     hand cards, other hand cards, deck-top cards), each with a uniformly drawn card it may
     hold, which is uniform over the placements meeting these constraints (nested sets).
-    Unseen cards without a tag (a card given, a kitten put back) keep their value.
+    A card a Favor or a steal moved between two other players is such a slot too (it keeps
+    its tag, ``context["moved"]``): its card is also written on the chance step of each
+    steal that took it. Unseen cards without a tag (a starting Defuse, a kitten put back) or
+    moved where ``player`` saw them (as giver or taker, or knowing the card before) keep
+    their value.
     """
     tagged = context["tagged"]
+    moved = context["moved"]
     bit = 1 << player
     opening = len(context["opening"])
     pool = list(tagged.pool)
     slots = []                                   # (order, origin)
     for hand, seen in zip(tagged.hands, tagged.seen):
         for card, mask in zip(hand, seen):
-            if not mask & bit and isinstance(card, tt.Drawn):
+            if (not mask & bit and isinstance(card, tt.Drawn)
+                    and not moved.get(card.origin, (0,))[0] & bit):
                 slots.append((0 if card.origin < opening else 1, card.origin))
                 pool[card] += 1
     for card, mask in zip(tagged.top, tagged.top_seen):
@@ -139,6 +175,8 @@ def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int) 
         if i is None:
             return {}
         changes[origin] = cards.pop(i)
+        for steal in moved.get(origin, (0, ()))[1]:
+            changes[steal] = changes[origin]
     return changes
 
 

@@ -372,9 +372,18 @@ class ExplodingKittensKernel(tt.Kernel):
         self.discards[card] += 1
 
     def _move_card(self, giver: int, taker: int, card: int):
+        """A Favor's or a steal's ``card`` goes from giver to taker; only those two see it.
+
+        The taker gets the giver's copy itself (the one ``_remove`` takes), not the action's
+        value: equal as a card, and a card tagged with the step that dealt it (``tt.Drawn``,
+        ``_exploding_kittens_worlds``) keeps its tag, so a world re-deals it where the
+        sampling player did not see the move.
+        """
         both = (1 << giver) | (1 << taker)
+        hand = self.hands[giver]
+        moved = hand[hand.index(card)]
         self._remove(giver, card, both)
-        self.hands[taker].append(card)
+        self.hands[taker].append(moved)
         self.seen[taker].append(both)
 
     def returns(self):
@@ -465,7 +474,7 @@ class ExplodingKittensKernel(tt.Kernel):
     # compiled kernel's twin and keeps the real deck-top length) ------------------------------
     def history_context(self, game, history):
         from infosets.games import _exploding_kittens_worlds as worlds  # local: it imports us
-        return worlds.history_context(game, history, _is_draw, (KITTEN, DEFUSE))
+        return worlds.history_context(game, history, _is_draw, (KITTEN, DEFUSE), _card_move)
 
     def world_history(self, game, player, rng, context):
         """A history ``player`` cannot tell from the real one (``_exploding_kittens_worlds``)."""
@@ -501,6 +510,14 @@ class ExplodingKittensKernel(tt.Kernel):
 
 def _is_draw(kernel: ExplodingKittensKernel, action: int) -> bool:
     return kernel.phase == MAIN and action == DRAW
+
+
+def _card_move(kernel: ExplodingKittensKernel) -> tuple[int, int] | None:
+    """(giver, taker) when the step now due moves a card between hands (the Give of a Favor,
+    the chance step of a steal), else None."""
+    if kernel.phase in (GIVE, STEAL):
+        return kernel.victim, kernel.actor
+    return None
 
 
 def _hidden_move(kernel: ExplodingKittensKernel, player: int) -> bool:
