@@ -199,6 +199,7 @@ class _DealCounts:
         self.need0 = tuple(need[p] for p in opponents)
         self.opponents = opponents
         self.memo: dict = {}
+        self.choices: dict = {}  # (k, n0, n1) -> (splits, weights), kept across worlds
 
     def total(self) -> int:
         return self._count(0, self.need0[0], self.need0[1], self.need0[2])
@@ -224,15 +225,24 @@ class _DealCounts:
                 for a0, a1, a2 in self._splits(k, n0, n1, n2))
         return self.memo[key]
 
+    def _choice(self, k, n0, n1, n2):
+        """The splits of class ``k`` among the needs left, each weighted by the deals it
+        leaves: fixed per information state, so computed once and kept."""
+        key = (k, n0, n1)
+        if key not in self.choices:
+            m = self.sizes[k]
+            splits = list(self._splits(k, n0, n1, n2))
+            weights = [factorial(m) // (factorial(a0) * factorial(a1) * factorial(a2))
+                       * self._count(k + 1, n0 - a0, n1 - a1, n2 - a2)
+                       for a0, a1, a2 in splits]
+            self.choices[key] = splits, weights
+        return self.choices[key]
+
     def draw(self, classes, rng):
         hands = {p: [] for p in self.opponents}
         n = list(self.need0)
         for k, (_, cards) in enumerate(classes):
-            m = self.sizes[k]
-            splits = list(self._splits(k, *n))
-            weights = [factorial(m) // (factorial(a0) * factorial(a1) * factorial(a2))
-                       * self._count(k + 1, n[0] - a0, n[1] - a1, n[2] - a2)
-                       for a0, a1, a2 in splits]
+            splits, weights = self._choice(k, *n)
             split = splits[_weighted_index(weights, rng)]
             order = rng.permutation(cards)
             start = 0
