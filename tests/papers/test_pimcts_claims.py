@@ -307,7 +307,7 @@ def test_games_per_cell_can_be_set_per_game():
     with pytest.raises(config.ConfigError, match=r"games_per_cell_by_game\['hearts'\]"):
         config.load("pimcts_aggregation", "smoke",
                     overrides={"games_per_cell_by_game": {"hearts": 5}})
-    with pytest.raises(config.ConfigError, match=r"\['leduc_poker'\]: 0 is out of range; expected in \[1, 100000\]"):
+    with pytest.raises(config.ConfigError, match=r"\['leduc_poker'\]: 0 is out of range"):
         config.load("pimcts_aggregation", "smoke",
                     overrides={"games_per_cell_by_game": {"leduc_poker": 0}})
     with pytest.raises(config.ConfigError, match="high_games_per_cell_by_game"):
