@@ -27,7 +27,7 @@ ran it), on a state array built from the port's kernel object (``state.kernel``,
 kernel object itself) by the kernel module's own conversion without the log (``log=False``;
 Stratego: ``array_from_board``), which no heuristic reads. Both engines therefore score a
 cut-off alike (``tests/games/test_heuristics.py``). What each kernel computes, a value per
-player on [0, 1] (the ports' return scale), and at the end of the game the returns (win
+player on [0, 1] (the ports' return scale; Stratego dips below it), and at the end the returns (win
 shares), with d = own score - best other player's score:
 
 * Sushi Go! (``LeaderHeuristic``): the score is the points banked in earlier rounds plus this
@@ -49,8 +49,8 @@ shares), with d = own score - best other player's score:
   down to -0.001, just below the return scale.
 
 The kernel modules document the same in their ``nb_heuristic``. The four newer ports
-(poker_tag, colt_express, monopoly_deal, seven_wonders) keep their module's ``heuristic``
-(the same function as their kernel's, checked in the same test). Before 2026-11-29 this module
+(poker_tag, colt_express, monopoly_deal, seven_wonders) keep their module's ``heuristic``,
+which gives their kernel's values (checked in the same test). Before 2026-11-29 this module
 had Python copies for the six ports above that disagreed with the kernels (largest gap on
 random play: Sushi Go! 0.29, Love Letter 0.15, Virus! 0.13, Exploding Kittens 0.67, Dominion
 0.04, Stratego below 0.001); Python-engine runs with ``heuristic=heuristic`` from before then
