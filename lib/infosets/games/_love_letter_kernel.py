@@ -503,8 +503,13 @@ def _log_tuple(code: int) -> tuple:
     return (p, *ll.decode(action), ll.LOG_OUTCOMES[outcome])
 
 
-def array_from_kernel(k: ll.LoveLetterKernel) -> np.ndarray:
-    """The state array holding the reference kernel's fields (no replay)."""
+def array_from_kernel(k: ll.LoveLetterKernel, log: bool = True) -> np.ndarray:
+    """The state array holding the reference kernel's fields (no replay).
+
+    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
+    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
+    its information-state keys are wrong, so it is not a state to search from.
+    """
     s = new_state(k.n, k.tokens_to_win)
     s[CUR], s[DONE] = k.cur, int(k.done)
     s[AFTER_DRAW] = -1 if k.after_draw is None else k.after_draw
@@ -523,6 +528,8 @@ def array_from_kernel(k: ll.LoveLetterKernel) -> np.ndarray:
         s[SEEN + 2 * p:SEEN + 2 * p + len(k.seen[p])] = k.seen[p]
         s[DISC_LEN + p] = len(k.discards[p])
         s[DISCARDS + MAX_DISCARDS * p:DISCARDS + MAX_DISCARDS * p + len(k.discards[p])] = k.discards[p]
+    if not log:
+        return s
     s[LOG_LEN] = len(k.log)
     s[LOG:LOG + len(k.log)] = [_log_entry(e) for e in k.log]
     _rehash_log(s)
