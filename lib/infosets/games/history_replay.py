@@ -199,7 +199,7 @@ class ReplayDeterminizer:
     def _prepare(self, state, actions, player, target):
         self._chain = None
         self._worlds = []
-        self._hidden = self._hidden_positions(actions, player)
+        self._hidden = self._hidden_positions(actions, player, target)
         if self.mode == "redraw":
             self._method = "redraw" if self._hidden else "known"
             return
@@ -299,16 +299,25 @@ class ReplayDeterminizer:
         return worlds
 
     # -- analysis of the real history (chain, redraw) ----------------------------------------
-    def _hidden_positions(self, actions, player):
+    def _hidden_positions(self, actions, player, target=None):
         """Positions whose value could differ without changing the player's view at that step:
         chance outcomes, and (not in redraw mode) other players' actions the player does not
-        see (e.g. the cards opponents pass in hearts, or the skat discard)."""
+        see (e.g. the cards opponents pass in hearts, or the skat discard).
+
+        A chance node with one outcome left (the last card of a full deal) is forced: its value
+        is whatever the earlier steps left, so it has no second outcome of its own, yet it is
+        hidden when another consistent history puts another value there. It is tested by
+        exchanging its value with those of a few hidden chance positions (``_unforced``); kept
+        out, it would hold its true value in every world (a leak).
+        """
         state = self.game.new_initial_state()
-        hidden, hidden_actions = [], set()
+        hidden, hidden_actions, forced = [], set(), []
         self._log_size = 0.0
         for pos, action in enumerate(actions):
             if state.is_chance_node():
                 alternatives = [a for a, _ in state.chance_outcomes()]
+                if len(alternatives) == 1:
+                    forced.append(pos)
             elif self.mode != "redraw" and state.current_player() != player:
                 alternatives = state.legal_actions()
             else:
@@ -324,7 +333,33 @@ class ReplayDeterminizer:
                         break
             state.apply_action(action)
         self._hidden_actions = hidden_actions
+        if forced and hidden:
+            if target is None:
+                target = self._targets(self._build(actions), actions, player)
+            hidden = self._unforced(actions, player, target, hidden, forced)
         return hidden
+
+    def _unforced(self, actions, player, target, hidden, forced, tries: int = 8):
+        """``hidden`` plus each forced chance position whose value can be exchanged with that
+        of one of up to ``tries`` hidden chance positions (the nearest half, then spread over the
+        rest) in a history the engine accepts with the same view."""
+        chance = [pos for pos in hidden if pos not in self._hidden_actions]
+        out = list(hidden)
+        for pos in forced:
+            others = sorted(chance, key=lambda h: abs(h - pos))
+            near, rest = others[:tries // 2], others[tries // 2:]
+            step = max(1, len(rest) // max(1, tries - len(near)))
+            candidates = near + rest[::step][:tries - len(near)]
+            self._hidden = sorted(out + [pos])   # _transpose reads it
+            for other in candidates:
+                if actions[other] == actions[pos]:
+                    continue
+                swapped = self._transpose(actions, actions[pos], actions[other])
+                if self._replay(swapped, player, target) is not None:
+                    out.append(pos)
+                    break
+        self._hidden = out = sorted(out)
+        return out
 
     def _replay(self, actions, player, target, redraw_rng=None, hidden_set=None):
         """Replay ``actions`` (redrawing hidden chance outcomes when ``redraw_rng`` is given).
