@@ -226,11 +226,6 @@ def test_the_chain_moves_the_last_card_of_a_full_deal(name, last, owner):
     assert sum(w[last] == real[last] for w in worlds) <= 5           # P(kept) = 1/39
 
 
-HELD_BACK = ("known leak, fix held back (docs/paper_scale.md, held-back changes: it changes every "
-             "paper's results key); when it lands this test passes and strict xfail fails: drop "
-             "the mark")
-
-
 def test_hearts_worlds_do_not_keep_an_unseen_pass():
     """East chooses its pass after North chose 3 cards East never sees. OpenSpiel's hearts
     resampler kept North's true pass, and CheckedResampler its legal draws: about 45% of
@@ -252,11 +247,10 @@ def test_hearts_worlds_do_not_keep_an_unseen_pass():
     assert kept <= 2
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=HELD_BACK)
 def test_oh_hell_worlds_may_deal_an_undealt_card_to_an_opponent():
-    """OpenSpiel's oh_hell resampler reshuffles only the cards truly in the opponents' hands,
-    so a card never dealt never reaches an opponent in a world: the player learns which of
-    the cards it cannot see are out of play."""
+    """OpenSpiel's oh_hell resampler (served until 2026-11-30) reshuffles only the cards truly
+    in the opponents' hands, so a card never dealt never reached an opponent in a world: the
+    player learnt which of the cards it cannot see are out of play (``OhHellWorlds`` since)."""
     import re
 
     from determinizer_phases import states_by_phase
