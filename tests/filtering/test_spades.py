@@ -1,7 +1,7 @@
 """Spades on the history-filtering machinery (``infosets.filtering.spades``): the worked example
 of a second trick-taking game. Its worlds keep the player's information state in every phase,
 are real states whose every play is legal, never keep the last dealt card (the generic replay
-chain did until 2026-11-30: tests/games/test_determinizers.py), are uniform over the consistent
+chain did until 2026-11-29: tests/games/test_determinizers.py), are uniform over the consistent
 deals (exactly, and through the chain; the generic replay chain is not, late in a deal), and
 drive our IS-MCTS and PI-MCTS."""
 
@@ -84,7 +84,7 @@ def test_a_failed_follow_and_a_spade_lead_make_voids():
 def test_the_last_dealt_card_moves():
     """Player 0 never sees player 3's last dealt card: it lands in player 3's hand in a third
     of the worlds (13 of the 39 unseen places), not every time as with the replay chain
-    before 2026-11-30."""
+    before 2026-11-29."""
     state = _play(0)
     last = state.history()[51]
     sampler = SpadesWorlds("uniform")
@@ -115,7 +115,7 @@ def test_worlds_are_uniform_over_the_consistent_deals(mode):
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
     "known limitation of games/history_replay.py's chain: late in a deal most unseen deal "
-    "steps hold cards already played, so few of its moves change a hand (2026-11-30: chi-square "
+    "steps hold cards already played, so few of its moves change a hand (2026-11-29: chi-square "
     "/ dof about 25 at thin 8, before and after the chain's block moves). Serving spades from "
     "SpadesWorlds (docs/paper_scale.md, held-back changes) would make this moot"))
 def test_the_replay_chain_is_uniform_over_the_consistent_deals_late_in_a_deal():

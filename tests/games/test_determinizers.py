@@ -248,7 +248,7 @@ def test_hearts_worlds_do_not_keep_an_unseen_pass():
 
 
 def test_oh_hell_worlds_may_deal_an_undealt_card_to_an_opponent():
-    """OpenSpiel's oh_hell resampler (served until 2026-11-30) reshuffles only the cards truly
+    """OpenSpiel's oh_hell resampler (served until 2026-11-29) reshuffles only the cards truly
     in the opponents' hands, so a card never dealt never reached an opponent in a world: the
     player learnt which of the cards it cannot see are out of play (``OhHellWorlds`` since)."""
     import re

@@ -18,7 +18,7 @@ replays to it. Strategies, per game:
   ``oh_hell_worlds.OhHellWorlds``, uniform over the deals (and, in hearts, the unseen passes)
   consistent with the player's view (voids and the other rules the play reveals read from
   the history), each world replayed and checked. OpenSpiel's hearts resampler ignores voids
-  and keeps an opponent's unseen pass; its oh_hell resampler (used here until 2026-11-30)
+  and keeps an opponent's unseen pass; its oh_hell resampler (used here until 2026-11-29)
   reshuffles only the cards truly in the opponents' hands, so a card never dealt never
   reached an opponent (3 players, 300 worlds per state: the cards truly in opponents' hands
   were there in 1.000 of worlds, the undealt ones in 0.000, where chance gives both the
@@ -35,7 +35,7 @@ replays to it. Strategies, per game:
   small, else an approximate Metropolis chain). gin_rummy is here because OpenSpiel 2.0.2's
   resampler returns the real ``history()`` with other cards in every phase (30 of 30 worlds
   in the audit) and the true world in the layoff phase (30 of 30; chance allows < 8%). In
-  these full deals the enumeration is out of reach, so the chain serves: since 2026-11-30 it
+  these full deals the enumeration is out of reach, so the chain serves: since 2026-11-29 it
   moves the last card of a full deal (it kept its true value in every world before), but
   late in a spades deal it mixes slowly (``history_replay``'s docstring).
 * ``opponent_rollout`` (phantom_ttt): the hidden part is the opponent's moves, not chance.

@@ -27,13 +27,13 @@ Three ways to sample, chosen per information state:
   burn-in acceptance), swap any two hidden values, give a chance step an outcome no chance
   step has (a card left in the stock), or redraw one value from its distribution. A chance
   step with one outcome left (the last card of a full deal) is hidden too when exchanging it
-  with another hidden step keeps the view (before 2026-11-30 it kept its true value in every
+  with another hidden step keeps the view (before 2026-11-29 it kept its true value in every
   world). The chain starts at the real history and is kept per information state
   (``burn_in_sweeps`` sweeps on first use, ``thin`` proposals between samples). Approximate
   twice over: finite mixing (measured in ``benchmarks/bench_determinizers.py`` against the
   exact sampler), and it keeps the real history's shape (the same steps, so worlds where an
   unseen opponent made a different number of moves are not reached). Measured against
-  enumeration at 300 samples (2026-11-30, one seeded state per game): where the hidden part
+  enumeration at 300 samples (2026-11-29, one seeded state per game): where the hidden part
   is separate chance outcomes it matches (leduc, 3-player kuhn, liars_dice_ir: chi-square
   p > 0.1, total variation <= 0.05); where it is unseen opponent moves or whole hands drawn
   as one outcome it does not mix (dark_hex TV 0.39, dark_chess 0.52, kriegspiel 0.96,
