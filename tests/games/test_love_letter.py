@@ -5,6 +5,7 @@ import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
+from infosets.games import _tabletop as tt
 from infosets.games import love_letter as ll
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
@@ -39,12 +40,21 @@ def test_errors():
     check_errors("love_letter", bad_players=[1, 5])
 
 
+def _owners_see_their_hands(k):
+    """The fields parallel to hands set by hand: each owner sees their cards, no one else
+    does, and no public outcome constrains them."""
+    k.seen = [[1 << p] * len(h) for p, h in enumerate(k.hands)]
+    k.allow = [[ll.ANY_CARD] * len(h) for h in k.hands]
+    k.link = [[0] * len(h) for h in k.hands]
+    k.views = [[(1 << p,) * ll.NUM_TYPES] * len(h) for p, h in enumerate(k.hands)]
+
+
 def _kernel(hands, pool=None, n=3, cur=0, tokens_to_win=1):
     """A kernel at ``cur``'s decision with the given hands (each owner sees their cards)."""
     k = ll.LoveLetterKernel(n, tokens_to_win)
     k.queue = []
     k.hands = [list(h) for h in hands]
-    k.seen = [[1 << p] * len(h) for p, h in enumerate(hands)]
+    _owners_see_their_hands(k)
     k.cur = cur
     if pool is None:
         pool = list(ll.DECK_COUNTS)
@@ -131,6 +141,29 @@ def test_priest_knowledge_kept_by_resample_and_hidden_cards_uniform():
         assert world.hands[0] == [G]
 
 
+def test_resample_deals_only_worlds_the_rebuild_accepts():
+    """``resample`` keeps the public record (Baron ties and wins, missed Guard guesses, the
+    Countess rule, cards seen once and forgotten): every world it deals is one the registered
+    sampler's check accepts (``rebuild_world``: a history keeping the player's information
+    state at every move deals its cards), with the ``seen`` masks that history gives, so that
+    sampler never redraws. (Conversely, the numba twin's worlds have the law of placements
+    dealt uniformly and kept when the check accepts: test_love_letter_kernel.py.)"""
+    game = pyspiel.load_game("love_letter(players=4,tokens_to_win=1)")
+    rng = np.random.default_rng(4)
+    constrained = 0
+    for _ in range(40):
+        state = play_to_decision(game, rng, int(rng.integers(0, 14)))
+        k, history = state.kernel, state.history()
+        constrained += any(a != ll.ANY_CARD for allow in k.allow for a in allow)
+        for player in range(4):
+            for _ in range(5):
+                world = k.resample(player, rng)
+                rebuilt = tt.rebuild_world(game, history, world, player)
+                assert rebuilt is not None, (history, player, world.hands)
+                assert rebuilt.kernel.hands == world.hands and rebuilt.kernel.seen == world.seen
+    assert constrained >= 10
+
+
 def test_resample_at_every_decision():
     check_resample_along_games(pyspiel.load_game("love_letter(players=4)"), seed=7, games=4)
 
@@ -157,13 +190,13 @@ def test_rounds_until_affection_tokens():
     k.tokens = [1, 0, 1]
     k.queue = []
     k.hands = [[G], [PR], [H, X]]
-    k.seen = [[1], [2], [4, 4]]
+    _owners_see_their_hands(k)
     k.pool = [3, 1, 2, 1, 2, 1, 1, 0]
     k.apply(ll.encode(X, 2))                       # playing the Princess: player 2 is out
     k.queue = []
     k.cur = 0
     k.hands[0].append(G)
-    k.seen[0].append(1)
+    _owners_see_their_hands(k)
     k.apply(ll.encode(G, 1, PR))                   # hit: player 0 is the last one in
     assert k.is_terminal() and k.tokens == [2, 0, 1]
     assert k.returns() == [1.0, 0.0, 0.0]

@@ -14,9 +14,12 @@ State array (``n`` players, 2..4), header then fixed blocks:
   ``TOKENS`` 4; ``POOL`` 8 counts (deck plus the face-down removed card); ``ALIVE`` 4;
   ``IMMUNE`` 4; ``FACE_UP`` 3; ``QUEUE`` who receives the next chance draws (-2: face up);
   ``HAND_LEN`` 4; ``HANDS`` 4 x 2 cards in hand order; ``SEEN`` 4 x 2 observer bitmasks;
-  ``DISC_LEN`` 4; ``DISCARDS`` 4 x 16 in order; ``LOG`` the public log, one entry each:
-  ``(mover * NUM_ACTIONS + action) * 16 + outcome`` (outcome: index in
-  ``love_letter.LOG_OUTCOMES``) or, for a round's end, minus the bitmask of its winners.
+  the public record of each hand slot (``love_letter``'s module docstring): ``ALLOW`` 4 x 2
+  type bitmasks, ``LINK`` 4 x 2 tie-group labels, ``VIEWS`` 4 x 2 x 8 observer bitmasks (the
+  ``seen`` of the slot's card were it of type t); ``DISC_LEN`` 4; ``DISCARDS`` 4 x 16 in
+  order; ``LOG`` the public log, one entry each: ``(mover * NUM_ACTIONS + action) * 16 +
+  outcome`` (outcome: index in ``love_letter.LOG_OUTCOMES``) or, for a round's end, minus
+  the bitmask of its winners.
 
 The array holds exactly the reference kernel's fields (``array_from_kernel`` /
 ``kernel_from_array`` convert both ways without replaying moves).
@@ -55,7 +58,12 @@ QUEUE = FACE_UP + 3
 HAND_LEN = QUEUE + QUEUE_CAP
 HANDS = HAND_LEN + MP
 SEEN = HANDS + 2 * MP
-DISC_LEN = SEEN + 2 * MP
+ALLOW = SEEN + 2 * MP
+LINK = ALLOW + 2 * MP
+VIEWS = LINK + 2 * MP
+DISC_LEN = VIEWS + 2 * MP * NT
+ANY_CARD = ll.ANY_CARD
+MAX_DEALS = ll.MAX_DEALS
 DISCARDS = DISC_LEN + MP
 LOG = DISCARDS + MAX_DISCARDS * MP
 
@@ -201,12 +209,67 @@ def _log(s, entry):
 
 
 @nb.njit(cache=True)
+def _swap_slots(s, a, b):
+    """Exchange hand slots ``a`` and ``b`` (2 * holder + index) with their fields."""
+    for base in (HANDS, SEEN, ALLOW, LINK):
+        s[base + a], s[base + b] = s[base + b], s[base + a]
+    for t in range(NT):
+        s[VIEWS + NT * a + t], s[VIEWS + NT * b + t] = s[VIEWS + NT * b + t], s[VIEWS + NT * a + t]
+
+
+@nb.njit(cache=True)
+def _observe(s, k, bits):
+    """``bits`` see the card of hand slot ``k``."""
+    s[SEEN + k] |= bits
+    for t in range(NT):
+        s[VIEWS + NT * k + t] |= bits
+
+
+@nb.njit(cache=True)
+def _reveal(s, label, card):
+    """A card of tie group ``label`` left the hands as ``card``: its group is of that type."""
+    if label == 0:
+        return
+    for q in range(s[N]):
+        for i in range(s[HAND_LEN + q]):
+            if s[LINK + 2 * q + i] == label:
+                s[ALLOW + 2 * q + i] &= 1 << card
+
+
+@nb.njit(cache=True)
+def _pop_last(s, q):
+    """Take ``q``'s last card out of the hand (``LoveLetterKernel._pop_card``)."""
+    last = s[HAND_LEN + q] - 1
+    s[HAND_LEN + q] = last
+    card = s[HANDS + 2 * q + last]
+    _reveal(s, s[LINK + 2 * q + last], card)
+    return card
+
+
+@nb.njit(cache=True)
+def _tie(s, p, q):
+    """A Baron tie: ``p``'s and ``q``'s cards join one tie group (``LoveLetterKernel._tie``)."""
+    a, b = s[LINK + 2 * p], s[LINK + 2 * q]
+    label = a if a != 0 else (b if b != 0 else s[LOG_LEN] + 1)
+    for r in range(s[N]):
+        for i in range(s[HAND_LEN + r]):
+            other = s[LINK + 2 * r + i]
+            if other != 0 and (other == a or other == b):
+                s[LINK + 2 * r + i] = label
+    s[LINK + 2 * p] = label
+    s[LINK + 2 * q] = label
+
+
+@nb.njit(cache=True)
 def _eliminate(s, q):
     s[ALIVE + q] = 0
-    for i in range(s[HAND_LEN + q]):
-        s[DISCARDS + MAX_DISCARDS * q + s[DISC_LEN + q]] = s[HANDS + 2 * q + i]
-        s[DISC_LEN + q] += 1
+    n = s[HAND_LEN + q]
     s[HAND_LEN + q] = 0
+    for i in range(n):
+        card = s[HANDS + 2 * q + i]
+        s[DISCARDS + MAX_DISCARDS * q + s[DISC_LEN + q]] = card
+        s[DISC_LEN + q] += 1
+        _reveal(s, s[LINK + 2 * q + i], card)
 
 
 @nb.njit(cache=True)
@@ -274,19 +337,19 @@ def _play(s, action):
     p = s[CUR]
     hp, sp = HANDS + 2 * p, SEEN + 2 * p
     # Remove the played copy: the last card if it matches, else the first match.
-    if s[hp + 1] == card:
-        pass
-    else:
-        s[hp + 1], s[hp] = s[hp], s[hp + 1]
-        s[sp + 1], s[sp] = s[sp], s[sp + 1]
-    s[HAND_LEN + p] = 1
+    if s[hp + 1] != card:
+        _swap_slots(s, 2 * p, 2 * p + 1)
+    _pop_last(s, p)
     if s[hp] == card:  # observers cannot tell which copy was kept
         s[sp] = 1 << p
+    s[VIEWS + NT * 2 * p + card] = 1 << p
+    if card == KING or card == PRINCE:  # legal only without the Countess
+        s[ALLOW + 2 * p] &= ~(1 << COUNTESS)
     _discard(s, p, card)
     s[IMMUNE + p] = 0
     outcome = 0
     targeted = card == GUARD or card == PRIEST or card == BARON or card == KING
-    ht, st = HANDS + 2 * target, SEEN + 2 * target
+    ht = HANDS + 2 * target
     if target == p and targeted:
         pass
     elif card == GUARD:
@@ -294,27 +357,30 @@ def _play(s, action):
             _eliminate(s, target)
             outcome = HIT
         else:
+            s[ALLOW + 2 * target] &= ~(1 << guess)
             outcome = MISS
     elif card == PRIEST:
-        s[st] |= 1 << p
+        _observe(s, 2 * target, 1 << p)
     elif card == BARON:
         mine, theirs = s[hp], s[ht]
         if mine == theirs:
-            s[sp] |= 1 << target
-            s[st] |= 1 << p
+            _observe(s, 2 * p, 1 << target)
+            _observe(s, 2 * target, 1 << p)
+            _tie(s, p, target)
             outcome = TIE
         else:
-            loser = p if mine < theirs else target
+            loser, winner = (p, target) if mine < theirs else (target, p)
+            low = min(mine, theirs)
             _eliminate(s, loser)
+            s[ALLOW + 2 * winner] &= ANY_CARD & ~((2 << low) - 1)  # higher than ``low``
             outcome = OUT0 + loser
     elif card == KING:
+        _swap_slots(s, 2 * p, 2 * target)
         both = (1 << p) | (1 << target)
-        s[hp], s[ht] = s[ht], s[hp]
-        s[sp], s[st] = s[st] | both, s[sp] | both
+        _observe(s, 2 * p, both)
+        _observe(s, 2 * target, both)
     elif card == PRINCE:
-        last = s[HAND_LEN + target] - 1
-        dropped = s[ht + last]
-        s[HAND_LEN + target] = last
+        dropped = _pop_last(s, target)
         _discard(s, target, dropped)
         if dropped == PRINCESS:
             s[ALIVE + target] = 0
@@ -345,10 +411,14 @@ def nb_apply_action(s, action):
             s[FACE_UP + s[FACE_UP_LEN]] = action
             s[FACE_UP_LEN] += 1
         else:
-            i = s[HAND_LEN + who]
-            s[HANDS + 2 * who + i] = action
-            s[SEEN + 2 * who + i] = 1 << who
-            s[HAND_LEN + who] = i + 1
+            k = 2 * who + s[HAND_LEN + who]
+            s[HANDS + k] = action
+            s[SEEN + k] = 1 << who
+            s[ALLOW + k] = ANY_CARD
+            s[LINK + k] = 0
+            for t in range(NT):
+                s[VIEWS + NT * k + t] = 1 << who
+            s[HAND_LEN + who] += 1
         if s[QUEUE_LEN] == 0 and s[AFTER_DRAW] >= 0:
             s[AFTER_DRAW] = -1
             _end_turn(s)
@@ -441,32 +511,80 @@ def nb_infostate_key(s, player):
 
 
 @nb.njit(cache=True)
+def _ever_seen(s, k):
+    """Players who have seen hand slot ``k``'s card since it was drawn (``ever_seen``)."""
+    bits = 0
+    for t in range(NT):
+        bits |= s[VIEWS + NT * k + t]
+    return bits
+
+
+@nb.njit(cache=True)
+def _fits(s, k, drawn):
+    """Whether slot ``k``'s card fits its ``allow`` mask and equals the cards of its tie group
+    that are dealt: kept ones (not in the bitmask ``drawn``) and slots drawn before ``k``."""
+    card = s[HANDS + k]
+    if not s[ALLOW + k] >> card & 1:
+        return False
+    label = s[LINK + k]
+    if label == 0:
+        return True
+    for q in range(s[N]):
+        for i in range(s[HAND_LEN + q]):
+            j = 2 * q + i
+            if j != k and s[LINK + j] == label and (j < k or not drawn >> j & 1):
+                if s[HANDS + j] != card:
+                    return False
+    return True
+
+
+@nb.njit(cache=True)
 def nb_determinize(s, player, rng):
     """A world for ``player`` in place, distributed as ``LoveLetterKernel.resample``: every
-    hand card ``player`` has not seen joins the pool (deck and removed card), and those slots
-    are refilled by uniform draws without replacement from it (the reference's shuffle); the
-    rest stays in the pool."""
+    hand card ``player`` has never seen (``_ever_seen``) joins the pool (deck and removed card),
+    and those slots are refilled by uniform draws without replacement from it, redrawn until
+    every card fits the public record (``_fits``: its ``allow`` mask, its tie group), so the
+    deal is uniform among the consistent ones; a redrawn card gets the ``seen`` mask its
+    type gives (``VIEWS``). The rest stays in the pool."""
     n = s[N]
     bit = 1 << player
     total = 0
     for t in range(NT):
         total += s[POOL + t]
+    drawn = 0  # bitmask of the hand slots to redraw
     for q in range(n):
         for i in range(s[HAND_LEN + q]):
-            if not s[SEEN + 2 * q + i] & bit:
-                s[POOL + s[HANDS + 2 * q + i]] += 1
+            k = 2 * q + i
+            if not _ever_seen(s, k) & bit:
+                drawn |= 1 << k
+                s[POOL + s[HANDS + k]] += 1
                 total += 1
-    for q in range(n):
-        for i in range(s[HAND_LEN + q]):
-            if not s[SEEN + 2 * q + i] & bit:
-                r = rng_bounded(rng, total)
-                t = 0
-                while r >= s[POOL + t]:
-                    r -= s[POOL + t]
-                    t += 1
-                s[POOL + t] -= 1
-                total -= 1
-                s[HANDS + 2 * q + i] = t
+    for _ in range(MAX_DEALS):
+        left = total
+        ok = True
+        for k in range(2 * n):
+            if not drawn >> k & 1:
+                continue
+            r = rng_bounded(rng, left)
+            t = 0
+            while r >= s[POOL + t]:
+                r -= s[POOL + t]
+                t += 1
+            s[POOL + t] -= 1
+            left -= 1
+            s[HANDS + k] = t
+            if not _fits(s, k, drawn):
+                for j in range(k + 1):  # a rejected deal: its cards go back to the pool
+                    if drawn >> j & 1:
+                        s[POOL + s[HANDS + j]] += 1
+                ok = False
+                break
+        if ok:
+            for k in range(2 * n):
+                if drawn >> k & 1:
+                    s[SEEN + k] = s[VIEWS + NT * k + s[HANDS + k]]
+            return
+    raise RuntimeError("love_letter: no deal fits the public record (MAX_DEALS draws)")
 
 
 @nb.njit(cache=True)
@@ -526,6 +644,10 @@ def array_from_kernel(k: ll.LoveLetterKernel, log: bool = True) -> np.ndarray:
         s[HAND_LEN + p] = len(k.hands[p])
         s[HANDS + 2 * p:HANDS + 2 * p + len(k.hands[p])] = k.hands[p]
         s[SEEN + 2 * p:SEEN + 2 * p + len(k.seen[p])] = k.seen[p]
+        s[ALLOW + 2 * p:ALLOW + 2 * p + len(k.allow[p])] = k.allow[p]
+        s[LINK + 2 * p:LINK + 2 * p + len(k.link[p])] = k.link[p]
+        for i, views in enumerate(k.views[p]):
+            s[VIEWS + NT * (2 * p + i):VIEWS + NT * (2 * p + i + 1)] = views
         s[DISC_LEN + p] = len(k.discards[p])
         s[DISCARDS + MAX_DISCARDS * p:DISCARDS + MAX_DISCARDS * p + len(k.discards[p])] = k.discards[p]
     if not log:
@@ -550,6 +672,10 @@ def kernel_from_array(s: np.ndarray) -> ll.LoveLetterKernel:
     k.queue = [int(x) for x in s[QUEUE:QUEUE + s[QUEUE_LEN]]]
     k.hands = [[int(x) for x in s[HANDS + 2 * p:HANDS + 2 * p + s[HAND_LEN + p]]] for p in range(n)]
     k.seen = [[int(x) for x in s[SEEN + 2 * p:SEEN + 2 * p + s[HAND_LEN + p]]] for p in range(n)]
+    k.allow = [[int(x) for x in s[ALLOW + 2 * p:ALLOW + 2 * p + s[HAND_LEN + p]]] for p in range(n)]
+    k.link = [[int(x) for x in s[LINK + 2 * p:LINK + 2 * p + s[HAND_LEN + p]]] for p in range(n)]
+    k.views = [[tuple(int(x) for x in s[VIEWS + NT * (2 * p + i):VIEWS + NT * (2 * p + i + 1)])
+                for i in range(s[HAND_LEN + p])] for p in range(n)]
     k.discards = [[int(x) for x in s[DISCARDS + MAX_DISCARDS * p:
                                      DISCARDS + MAX_DISCARDS * p + s[DISC_LEN + p]]] for p in range(n)]
     k.log = [_log_tuple(int(x)) for x in s[LOG:LOG + s[LOG_LEN]]]

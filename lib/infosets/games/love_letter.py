@@ -33,12 +33,28 @@ Modelling choices (documented simplifications):
 * Returns are win shares (see ``_tabletop``).
 
 Hidden information and the determinizer: every card in a hand carries the set of players
-who have seen it (Priest, Baron, King, the owner). A card is known to an observer until its
-owner plays a card of the same type (the observer cannot then tell which was kept).
-``resample`` keeps all cards the player has seen and deals the others (unseen hands, the
-deck and the removed card) uniformly; like TAG, it does not use the negative information of
-a missed Guard guess. The information-state string is the player's current knowledge plus
-the public log of plays.
+who see it (``seen``: Priest, Baron tie, King, the owner). A card is known to an observer
+until its owner plays a card of the same type (the observer cannot then tell which was kept).
+The information-state string is the player's current knowledge plus the public log of plays.
+
+The public record: each card in hand also carries what public outcomes imply about it
+(TAG's sampler ignores them): ``allow``, the types it may be (a missed Guard guess excludes
+the named type; a Baron's winner holds a higher card than the loser's, now discarded; a
+player who played the King or a Prince does not hold the Countess); ``link``, its Baron tie
+group (tied cards are of one type, so when one leaves a hand the others are of its type);
+``views``, who would see it were it of type t (the same-type rule depends on the type).
+They follow each card as the game moved it (King trades, the copy the owner played).
+
+``resample`` keeps the cards the player has ever seen since they were drawn, deals the
+others (unseen hands, the deck and the removed card) uniformly, redrawing until every card
+fits its ``allow`` mask and tie group, and gives each dealt card the ``seen`` mask of its
+type. These are exactly the placements the registered sampler (``sample_world``: a world
+rebuilt from a history that keeps the player's information state at every move) accepts
+(checked placement by placement), so its rebuild no longer rejects; the numba kernel's
+``nb_determinize`` is the twin. A gap both share: a constraint stays with the copy the real
+game kept, though the player cannot tell which copy its owner played. After a missed Guard
+guess naming the King at q, q draws and plays a Guard: no world gives q the King, yet q
+could have held a Guard, drawn the King and played the old Guard.
 
 Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
   player (n) one-hot; mover (n + 1): who moves, or chance; deck (1) cards left;
@@ -70,6 +86,10 @@ FACE_UP = -2          # draw-queue marker: a face-up removed card (2 players)
 TARGETED = (GUARD, PRIEST, BARON, KING)
 # Outcomes written to the public log after a play (``out<p>``: a Baron eliminated p).
 LOG_OUTCOMES = ("", "hit", "miss", "tie", "out", "redraw") + tuple(f"out{p}" for p in range(MAX_PLAYERS))
+ANY_CARD = (1 << NUM_TYPES) - 1   # ``allow`` mask of a card no public outcome constrains
+# Deals a resampler draws before it gives up: never reached (the fewest accepted in 27,000
+# random states x players, 2026-11-29, was 1 deal in 100).
+MAX_DEALS = 1 << 24
 
 
 def encode(card: int, target: int, guess: int = 0) -> int:
@@ -90,7 +110,11 @@ class LoveLetterKernel(tt.Kernel):
 
     VALUE_FIELDS = ("n", "cur", "after_draw", "done", "tokens_to_win")
     LIST_FIELDS = ("tokens", "pool", "alive", "immune", "face_up", "queue", "log")
-    NESTED_FIELDS = ("hands", "seen", "discards")
+    # Parallel to ``hands``: ``seen`` (observer bitmask), ``allow`` (bitmask of the card types
+    # the public outcomes leave possible), ``link`` (tie group: cards with one nonzero label
+    # are of one type) and ``views`` (a tuple per card: the observer bitmask ``seen`` would
+    # be were the card of type t). See "the public record" in the module docstring.
+    NESTED_FIELDS = ("hands", "seen", "allow", "link", "views", "discards")
     __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int, tokens_to_win: int = 1):
@@ -106,6 +130,9 @@ class LoveLetterKernel(tt.Kernel):
         self.pool = list(DECK_COUNTS)
         self.hands = [[] for _ in range(n)]
         self.seen = [[] for _ in range(n)]      # bitmask of observers, parallel to hands
+        self.allow = [[] for _ in range(n)]
+        self.link = [[] for _ in range(n)]
+        self.views = [[] for _ in range(n)]
         self.alive = [True] * n
         self.immune = [False] * n
         self.discards = [[] for _ in range(n)]
@@ -163,6 +190,39 @@ class LoveLetterKernel(tt.Kernel):
         self.pool[card] -= 1
         self.hands[player].append(card)
         self.seen[player].append(1 << player)
+        self.allow[player].append(ANY_CARD)
+        self.link[player].append(0)
+        self.views[player].append((1 << player,) * NUM_TYPES)
+
+    def _pop_card(self, q: int, i: int) -> int:
+        """Take card ``i`` out of ``q``'s hand (to a discard pile): its type is public now,
+        so every card tied to it (``link``) is of that type."""
+        card = self.hands[q].pop(i)
+        self.seen[q].pop(i)
+        self.allow[q].pop(i)
+        self.views[q].pop(i)
+        label = self.link[q].pop(i)
+        if label:
+            for allow, link in zip(self.allow, self.link):
+                for j, other in enumerate(link):
+                    if other == label:
+                        allow[j] &= 1 << card
+        return card
+
+    def _observe(self, q: int, bits: int):
+        """``bits`` see ``q``'s (only) card."""
+        self.seen[q][0] |= bits
+        self.views[q][0] = tuple(v | bits for v in self.views[q][0])
+
+    def _tie(self, p: int, q: int):
+        """A Baron tie: ``p``'s and ``q``'s cards are of one type (one tie group)."""
+        a, b = self.link[p][0], self.link[q][0]
+        label = a or b or len(self.log) + 1     # a new label: unique (one log entry per play)
+        for link in self.link:
+            for j, other in enumerate(link):
+                if other and other in (a, b):
+                    link[j] = label
+        self.link[p][0] = self.link[q][0] = label
 
     def apply(self, action):
         if self.queue:
@@ -181,11 +241,13 @@ class LoveLetterKernel(tt.Kernel):
     def _play(self, card: int, target: int, guess: int):
         p = self.cur
         hand, seen = self.hands[p], self.seen[p]
-        i = len(hand) - 1 if hand[-1] == card else hand.index(card)
-        hand.pop(i)
-        seen.pop(i)
+        self._pop_card(p, len(hand) - 1 if hand[-1] == card else hand.index(card))
         if hand[0] == card:      # observers cannot tell which copy was kept
             seen[0] = 1 << p
+        views = self.views[p][0]
+        self.views[p][0] = views[:card] + (1 << p,) + views[card + 1:]
+        if card == KING or card == PRINCE:      # legal only without the Countess
+            self.allow[p][0] &= ~(1 << COUNTESS)
         self.discards[p].append(card)
         self.immune[p] = False
         outcome = ""
@@ -196,28 +258,32 @@ class LoveLetterKernel(tt.Kernel):
                 self._eliminate(target)
                 outcome = "hit"
             else:
+                self.allow[target][0] &= ~(1 << guess)
                 outcome = "miss"
         elif card == PRIEST:
-            self.seen[target][0] |= 1 << p
+            self._observe(target, 1 << p)
         elif card == BARON:
             mine, theirs = hand[0], self.hands[target][0]
             if mine == theirs:
-                seen[0] |= 1 << target
-                self.seen[target][0] |= 1 << p
+                self._observe(p, 1 << target)
+                self._observe(target, 1 << p)
+                self._tie(p, target)
                 outcome = "tie"
             else:
-                loser = p if mine < theirs else target
+                loser, winner = (p, target) if mine < theirs else (target, p)
+                low = min(mine, theirs)
                 self._eliminate(loser)
+                self.allow[winner][0] &= ANY_CARD & ~((2 << low) - 1)   # higher than ``low``
                 outcome = f"out{loser}"
         elif card == KING:
+            for name in ("hands", "seen", "allow", "link", "views"):
+                field = getattr(self, name)
+                field[p], field[target] = field[target], field[p]
             both = (1 << p) | (1 << target)
-            self.hands[p], self.hands[target] = self.hands[target], self.hands[p]
-            self.seen[p], self.seen[target] = self.seen[target], self.seen[p]
-            self.seen[p][0] |= both
-            self.seen[target][0] |= both
+            self._observe(p, both)
+            self._observe(target, both)
         elif card == PRINCE:
-            dropped = self.hands[target].pop()
-            self.seen[target].pop()
+            dropped = self._pop_card(target, len(self.hands[target]) - 1)
             self.discards[target].append(dropped)
             if dropped == PRINCESS:
                 self.alive[target] = False
@@ -236,9 +302,8 @@ class LoveLetterKernel(tt.Kernel):
 
     def _eliminate(self, q: int):
         self.alive[q] = False
-        self.discards[q].extend(self.hands[q])
-        self.hands[q] = []
-        self.seen[q] = []
+        while self.hands[q]:
+            self.discards[q].append(self._pop_card(q, 0))
 
     def _end_turn(self):
         if sum(self.alive) == 1 or self.deck_size() <= 0:
@@ -336,20 +401,52 @@ class LoveLetterKernel(tt.Kernel):
         return ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
                         for p, c, t, g, o in self.log)
 
+    def ever_seen(self, q: int, i: int) -> int:
+        """Bitmask of the players who have seen ``q``'s card ``i`` since it was drawn: ``seen``
+        forgets a look when the owner plays a card of the card's type, ``views[t]`` when the
+        owner plays a t, and ``views[PRINCESS]`` never (playing the Princess puts one out)."""
+        bits = 0
+        for v in self.views[q][i]:
+            bits |= v
+        return bits
+
+    def consistent(self) -> bool:
+        """Whether every card in hand is of a type its public record allows and the cards of
+        each tie group are of one type."""
+        types = {}
+        for hand, allow, link in zip(self.hands, self.allow, self.link):
+            for c, a, label in zip(hand, allow, link):
+                if not a >> c & 1 or (label and types.setdefault(label, c) != c):
+                    return False
+        return True
+
     def resample(self, player, rng):
-        """Keep the cards ``player`` has seen; deal the unseen ones uniformly."""
+        """Keep the cards ``player`` has ever seen; deal the others uniformly among the deals
+        the public record allows (``consistent``, by rejection), with the ``seen`` masks
+        those cards would have (``views``)."""
         k = self.copy()
+        bit = 1 << player
         pool = k.pool[:]
-        slots = tt.pool_unseen_cards(k.hands, k.seen, player, pool)
-        cards = tt.shuffled_cards(pool, rng)
-        for (q, i), c in zip(slots, cards):
-            k.hands[q][i] = c
+        slots = [(q, i) for q in range(k.n) for i in range(len(k.hands[q]))
+                 if not k.ever_seen(q, i) & bit]
+        for q, i in slots:
+            pool[k.hands[q][i]] += 1
+        for _ in range(MAX_DEALS):
+            cards = tt.shuffled_cards(pool, rng)
+            for (q, i), c in zip(slots, cards):
+                k.hands[q][i] = c
+            if k.consistent():
+                break
+        else:
+            raise RuntimeError("love_letter: no deal fits the public record (MAX_DEALS draws)")
+        for q, i in slots:
+            k.seen[q][i] = k.views[q][i][k.hands[q][i]]
         k.pool = tt.list_to_counts(cards[len(slots):], NUM_TYPES)
         return k
 
     def same_cards(self, other):
-        """Same cards in the same places (who has seen them is bookkeeping of the history:
-        a resampled kernel keeps the real one's, a rebuilt world has its own)."""
+        """Same cards in the same places (who has seen them and what the public record says
+        of them is bookkeeping of the history: a rebuilt world has its own)."""
         return (self.hands == other.hands and self.pool == other.pool
                 and self.face_up == other.face_up and self.discards == other.discards)
 
