@@ -453,7 +453,7 @@ KEEP, DROP, FREE = ll.KEEP, ll.DROP, ll.FREE
 CASE_CAP = 128      # cases of one record (bound: module docstring of love_letter)
 PLAY_CAP = LOG_PER_ROUND
 EVENT_CAP = MAX_DRAWN + LOG_PER_ROUND
-WORK = CASE_CAP * (4 * MP + PLAY_CAP) + EVENT_CAP + 5 * MP + NT + MAX_DRAWN
+WORK = CASE_CAP * (4 * MP + PLAY_CAP + 1) + EVENT_CAP + MAX_DRAWN + NT + 14 * MP
 DRAW_EVENT = -10    # event ``DRAW_EVENT - who``: a chance outcome to ``who`` (-2: face up);
 #                     other events are the log index of a play
 
@@ -586,10 +586,10 @@ def _copy_case(cm, cl, cp, src, dst, plays):
 
 
 @nb.njit(cache=True)
-def _record(s, t, player, cm, cl, cp, events, hl):
+def _record(s, t, player, cm, cl, cp, events, hl, alive):
     """``LoveLetterKernel.record``: replays ``s``'s round in ``t`` and fills the cases
-    (``cm``, ``cl``, ``cp``), the round's ``events`` and the hand lengths ``hl``; returns
-    (cases, events, the round's first log index)."""
+    (``cm``, ``cl``, ``cp``), the round's ``events`` and the hand lengths ``hl`` (``alive``:
+    room for a flag per case); returns (cases, events, the round's first log index)."""
     n = s[N]
     start = _round_start(s, t)
     plays = s[LOG_LEN] - start
@@ -599,7 +599,6 @@ def _record(s, t, player, cm, cl, cp, events, hl):
     for q in range(MP):
         hl[q] = 0
     nc, ne, j = 1, 0, 0
-    alive = np.empty(CASE_CAP, np.bool_)
     while t[DRAW_LEN] < s[DRAW_LEN] or t[LOG_LEN] < plays:
         if t[QUEUE_LEN] > 0:
             if t[DRAW_LEN] >= s[DRAW_LEN]:
@@ -632,9 +631,9 @@ def _record(s, t, player, cm, cl, cp, events, hl):
         # The kept card: in slot 2p, per case (a tied old card splits its case).
         m = nc
         for c in range(m):
-            alive[c] = True
+            alive[c] = 1
             if p == player:
-                alive[c] = _reveal(cm, cl, c, 2 * p + played, card, hl, n) != 0
+                alive[c] = _reveal(cm, cl, c, 2 * p + played, card, hl, n)
                 if played == 0:
                     cm[c, 2 * p], cl[c, 2 * p] = cm[c, 2 * p + 1], cl[c, 2 * p + 1]
                 cp[c, j] = KEEP if played else DROP
@@ -652,7 +651,7 @@ def _record(s, t, player, cm, cl, cp, events, hl):
                 if nc == CASE_CAP:
                     raise RuntimeError("love_letter: more cases than CASE_CAP")
                 _copy_case(cm, cl, cp, c, nc, j)
-                alive[nc] = True
+                alive[nc] = 1
                 cm[nc, 2 * p], cl[nc, 2 * p] = ANY_CARD, 0
                 _pin_group(cm, cl, nc, tie, 1 << card, hl, n)
                 cp[nc, j] = DROP | mask << 2
@@ -669,8 +668,8 @@ def _record(s, t, player, cm, cl, cp, events, hl):
             elif card == BARON and outcome >= OUT0:
                 lost = outcome - OUT0
         for c in range(nc):
-            if alive[c]:
-                alive[c] = _effects(t, cm, cl, c, player, p, card, target, guess, outcome, label, hl, n)
+            if alive[c] and not _effects(t, cm, cl, c, player, p, card, target, guess, outcome, label, hl, n):
+                alive[c] = 0
         if lost >= 0:
             hl[lost] = 0
         kept = 0
@@ -703,17 +702,23 @@ def _fits_case(cm, cl, c, hands, s, n):
 
 
 @nb.njit(cache=True)
-def _witness(s, start, events, ne, cp, c, hands, draws):
+def _witness(s, start, events, ne, cp, c, hands, draws, seen, wh, tr, done, hl, dl):
     """``LoveLetterKernel.witness``: the chance outcomes (``draws``) of a history of the round
     dealing ``hands``, read backwards by case ``c``'s play codes (``start``: the round's
-    first log index)."""
-    n = s[N]
-    wh = hands.copy()
-    hl = np.empty(MP, np.int64)
-    dl = np.empty(MP, np.int64)
+    first log index), and the ``seen`` masks that history gives the cards in hand (what the
+    Python reference gets by replaying it): going backwards, each card in hand collects the
+    players who look at it (Priest, Baron tie, King) until its draw or a play of its type
+    beside it (which resets ``seen`` to its holder). Work arrays: ``wh`` the cards in hand,
+    ``tr`` the final slot of the card at each slot (-1: none), ``done`` whether a final card's
+    ``seen`` is complete, ``hl`` and ``dl`` hand and discard lengths."""
     for q in range(MP):
         hl[q] = s[HAND_LEN + q]
         dl[q] = s[DISC_LEN + q]
+    for k in range(2 * MP):
+        wh[k] = hands[k]
+        tr[k] = k if k % 2 < hl[k // 2] else -1
+        done[k] = 0
+        seen[k] = 0
     fu = s[FACE_UP_LEN]
     d = s[DRAW_LEN]
     j = 0
@@ -730,7 +735,13 @@ def _witness(s, start, events, ne, cp, c, hands, draws):
                 draws[d] = s[FACE_UP + fu]
             else:
                 hl[who] -= 1
-                draws[d] = wh[2 * who + hl[who]]
+                k = 2 * who + hl[who]
+                draws[d] = wh[k]
+                f = tr[k]
+                if f >= 0 and not done[f]:
+                    seen[f] |= 1 << who
+                    done[f] = 1
+                tr[k] = -1
             continue
         j -= 1
         entry = s[LOG + start + ev]
@@ -744,7 +755,23 @@ def _witness(s, start, events, ne, cp, c, hands, draws):
         if target == p and targeted:
             pass
         elif card == KING:
+            both = (1 << p) | (1 << target)
+            for k in (2 * p, 2 * target):
+                if tr[k] >= 0 and not done[tr[k]]:
+                    seen[tr[k]] |= both
             wh[2 * p], wh[2 * target] = wh[2 * target], wh[2 * p]
+            tr[2 * p], tr[2 * target] = tr[2 * target], tr[2 * p]
+        elif card == PRIEST:
+            f = tr[2 * target]
+            if f >= 0 and not done[f]:
+                seen[f] |= 1 << p
+        elif card == BARON and outcome == TIE:
+            f = tr[2 * p]
+            if f >= 0 and not done[f]:
+                seen[f] |= 1 << target
+            f = tr[2 * target]
+            if f >= 0 and not done[f]:
+                seen[f] |= 1 << p
         elif card == PRINCE or (card == GUARD and outcome == HIT):
             back = target
         elif card == BARON and outcome >= OUT0:
@@ -754,30 +781,20 @@ def _witness(s, start, events, ne, cp, c, hands, draws):
         if back >= 0:
             dl[back] -= 1
             wh[2 * back + hl[back]] = s[DISCARDS + MAX_DISCARDS * back + dl[back]]
+            tr[2 * back + hl[back]] = -1
             hl[back] += 1
         dl[p] -= 1  # the card played
-        kept = wh[2 * p]
+        kept, f = wh[2 * p], tr[2 * p]
+        if kept == card and f >= 0 and not done[f]:  # observers cannot tell which was kept
+            seen[f] |= 1 << p
+            done[f] = 1
         code, mask = cp[c, j] & 3, cp[c, j] >> 2
         if code == KEEP or (code == FREE and mask >> kept & 1):
-            wh[2 * p + 1] = card
+            wh[2 * p + 1], tr[2 * p + 1] = card, -1
         else:
             wh[2 * p], wh[2 * p + 1] = card, kept
+            tr[2 * p], tr[2 * p + 1] = -1, f
         hl[p] = 2
-
-
-@nb.njit(cache=True)
-def _replay(s, t, draws):
-    """``t`` = ``s``'s round dealt by ``draws`` (``LoveLetterKernel._replay``; ``t``'s log
-    holds the round's entries only)."""
-    start = _round_start(s, t)
-    while t[DRAW_LEN] < s[DRAW_LEN] or t[LOG_LEN] < s[LOG_LEN] - start:
-        if t[QUEUE_LEN] > 0:
-            nb_apply_action(t, draws[t[DRAW_LEN]])
-        else:
-            entry = s[LOG + start + t[LOG_LEN]]
-            nb_apply_action(t, (entry // 16) % NUM_ACTIONS)
-            if t[LOG + t[LOG_LEN] - 1] != entry:
-                raise RuntimeError("love_letter: the witness history does not replay the record")
 
 
 @nb.njit(cache=True)
@@ -786,8 +803,8 @@ def nb_determinize(s, player, rng):
     cards ``player`` does not see (``SEEN``) join the pool and are dealt again by uniform
     draws without replacement, redrawn until the placement meets a case of the record
     (``_record``; early rejection by the union of the cases' masks), so the deal is uniform
-    among the consistent ones; the round is then replayed from the history ``_witness``
-    builds for it, which gives the world's ``SEEN``, ``POOL`` and ``DRAWN``."""
+    among the consistent ones; the history ``_witness`` builds for it gives the world's
+    ``DRAWN`` and ``SEEN`` (the rest of the state is the same in every world)."""
     if s[DONE]:
         return
     n = s[N]
@@ -795,16 +812,20 @@ def nb_determinize(s, player, rng):
     work = np.empty(WORK, np.int64)  # one allocation, cut into the arrays below
     cm = work[:CASE_CAP * 2 * MP].reshape((CASE_CAP, 2 * MP))
     cl = work[CASE_CAP * 2 * MP:CASE_CAP * 4 * MP].reshape((CASE_CAP, 2 * MP))
-    rest = CASE_CAP * 4 * MP
-    cp = work[rest:rest + CASE_CAP * PLAY_CAP].reshape((CASE_CAP, PLAY_CAP))
-    rest += CASE_CAP * PLAY_CAP
-    events = work[rest:rest + EVENT_CAP]
-    hl = work[rest + EVENT_CAP:rest + EVENT_CAP + MP]
-    pool = work[rest + EVENT_CAP + MP:rest + EVENT_CAP + MP + NT]
-    hands = work[rest + EVENT_CAP + MP + NT:rest + EVENT_CAP + 3 * MP + NT]
-    allowed = work[rest + EVENT_CAP + 3 * MP + NT:rest + EVENT_CAP + 5 * MP + NT]
-    draws = work[rest + EVENT_CAP + 5 * MP + NT:WORK]
-    nc, ne, start = _record(s, t, player, cm, cl, cp, events, hl)
+    at = CASE_CAP * 4 * MP
+    cp = work[at:at + CASE_CAP * PLAY_CAP].reshape((CASE_CAP, PLAY_CAP))
+    at += CASE_CAP * PLAY_CAP
+    alive = work[at:at + CASE_CAP]
+    events = work[at + CASE_CAP:at + CASE_CAP + EVENT_CAP]
+    at += CASE_CAP + EVENT_CAP
+    draws = work[at:at + MAX_DRAWN]
+    pool = work[at + MAX_DRAWN:at + MAX_DRAWN + NT]
+    at += MAX_DRAWN + NT
+    hl, dl = work[at:at + MP], work[at + MP:at + 2 * MP]
+    at += 2 * MP
+    hands, allowed, seen = work[at:at + 2 * MP], work[at + 2 * MP:at + 4 * MP], work[at + 4 * MP:at + 6 * MP]
+    wh, tr, done = work[at + 6 * MP:at + 8 * MP], work[at + 8 * MP:at + 10 * MP], work[at + 10 * MP:at + 12 * MP]
+    nc, ne, start = _record(s, t, player, cm, cl, cp, events, hl, alive)
     bit = 1 << player
     total = 0
     for c in range(NT):
@@ -860,17 +881,14 @@ def nb_determinize(s, player, rng):
                 pool[hands[j]] += 1
     if found < 0:
         raise RuntimeError("love_letter: no deal fits the public record (MAX_DEALS draws)")
-    _witness(s, start, events, ne, cp, found, hands, draws)
-    _replay(s, t, draws)
+    _witness(s, start, events, ne, cp, found, hands, draws, seen, wh, tr, done, hl, dl)
     for k in range(2 * MP):
-        if k < 2 * n and k % 2 < s[HAND_LEN + k // 2] and t[HANDS + k] != hands[k]:
-            raise RuntimeError("love_letter: the witness history does not deal the world")
-        s[HANDS + k] = t[HANDS + k]
-        s[SEEN + k] = t[SEEN + k]
+        s[HANDS + k] = hands[k]
+        s[SEEN + k] = seen[k]
     for c in range(NT):
-        s[POOL + c] = t[POOL + c]
+        s[POOL + c] = pool[c]
     for i in range(MAX_DRAWN):
-        s[DRAWN + i] = t[DRAWN + i]
+        s[DRAWN + i] = draws[i] if i < s[DRAW_LEN] else 0
 
 
 @nb.njit(cache=True)
