@@ -260,7 +260,7 @@ def test_worlds_do_not_depend_on_the_copy_kept(plays, first, second, who, rare):
     history = [[], []]
     for draws, record in zip((first, second), history):
         k = ll.LoveLetterKernel(3, 1)
-        for step, action in enumerate(_state(game, draws, plays).history()):
+        for action in _state(game, draws, plays).history():
             k.apply(action)
             record.append(k.information_state_string(2))
     assert history[0] == history[1]            # p2's information state, move by move
@@ -327,7 +327,8 @@ def test_worlds_depend_on_the_information_state_only():
             for player in range(game.num_players()):
                 for other in _indistinguishable(game, state, player)[:4]:
                     for seed in range(2):
-                        a, b = (s.kernel.resample(player, np.random.default_rng(seed)) for s in (state, other))
+                        a, b = (s.kernel.resample(player, np.random.default_rng(seed))
+                                for s in (state, other))
                         assert _fields(a) == _fields(b), (state.history(), other.history(), player, seed)
                         compared += 1
     assert compared > 100

@@ -10,6 +10,20 @@ import numpy as np
 import pyspiel
 import pytest
 from scipy import stats
+from test_love_letter import (
+    BARON_TIE,
+    GUARD_MISS,
+    KEPT_DRAWN,
+    KEPT_OLD,
+    TIE_DROPPED,
+    TIE_KEPT,
+    _consistent_placements,
+    _fields,
+    _indistinguishable,
+    _p0_holds_no_guard,
+    _p1_holds_the_king,
+    _state,
+)
 
 from infosets.core.pcg32 import PCG32
 from infosets.games import _love_letter_kernel as lk
@@ -28,20 +42,6 @@ from kernel_checks import (
     worlds,
 )
 from tabletop_checks import chi_square_pvalue, play_to_decision
-from test_love_letter import (
-    BARON_TIE,
-    GUARD_MISS,
-    KEPT_DRAWN,
-    KEPT_OLD,
-    TIE_DROPPED,
-    TIE_KEPT,
-    _consistent_placements,
-    _fields,
-    _indistinguishable,
-    _p0_holds_no_guard,
-    _p1_holds_the_king,
-    _state,
-)
 
 # (players, tokens_to_win) -> random games (1,000 in all; a game is a series of rounds)
 CASES = {(2, 1): 300, (3, 1): 300, (4, 2): 250, (2, 0): 50, (3, 0): 50, (4, 0): 50}

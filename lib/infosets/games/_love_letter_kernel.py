@@ -46,7 +46,8 @@ QUEUE_CAP = 12
 LOG_PER_ROUND = 20  # at most 15 plays and one end-of-round entry
 LEAD_SCALE = 1.0  # the heuristic's lead scale, in affection tokens
 
-N, CUR, AFTER_DRAW, DONE, TOKENS_TO_WIN, QUEUE_LEN, LOG_LEN, LOG_HASH, FACE_UP_LEN, LOG_CAP, DRAW_LEN = range(11)
+N, CUR, AFTER_DRAW, DONE, TOKENS_TO_WIN, QUEUE_LEN, LOG_LEN, LOG_HASH = range(8)
+FACE_UP_LEN, LOG_CAP, DRAW_LEN = range(8, 11)
 TOKENS = 11
 POOL = TOKENS + MP
 ALIVE = POOL + NT
@@ -455,9 +456,7 @@ PLAY_CAP = LOG_PER_ROUND
 EVENT_CAP = MAX_DRAWN + LOG_PER_ROUND
 WORK = CASE_CAP * (4 * MP + PLAY_CAP + 1) + EVENT_CAP + MAX_DRAWN + NT + 14 * MP
 DRAW_EVENT = -10    # event ``DRAW_EVENT - who``: a chance outcome to ``who`` (-2: face up);
-#                     other events are the log index of a play
-
-
+#                     an event >= 0 is a play, by its index among the round's log entries
 SCRATCH = LOG + LOG_PER_ROUND  # a replayed round: ``s`` without the log of earlier rounds
 
 
@@ -823,8 +822,9 @@ def nb_determinize(s, player, rng):
     at += MAX_DRAWN + NT
     hl, dl = work[at:at + MP], work[at + MP:at + 2 * MP]
     at += 2 * MP
-    hands, allowed, seen = work[at:at + 2 * MP], work[at + 2 * MP:at + 4 * MP], work[at + 4 * MP:at + 6 * MP]
-    wh, tr, done = work[at + 6 * MP:at + 8 * MP], work[at + 8 * MP:at + 10 * MP], work[at + 10 * MP:at + 12 * MP]
+    hands, allowed = work[at:at + 2 * MP], work[at + 2 * MP:at + 4 * MP]
+    seen, wh = work[at + 4 * MP:at + 6 * MP], work[at + 6 * MP:at + 8 * MP]
+    tr, done = work[at + 8 * MP:at + 10 * MP], work[at + 10 * MP:at + 12 * MP]
     nc, ne, start = _record(s, t, player, cm, cl, cp, events, hl, alive)
     bit = 1 << player
     total = 0

@@ -544,10 +544,8 @@ class LoveLetterKernel(tt.Kernel):
 
     def _replay(self, draws) -> LoveLetterKernel:
         """This kernel with the current round dealt by ``draws`` instead (``_steps``)."""
-        k = self.copy()
-        for k, _ in self._steps(draws):
-            pass
-        return k
+        steps = list(self._steps(draws))
+        return steps[-1][0] if steps else self.copy()
 
     def record(self, player: int) -> tuple[list[_Case], list[tuple]]:
         """What ``player`` knows of the cards in hand: the cases of the public record (one of
