@@ -29,13 +29,12 @@ a filter (``refused`` counts it).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from math import comb
 
 import numpy as np
 import pyspiel
 
-from infosets.core.checks import check_game, check_sampler_call
+from infosets.games.checked_worlds import CheckedWorlds
 
 PRE_DEAL = 2  # chance steps before the deal: the number of tricks, the dealer
 
@@ -199,52 +198,19 @@ def _weighted_index(weights: list[int], rng) -> int:
     raise AssertionError("unreachable: pick < sum(weights)")
 
 
-class OhHellWorlds:
+class OhHellWorlds(CheckedWorlds):
     """``sampler(state, player, rng)`` for OpenSpiel's ``oh_hell``: exact, checked worlds."""
 
+    GAME = "oh_hell"
+
     def __init__(self, game: pyspiel.Game, max_tries: int = 1000, cache_size: int = 16):
-        check_game(game)
-        if game.get_type().short_name != "oh_hell":
-            raise ValueError(f"game: OhHellWorlds serves 'oh_hell', not "
-                             f"'{game.get_type().short_name}'")
+        super().__init__(game, max_tries, cache_size)
         params = game.get_parameters()
         self.num_suits = int(params.get("num_suits", 4))
         self.num_cards = self.num_suits * int(params.get("num_cards_per_suit", 13))
-        self.game = game
-        self._num_players = game.num_players()
-        self.max_tries = max_tries
-        self.refused = 0
-        self._plans: OrderedDict = OrderedDict()
-        self._cache_size = cache_size
 
-    def plan(self, state: pyspiel.State, player: int) -> _Plan:
-        key = (player, tuple(state.history()))
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = _Plan(state, player, self.num_suits, self.num_cards)
-            self._plans[key] = plan
-            if len(self._plans) > self._cache_size:
-                self._plans.popitem(last=False)
-        else:
-            self._plans.move_to_end(key)
-        return plan
+    def new_plan(self, state: pyspiel.State, player: int) -> _Plan:
+        return _Plan(state, player, self.num_suits, self.num_cards)
 
-    def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
-        check_sampler_call(state, player, self._num_players)
-        plan = self.plan(state, player)
-        view = state.information_state_string(player)
-        for _ in range(self.max_tries):
-            world = self._replay(plan.draw_history(rng), plan.plays_start)
-            if world is not None and world.information_state_string(player) == view:
-                return world
-            self.refused += 1
-        raise RuntimeError(f"oh_hell worlds: {self.max_tries} worlds in a row refused at a "
-                           f"state of {len(state.history())} actions")
-
-    def _replay(self, history, first_play):
-        world = self.game.new_initial_state()
-        for i, action in enumerate(history):
-            if i >= first_play and action not in world.legal_actions():
-                return None
-            world.apply_action(action)
-        return world
+    def first_play(self, plan: _Plan, history: list[int]) -> int:
+        return plan.plays_start
