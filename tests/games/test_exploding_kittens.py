@@ -3,8 +3,12 @@
 import numpy as np
 import pyspiel
 import pytest
+from scipy import stats
 
 import infosets.games  # noqa: F401
+from determinizer_phases import truth_probability_bound
+from infosets.games import _exploding_kittens_worlds as worlds_module
+from infosets.games import _tabletop as tt
 from infosets.games import exploding_kittens as ek
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
@@ -311,3 +315,64 @@ def test_a_card_moved_out_of_sight_is_redealt_at_its_deal_step(steal):
         world = ek.sample_world(state, 0, rng)
         assert world.information_state_string(0) == state.information_state_string(0)
         assert world.history()[7] == ek.CATS[0]
+
+
+def _after_see_the_future(seed: int, count: int):
+    """The first ``count`` decision states of random 4-player games (seeded ``seed``) whose
+    last public entry is a See the Future that stood. Returns (game, states)."""
+    game = pyspiel.load_game("exploding_kittens(players=4)")
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(found) < count:
+            if state.is_chance_node():
+                state.apply_action(tt.sample_chance(state.kernel, rng))
+                continue
+            kernel = state.kernel
+            if kernel.log and kernel.log[-1][1] == "future" and kernel.phase == ek.MAIN:
+                found.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+    return game, found
+
+
+@pytest.mark.parametrize("seed,count", [(3, 15), (7, 3)])
+def test_no_true_world_after_see_the_future_in_4_player_games(monkeypatch, seed, count):
+    """Regression (2026-11-29): ``sample`` fell back to the real history (the true world) in
+    4-player games after a See the Future, for two reasons. (1) The re-deal took every card
+    whose knowledge mask lacked the player, and the kernel drops a player from a mask once they
+    cannot follow the card (a kitten another player hides above a card they saw with See the
+    Future, a Favor or steal between others, a played copy of a type they knew), though they
+    saw the card where it was dealt: the replay refused nearly every world (seed 3, state 14,
+    player 1: the true world in 8 of 20 draws). Such cards now keep their value
+    (``context["ever"]``). (2) Its second stage keeps the real hidden choices, but re-dealt the
+    card a kept hidden Give named, so the Give was illegal in most attempts (with (1) fixed and
+    not (2), seed 7's first states returned the real history 9 times in these draws; the code
+    before both fixes passes that case); the card a kept Give moved now keeps its value there.
+
+    Chance: a world equals the truth at most as often as the posterior probability of the true
+    world, bounded by ``truth_probability_bound`` (one over one plus the number of distinct
+    equally likely worlds one swap or one changed hidden step away, as in the determinizer
+    audit); a count above the binomial quantile at 1e-6 fails. The docstring's claim: the
+    real-history fallback (``real_history``) is never used on these states."""
+    fallbacks = []
+    real_history = getattr(worlds_module, "real_history", None)
+    monkeypatch.setattr(worlds_module, "real_history",
+                        lambda context: fallbacks.append(1) or real_history(context),
+                        raising=False)
+    game, states = _after_see_the_future(seed, count)
+    rng = np.random.default_rng(1)
+    samples = 20
+    for i, state in enumerate(states):
+        for player in range(4):
+            if not state.kernel.alive[player]:
+                continue
+            hits = sum(str(ek.sample_world(state, player, rng)) == str(state)
+                       for _ in range(samples))
+            if hits:
+                bound, _ = truth_probability_bound(state, player)
+                allowed = stats.binom.isf(1e-6, samples, bound)
+                assert hits <= allowed, (f"state {i}, player {player}: the true world in "
+                                         f"{hits}/{samples}, chance allows <= {allowed}")
+    assert not fallbacks, f"the real history was returned {len(fallbacks)} times"

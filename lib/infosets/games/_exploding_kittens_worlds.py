@@ -13,14 +13,18 @@ The proposal, per attempt:
 * hidden choices of other players are redrawn uniformly among their legal moves: where a
   kitten goes back (a ``PLACE`` by another player) and which card a Favor hands over between
   two other players (a ``GIVE`` the sampling player takes no part in);
-* the cards the player cannot see now are re-dealt uniformly into the unseen slots (as
-  ``ExplodingKittensKernel.resample`` does, and no opening hand card is a Defuse) and each
-  re-dealt card rewrites the chance step that drew it (``redealt_outcomes``); cards already
-  played keep their real draws. A card a Favor or a steal moved between two other players
-  is one of them (as in the compiled kernel's ``nb_determinize``, only giver and taker know
-  it): it keeps the tag of the step that dealt it, and a steal's chance step takes the
-  re-dealt card too (until 2026-11-27 the move dropped the tag and every world replayed the
-  true card at its deal step);
+* the cards the player has never known are re-dealt uniformly into their slots (as
+  ``ExplodingKittensKernel.resample`` does, and no opening hand card is a Defuse), each
+  re-dealt card rewriting the deal step that dealt it and the chance steps of the steals
+  that took it (``redealt_outcomes``); cards already played keep their real draws. A card
+  the player has known keeps its value, also where the knowledge mask has since dropped them
+  (the kernel forgets a card its observer can no longer place: a card seen with See the
+  Future once another player hides a kitten, a hand that gave or lost a card out of their
+  sight, a known copy of a type its holder played); until 2026-11-29 such cards were
+  re-dealt, the replay refused every world whose re-deal changed what the player had seen,
+  and ``sample`` fell back to the real history. A card moved between two other players is
+  re-dealt like any card the player never knew (until 2026-11-27 the move dropped its tag
+  and every world replayed the true card at its deal step);
 * the game is replayed through the engine along the real sequence of player moves. After a
   move, the chance steps the real history took there are fed in order; where the replay
   needs more (a deeper kitten fixes more cards, a draw that came from the fixed top now comes
@@ -49,7 +53,7 @@ alone has too many hidden outcomes.
 
 Cost, measured on random 2-4 player games (states spread over whole games, every player):
 median 1-1.5 ms per world, mean 6-33 ms; about 1% of (4-player) states need the fallback of
-``sample`` (about 0.2-1 s), none needed the real history.
+``sample`` (about 0.2-1 s); for the real history, see ``sample``.
 """
 
 from __future__ import annotations
@@ -65,53 +69,65 @@ def history_context(game, history: list[int], player_moves, kitten_defuse,
     Keys: ``segments`` (the chance outcomes before the first player move, then per player
     move (step, mover, action, outcomes after it)); ``drawn`` (step of a Draw -> card it
     gave); ``tagged`` (the real final kernel with each card tagged by the step that drew it,
-    ``tt.Drawn``; a card moved between hands keeps its tag); ``moved`` (tag of a card moved
-    by a Favor or a steal -> [bitmask of the players who saw it at a move, chance steps of
-    the steals that took it]); ``views`` (step -> the information-state string of the mover
-    there). ``player_moves(kernel, action)`` tells whether a move is a Draw;
-    ``kitten_defuse`` the two card types dealt in after the opening (see the caller);
+    ``tt.Drawn``; a card moved between hands keeps its tag); ``ever`` (tag -> bitmask of the
+    players who knew the card at some time: a card's knowledge mask may drop a player who
+    saw it, e.g. a See the Future card once another player hid a kitten above it);
+    ``events`` (every step where a tagged card moved between hands, in order: ``("move",
+    step, giver, taker, tag, hand, steal)`` for a Favor's Give or a steal (``steal``:
+    whether ``step`` is the steal's chance step; ``hand``: (tag, ``ever`` mask then) of each
+    tagged card the giver held just before)); ``views`` (step -> the information-state
+    string of the mover there). ``player_moves(kernel, action)`` tells whether a move is a
+    Draw; ``kitten_defuse`` the two card types dealt in after the opening (see the caller);
     ``card_move(kernel)`` (giver, taker) when the step now due moves a card between hands.
     """
     kernel = game.new_kernel()
-    opening, segments, drawn, movers, moved = [], [], {}, {}, {}
+    opening, segments, drawn, events, ever = [], [], {}, [], {}
     for step, action in enumerate(history):
         mover = kernel.current_player()
         chance = mover == tt.CHANCE
-        value = tt.Drawn(action, step) if chance else action
         if chance:
             (segments[-1][3] if segments else opening).append(action)
         else:
             segments.append((step, mover, action, []))
-            movers[step] = mover
         move = card_move(kernel)
-        if move is not None:
-            _track_move(kernel, value, move, step if chance else None, moved)
-        elif not chance and player_moves(kernel, action):
+        before = [hand[:] for hand in kernel.hands]
+        if not chance and player_moves(kernel, action):
             hands = [len(h) for h in kernel.hands]
             kernel.apply(action)
             drawn[step] = _last_drawn(kernel, hands, mover)
         else:
-            kernel.apply(value)
+            kernel.apply(tt.Drawn(action, step) if chance else action)
+        _record_events(kernel, before, step, move, chance, ever, events)
+        _learn(kernel, ever)
     return {"opening": opening, "segments": segments, "drawn": drawn, "tagged": kernel,
-            "moved": moved, "views": {}, "history": list(history),
+            "ever": ever, "events": events, "views": {}, "history": list(history),
             "kitten_defuse": kitten_defuse}
 
 
-def _track_move(kernel, action: int, move: tuple[int, int], steal: int | None,
-                moved: dict) -> None:
-    """Apply the step moving a card from giver to taker (``move``) and record, under the moved
-    card's tag, who saw it (its knowledge mask before the move, giver and taker) and the step
-    of a steal (``steal``: a chance step, which a world rewrites with the re-dealt card)."""
-    giver, taker = move
-    masks = {id(c): m for c, m in zip(kernel.hands[giver], kernel.seen[giver])}
-    kernel.apply(action)
-    card = kernel.hands[taker][-1]          # the giver's own copy (``_move_card``)
-    if not isinstance(card, tt.Drawn):      # a starting Defuse: no step dealt it
-        return
-    record = moved.setdefault(card.origin, [0, []])
-    record[0] |= masks[id(card)] | (1 << giver) | (1 << taker)
-    if steal is not None:
-        record[1].append(steal)
+def _record_events(kernel, before: list[list], step: int, move, chance: bool, ever: dict,
+                   events: list) -> None:
+    """Append to ``events`` the card moved between hands at ``step``, if any (see
+    ``history_context``): ``before`` holds the hands before the step, ``move`` the (giver,
+    taker) of a card move."""
+    def snapshot(hand):
+        return tuple((c.origin, ever.get(c.origin, 0)) for c in hand if isinstance(c, tt.Drawn))
+
+    if move is not None:
+        giver, taker = move
+        card = kernel.hands[taker][-1]          # the giver's own copy (``_move_card``)
+        tag = card.origin if isinstance(card, tt.Drawn) else None   # None: a starting Defuse
+        events.append(("move", step, giver, taker, tag, snapshot(before[giver]), chance))
+
+
+def _learn(kernel, ever: dict) -> None:
+    """Add to ``ever`` the knowledge masks a step may have widened: the card just put at the
+    end of a hand (dealt, drawn, moved) and the deck-top cards (See the Future)."""
+    for hand, seen in zip(kernel.hands, kernel.seen):
+        if hand and isinstance(hand[-1], tt.Drawn):
+            ever[hand[-1].origin] = ever.get(hand[-1].origin, 0) | seen[-1]
+    for card, mask in zip(kernel.top, kernel.top_seen):
+        if mask and isinstance(card, tt.Drawn):
+            ever[card.origin] = ever.get(card.origin, 0) | mask
 
 
 def _last_drawn(kernel, hands_before: list[int], mover: int) -> int | None:
@@ -137,46 +153,52 @@ def real_views(game, context: dict, player: int) -> dict:
     return views
 
 
-def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int) -> dict:
-    """step -> card: the cards ``player`` cannot see now, re-dealt uniformly into the unseen
-    slots whose card a chance step drew (``tt.Drawn`` tags), each written on that step.
+def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int,
+                     kept=frozenset()) -> dict | None:
+    """step -> card: the chance outcomes a world rewrites, drawn afresh for each attempt.
+    (None: the slots cannot be filled, a rejected attempt.)
 
-    A card dealt at the opening is neither a ``kitten`` nor a ``defuse`` (both are shuffled
-    in after the deal) and no hand holds a kitten: slots are filled in that order (opening
-    hand cards, other hand cards, deck-top cards), each with a uniformly drawn card it may
-    hold, which is uniform over the placements meeting these constraints (nested sets).
-    A card a Favor or a steal moved between two other players is such a slot too (it keeps
-    its tag, ``context["moved"]``): its card is also written on the chance step of each
-    steal that took it. Unseen cards without a tag (a starting Defuse, a kitten put back) or
-    moved where ``player`` saw them (as giver or taker, or knowing the card before) keep
-    their value.
+    The cards ``player`` has never known (``context["ever"]``), wherever they are now,
+    re-dealt uniformly into their slots, each written on the step that dealt it. A card dealt
+    at the opening is neither a ``kitten`` nor a ``defuse`` (both are shuffled in after the
+    deal) and no hand holds a kitten: slots are filled in that order (opening hand cards, other
+    hand cards, deck-top cards), each with a uniformly drawn card it may hold, which is
+    uniform over the placements meeting these constraints (nested sets). A steal's chance step
+    takes the card re-dealt to the card it took. Cards ``player`` has known keep their value,
+    even where their knowledge mask has since dropped ``player`` (until 2026-11-29 they
+    were re-dealt, and the replay refused every world whose re-deal differed from what the
+    player had seen: see ``sample``); so do unseen cards no step dealt (a starting Defuse, a
+    kitten put back), and those tagged in ``kept``: the cards a Favor between two other players
+    handed over, when ``sample`` keeps the real hidden choices (the kept Give names the card).
     """
+    history = context["history"]
     tagged = context["tagged"]
-    moved = context["moved"]
+    ever = context["ever"]
     bit = 1 << player
     opening = len(context["opening"])
     pool = list(tagged.pool)
-    slots = []                                   # (order, origin)
-    for hand, seen in zip(tagged.hands, tagged.seen):
-        for card, mask in zip(hand, seen):
-            if (not mask & bit and isinstance(card, tt.Drawn)
-                    and not moved.get(card.origin, (0,))[0] & bit):
+    slots = []                                   # (order, deal step)
+    for hand in tagged.hands:
+        for card in hand:
+            if (isinstance(card, tt.Drawn) and not ever.get(card.origin, 0) & bit
+                    and card.origin not in kept):
                 slots.append((0 if card.origin < opening else 1, card.origin))
                 pool[card] += 1
-    for card, mask in zip(tagged.top, tagged.top_seen):
-        if not mask & bit and isinstance(card, tt.Drawn):
+    for card in tagged.top:
+        if isinstance(card, tt.Drawn) and not ever.get(card.origin, 0) & bit:
             slots.append((2, card.origin))
             pool[card] += 1
     cards = tt.shuffled_cards(pool, rng)
     banned = ({kitten, defuse}, {kitten}, set())
     changes = {}
-    for order, origin in sorted(slots):
+    for order, step in sorted(slots):
         i = next((i for i, c in enumerate(cards) if c not in banned[order]), None)
-        if i is None:
-            return {}
-        changes[origin] = cards.pop(i)
-        for steal in moved.get(origin, (0, ()))[1]:
-            changes[steal] = changes[origin]
+        if i is None:     # unreachable (the real cards fill the slots); never the real cards
+            return None
+        changes[step] = cards.pop(i)
+    for _, step, _, _, tag, _, steal in context["events"]:
+        if steal and tag in changes and changes[tag] != history[step]:
+            changes[step] = changes[tag]
     return changes
 
 
@@ -187,28 +209,51 @@ ATTEMPTS = 100  # attempts with hidden choices redrawn, then as many keeping the
 def sample(game, context: dict, player: int, rng, hidden_move) -> list[int]:
     """A consistent history (``world_history`` until one is accepted). Fallbacks, rare (see
     the module docstring): after ``ATTEMPTS`` refusals the hidden choices keep their real
-    values (only the unseen cards are re-dealt), and after as many again the real history
-    itself is returned (a world that is the truth, never seen in the measurements)."""
+    values (the unseen cards are still re-dealt, except a card a kept hidden Give handed over:
+    the Give names it, ``given_out_of_sight``), and after as many again the real history
+    itself is returned (``real_history``: a world that is the truth). Until 2026-11-29 that
+    happened in 4-player games after a See the Future: cards the player had seen were
+    re-dealt (``redealt_outcomes``), and the second stage re-dealt the kept Give's card, so
+    both stages refused nearly every attempt. ``tests/games/test_exploding_kittens.py`` fails
+    if its states ever reach it."""
     for _ in range(ATTEMPTS):
         actions = world_history(game, context, player, rng, hidden_move)
         if actions is not None:
             return actions
+    kept = given_out_of_sight(context, player)
     for _ in range(ATTEMPTS):
-        actions = world_history(game, context, player, rng, lambda kernel, player: False)
+        actions = world_history(game, context, player, rng, lambda kernel, player: False, kept)
         if actions is not None:
             return actions
+    return real_history(context)
+
+
+def given_out_of_sight(context: dict, player: int) -> frozenset:
+    """Tags of the cards a Favor between two players other than ``player`` handed over."""
+    return frozenset(tag for kind, _, giver, taker, tag, _, steal in
+                     (e for e in context["events"] if e[0] == "move")
+                     if not steal and tag is not None and player not in (giver, taker))
+
+
+def real_history(context: dict) -> list[int]:
+    """The last resort of ``sample``: the real history, a world that is the truth (see
+    ``sample``; a test fails if its states ever reach it)."""
     return list(context["history"])
 
 
-def world_history(game, context: dict, player: int, rng, hidden_move) -> list[int] | None:
+def world_history(game, context: dict, player: int, rng, hidden_move,
+                  kept=frozenset()) -> list[int] | None:
     """One attempt: a history ``player`` cannot tell from the real one, or None (rejected).
 
     ``hidden_move(kernel, player)``: whether the move now to be made is a choice ``player``
     does not see (redrawn uniformly among the legal moves). A hidden choice that later steps
-    refuse is redrawn from there up to ``RETRIES`` times. See the module docstring.
+    refuse is redrawn from there up to ``RETRIES`` times. ``kept``: tags of cards that keep
+    their value (``redealt_outcomes``). See the module docstring.
     """
     views = real_views(game, context, player)
-    changes = redealt_outcomes(context, player, rng, *context["kitten_defuse"])
+    changes = redealt_outcomes(context, player, rng, *context["kitten_defuse"], kept)
+    if changes is None:
+        return None
     kernel = game.new_kernel()
     out: list[int] = []
     _feed(kernel, out, _rewritten(context["opening"], 0, changes), None, rng)
