@@ -317,6 +317,68 @@ def test_a_card_moved_out_of_sight_is_redealt_at_its_deal_step(steal):
         assert world.history()[7] == ek.CATS[0]
 
 
+def _after_a_moved_card_is_played(steal: bool):
+    """A 3-player state where player 1's only Attack (dealt at step 11) went to player 0, by a
+    Favor (player 1 gives it) or a steal with a pair of Melons, and player 0, who had no Attack,
+    then played it; player 2 took no part in the move. No one holds a Nope. Returns (game,
+    state)."""
+    game = pyspiel.load_game("exploding_kittens(players=3)")
+    tacocat, melon, beard, rainbow, furry = ek.CATS
+    deal = ([ek.FAVOR, melon, melon, tacocat, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
+            [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
+            [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry])
+    state = game.new_initial_state()
+    for card in (c for hand in deal for c in hand):
+        state.apply_action(card)
+    if steal:
+        state.apply_action(ek.CAT_BASE + ek.CATS.index(melon) * ek.MAX_PLAYERS + 1)
+    else:
+        state.apply_action(ek.FAVOR_BASE + 1)
+    while state.kernel.phase == ek.NOPE_WINDOW:
+        state.apply_action(ek.PASS)
+    state.apply_action(ek.ATTACK if steal else ek.GIVE_BASE + ek.ATTACK)  # the steal: chance
+    state.apply_action(ek.PLAY_ATTACK)
+    while state.kernel.phase == ek.NOPE_WINDOW:
+        state.apply_action(ek.PASS)
+    assert state.history()[11] == ek.ATTACK and ek.ATTACK not in state.kernel.hands[0]
+    assert state.kernel.discards[ek.ATTACK] == 1 and state.current_player() == 1
+    return game, state
+
+
+@pytest.mark.parametrize("steal", [False, True], ids=["favor", "steal"])
+def test_a_moved_card_its_taker_played_is_not_pinned_to_its_deal_step(steal):
+    """Regression (2026-11-29): played cards kept their real draws, so once player 0 played
+    the Attack player 1 had handed over out of player 2's sight, every world of player 2 dealt
+    that Attack to player 1 at step 11 (300 of 300 worlds), though player 2 saw only that some
+    card moved and that player 0 played an Attack. Now the card that left a hand is attributed
+    uniformly among that hand's cards player 2 never knew (``attributed_labels``), so step 11
+    holds an Attack about as often as player 1's other opening deal steps, which player 2 cannot
+    tell from it (measured in 1,000 worlds: favor 0.065 against 0.074, steal 0.081 against
+    0.083; before, 1.0 against 0.050 and 0.058)."""
+    game, state = _after_a_moved_card_is_played(steal)
+    rng = np.random.default_rng(9)
+    worlds = 300
+    attacks = np.zeros(14, dtype=int)            # per opening deal step of players 0 and 1
+    for _ in range(worlds):
+        world = ek.sample_world(state, 2, rng)
+        assert world.information_state_string(2) == state.information_state_string(2)
+        history = world.history()
+        rebuilt = game.new_initial_state()
+        for action in history:
+            rebuilt.apply_action(action)
+        assert str(rebuilt) == str(world)
+        attacks += [history[step] == ek.ATTACK for step in range(14)]
+    others = [7, 8, 9, 10, 12, 13]               # player 1's other opening deal steps
+    chance = attacks[others].sum() / (len(others) * worlds)
+    allowed = stats.binom.isf(1e-6, worlds, chance)
+    assert attacks[11] <= allowed, (f"the moved card's deal step holds the played Attack in "
+                                    f"{attacks[11]}/{worlds} worlds, chance {chance:.3f}")
+    for _ in range(20):   # the taker saw the card: their worlds keep it where it came from
+        world = ek.sample_world(state, 0, rng)
+        assert world.information_state_string(0) == state.information_state_string(0)
+        assert world.history()[11] == ek.ATTACK
+
+
 def _after_see_the_future(seed: int, count: int):
     """The first ``count`` decision states of random 4-player games (seeded ``seed``) whose
     last public entry is a See the Future that stood. Returns (game, states)."""
