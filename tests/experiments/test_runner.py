@@ -269,3 +269,43 @@ def test_committed_tables_are_never_unpickled(monkeypatch):
     monkeypatch.setattr(pickle, "loads", lambda *a, **k: pytest.fail("unpickled"))
     monkeypatch.setattr(pickle, "load", lambda *a, **k: pytest.fail("unpickled"))
     assert CommittedResults(cfg).load("results")
+
+
+def _busy_rows(cfg, params, seed):
+    if os.environ.get("INFOSETS_TEST_FAIL_AT") == str(params["i"]):
+        raise RuntimeError("machine stopped")
+    total = sum(k * k for k in range(200_000))  # some CPU time to count
+    return [{"i": params["i"], "total": total}]
+
+
+def test_a_task_both_committed_and_in_the_local_store_counts_its_cpu_once(tmp_path, monkeypatch):
+    """Regression (pimcts_aggregation paper run, 2026-11-27: 5,239 CPU-seconds never spent):
+    ``runner.run`` added the committed total, which covers every committed task, to the CPU
+    of each task it loaded from the local store, so a task computed here and then committed
+    counted twice. Machine A stops after tasks 0-2; machine B resumes, stops after 3-4, and
+    resumes again with 3-4 both in its store and in results/."""
+    cfg = config.load("quickstart", "smoke", seed=0)
+    tasks = [Task(_busy_rows, {"i": i}) for i in range(6)]
+    ids = [t.task_id for t in tasks]
+    for machine, fail_at in (("a", "3"), ("b", "5"), ("b", None)):
+        monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / machine))
+        if fail_at is None:
+            monkeypatch.delenv("INFOSETS_TEST_FAIL_AT")
+            stats = RunStats()
+            runner.run(tasks, cfg, workers=1, progress=False, stats=stats,
+                       committed=CommittedResults(cfg), flush_seconds=3600)
+        else:
+            monkeypatch.setenv("INFOSETS_TEST_FAIL_AT", fail_at)
+            with pytest.raises(SweepError, match="machine stopped"):
+                runner.run(tasks, cfg, workers=1, progress=False,
+                           committed=CommittedResults(cfg), flush_seconds=3600)
+    spent = {}
+    for machine in ("a", "b"):
+        st = Store(cfg, root=tmp_path / machine)
+        spent.update({i: r["cpu_seconds"] for i in ids if (r := st.load_record("results", i))})
+    assert len(spent) == 6
+    assert (stats.from_committed, stats.computed) == (3, 1)
+    assert stats.cpu_seconds == pytest.approx(sum(spent.values()), abs=0.01)
+    table = CommittedResults(cfg).provenance()["tables"]["results"]
+    assert table["tasks_done"] == 6
+    assert table["cpu_seconds"] == pytest.approx(sum(spent.values()), abs=0.01)

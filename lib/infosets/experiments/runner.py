@@ -81,7 +81,11 @@ def run(tasks: Sequence[Task], cfg: Config, *, name: str = "results", store: Sto
         elif task_id in shipped:
             results[i] = shipped[task_id]
             from_committed += 1
-    shipped_cpu = committed.cpu_seconds(name) if from_committed else 0.0
+    # The committed total covers every shipped task, some of which this machine's store also
+    # holds (computed here, then committed): their CPU is in ``cpu`` already, so it leaves the
+    # committed share, and each task counts once.
+    counted_here = math.fsum(cpu[i] for i in cpu if ids[i] in shipped)
+    shipped_cpu = max(0.0, committed.cpu_seconds(name) - counted_here) if from_committed else 0.0
 
     def cpu_total() -> float:
         return math.fsum([shipped_cpu, *cpu.values()])

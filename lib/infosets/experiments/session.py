@@ -131,31 +131,6 @@ def prune_unlisted(folder: Path) -> list[Path]:
     return sorted(stale)
 
 
-class ResumedCommittedResults(CommittedResults):
-    """The committed tables of a published run, as ``runner.run`` should count their CPU time
-    when this machine's store already holds some of their tasks.
-
-    ``runner.run`` adds the committed table's CPU seconds to those of every task it loads from
-    the local store whenever any task comes from ``results/``. A task that is in both (computed
-    here in an earlier session, then committed) was counted twice: resuming the
-    pimcts_aggregation paper run on the machine of the previous session added 5,239 CPU-seconds
-    that were never spent. This view leaves out of the committed total the CPU seconds of the
-    tasks the store will supply, so each task counts once. The fix belongs in ``runner.run``;
-    it waits there because ``runner.py`` is in every paper's results key, so editing it would
-    restart every committed run (docs/paper_scale.md, held-back changes).
-    """
-
-    def __init__(self, cfg: _config.Config, store: Store):
-        super().__init__(cfg)
-        self._store = store
-
-    def cpu_seconds(self, name: str) -> float:
-        counted_locally = math.fsum(
-            record["cpu_seconds"] or 0.0 for task_id in self.load(name)
-            if (record := self._store.load_record(name, task_id)) is not None)
-        return max(0.0, super().cpu_seconds(name) - counted_locally)
-
-
 def warm_engine() -> None:
     """Compile (or load) the numba engine in this process (``search.warm_cache``): a few
     seconds when cached, minutes on a fresh machine, with a progress bar."""
@@ -263,7 +238,7 @@ class Session:
     def run(self, tasks: list[Task], name: str = "results", progress: bool = True) -> pd.DataFrame:
         """Run a task grid (cached, resumable) and return its tidy table in task order."""
         stats = RunStats()
-        committed = ResumedCommittedResults(self.cfg, self.store) if self.published else None
+        committed = CommittedResults(self.cfg) if self.published else None
         if committed is not None and rekey.requested():
             self._rekey(tasks, name, committed)
         frame = run(tasks, self.cfg, name=name, store=self.store, executor=self.executor,
