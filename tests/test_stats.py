@@ -300,3 +300,49 @@ def test_bernoulli_difference_sd_is_the_sd_of_a_difference_of_independent_bernou
     for pa, pb in ((0.0, 1.0), (1.0, 1.0), (0.0, 0.0)):
         sd = stats.bernoulli_difference_sd(pa, pb)
         assert sd == pytest.approx(1e-6, rel=1e-9) and sd > 0
+
+
+U = stats.UNIT_SCORE_DIFFERENCES
+
+
+def test_tied_test_is_exact_for_differences_in_minus_one_to_one():
+    """n equal differences c: the largest chance of that sample under "mean <= null" puts
+    mass on c and on -1 (the far end), so p = ((null + 1) / (c + 1))^n."""
+    est, p = stats.tied_test(0.0, 3, "two-sided", bounds=U)
+    half = 1 - 0.025 ** (1 / 3)
+    assert (est.value, est.n) == (0.0, 3) and p == 1.0
+    assert est.lo == pytest.approx(-half) and est.hi == pytest.approx(half)  # ±0.71
+    assert stats.tied_test(0.0, 300, "greater", null=-0.03, bounds=U)[1] == pytest.approx(0.97 ** 300)
+    assert stats.tied_test(0.0, 300, "less", null=0.03, bounds=U)[1] == pytest.approx(0.97 ** 300)
+    assert stats.tied_test(0.0, 300, "less", bounds=U)[1] == 1.0  # c on the null itself: no evidence
+    est, p = stats.tied_test(0.5, 10, "greater", bounds=U)
+    assert p == pytest.approx((1 / 1.5) ** 10)
+    # the least favourable law (mass at c and at -1, mean 0) gives all-c samples with chance p
+    q = 0.5 / 1.5
+    assert (1 - q) * 0.5 + q * -1 == pytest.approx(0.0) and (1 - q) ** 10 == pytest.approx(p)
+    # the interval ends are the nulls at which each one-sided p is 2.5%
+    assert stats.tied_test(0.5, 10, "greater", null=est.lo, bounds=U)[1] == pytest.approx(0.025)
+    assert stats.tied_test(0.5, 10, "less", null=est.hi, bounds=U)[1] == pytest.approx(0.025)
+
+
+def test_a_tied_paired_sample_is_tested_exactly_not_with_zero_width():
+    """Regression (held back since 2026-11-28, docs/paper_scale.md): differences that are all
+    equal gave a zero-width interval and p = 0 or 1 (sd = 0), as if certain. Now they are
+    tested exactly within the differences' range, and without a known range a tie proves
+    nothing: p = 1, an unbounded interval."""
+    est, p = stats.paired_t_test([0.5] * 10, "greater", bounds=U)
+    assert p == pytest.approx((1 / 1.5) ** 10) and est.lo < 0.5 < est.hi == pytest.approx(
+        1 - 0.5 * 0.025 ** 0.1)
+    est, p = stats.paired_t_test([0.5] * 10, "greater")
+    assert p == 1.0 and (est.lo, est.hi) == (-np.inf, np.inf) and est.value == 0.5
+    est, p = stats.tost_paired([0.0] * 300, 0.03, bounds=U)
+    assert p == pytest.approx(0.97 ** 300) and -0.03 < est.lo < est.hi < 0.03
+    assert stats.tost_paired([0.0] * 3, 0.03, bounds=U)[1] > 0.5
+    # a shifted null tests mean = null: the same t as the shifted sample's
+    d = np.array([0.2, -0.1, 0.4, 0.3, 0.0, 0.5, 0.1])
+    assert stats.paired_t_test(d, "greater", null=0.1)[1] == pytest.approx(
+        stats.paired_t_test(d - 0.1, "greater")[1])
+    with pytest.raises(ValueError, match="^bounds:"):
+        stats.paired_t_test([0.5] * 3, bounds=(1, -1))
+    with pytest.raises(ValueError, match="^c:"):
+        stats.tied_test(2.0, 3, bounds=U)

@@ -17,6 +17,7 @@ from infosets.core.checks import check_callable, check_confidence, check_int, ch
 from infosets.core.rng import as_generator
 
 Z95 = 1.959963984540054
+UNIT_SCORE_DIFFERENCES = (-1.0, 1.0)  # the range of a difference of two scores in [0, 1]
 
 
 @dataclass(frozen=True)
@@ -165,31 +166,69 @@ def mean_difference(a: Sequence[float], b: Sequence[float]) -> Estimate:
 
 # -- paired samples -----------------------------------------------------------------------------
 
-def paired_t_test(differences: Sequence[float], alternative: str = "two-sided") -> tuple[Estimate, float]:
-    """Paired t-test on per-pair differences (e.g. one duplicate deal's score difference):
-    the mean difference with its Student-t 95% interval, and the p-value of mean = 0."""
+def tied_test(c: float, n: int, alternative: str = "two-sided", null: float = 0.0,
+              confidence: float = 0.95, bounds: tuple[float, float] = (-math.inf, math.inf)
+              ) -> tuple[Estimate, float]:
+    """Exact test and interval for ``n`` paired differences all equal to ``c``, each known to
+    lie in ``bounds`` = (lo, hi) (differences of two scores in [0, 1] lie in [-1, 1]).
+
+    A t statistic is 0/0 there. For H0 "mean <= null" the least favourable law puts mass on
+    c and on lo, so p = ((null - lo) / (c - lo))^n when c > null (else 1); "mean >= null"
+    mirrors it at hi; two-sided doubles the smaller. The interval's ends are the nulls at
+    which each one-sided p is (1 - confidence) / 2. Three tied differences in [-1, 1] thus
+    say little (c = 0: [-0.71, +0.71]); 300 pin the mean to about +-0.01. With an unbounded
+    side nothing is learnt on it: that p is 1 and that end infinite. (First written for
+    pimcts_aggregation's claims, docs/papers/pimcts_aggregation.md; every paper's paired tests
+    use it now.)"""
     _check_alternative(alternative)
+    check_confidence(confidence)
+    check_int(n, "n", lo=1)
+    lo, hi = _check_bounds(bounds)
+    if not lo <= c <= hi:
+        raise ValueError(f"c: expected a difference within bounds {bounds}, got {c!r}")
+    p_greater = ((null - lo) / (c - lo)) ** n if c > null and lo > -math.inf else 1.0
+    p_less = ((hi - null) / (hi - c)) ** n if c < null and hi < math.inf else 1.0
+    p = {"greater": p_greater, "less": p_less,
+         "two-sided": min(1.0, 2 * min(p_greater, p_less))}[alternative]
+    tail = ((1 - confidence) / 2) ** (1 / n)
+    low = lo + (c - lo) * tail if lo > -math.inf else -math.inf
+    high = hi - (hi - c) * tail if hi < math.inf else math.inf
+    return Estimate(float(c), float(low), float(high), int(n)), float(p)
+
+
+def paired_t_test(differences: Sequence[float], alternative: str = "two-sided", *,
+                  null: float = 0.0, bounds: tuple[float, float] = (-math.inf, math.inf)
+                  ) -> tuple[Estimate, float]:
+    """Paired t-test on per-pair differences (e.g. one duplicate deal's score difference):
+    the mean difference with its Student-t 95% interval, and the p-value of mean = ``null``.
+    Differences that are all equal are tested exactly (``tied_test``, within ``bounds``: pass
+    the range the differences can take, e.g. (-1, 1) for two scores in [0, 1])."""
+    _check_alternative(alternative)
+    check_real(null, "null")
     arr = _values(differences, "differences", at_least=2)
+    if float(np.ptp(arr)) == 0.0:
+        return tied_test(float(arr[0]), int(arr.size), alternative, null, bounds=bounds)
     est = mean_ci(arr)
     sd = float(arr.std(ddof=1))
-    if sd == 0:
-        p = 1.0 if est.value == 0 or (alternative == "greater" and est.value < 0) or (
-            alternative == "less" and est.value > 0) else 0.0
-        return est, p
-    t = est.value / (sd / math.sqrt(arr.size))
+    t = (est.value - null) / (sd / math.sqrt(arr.size))
     return est, _t_pvalue(t, arr.size - 1, alternative)
 
 
-def tost_paired(differences: Sequence[float], margin: float) -> tuple[Estimate, float]:
+def tost_paired(differences: Sequence[float], margin: float, *,
+                bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[Estimate, float]:
     """Two one-sided t-tests (Schuirmann 1987) that the mean paired difference lies in
     (-margin, +margin). Returns the mean difference with its 90% interval (the interval
-    TOST at 5% inspects) and the TOST p-value (the larger of the two one-sided p-values)."""
+    TOST at 5% inspects) and the TOST p-value (the larger of the two one-sided p-values).
+    Differences that are all equal are tested exactly (``tied_test`` at -margin and +margin,
+    within ``bounds``)."""
     _check_margin(margin)
     arr = _values(differences, "differences", at_least=2)
+    if float(np.ptp(arr)) == 0.0:
+        c, n = float(arr[0]), int(arr.size)
+        est, p_low = tied_test(c, n, "greater", -margin, confidence=0.90, bounds=bounds)
+        return est, max(p_low, tied_test(c, n, "less", margin, confidence=0.90, bounds=bounds)[1])
     est = mean_ci(arr, confidence=0.90)
     se = float(arr.std(ddof=1)) / math.sqrt(arr.size)
-    if se == 0:
-        return est, 0.0 if abs(est.value) < margin else 1.0
     df = arr.size - 1
     p = max(_t_pvalue((est.value + margin) / se, df, "greater"),
             _t_pvalue((est.value - margin) / se, df, "less"))
@@ -350,6 +389,17 @@ def _pvalues(pvalues) -> np.ndarray:
 def _check_alternative(alternative: str) -> None:
     if alternative not in ("two-sided", "greater", "less"):
         raise ValueError(f"alternative: expected two-sided, greater or less, got {alternative!r}")
+
+
+def _check_bounds(bounds) -> tuple[float, float]:
+    """(lo, hi) with lo < hi, either end possibly infinite (NaN refused)."""
+    try:
+        lo, hi = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(f"bounds: expected (lo, hi), got {bounds!r}") from None
+    if not lo < hi:
+        raise ValueError(f"bounds: expected lo < hi, got {bounds!r}")
+    return lo, hi
 
 
 def _check_margin(margin: float) -> None:

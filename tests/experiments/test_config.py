@@ -142,3 +142,15 @@ def test_accept_reason_is_one_line_naming_the_parameter():
     with pytest.raises(ConfigError) as err:
         param.check("x", "bad")
     assert str(err.value) == "x: 'bad' is not ok"
+
+
+def test_a_mapping_param_checks_each_value_naming_its_key():
+    """``Param(dict, item=...)`` checks every value as a scalar of that kind and range, so a
+    paper's {game: n} overrides need no check of their own (pimcts_aggregation's did)."""
+    p = Param(dict, item=int, lo=1, hi=10)
+    assert p.check("by_game", {"hearts": 3, "leduc_poker": 4.0}) == {"hearts": 3, "leduc_poker": 4}
+    with pytest.raises(ConfigError, match=r"^by_game\['hearts'\]: 0 is out of range"):
+        p.check("by_game", {"hearts": 0})
+    with pytest.raises(ConfigError, match=r"^by_game\['hearts'\]: expected int, got bool"):
+        p.check("by_game", {"hearts": True})
+    assert Param(dict).check("free", {"a": "b"}) == {"a": "b"}

@@ -110,7 +110,7 @@ def test_resampler_rejects_bad_arguments(setting):
     finished = setting[2].clone()
     while not finished.is_terminal():
         finished.apply_action(finished.legal_actions()[0])
-    with pytest.raises(ValueError, match="state: sample worlds at a player's decision"):
+    with pytest.raises(ValueError, match="^state: worlds are sampled at a decision state, this one is term"):
         InfostateSampler(policy, "uniform")(finished, 0, np.random.default_rng(0))
     assert np.isfinite(policy.temperature)
 

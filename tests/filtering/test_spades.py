@@ -1,8 +1,9 @@
 """Spades on the history-filtering machinery (``infosets.filtering.spades``): the worked example
 of a second trick-taking game. Its worlds keep the player's information state in every phase,
 are real states whose every play is legal, never keep the last dealt card (the generic replay
-chain does: tests/games/test_determinizers.py), are uniform over the consistent deals (exactly,
-and through the chain), and drive our IS-MCTS and PI-MCTS."""
+chain did until 2026-11-29: tests/games/test_determinizers.py), are uniform over the consistent
+deals (exactly, and through the chain; the generic replay chain is not, late in a deal), and
+drive our IS-MCTS and PI-MCTS."""
 
 import collections
 
@@ -82,7 +83,8 @@ def test_a_failed_follow_and_a_spade_lead_make_voids():
 
 def test_the_last_dealt_card_moves():
     """Player 0 never sees player 3's last dealt card: it lands in player 3's hand in a third
-    of the worlds (13 of the 39 unseen places), not every time as with the replay chain."""
+    of the worlds (13 of the 39 unseen places), not every time as with the replay chain
+    before 2026-11-29."""
     state = _play(0)
     last = state.history()[51]
     sampler = SpadesWorlds("uniform")
@@ -109,6 +111,29 @@ def test_worlds_are_uniform_over_the_consistent_deals(mode):
     assert set(counts) <= set(deals)
     observed = [counts[d] for d in deals]
     assert scipy_stats.chisquare(observed).pvalue > 1e-3
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "known limitation of games/history_replay.py's chain: late in a deal most unseen deal "
+    "steps hold cards already played, so few of its moves change a hand (2026-11-29: chi-square "
+    "/ dof about 25 at thin 8, before and after the chain's block moves). Serving spades from "
+    "SpadesWorlds (docs/paper_scale.md, held-back changes) would make this moot"))
+def test_the_replay_chain_is_uniform_over_the_consistent_deals_late_in_a_deal():
+    """The generic replay chain that ``determinizers.sampler_for`` serves spades with, against
+    the enumeration of every deal consistent with the player's view (the state of the test
+    above: 120 deals)."""
+    from infosets.games.history_replay import ReplayDeterminizer
+
+    state = _play(46, seed=3)
+    player = state.current_player()
+    public = SpadesPublicState.from_state(state)
+    deals = list(iter_histories(public.constraints({player: dealt_hands(state)[player]})))
+    sampler = ReplayDeterminizer(GAME, mode="chain")
+    rng = np.random.default_rng(11)
+    draws = 5 * len(deals)
+    counts = collections.Counter(dealt_hands(sampler(state, player, rng)) for _ in range(draws))
+    assert set(counts) <= set(deals)  # every world is a consistent deal
+    assert scipy_stats.chisquare([counts[d] for d in deals]).pvalue > 1e-3
 
 
 def test_the_chain_follows_an_opponent_model():

@@ -3,8 +3,12 @@
 import numpy as np
 import pyspiel
 import pytest
+from scipy import stats
 
 import infosets.games  # noqa: F401
+from determinizer_phases import truth_probability_bound
+from infosets.games import _exploding_kittens_worlds as worlds_module
+from infosets.games import _tabletop as tt
 from infosets.games import exploding_kittens as ek
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
@@ -311,3 +315,126 @@ def test_a_card_moved_out_of_sight_is_redealt_at_its_deal_step(steal):
         world = ek.sample_world(state, 0, rng)
         assert world.information_state_string(0) == state.information_state_string(0)
         assert world.history()[7] == ek.CATS[0]
+
+
+def _after_a_moved_card_is_played(steal: bool):
+    """A 3-player state where player 1's only Attack (dealt at step 11) went to player 0, by a
+    Favor (player 1 gives it) or a steal with a pair of Melons, and player 0, who had no Attack,
+    then played it; player 2 took no part in the move. No one holds a Nope. Returns (game,
+    state)."""
+    game = pyspiel.load_game("exploding_kittens(players=3)")
+    tacocat, melon, beard, rainbow, furry = ek.CATS
+    deal = ([ek.FAVOR, melon, melon, tacocat, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
+            [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
+            [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry])
+    state = game.new_initial_state()
+    for card in (c for hand in deal for c in hand):
+        state.apply_action(card)
+    if steal:
+        state.apply_action(ek.CAT_BASE + ek.CATS.index(melon) * ek.MAX_PLAYERS + 1)
+    else:
+        state.apply_action(ek.FAVOR_BASE + 1)
+    while state.kernel.phase == ek.NOPE_WINDOW:
+        state.apply_action(ek.PASS)
+    state.apply_action(ek.ATTACK if steal else ek.GIVE_BASE + ek.ATTACK)  # the steal: chance
+    state.apply_action(ek.PLAY_ATTACK)
+    while state.kernel.phase == ek.NOPE_WINDOW:
+        state.apply_action(ek.PASS)
+    assert state.history()[11] == ek.ATTACK and ek.ATTACK not in state.kernel.hands[0]
+    assert state.kernel.discards[ek.ATTACK] == 1 and state.current_player() == 1
+    return game, state
+
+
+@pytest.mark.parametrize("steal", [False, True], ids=["favor", "steal"])
+def test_a_moved_card_its_taker_played_is_not_pinned_to_its_deal_step(steal):
+    """Regression (2026-11-29): played cards kept their real draws, so once player 0 played
+    the Attack player 1 had handed over out of player 2's sight, every world of player 2 dealt
+    that Attack to player 1 at step 11 (300 of 300 worlds), though player 2 saw only that some
+    card moved and that player 0 played an Attack. Now the card that left a hand is attributed
+    uniformly among that hand's cards player 2 never knew (``attributed_labels``), so step 11
+    holds an Attack about as often as player 1's other opening deal steps, which player 2 cannot
+    tell from it (measured in 1,000 worlds: favor 0.065 against 0.074, steal 0.081 against
+    0.083; before, 1.0 against 0.050 and 0.058)."""
+    game, state = _after_a_moved_card_is_played(steal)
+    rng = np.random.default_rng(9)
+    worlds = 300
+    attacks = np.zeros(14, dtype=int)            # per opening deal step of players 0 and 1
+    for _ in range(worlds):
+        world = ek.sample_world(state, 2, rng)
+        assert world.information_state_string(2) == state.information_state_string(2)
+        history = world.history()
+        rebuilt = game.new_initial_state()
+        for action in history:
+            rebuilt.apply_action(action)
+        assert str(rebuilt) == str(world)
+        attacks += [history[step] == ek.ATTACK for step in range(14)]
+    others = [7, 8, 9, 10, 12, 13]               # player 1's other opening deal steps
+    chance = attacks[others].sum() / (len(others) * worlds)
+    allowed = stats.binom.isf(1e-6, worlds, chance)
+    assert attacks[11] <= allowed, (f"the moved card's deal step holds the played Attack in "
+                                    f"{attacks[11]}/{worlds} worlds, chance {chance:.3f}")
+    for _ in range(20):   # the taker saw the card: their worlds keep it where it came from
+        world = ek.sample_world(state, 0, rng)
+        assert world.information_state_string(0) == state.information_state_string(0)
+        assert world.history()[11] == ek.ATTACK
+
+
+def _after_see_the_future(seed: int, count: int):
+    """The first ``count`` decision states of random 4-player games (seeded ``seed``) whose
+    last public entry is a See the Future that stood. Returns (game, states)."""
+    game = pyspiel.load_game("exploding_kittens(players=4)")
+    rng = np.random.default_rng(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(found) < count:
+            if state.is_chance_node():
+                state.apply_action(tt.sample_chance(state.kernel, rng))
+                continue
+            kernel = state.kernel
+            if kernel.log and kernel.log[-1][1] == "future" and kernel.phase == ek.MAIN:
+                found.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+    return game, found
+
+
+@pytest.mark.parametrize("seed,count", [(3, 15), (7, 3)])
+def test_no_true_world_after_see_the_future_in_4_player_games(monkeypatch, seed, count):
+    """Regression (2026-11-29): ``sample`` fell back to the real history (the true world) in
+    4-player games after a See the Future, for two reasons. (1) The re-deal took every card
+    whose knowledge mask lacked the player, and the kernel drops a player from a mask once they
+    cannot follow the card (a kitten another player hides above a card they saw with See the
+    Future, a Favor or steal between others, a played copy of a type they knew), though they
+    saw the card where it was dealt: the replay refused nearly every world (seed 3, state 14,
+    player 1: the true world in 8 of 20 draws). Such cards now keep their value
+    (``context["ever"]``). (2) Its second stage keeps the real hidden choices, but re-dealt the
+    card a kept hidden Give named, so the Give was illegal in most attempts (with (1) fixed and
+    not (2), seed 7's first states returned the real history 9 times in these draws; the code
+    before both fixes passes that case); the card a kept Give moved now keeps its value there.
+
+    Chance: a world equals the truth at most as often as the posterior probability of the true
+    world, bounded by ``truth_probability_bound`` (one over one plus the number of distinct
+    equally likely worlds one swap or one changed hidden step away, as in the determinizer
+    audit); a count above the binomial quantile at 1e-6 fails. The docstring's claim: the
+    real-history fallback (``real_history``) is never used on these states."""
+    fallbacks = []
+    real_history = getattr(worlds_module, "real_history", None)
+    monkeypatch.setattr(worlds_module, "real_history",
+                        lambda context: fallbacks.append(1) or real_history(context),
+                        raising=False)
+    game, states = _after_see_the_future(seed, count)
+    rng = np.random.default_rng(1)
+    samples = 20
+    for i, state in enumerate(states):
+        for player in range(4):
+            if not state.kernel.alive[player]:
+                continue
+            hits = sum(str(ek.sample_world(state, player, rng)) == str(state)
+                       for _ in range(samples))
+            if hits:
+                bound, _ = truth_probability_bound(state, player)
+                allowed = stats.binom.isf(1e-6, samples, bound)
+                assert hits <= allowed, (f"state {i}, player {player}: the true world in "
+                                         f"{hits}/{samples}, chance allows <= {allowed}")
+    assert not fallbacks, f"the real history was returned {len(fallbacks)} times"

@@ -87,16 +87,23 @@ def test_duplicate_deal_swaps_seats_and_is_seeded():
 
 
 def test_leading_first_gap_is_paired_per_deal():
-    # Two deals of very different strength, each led once by each side: the gap is +10 on
-    # both, so the paired interval is tight around 10; an unpaired interval (the old test)
-    # spans the deal-to-deal spread (40 points) and could not tell 10 from 0.
+    # Three deals of very different strength, each led once by each side: the gap is about
+    # +10 on each, so the paired interval is tight around 10; an unpaired interval (the old
+    # test) spans the deal-to-deal spread (40 points) and could not tell 10 from 0.
     import pandas as pd
 
     from infosets.papers import belote_ismcts_analysis as analysis
 
-    rows = []
-    for deal, (led, other) in enumerate([(120, 110), (60, 50), (95, 85)]):
-        rows += [{"deal": deal, "ai_led_first": True, "ai_score": led},
-                 {"deal": deal, "ai_led_first": False, "ai_score": other}]
-    est, p = analysis.leading_first_gap(pd.DataFrame(rows))
-    assert est.value == 10 and est.lo == est.hi == 10 and p == 0.0
+    def gap(pairs):
+        rows = []
+        for deal, (led, other) in enumerate(pairs):
+            rows += [{"deal": deal, "ai_led_first": True, "ai_score": led},
+                     {"deal": deal, "ai_led_first": False, "ai_score": other}]
+        return analysis.leading_first_gap(pd.DataFrame(rows))
+
+    est, p = gap([(120, 111), (60, 50), (95, 84)])
+    assert est.value == 10 and 7 < est.lo < est.hi < 13 and p < 0.01
+    # Three equal gaps are no certainty (they gave a zero-width interval and p = 0 until
+    # 2026-11-29): an exact test within the ±162 points a gap can take.
+    est, p = gap([(120, 110), (60, 50), (95, 85)])
+    assert est.value == 10 and est.lo < 0 < est.hi and p == 1.0

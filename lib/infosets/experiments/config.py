@@ -126,7 +126,9 @@ class Param:
         if self.kind is dict:
             if not isinstance(value, Mapping):
                 raise ConfigError(f"{name}: expected a mapping, got {type(value).__name__}")
-            return dict(value)
+            if self.item is None:
+                return dict(value)
+            return {k: self._scalar(f"{name}[{k!r}]", self.item, v) for k, v in value.items()}
         return self._scalar(name, self.kind, value)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable
 
-from infosets.core.checks import check_int, check_player
+from infosets.core.checks import check_int, check_sampler_call
 from infosets.core.rng import as_random
 from infosets.filtering.mcmc import AssignmentTable, RingSwapChain, check_chain_args
 from infosets.filtering.public_state import TrickTakingPublicState
@@ -93,15 +93,6 @@ class DealWorlds(abc.ABC):
                                         initial=start)
             self._chain.run(self.burn_in)
 
-    @staticmethod
-    def _check_call(state, player) -> None:
-        """Refuse a chance or terminal state and a seat out of range, before any draw."""
-        if state.current_player() < 0:
-            raise ValueError("state: sample worlds at a player's decision, after the deal")
-        num_players = state.num_players()
-        if type(player) is not int or not 0 <= player < num_players:
-            check_player(player, num_players)  # accepts a numpy integer seat
-
     def _hands(self, state, player: int, rand) -> tuple[int, ...]:
         self._prepare(state, player, rand)
         if self.mode == "uniform":
@@ -114,12 +105,12 @@ class DealWorlds(abc.ABC):
         """A deal (initial hand bitmasks) consistent with ``player``'s information state,
         drawn with ``rng`` (numpy Generator, SeedSequence or int seed; ``infosets.core.rng``): one
         ``random.Random`` seeded from it drives this call's draws, the chain's included."""
-        self._check_call(state, player)
+        check_sampler_call(state, player, state.num_players())
         return self._hands(state, player, as_random(rng))
 
     def __call__(self, state, player: int, rng):
         """The resampler: a world (pyspiel state) consistent with the information state."""
-        self._check_call(state, player)
+        check_sampler_call(state, player, state.num_players())
         rand = as_random(rng)
         hands = self._hands(state, player, rand)
         return self.world(state, player, self._public, hands, rand)

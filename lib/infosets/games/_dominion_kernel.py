@@ -665,9 +665,14 @@ def to_python_kernel(s: np.ndarray) -> DominionKernel:
     return k
 
 
-def from_python_kernel(k: DominionKernel) -> np.ndarray:
-    """The array of an adapter kernel object."""
-    if len(k.log) > LOG_CAP:
+def from_python_kernel(k: DominionKernel, log: bool = True) -> np.ndarray:
+    """The array of an adapter kernel object.
+
+    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
+    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
+    its information-state keys are wrong, so it is not a state to search from.
+    """
+    if log and len(k.log) > LOG_CAP:
         raise ValueError(f"state: the log has {len(k.log)} entries, more than the array keeps ({LOG_CAP})")
     s = new_state(k.n, k.max_turns)
     after = {"deal": AFTER_DEAL, "turn": AFTER_TURN, "action": AFTER_ACTION}[k.after[0]]
@@ -675,8 +680,7 @@ def from_python_kernel(k: DominionKernel) -> np.ndarray:
                      (H_COINS, k.coins), (H_MERCHANTS, k.merchants), (H_TO_DRAW, k.to_draw),
                      (H_DRAWER, k.drawer), (H_AFTER, after),
                      (H_AFTER_ARG, k.after[1] if after == AFTER_DEAL else 0),
-                     (H_VICTIM, k.victim), (H_MARK, k.mark), (H_DROPPED, k.dropped), (H_TURNS, k.turns),
-                     (H_NLOG, len(k.log))):
+                     (H_VICTIM, k.victim), (H_MARK, k.mark), (H_DROPPED, k.dropped), (H_TURNS, k.turns)):
         s[i] = value
     s[SUPPLY:SUPPLY + NUM_TYPES] = k.supply
     s[TRASH:TRASH + NUM_TYPES] = k.trash
@@ -685,6 +689,9 @@ def from_python_kernel(k: DominionKernel) -> np.ndarray:
                        (HELD, k.held)):
         for q, row in enumerate(rows):
             s[zone + q * NUM_TYPES:zone + (q + 1) * NUM_TYPES] = row
+    if not log:
+        return s
+    s[H_NLOG] = len(k.log)
     entries = np.array([p * 1024 + _code(e) for p, e in k.log], dtype=np.int64)
     s[LOG:LOG + len(entries)] = entries
     s[H_LOG_HASH] = log_hash(entries)

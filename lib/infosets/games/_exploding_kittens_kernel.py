@@ -721,13 +721,19 @@ def to_python_kernel(s: np.ndarray) -> ExplodingKittensKernel:
     return k
 
 
-def from_python_kernel(k: ExplodingKittensKernel, history) -> np.ndarray:
-    """The array of an adapter kernel object, with the pyspiel ``history`` that led to it."""
+def from_python_kernel(k: ExplodingKittensKernel, history, log: bool = True) -> np.ndarray:
+    """The array of an adapter kernel object, with the pyspiel ``history`` that led to it.
+
+    ``log=False`` leaves the log out (empty, as at the start): with an empty ``history`` too,
+    such an array scores like the full one (``nb_heuristic`` and ``nb_returns`` read neither)
+    at a fraction of the cost, but its information-state keys are wrong, so it is not a state
+    to search from.
+    """
     s = new_state(k.n)
     for i, value in ((H_PHASE, k.phase), (H_CUR, k.cur), (H_TURNS, k.turns), (H_TO_DEAL, k.to_deal),
                      (H_ACTOR, k.actor), (H_VICTIM, k.victim), (H_FILL_TO, k.fill_to),
                      (H_FILL_THEN, k.fill_then), (H_PENDING, k.pending), (H_NOPES, k.nopes),
-                     (H_NTOP, len(k.top)), (H_NRESP, len(k.responders)), (H_NLOG, len(k.log)),
+                     (H_NTOP, len(k.top)), (H_NRESP, len(k.responders)), (H_NLOG, len(k.log) if log else 0),
                      (H_NHIST, len(history))):
         s[i] = value
     s[POOL:POOL + NUM_TYPES] = k.pool
@@ -745,7 +751,8 @@ def from_python_kernel(k: ExplodingKittensKernel, history) -> np.ndarray:
     s[TOP:TOP + len(k.top)] = k.top
     s[TOP_SEEN:TOP_SEEN + len(k.top_seen)] = k.top_seen
     s[RESP:RESP + len(k.responders)] = k.responders
-    s[LOG:LOG + len(k.log)] = [p * 32 + LOG_EVENTS.index(event) for p, event in k.log]
+    if log:
+        s[LOG:LOG + len(k.log)] = [p * 32 + LOG_EVENTS.index(event) for p, event in k.log]
     kept = min(len(history), HISTORY_CAP)
     s[HISTORY:HISTORY + kept] = history[:kept]
     return s

@@ -434,6 +434,27 @@ def array_from_history(history, max_moves: int) -> np.ndarray:
     return s
 
 
+def array_from_board(k) -> np.ndarray:
+    """The state array of a reference kernel (``stratego.StrategoKernel``) for scoring: its
+    header, board (owner, rank, revealed, moved), pool and captured pieces, which is all
+    ``nb_heuristic`` and ``nb_returns`` read. The kernel object keeps no piece ids, setup
+    record or moves, so ``PIECE`` is -1 and ``PRANK`` and ``MOVES`` are 0, as ``new_state``
+    leaves them, and ``array_history`` of the result is wrong: not a state to search from
+    (``array_from_history`` gives that)."""
+    s = np.zeros(state_size(k.max_moves), dtype=np.int64)   # new_state's loop costs most here
+    s[PIECE:PIECE + NUM_SQUARES] = -1
+    s[H_PLACED], s[H_CUR], s[H_MOVES], s[H_MAX] = k.placed, k.cur, k.moves, k.max_moves
+    s[H_WINNER], s[H_DONE] = k.winner, int(k.done)
+    owner = np.asarray(k.owner, dtype=np.int64)
+    s[OWNER:OWNER + NUM_SQUARES] = owner
+    s[RANK:RANK + NUM_SQUARES] = np.where(owner >= 0, k.rank, 0)   # an empty square has rank 0
+    s[REVEALED:REVEALED + NUM_SQUARES] = k.revealed
+    s[MOVED:MOVED + NUM_SQUARES] = k.moved
+    s[POOL:POOL + NUM_RANKS] = k.pool
+    s[LOST:LOST + 2 * NUM_RANKS] = k.lost[0] + k.lost[1]
+    return s
+
+
 def array_history(s: np.ndarray) -> list[int]:
     return [int(a) for a in s[PRANK:PRANK + s[H_PLACED]]] + [int(a) for a in s[MOVES:MOVES + s[H_MOVES]]]
 

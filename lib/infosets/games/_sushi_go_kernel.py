@@ -498,8 +498,13 @@ def array_from_history(history, n: int) -> np.ndarray:
     return s
 
 
-def array_from_kernel(k: sg.SushiGoKernel) -> np.ndarray:
-    """The state array holding the reference kernel's fields (no replay)."""
+def array_from_kernel(k: sg.SushiGoKernel, log: bool = True) -> np.ndarray:
+    """The state array holding the reference kernel's fields (no replay).
+
+    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
+    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
+    its information-state keys are wrong, so it is not a state to search from.
+    """
     s = new_state(k.n)
     s[ROUND], s[TURN], s[TO_DEAL], s[CUR] = k.round, k.turn, k.to_deal, k.cur
     s[DECK:DECK + NT] = k.deck
@@ -508,6 +513,8 @@ def array_from_kernel(k: sg.SushiGoKernel) -> np.ndarray:
         s[PENDING + p] = k.pending[p]
         s[TABLE + p * 7:TABLE + (p + 1) * 7] = k.table[p]
         s[PUDDINGS + p], s[SCORE + p] = k.puddings[p], k.score[p]
+    if not log:
+        return s
     s[LOG_LEN] = len(k.log)
     for i, picks in enumerate(k.log):
         s[LOG + i * MAX_PLAYERS:LOG + i * MAX_PLAYERS + k.n] = picks

@@ -664,8 +664,13 @@ def _log_tuple(code: int) -> tuple:
     return (p, "d" + ",".join(map(str, reversed(cards))))
 
 
-def array_from_kernel(k: vg.VirusKernel) -> np.ndarray:
-    """The state array holding the reference kernel's fields (no replay)."""
+def array_from_kernel(k: vg.VirusKernel, log: bool = True) -> np.ndarray:
+    """The state array holding the reference kernel's fields (no replay).
+
+    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
+    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
+    its information-state keys are wrong, so it is not a state to search from.
+    """
     s = new_state(k.n)
     s[CUR], s[TURN], s[DONE], s[EPOCH] = k.cur, k.turn, int(k.done), k.epoch
     s[POOL:POOL + NT] = k.pool
@@ -679,6 +684,8 @@ def array_from_kernel(k: vg.VirusKernel) -> np.ndarray:
         for slot, organ in enumerate(k.bodies[p]):
             cards = list(organ or ()) + [0, 0]
             _set_organ(s, p, slot, -1 if organ is None else len(organ), cards[0], cards[1])
+    if not log:
+        return s
     s[LOG_LEN] = len(k.log)
     s[LOG:LOG + len(k.log)] = [_log_entry(e) for e in k.log]
     _rehash_log(s)

@@ -9,15 +9,20 @@ from the chance-weighted distribution over histories consistent with ``player``'
 information state, with the same ``infostate_key`` for ``player``, and whose ``history()``
 replays to it. Strategies, per game:
 
-* ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, oh_hell, bridge,
+* ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, bridge,
   universal_poker, and Python-registered games whose state implements it: trick_game,
   belote2p), fed a seeded ``UniformProbabilitySampler``. Exact. Audited phase by phase
   (tests/test_determinizer_audit.py): no truth leak, histories rebuild the worlds.
 * registered: games that call ``register_determinizer`` (the tabletop ports).
-* ``exact`` (hearts): ``hearts_worlds.HeartsWorlds``, uniform over the deals and unseen
-  passes consistent with the player's view (voids and the other rules the play reveals read
-  from the history), each world replayed and checked. OpenSpiel's hearts resampler ignores
-  voids and keeps an opponent's unseen pass, so it is not used.
+* ``exact`` (hearts, oh_hell): ``hearts_worlds.HeartsWorlds`` and
+  ``oh_hell_worlds.OhHellWorlds``, uniform over the deals (and, in hearts, the unseen passes)
+  consistent with the player's view (voids and the other rules the play reveals read from
+  the history), each world replayed and checked. OpenSpiel's hearts resampler ignores voids
+  and keeps an opponent's unseen pass; its oh_hell resampler (used here until 2026-11-29)
+  reshuffles only the cards truly in the opponents' hands, so a card never dealt never
+  reached an opponent (3 players, 300 worlds per state: the cards truly in opponents' hands
+  were there in 1.000 of worlds, the undealt ones in 0.000, where chance gives both the
+  opponents' share of the unseen cards, e.g. 0.55 with 11 tricks); neither is used.
 * ``resample_checked`` (euchre): OpenSpiel's resampler returns histories the game itself
   rejects in some phases (measured: 10 of 84 euchre samples, and 108 of 272 hearts ones, an
   illegal action on replay). Each resampled world is replayed with legality checks and
@@ -29,7 +34,10 @@ replays to it. Strategies, per game:
   history-replay sampler of ``history_replay`` (exact enumeration when the consistent set is
   small, else an approximate Metropolis chain). gin_rummy is here because OpenSpiel 2.0.2's
   resampler returns the real ``history()`` with other cards in every phase (30 of 30 worlds
-  in the audit) and the true world in the layoff phase (30 of 30; chance allows < 8%).
+  in the audit) and the true world in the layoff phase (30 of 30; chance allows < 8%). In
+  these full deals the enumeration is out of reach, so the chain serves: since 2026-11-29 it
+  moves the last card of a full deal (it kept its true value in every world before), but
+  late in a spades deal it mixes slowly (``history_replay``'s docstring).
 * ``opponent_rollout`` (phantom_ttt): the hidden part is the opponent's moves, not chance.
   Own moves are replayed, opponents move uniformly at random, and a run is rejected as soon
   as ``player``'s view differs. Exact posterior under a uniformly random opponent model.
@@ -61,11 +69,12 @@ from infosets.games.history_replay import (  # noqa: F401  (re-exported: one imp
     observation,
     uses_aoh_key,
 )
+from infosets.games.oh_hell_worlds import OhHellWorlds
 
 Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
 
-RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "oh_hell", "bridge", "universal_poker"})
-EXACT_GAMES = {"hearts": HeartsWorlds}
+RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "bridge", "universal_poker"})
+EXACT_GAMES = {"hearts": HeartsWorlds, "oh_hell": OhHellWorlds}
 RESAMPLE_CHECKED_GAMES = frozenset({"euchre"})
 REDRAW_GAMES = frozenset({"liars_dice"})
 CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish", "gin_rummy"})

@@ -29,13 +29,12 @@ refused, which the rules above make a guard, not a filter (``refused`` counts it
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from math import factorial
 
 import numpy as np
 import pyspiel
 
-from infosets.core.checks import check_game, check_sampler_call
+from infosets.games.checked_worlds import CheckedWorlds
 
 NUM_PLAYERS = 4
 NUM_CARDS = 52
@@ -199,6 +198,7 @@ class _DealCounts:
         self.need0 = tuple(need[p] for p in opponents)
         self.opponents = opponents
         self.memo: dict = {}
+        self.choices: dict = {}  # (k, n0, n1) -> (splits, weights), kept across worlds
 
     def total(self) -> int:
         return self._count(0, self.need0[0], self.need0[1], self.need0[2])
@@ -224,15 +224,24 @@ class _DealCounts:
                 for a0, a1, a2 in self._splits(k, n0, n1, n2))
         return self.memo[key]
 
+    def _choice(self, k, n0, n1, n2):
+        """The splits of class ``k`` among the needs left, each weighted by the deals it
+        leaves: fixed per information state, so computed once and kept."""
+        key = (k, n0, n1)
+        if key not in self.choices:
+            m = self.sizes[k]
+            splits = list(self._splits(k, n0, n1, n2))
+            weights = [factorial(m) // (factorial(a0) * factorial(a1) * factorial(a2))
+                       * self._count(k + 1, n0 - a0, n1 - a1, n2 - a2)
+                       for a0, a1, a2 in splits]
+            self.choices[key] = splits, weights
+        return self.choices[key]
+
     def draw(self, classes, rng):
         hands = {p: [] for p in self.opponents}
         n = list(self.need0)
         for k, (_, cards) in enumerate(classes):
-            m = self.sizes[k]
-            splits = list(self._splits(k, *n))
-            weights = [factorial(m) // (factorial(a0) * factorial(a1) * factorial(a2))
-                       * self._count(k + 1, n[0] - a0, n[1] - a1, n[2] - a2)
-                       for a0, a1, a2 in splits]
+            splits, weights = self._choice(k, *n)
             split = splits[_weighted_index(weights, rng)]
             order = rng.permutation(cards)
             start = 0
@@ -258,54 +267,20 @@ def _subset(cards, size, rng) -> list[int]:
     return [int(c) for c in rng.permutation(cards)[:size]]
 
 
-class HeartsWorlds:
+class HeartsWorlds(CheckedWorlds):
     """``sampler(state, player, rng)`` for OpenSpiel's ``hearts``: exact, checked worlds."""
 
+    GAME = "hearts"
     RULES = ("must_break_hearts", "no_pts_on_first_trick", "qs_breaks_hearts",
              "can_lead_hearts_instead_of_qs", "can_lead_any_club")
 
     def __init__(self, game: pyspiel.Game, max_tries: int = 1000, cache_size: int = 16):
-        check_game(game)
-        if game.get_type().short_name != "hearts":
-            raise ValueError(f"game: HeartsWorlds serves 'hearts', not "
-                             f"'{game.get_type().short_name}'")
+        super().__init__(game, max_tries, cache_size)
         params = game.get_parameters()
         self.rules = {name: bool(params.get(name, False)) for name in self.RULES}
-        self.game = game
-        self.max_tries = max_tries
-        self.refused = 0
-        self._plans: OrderedDict = OrderedDict()
-        self._cache_size = cache_size
 
-    def plan(self, state: pyspiel.State, player: int) -> _Plan:
-        key = (player, tuple(state.history()))
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = _Plan(state, player, self.rules)
-            self._plans[key] = plan
-            if len(self._plans) > self._cache_size:
-                self._plans.popitem(last=False)
-        else:
-            self._plans.move_to_end(key)
-        return plan
+    def new_plan(self, state: pyspiel.State, player: int) -> _Plan:
+        return _Plan(state, player, self.rules)
 
-    def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
-        check_sampler_call(state, player, NUM_PLAYERS)
-        plan = self.plan(state, player)
-        view = state.information_state_string(player)
-        for _ in range(self.max_tries):
-            world = self._replay(plan.draw_history(rng), len(plan.plays))
-            if world is not None and world.information_state_string(player) == view:
-                return world
-            self.refused += 1
-        raise RuntimeError(f"hearts worlds: {self.max_tries} worlds in a row refused at a "
-                           f"state of {len(state.history())} actions")
-
-    def _replay(self, history, num_plays):
-        world = self.game.new_initial_state()
-        first_play = len(history) - num_plays
-        for i, action in enumerate(history):
-            if i >= first_play and action not in world.legal_actions():
-                return None
-            world.apply_action(action)
-        return world
+    def first_play(self, plan: _Plan, history: list[int]) -> int:
+        return len(history) - len(plan.plays)

@@ -1,54 +1,72 @@
-"""TAG's state heuristics, written for our games (pimcts_aggregation).
+"""TAG's state heuristics for our games (pimcts_aggregation): one cut-off score per game.
 
 Ravichandran, Goodman and Lucas (docs/papers/pimcts_aggregation.md) ran TAG's MCTS with
 per-game settings from ``json/players/gameSpecific/`` of GAIGResearch/TabletopGames: a rollout
 is cut after ``rolloutLength`` moves (0: the leaf itself) and the cut-off state is scored by
-the heuristic the file names. This module writes those heuristics for our ports and the
-OpenSpiel games of the paper. ``heuristic(state)`` returns one value per player on the
-game's return scale (its ``min_utility()`` .. ``max_utility()``), which is what the engines
-take (``search/settings.py``) and normalise like a return; a terminal state is scored by its
-returns. The definitions below give a value on [0, 1]; on a game whose returns span more
-(Hearts: 0 .. 36) it is mapped to that span (``_on_return_scale``).
+the heuristic the file names. ``heuristic(state)`` returns one value per player on the game's
+return scale (its ``min_utility()`` .. ``max_utility()``), which is what the engines take
+(``search/settings.py``) and normalise like a return. The Python engine scores a cut-off with
+it when given ``heuristic=heuristic`` (as ``papers/pimcts_aggregation`` passes it); the
+compiled engine scores one with the game kernel's ``nb_heuristic``.
 
 TAG's definitions (``src/main/java/players/heuristics/``), with s(p) the game score of p:
 
 * ``LeaderHeuristic``: s(p) - max over other players of s(q) (x 1.5 at the end of the game).
-  Ours: 0.5 + gap / (2 x SCALE), clipped to [0, 1]; SCALE is a stated per-game score span.
-* ``PureScoreHeuristic``: s(p). Ours: s(p) / SCALE, clipped to [0, 1].
+* ``PureScoreHeuristic``: s(p).
 * ``OrdinalPosition``: players - ordinal position (1 = first; ties share the better place).
-  Ours: divided by players - 1.
 * ``WinPlusHeuristic(scale)``: during play min(h(p) / scale, 0.9) with h the game's own
-  heuristic score (Stratego: ``StrategoHeuristic``, the mean piece value of p minus the
-  opponent's, piece value 0.1 x rank, Flag 1, Bomb 0); at the end the result (win 1,
-  draw 0.5, loss 0). Ours: the same, clipped below at 0.
+  heuristic score; at the end the result (win 1, draw 0.5, loss 0).
 * ``WinOnlyHeuristic``: the result at the end; 0 during play (TAG's GAME_ONGOING value).
 
-TAG rescales rewards by the range its search has seen (``normaliseRewards``); we use fixed
-per-game scales (``SCALES``) instead, so a value means the same in every tree.
+TAG rescales rewards by the range its search has seen (``normaliseRewards``); we map to a
+fixed scale instead, so a value means the same in every tree.
 
-Game scores: Sushi Go! points; Love Letter affection tokens; Exploding Kittens still in the
-game (1) or out (0); Virus! healthy organs; Dominion victory points; Hearts minus penalty
-points taken (parsed from the state's text).
+The ports with a numba kernel: one heuristic, the kernel's. Each is scored by its kernel's
+``nb_heuristic`` (the one the compiled engine calls, so the pimcts_aggregation port rows
+ran it), on a state array built from the port's kernel object (``state.kernel``, or the
+kernel object itself) by the kernel module's own conversion without the log (``log=False``;
+Stratego: ``array_from_board``), which no heuristic reads. Both engines therefore score a
+cut-off alike (``tests/games/test_heuristics.py``). What each kernel computes, a value per
+player on [0, 1] (the ports' return scale; Stratego dips below it), and at the end the returns (win
+shares), with d = own score - best other player's score:
 
-Which engine uses this module: the Python engine. The compiled engine, which searches every
-port with a numba kernel (all ten, at every preset of pimcts_aggregation), scores a cut-off
-with the kernel's own ``nb_heuristic`` and refuses a ``heuristic`` argument. On four ports
-(poker_tag, colt_express, monopoly_deal, seven_wonders) both paths are the port's one
-function. On the other six they are two copies that disagree (measured 2026-11-28, largest gap on
-random play): Sushi Go! (kernel ``0.5 + 0.5 d / (|d| + 10)`` with this round's table counted,
-here a clipped linear lead over banked points, scale 30; 0.29), Love Letter and Virus!
-(kernel ``0.5 + 0.5 d / (|d| + 1)``; 0.15, 0.13), Exploding Kittens (kernel win shares 1/k
-to the k players left; 0.67), Dominion (kernel VP / 100; 0.04), Stratego (the kernel does not
-clip the losing side at 0; below 0.001). The paper's port rows therefore ran the kernels'
-mappings. Making this module call the kernels is held back with the other keyed edits
-(docs/paper_scale.md); ``tests/games/test_heuristics.py`` marks the six strict xfail.
+* Sushi Go! (``LeaderHeuristic``): the score is the points banked in earlier rounds plus this
+  round's table scored now (5 per tempura pair, 10 per sashimi triple, dumplings 1/3/6/10/15,
+  nigiri as laid, wasabi included; maki and puddings only once scored); value
+  0.5 + 0.5 d / (|d| + 10).
+* Love Letter (``LeaderHeuristic``): the score is the affection tokens; 0.5 + 0.5 d / (|d| + 1).
+* Virus! (``LeaderHeuristic``): the score is the healthy organs (no virus on them; vaccinated
+  and immunised ones count); 0.5 + 0.5 d / (|d| + 1).
+* Exploding Kittens (``OrdinalPosition``, every player still in jointly first): as win shares,
+  1/k to each of the k players still in, 0 to those knocked out.
+* Dominion (``PureScoreHeuristic``): min(1, max(0, VP / 100)), VP counting Estates 1, Duchies 3,
+  Provinces 6 and Curses -1 over the player's draw pile, hand, discard pile and (for the player
+  in turn) play area.
+* Stratego (``WinPlusHeuristic(1000)`` over TAG's ``StrategoHeuristic``): min(h / 1000, 0.9),
+  h = the mean value of the player's pieces on the board minus the opponent's (Bomb 0, Flag 1,
+  any other piece 0.1 x rank, Spy 1 .. Marshal 10; a side with no piece on the board counts 0,
+  during setup). As in TAG the value is not clipped at 0: the side behind on material scores
+  down to -0.001, just below the return scale.
+
+The kernel modules document the same in their ``nb_heuristic``. The four newer ports
+(poker_tag, colt_express, monopoly_deal, seven_wonders) keep their module's ``heuristic``,
+which gives their kernel's values (checked in the same test). Before 2026-11-29 this module
+had Python copies for the six ports above that disagreed with the kernels (largest gap on
+random play: Sushi Go! 0.29, Love Letter 0.15, Virus! 0.13, Exploding Kittens 0.67, Dominion
+0.04, Stratego below 0.001); Python-engine runs with ``heuristic=heuristic`` from before then
+scored those ports' cut-offs differently.
+
+The OpenSpiel games of the paper: Hearts, ``LeaderHeuristic`` on minus the penalty points
+taken (parsed from the state's text), 0.5 + d / (2 x 26) clipped to [0, 1], mapped to Hearts'
+return span 0 .. 36 (``_on_return_scale``); Tic-Tac-Toe, ``WinOnlyHeuristic`` (0 during play,
+TAG's GAME_ONGOING, a draw on its -1 .. 1 scale, which the engines back up as 0.5); a
+terminal state is scored by its returns.
 
 A defect fixed on 2026-11-28: this module used to return [0, 1] on every game while the
 engines normalise a heuristic by the game's utility span, so on Hearts (span 36) a cut-off's
 value was divided by 36 (0.5 was backed up as 0.0139) and, with Hearts' TAG settings (rollout
 0, depth 3), its trees were barely steered (``tests/search/test_engine_twins.py``). On the
-ports (span 1) nothing changes. Tic-Tac-Toe's WinOnly 0 during play is TAG's GAME_ONGOING,
-a draw on its -1 .. 1 scale, which the engines back up as 0.5.
+ports (span 1) nothing changes.
 """
 
 from __future__ import annotations
@@ -57,7 +75,15 @@ import importlib
 import re
 from collections.abc import Callable, Sequence
 
+import numpy as np
 import pyspiel
+
+from infosets.games import _dominion_kernel as dominion_kernel
+from infosets.games import _exploding_kittens_kernel as kittens_kernel
+from infosets.games import _love_letter_kernel as love_kernel
+from infosets.games import _stratego_kernel as stratego_kernel
+from infosets.games import _sushi_go_kernel as sushi_kernel
+from infosets.games import _virus_kernel as virus_kernel
 
 # The heuristic TAG's file names for each game (json/players/gameSpecific/...).
 TAG_HEURISTIC = {
@@ -75,15 +101,24 @@ TAG_HEURISTIC = {
     "monopoly_deal": "LeaderHeuristic",       # MonopolyDeal/MonopolyDeal_HiBudget.json
     "seven_wonders": "PureScoreHeuristic",    # Wonders7/Wonders7_3P.json
 }
-# Score spans used to map a score (gap) onto [0, 1]: ours, stated, not TAG's.
-SCALES = {"sushi_go": 30.0, "virus": 4.0, "dominion": 60.0, "hearts": 26.0}
-WIN_PLUS_SCALE = 1000.0   # Stratego.json's WinPlusHeuristic argument
-STRATEGO_PIECE = 0.1      # StrategoHeuristic: pieceValueMultiplier
-STRATEGO_FLAG, STRATEGO_BOMB = 1.0, 0.0
+# Score span used to map Hearts' score gap onto [0, 1]: ours, stated, not TAG's.
+SCALES = {"hearts": 26.0}
 
 _KERNEL_GAMES = {"SushiGoKernel": "sushi_go", "LoveLetterKernel": "love_letter",
                  "ExplodingKittensKernel": "exploding_kittens", "VirusKernel": "virus",
                  "StrategoKernel": "stratego", "DominionKernel": "dominion"}
+# Ports scored by their kernel's ``nb_heuristic``: (it, the state array of a kernel object
+# holding what it reads). Built per call; the log, which costs most to convert, is left out.
+_PORT_HEURISTICS = {
+    "sushi_go": (sushi_kernel.nb_heuristic, lambda k: sushi_kernel.array_from_kernel(k, log=False)),
+    "love_letter": (love_kernel.nb_heuristic, lambda k: love_kernel.array_from_kernel(k, log=False)),
+    "virus": (virus_kernel.nb_heuristic, lambda k: virus_kernel.array_from_kernel(k, log=False)),
+    "exploding_kittens": (kittens_kernel.nb_heuristic,
+                          lambda k: kittens_kernel.from_python_kernel(k, (), log=False)),
+    "dominion": (dominion_kernel.nb_heuristic,
+                 lambda k: dominion_kernel.from_python_kernel(k, log=False)),
+    "stratego": (stratego_kernel.nb_heuristic, stratego_kernel.array_from_board),
+}
 # Ports whose module defines ``heuristic(state)`` for its pyspiel states and kernels.
 _MODULE_HEURISTIC = {"PokerKernel": "poker_tag", "ColtExpressKernel": "colt_express",
                      "MonopolyDealKernel": "monopoly_deal", "WondersKernel": "seven_wonders"}
@@ -94,42 +129,11 @@ def _clip(x: float) -> float:
 
 
 def leader(scores: Sequence[float], scale: float) -> list[float]:
-    """LeaderHeuristic, normalised: 0.5 + (own score - best other score) / (2 x scale)."""
+    """LeaderHeuristic, normalised: 0.5 + (own score - best other score) / (2 x scale),
+    clipped to [0, 1] (Hearts' mapping)."""
     n = len(scores)
     return [_clip(0.5 + (scores[p] - max(scores[q] for q in range(n) if q != p)) / (2 * scale))
             for p in range(n)]
-
-
-def pure_score(scores: Sequence[float], scale: float) -> list[float]:
-    """PureScoreHeuristic, normalised: own score / scale."""
-    return [_clip(s / scale) for s in scores]
-
-
-def ordinal_position(scores: Sequence[float]) -> list[float]:
-    """OrdinalPosition: (players - ordinal) / (players - 1); ordinal = 1 + players strictly
-    ahead (equal scores share the better place, as TAG's getOrdinalPosition)."""
-    n = len(scores)
-    return [(n - (1 + sum(1 for q in scores if q > s))) / (n - 1) for s in scores]
-
-
-def win_plus(heuristic_scores: Sequence[float], scale: float = WIN_PLUS_SCALE) -> list[float]:
-    """WinPlusHeuristic during play: min(h / scale, 0.9), clipped below at 0."""
-    return [max(0.0, min(h / scale, 0.9)) for h in heuristic_scores]
-
-
-def stratego_material(kernel) -> list[float]:
-    """TAG's StrategoHeuristic: mean piece value of each side minus the other side's."""
-    from infosets.games.stratego import BOMB, FLAG  # noqa: PLC0415
-
-    totals, counts = [0.0, 0.0], [0, 0]
-    for owner, rank in zip(kernel.owner, kernel.rank):
-        if owner in (0, 1):
-            value = (STRATEGO_BOMB if rank == BOMB else STRATEGO_FLAG if rank == FLAG
-                     else STRATEGO_PIECE * rank)
-            totals[owner] += value
-            counts[owner] += 1
-    means = [totals[p] / counts[p] if counts[p] else 0.0 for p in (0, 1)]
-    return [means[0] - means[1], means[1] - means[0]]
 
 
 _POINTS = re.compile(r"Points:\s*N:\s*(-?\d+)\s*E:\s*(-?\d+)\s*S:\s*(-?\d+)\s*W:\s*(-?\d+)")
@@ -141,20 +145,6 @@ def hearts_scores(state) -> list[float]:
     if match is None:
         return [0.0] * 4
     return [-float(x) for x in match.groups()]
-
-
-def _kernel_scores(name: str, k) -> list[float]:
-    if name == "sushi_go":
-        return [float(x) for x in k.score]
-    if name == "love_letter":
-        return [float(x) for x in k.tokens]
-    if name == "exploding_kittens":
-        return [1.0 if a else 0.0 for a in k.alive]
-    if name == "virus":
-        return [float(k.healthy_organs(p)) for p in range(k.n)]
-    if name == "dominion":
-        return [float(k.victory_points(p)) for p in range(k.n)]
-    raise ValueError(f"game: no score for {name!r}")
 
 
 def _on_return_scale(values: Sequence[float], game) -> list[float]:
@@ -171,29 +161,25 @@ def game_name(state) -> str:
     return state.get_game().get_type().short_name
 
 
+def port_heuristic(name: str, kernel) -> list[float]:
+    """The ``name`` port kernel's ``nb_heuristic`` of a kernel object (``state.kernel``)."""
+    score, to_array = _PORT_HEURISTICS[name]
+    out = np.zeros(getattr(kernel, "n", 2))   # Stratego's kernel has no ``n``: two players
+    score(to_array(kernel), out)
+    return out.tolist()
+
+
 def heuristic(state) -> list[float]:
     """The TAG heuristic of ``state``'s game (``TAG_HEURISTIC``), one value per player on
-    the game's return scale (the ports': [0, 1]). ``state``: a pyspiel state, or one of our
-    ports' kernels (search runs on them)."""
+    the game's return scale (the ports': [0, 1]; Stratego's dips to -0.001, see above).
+    ``state``: a pyspiel state, or one of our ports' kernels (search runs on them)."""
     name = game_name(state)
     if name not in TAG_HEURISTIC:
         raise ValueError(f"game: no TAG heuristic for {name!r}; known: {sorted(TAG_HEURISTIC)}")
+    if name in _PORT_HEURISTICS:
+        return port_heuristic(name, getattr(state, "kernel", state))
     if name in _MODULE_HEURISTIC.values():
         return importlib.import_module(f"infosets.games.{name}").heuristic(state)
-    kernel = getattr(state, "kernel", state)
-    if name in _KERNEL_GAMES.values():
-        if kernel.is_terminal():
-            return [_clip(float(r)) for r in kernel.returns()]   # win shares, already in [0, 1]
-        if name == "stratego":
-            return win_plus(stratego_material(kernel))
-        scores = _kernel_scores(name, kernel)
-        if name == "exploding_kittens":
-            return ordinal_position(scores)
-        if name == "love_letter":
-            return leader(scores, float(kernel.tokens_to_win))
-        if name == "dominion":
-            return pure_score(scores, SCALES[name])
-        return leader(scores, SCALES[name])
     game = state.get_game()
     if state.is_terminal():
         return list(state.returns())

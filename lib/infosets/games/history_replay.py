@@ -21,17 +21,26 @@ Three ways to sample, chosen per information state:
   differ in length from the real one (an unseen opponent may retry a move in dark_hex or
   kriegspiel). Used when the walk finishes within ``max_nodes`` nodes; then samples are exact.
 * ``chain`` (Markov chain, approximate). A Metropolis chain over the hidden steps of the real
-  history (swap two hidden values, or redraw one), target = the weight above restricted to
-  histories the engine accepts with the same view. It starts at the real history and is kept
-  per information state (``burn_in_sweeps`` sweeps on first use, ``thin`` proposals between
-  samples). Approximate twice over: finite mixing (measured in
-  ``benchmarks/bench_determinizers.py`` against the exact sampler), and it keeps the real
-  history's shape (the same steps, so worlds where an unseen opponent made a different
-  number of moves are not reached). Measured against enumeration at 300 samples: where the
-  hidden part is separate chance outcomes it matches (leduc, 3-player kuhn, liars_dice_ir,
-  kriegspiel: chi-square p > 0.1, total variation <= 0.12); where it is unseen opponent moves
-  or whole hands drawn as one outcome it does not mix (dark_hex TV 0.43, dark_chess 0.51,
-  tiny_bridge_4p 0.98). Hence ``auto`` enumerates whenever the walk is affordable.
+  history, target = the weight above restricted to histories the engine accepts with the same
+  view. Its moves (``_propose``): permute the values of a block of positions inside a class
+  of exchangeable positions (a swap up to the whole class, the block sizes weighted by their
+  burn-in acceptance), swap any two hidden values, give a chance step an outcome no chance
+  step has (a card left in the stock), or redraw one value from its distribution. A chance
+  step with one outcome left (the last card of a full deal) is hidden too when exchanging it
+  with another hidden step keeps the view (before 2026-11-29 it kept its true value in every
+  world). The chain starts at the real history and is kept per information state
+  (``burn_in_sweeps`` sweeps on first use, ``thin`` proposals between samples). Approximate
+  twice over: finite mixing (measured in ``benchmarks/bench_determinizers.py`` against the
+  exact sampler), and it keeps the real history's shape (the same steps, so worlds where an
+  unseen opponent made a different number of moves are not reached). Measured against
+  enumeration at 300 samples (2026-11-29, one seeded state per game): where the hidden part
+  is separate chance outcomes it matches (leduc, 3-player kuhn, liars_dice_ir: chi-square
+  p > 0.1, total variation <= 0.05); where it is unseen opponent moves or whole hands drawn
+  as one outcome it does not mix (dark_hex TV 0.39, dark_chess 0.52, kriegspiel 0.96,
+  tiny_bridge_4p 0.93), nor late in a spades deal, where most unseen deal steps hold cards
+  already played (over the 120 consistent deals of one state at ``thin`` 8, chi-square / dof
+  about 25: about one effective sample in 25). Hence ``auto`` enumerates whenever the walk
+  is affordable.
 * ``redraw``: every hidden chance outcome drawn independently from its distribution, until
   the engine accepts the history (exact when hidden outcomes are independent, liars_dice).
 
@@ -53,6 +62,8 @@ from infosets.core.checks import check_sampler_call
 # Games keyed by the action-observation history (no, or imperfect-recall, infostate string).
 AOH_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish"})
 MODES = ("auto", "exact", "chain", "redraw")
+# Block sizes of the chain's class proposals (``_propose``): roughly even on a log scale.
+BLOCK_SIZES = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96)
 
 
 def uses_aoh_key(game: pyspiel.Game) -> bool:
@@ -127,7 +138,12 @@ class ReplayDeterminizer:
         self._method = ""
         self._hidden: list[int] = []
         self._classes: list[list[int]] = []
+        self._block_sizes: list[list[int]] = []
+        self._block_weights: list[np.ndarray] = []
+        self._block_stats: list[np.ndarray] = []
         self._hidden_actions: set[int] = set()
+        self._free_sites: list[int] = []
+        self._chance_positions: list[int] = []
         self._chain: list[int] | None = None
         self._chain_logp = 0.0
         self._worlds: list[list[int]] = []
@@ -199,7 +215,7 @@ class ReplayDeterminizer:
     def _prepare(self, state, actions, player, target):
         self._chain = None
         self._worlds = []
-        self._hidden = self._hidden_positions(actions, player)
+        self._hidden = self._hidden_positions(actions, player, target)
         if self.mode == "redraw":
             self._method = "redraw" if self._hidden else "known"
             return
@@ -299,16 +315,26 @@ class ReplayDeterminizer:
         return worlds
 
     # -- analysis of the real history (chain, redraw) ----------------------------------------
-    def _hidden_positions(self, actions, player):
+    def _hidden_positions(self, actions, player, target=None):
         """Positions whose value could differ without changing the player's view at that step:
         chance outcomes, and (not in redraw mode) other players' actions the player does not
-        see (e.g. the cards opponents pass in hearts, or the skat discard)."""
+        see (e.g. the cards opponents pass in hearts, or the skat discard).
+
+        A chance node with one outcome left (the last card of a full deal) is forced: its value
+        is whatever the earlier steps left, so it has no second outcome of its own, yet it is
+        hidden when another consistent history puts another value there. It is tested by
+        exchanging its value with those of a few hidden chance positions (``_unforced``); kept
+        out, it would hold its true value in every world (a leak).
+        """
         state = self.game.new_initial_state()
-        hidden, hidden_actions = [], set()
+        hidden, hidden_actions, forced, outcomes = [], set(), [], {}
         self._log_size = 0.0
         for pos, action in enumerate(actions):
             if state.is_chance_node():
                 alternatives = [a for a, _ in state.chance_outcomes()]
+                outcomes[pos] = alternatives
+                if len(alternatives) == 1:
+                    forced.append(pos)
             elif self.mode != "redraw" and state.current_player() != player:
                 alternatives = state.legal_actions()
             else:
@@ -324,7 +350,39 @@ class ReplayDeterminizer:
                         break
             state.apply_action(action)
         self._hidden_actions = hidden_actions
+        if forced and hidden:
+            if target is None:
+                target = self._targets(self._build(actions), actions, player)
+            hidden = self._unforced(actions, player, target, hidden, forced)
+        # Chance sites where an outcome no chance step used could go (a card left in the
+        # stock): the chain's "free redraw" moves (``_chain_sample``) serve them.
+        self._chance_positions = sorted(outcomes)
+        used = {actions[pos] for pos in outcomes}
+        self._free_sites = [pos for pos in hidden if pos in outcomes
+                            and any(a not in used for a in outcomes[pos])]
         return hidden
+
+    def _unforced(self, actions, player, target, hidden, forced, tries: int = 8):
+        """``hidden`` plus each forced chance position whose value can be exchanged with that
+        of one of up to ``tries`` hidden chance positions (the nearest half, then spread over the
+        rest) in a history the engine accepts with the same view."""
+        chance = [pos for pos in hidden if pos not in self._hidden_actions]
+        out = list(hidden)
+        for pos in forced:
+            others = sorted(chance, key=lambda h: abs(h - pos))
+            near, rest = others[:tries // 2], others[tries // 2:]
+            step = max(1, len(rest) // max(1, tries - len(near)))
+            candidates = near + rest[::step][:tries - len(near)]
+            self._hidden = sorted(out + [pos])   # _transpose reads it
+            for other in candidates:
+                if actions[other] == actions[pos]:
+                    continue
+                swapped = self._transpose(actions, actions[pos], actions[other])
+                if self._replay(swapped, player, target) is not None:
+                    out.append(pos)
+                    break
+        self._hidden = out = sorted(out)
+        return out
 
     def _replay(self, actions, player, target, redraw_rng=None, hidden_set=None):
         """Replay ``actions`` (redrawing hidden chance outcomes when ``redraw_rng`` is given).
@@ -371,9 +429,9 @@ class ReplayDeterminizer:
 
         A position joins the first class holding one of ``tries_per_class`` members it can
         swap with (a single representative can be a constrained card, e.g. one its owner
-        already passed or played, which would split classes by owner). Swaps inside a class
-        are the chain's main proposal; global swaps and single-site redraws keep the chain
-        irreducible.
+        already passed or played, which would split classes by owner). Block permutations
+        inside a class are the chain's main proposal; global swaps and single-site redraws
+        keep the chain irreducible.
         """
         classes: list[list[int]] = []
         for pos in self._hidden:
@@ -403,18 +461,70 @@ class ReplayDeterminizer:
                 out[pos] = a
         return out
 
-    def _propose_swap(self, rng):
+    def _permute(self, actions, values, rng):
+        """Map ``values`` (distinct, at least two) by a uniformly drawn permutation other than
+        the identity, at every hidden position. The inverse map has the same probability from
+        the result (the same set of values), so the proposal is symmetric; two values are
+        exchanged as ``_transpose`` does."""
+        if len(values) == 2:
+            return self._transpose(actions, values[0], values[1])
+        while True:
+            order = rng.permutation(len(values))
+            if (order != np.arange(len(values))).any():
+                break
+        mapping = {v: values[i] for v, i in zip(values, order.tolist())}
+        out = list(actions)
+        for pos in self._hidden:
+            new = mapping.get(out[pos])
+            if new is not None:
+                out[pos] = new
+        return out
+
+    def _propose(self, rng):
+        """The next proposal: ("block", class index or -1, block size, hidden positions whose
+        values it permutes), ("free",) or ("redraw",).
+
+        Inside a class, a block of ``k`` members drawn uniformly, ``k`` among ``BLOCK_SIZES``
+        below the class size and the class size itself: two (a swap) keeps the chain moving
+        where the view pins most values (voids, played cards); the whole class redeals it at
+        once where nothing does (a fresh deal). During burn-in every size is equally likely;
+        then each size's weight is its burn-in acceptance rate times ``k`` (positions moved
+        per accepted proposal), frozen for the rest of the chain, so the proposal is a fixed
+        symmetric mixture after burn-in. Between any two hidden positions, a swap (keeps the
+        chain irreducible across classes). Where some chance outcome is used nowhere in the
+        history (cards left undealt), a free redraw brings one in (see ``_chain_sample``).
+        The kinds' shares are fixed per chain.
+        """
         u = rng.random()
         classes = self._classes
-        if u < 0.6 and classes:
+        free = 0.25 if self._free_sites else 0.0
+        if u < 0.6 - 0.6 * free and classes:
             pairs = np.array([len(c) * (len(c) - 1) for c in classes], dtype=float)
-            members = classes[rng.choice(len(classes), p=pairs / pairs.sum())]
-            i, j = rng.choice(len(members), size=2, replace=False)
-            return members[i], members[j]
-        if u < 0.9 and len(self._hidden) >= 2:
+            index = int(rng.choice(len(classes), p=pairs / pairs.sum()))
+            members = classes[index]
+            sizes, weights = self._block_sizes[index], self._block_weights[index]
+            k = sizes[int(rng.choice(len(sizes), p=weights))] if len(sizes) > 1 else sizes[0]
+            return "block", index, k, [members[i] for i in rng.choice(len(members), size=k,
+                                                                        replace=False)]
+        if u < 0.9 - free and len(self._hidden) >= 2:
             i, j = rng.choice(len(self._hidden), size=2, replace=False)
-            return self._hidden[i], self._hidden[j]
-        return None
+            return "block", -1, 2, [self._hidden[i], self._hidden[j]]
+        if u < 0.9:
+            return ("free",)
+        return ("redraw",)
+
+    def _init_blocks(self):
+        self._block_sizes = [[k for k in BLOCK_SIZES if k < len(c)] + [len(c)]
+                             for c in self._classes]
+        self._block_weights = [np.full(len(sizes), 1.0 / len(sizes)) for sizes in self._block_sizes]
+        self._block_stats = [np.zeros((2, len(sizes))) for sizes in self._block_sizes]
+
+    def _freeze_blocks(self):
+        """Weights after burn-in: smoothed acceptance rate times block size."""
+        for index, sizes in enumerate(self._block_sizes):
+            tries, accepted = self._block_stats[index]
+            weights = (accepted + 0.5) / (tries + 1.0) * np.array(sizes, dtype=float)
+            self._block_weights[index] = weights / weights.sum()
 
     def _chain_sample(self, actions, player, target, rng):
         steps = self.thin
@@ -423,19 +533,46 @@ class ReplayDeterminizer:
             if start is None:  # cannot happen for a real history
                 raise RuntimeError("chain determinizer: the real history does not replay")
             self._chain, self._chain_logp = start[1], start[2]
-            steps = self.burn_in_sweeps * len(self._hidden) + self.thin
+            self._init_blocks()
+            burn_in = self.burn_in_sweeps * len(self._hidden)
+            steps = burn_in + self.thin
+        else:
+            burn_in = 0
         hidden = self._hidden
         current_state = None
-        for _ in range(steps):
+        for step in range(steps):
+            if burn_in and step == burn_in:
+                self._freeze_blocks()
             proposal = list(self._chain)
-            pair = self._propose_swap(rng)
-            if pair is not None:
-                a, b = proposal[pair[0]], proposal[pair[1]]
-                if a == b:
+            move = self._propose(rng)
+            index = -1
+            log_q_ratio = 0.0
+            if move[0] == "block":
+                _, index, k, positions = move
+                values = sorted({proposal[pos] for pos in positions})
+                if len(values) < 2:
                     continue
-                proposal = self._transpose(proposal, a, b)
+                proposal = self._permute(proposal, values, rng)
                 result = self._replay(proposal, player, target)
-                log_q_ratio = 0.0
+            elif move[0] == "free":
+                # Free redraw: a chance site whose value no other chance step has takes,
+                # uniformly, an outcome no chance step has. The reverse move has as many
+                # choices (the same outcomes are free, the old value for the new), so it is
+                # symmetric.
+                pos = self._free_sites[int(rng.integers(len(self._free_sites)))]
+                value = proposal[pos]
+                used = [proposal[q] for q in self._chance_positions]
+                if used.count(value) > 1:
+                    continue
+                prefix = self.game.new_initial_state()
+                for action in proposal[:pos]:
+                    prefix.apply_action(action)
+                used = set(used)
+                free = [a for a, _ in prefix.chance_outcomes() if a not in used]
+                if not free:
+                    continue
+                proposal[pos] = free[int(rng.integers(len(free)))]
+                result = self._replay(proposal, player, target)
             else:
                 # Redraw one hidden value from its chance distribution, or uniformly among
                 # the legal actions for an unseen opponent move (independence proposal at one
@@ -457,12 +594,17 @@ class ReplayDeterminizer:
                 log_q_ratio = np.log(outcomes[proposal[pos]]) - np.log(outcomes[new])
                 proposal[pos] = new
                 result = self._replay(proposal, player, target)
+            stats = self._block_stats[index] if index >= 0 and step < burn_in else None
+            if stats is not None:
+                stats[0, self._block_sizes[index].index(k)] += 1
             if result is None:
                 continue
             log_accept = result[2] - self._chain_logp + log_q_ratio
             if log_accept >= 0 or rng.random() < np.exp(log_accept):
                 self._chain, self._chain_logp = result[1], result[2]
                 current_state = result[0]
+                if stats is not None:
+                    stats[1, self._block_sizes[index].index(k)] += 1
         if current_state is None:
             current_state = self._build(self._chain)
         return current_state

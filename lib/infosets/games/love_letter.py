@@ -32,13 +32,46 @@ Modelling choices (documented simplifications):
   untargeted or no-effect play uses target = mover, guess = 0.
 * Returns are win shares (see ``_tabletop``).
 
-Hidden information and the determinizer: every card in a hand carries the set of players
-who have seen it (Priest, Baron, King, the owner). A card is known to an observer until its
-owner plays a card of the same type (the observer cannot then tell which was kept).
-``resample`` keeps all cards the player has seen and deals the others (unseen hands, the
-deck and the removed card) uniformly; like TAG, it does not use the negative information of
-a missed Guard guess. The information-state string is the player's current knowledge plus
-the public log of plays.
+Hidden information: every card in a hand carries the set of players who see it (``seen``:
+Priest, Baron tie, King, the owner). A card is known to an observer until its owner plays a
+card of the same type (the observer cannot then tell which was kept). The information-state
+string is the player's current knowledge plus the public log of plays; the kernel also keeps
+the round's chance outcomes (``drawn``), from which the sampler rebuilds what a player knows.
+
+Worlds (``resample``; the numba kernel's ``nb_determinize`` is its twin). For the sampling
+player i, the cards in hand i does not see are dealt again, uniformly (each physical card
+alike) among the placements consistent with what i knows; the cards i sees stay. What i knows
+of the cards in hand is rebuilt by replaying the round (``record``) from the public log, i's
+own cards and what i saw, never from a card i did not see, so a world depends only on i's
+information state (i's views, move by move). Per hand card, i's knowledge is a type mask and
+a tie group, moved with the card by a King trade:
+* allow (mask): a card i holds or sees (Priest, Baron tie or King with i) is of its type; a
+  missed Guard guess excludes the named type; a Baron's winner holds a higher card than the
+  loser's (now face up); the card kept beside a King or a Prince played is not the Countess.
+* the card kept after a play: its owner held an old card X, drew Y (any card) and played a
+  T. Unless T is i's own play (i knows which copy it played), i cannot tell which was kept.
+  If X's mask excludes T, X was kept: it keeps its mask and tie group. If X may be a T and is
+  in no tie group, the kept card may be X (X's mask) or Y (anything): its mask is every type.
+  This is the same rule as ``seen``: a card is known until a card of its type is played.
+* link (Baron tie group): a tie i takes part in pins both cards (i sees the other); a tie
+  between two others links their cards (one type). A card leaving a hand face up (Prince,
+  elimination) pins its group to its type. After a tied card's owner plays a T the group may
+  be, two cases: X was kept (it stays in the group) or X was the T played (the group is of
+  type T and the kept card is Y, any type). Each case is a conjunction of masks and groups;
+  ``record`` keeps the list of cases (``_Case``), and a placement is consistent when it
+  meets one. (Few: a case splits only when a tied card may have been dropped, and the group
+  then dissolves in the new case; two Barons give at most two ties a round, so a case drops
+  at most two groups, at two of the at most 14 plays after the first tie: at most
+  1 + 14 + 91 = 106 cases. Measured: at most 5 in 2,250 random states x players.)
+* views (who else sees each card): not a mask of its own. A world is the round replayed
+  from a history dealing it (``witness``: read backwards from the placement, each kept card
+  is the old one whenever the case allows, so others keep what they saw when they can), so
+  its ``seen`` masks are that history's and ``sample_world`` rebuilds it exactly
+  (``plan_history``: the real history with the round's chance outcomes replaced).
+This is exact: every placement meeting a case is dealt by a history keeping i's information
+state at every move, and conversely (tests: test_love_letter*.py). The law is the standard
+uniform determinization over placements, not the posterior over histories (which would
+weight each placement by the ways its cards could have been drawn and played).
 
 Tensors (``_tabletop.Kernel``; rows indexed by seat), the observation tensor in order:
   player (n) one-hot; mover (n + 1): who moves, or chance; deck (1) cards left;
@@ -70,6 +103,10 @@ FACE_UP = -2          # draw-queue marker: a face-up removed card (2 players)
 TARGETED = (GUARD, PRIEST, BARON, KING)
 # Outcomes written to the public log after a play (``out<p>``: a Baron eliminated p).
 LOG_OUTCOMES = ("", "hit", "miss", "tie", "out", "redraw") + tuple(f"out{p}" for p in range(MAX_PLAYERS))
+ANY_CARD = (1 << NUM_TYPES) - 1   # ``allow`` mask of a card no public outcome constrains
+# Deals a resampler draws before it gives up: never reached (the fewest accepted by the
+# record's cases in 2,250 random states x players, 2026-11-29, was 1 deal in 15).
+MAX_DEALS = 1 << 24
 
 
 def encode(card: int, target: int, guess: int = 0) -> int:
@@ -83,14 +120,155 @@ def decode(action: int) -> tuple[int, int, int]:
     return card, target, guess
 
 
+# How a play's mover kept a card, in a case of the record (``_Case.plays``): the old card
+# (held before the draw) and the drawn one played (KEEP), the old one played (DROP), or
+# either (FREE: the old card if its mask allows the kept type).
+KEEP, DROP, FREE = 0, 1, 2
+
+
+class _Case:
+    """One case of what a player knows of the cards in hand (module docstring): a type mask
+    and a tie label per card (``mask``, ``link``, parallel to the hands; cards with one
+    nonzero label are of one type) and, per play of the round, how its mover's kept card
+    came (``plays``: (code, the old card's mask))."""
+
+    __slots__ = ("mask", "link", "plays", "ok")
+
+    def __init__(self, n: int):
+        self.mask = [[] for _ in range(n)]
+        self.link = [[] for _ in range(n)]
+        self.plays = []
+        self.ok = True
+
+    def copy(self) -> _Case:
+        case = _Case(0)
+        case.mask = [m[:] for m in self.mask]
+        case.link = [m[:] for m in self.link]
+        case.plays = self.plays[:]
+        case.ok = self.ok
+        return case
+
+    def group(self, label: int) -> int:
+        """The types the cards of tie group ``label`` may be."""
+        bits = ANY_CARD
+        for masks, links in zip(self.mask, self.link):
+            for m, other in zip(masks, links):
+                if other == label:
+                    bits &= m
+        return bits
+
+    def feasible(self) -> bool:
+        return self.ok and all(m and (not label or self.group(label))
+                               for masks, links in zip(self.mask, self.link)
+                               for m, label in zip(masks, links))
+
+    def fits(self, hands) -> bool:
+        """Whether the placement ``hands`` meets every mask and tie of this case."""
+        types = {}
+        for hand, masks, links in zip(hands, self.mask, self.link):
+            for c, m, label in zip(hand, masks, links):
+                if not m >> c & 1 or (label and types.setdefault(label, c) != c):
+                    return False
+        return True
+
+    def pin_group(self, label: int, bits: int):
+        """The cards of tie group ``label`` are of the types ``bits`` (the group dissolves)."""
+        for masks, links in zip(self.mask, self.link):
+            for j, other in enumerate(links):
+                if other == label:
+                    masks[j] &= bits
+                    links[j] = 0
+
+    def reveal(self, q: int, i: int, card: int):
+        """``q``'s card ``i`` leaves the hand face up as ``card``: its tie group is of that type."""
+        label = self.link[q].pop(i)
+        self.ok &= bool(self.mask[q].pop(i) >> card & 1)
+        if label:
+            self.pin_group(label, 1 << card)
+
+    def keep(self, p: int, card: int) -> list[_Case]:
+        """``p`` (not the player) held an old card, drew one and played a ``card``: the cases
+        for the card kept. The drawn card is any card; the old one's record is its mask and
+        tie group. If the old card cannot be a ``card``, it was kept (KEEP). If it can and is
+        in no tie group, the kept card may be either: any type (FREE). If it can and is tied,
+        two cases: it was kept (the drawn ``card`` played; KEEP), or it was the ``card``
+        played, so its group is of that type and the kept card is the drawn one (DROP)."""
+        mask, label = self.mask[p][0], self.link[p][0]
+        del self.mask[p][1], self.link[p][1]
+        if not label:
+            self.plays.append((FREE if mask >> card & 1 else KEEP, mask))
+            if mask >> card & 1:
+                self.mask[p][0] = ANY_CARD
+            return [self]
+        if not self.group(label) >> card & 1:
+            self.plays.append((KEEP, mask))
+            return [self]
+        dropped = self.copy()
+        dropped.mask[p][0], dropped.link[p][0] = ANY_CARD, 0
+        dropped.pin_group(label, 1 << card)
+        dropped.plays.append((DROP, mask))
+        self.plays.append((KEEP, mask))
+        return [self, dropped]
+
+    def effects(self, k: LoveLetterKernel, player: int, p: int, card: int, target: int,
+                guess: int, outcome: str, label: int):
+        """The public outcome of ``p``'s play (and what ``player`` saw of it) after the kept
+        card is settled; ``k`` is the real kernel after the play: its hidden cards are read
+        only where ``player`` sees them, its discards (public) where a card is revealed."""
+        if card in (KING, PRINCE):       # the Countess must be played beside them
+            self.mask[p][0] &= ~(1 << COUNTESS)
+        if target == p and card in TARGETED:
+            return
+        if card == GUARD:
+            if outcome == "hit":
+                self.reveal(target, 0, guess)
+            else:
+                self.mask[target][0] &= ~(1 << guess)
+        elif card == PRIEST:
+            if p == player:
+                self.mask[target][0] &= 1 << k.hands[target][0]
+        elif card == BARON:
+            if outcome == "tie":
+                if player in (p, target):
+                    self.mask[p][0] &= 1 << k.hands[p][0]
+                    self.mask[target][0] &= 1 << k.hands[target][0]
+                else:
+                    a, b = self.link[p][0], self.link[target][0]
+                    for links in self.link:
+                        for j, other in enumerate(links):
+                            if other and other in (a, b):
+                                links[j] = label
+                    self.link[p][0] = self.link[target][0] = label
+            else:
+                loser = int(outcome[3:])
+                low = k.discards[loser][-1]
+                self.reveal(loser, 0, low)
+                winner = target if loser == p else p
+                self.mask[winner][0] &= ANY_CARD & ~((2 << low) - 1)   # higher than ``low``
+        elif card == KING:
+            for field in (self.mask, self.link):
+                field[p], field[target] = field[target], field[p]
+            if player in (p, target):
+                self.mask[p][0] &= 1 << k.hands[p][0]
+                self.mask[target][0] &= 1 << k.hands[target][0]
+        elif card == PRINCE:
+            self.reveal(target, 0, k.discards[target][-1])
+        elif card == PRINCESS:
+            self.reveal(p, 0, k.discards[p][-1])
+
+
 class LoveLetterKernel(tt.Kernel):
-    """Whole Love Letter state: hands with visibility bitmasks, deck as counts."""
+    """Whole Love Letter state: hands with visibility bitmasks, deck as counts, and the
+    round's chance outcomes (``drawn``), from which the sampler rebuilds what each player
+    knows (module docstring)."""
 
     REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
 
     VALUE_FIELDS = ("n", "cur", "after_draw", "done", "tokens_to_win")
-    LIST_FIELDS = ("tokens", "pool", "alive", "immune", "face_up", "queue", "log")
-    NESTED_FIELDS = ("hands", "seen", "discards")
+    # ``drawn``: the chance outcomes of the current round in order (face-up removed cards and
+    # every card drawn into a hand); a world's ``drawn`` is the history that deals it.
+    LIST_FIELDS = ("tokens", "pool", "alive", "immune", "face_up", "queue", "log", "drawn")
+    NESTED_FIELDS = ("hands", "seen", "discards")   # ``seen``: observer bitmask per hand card
     __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
 
     def __init__(self, n: int, tokens_to_win: int = 1):
@@ -110,6 +288,7 @@ class LoveLetterKernel(tt.Kernel):
         self.immune = [False] * n
         self.discards = [[] for _ in range(n)]
         self.face_up = []
+        self.drawn = []
         self.queue = ([FACE_UP] * 3 if n == 2 else []) + list(range(n)) + [first]
         self.cur = first
         self.after_draw = None                  # player whose turn ends after a Prince draw
@@ -159,19 +338,16 @@ class LoveLetterKernel(tt.Kernel):
         actions.sort()
         return actions
 
-    def _draw(self, player: int, card: int):
-        self.pool[card] -= 1
-        self.hands[player].append(card)
-        self.seen[player].append(1 << player)
-
     def apply(self, action):
         if self.queue:
             who = self.queue.pop(0)
+            self.pool[action] -= 1
+            self.drawn.append(action)
             if who == FACE_UP:
-                self.pool[action] -= 1
                 self.face_up.append(action)
             else:
-                self._draw(who, action)
+                self.hands[who].append(action)
+                self.seen[who].append(1 << who)
             if not self.queue and self.after_draw is not None:
                 self.after_draw = None
                 self._end_turn()
@@ -181,7 +357,7 @@ class LoveLetterKernel(tt.Kernel):
     def _play(self, card: int, target: int, guess: int):
         p = self.cur
         hand, seen = self.hands[p], self.seen[p]
-        i = len(hand) - 1 if hand[-1] == card else hand.index(card)
+        i = len(hand) - 1 if hand[-1] == card else hand.index(card)   # the copy played
         hand.pop(i)
         seen.pop(i)
         if hand[0] == card:      # observers cannot tell which copy was kept
@@ -336,20 +512,162 @@ class LoveLetterKernel(tt.Kernel):
         return ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
                         for p, c, t, g, o in self.log)
 
-    def resample(self, player, rng):
-        """Keep the cards ``player`` has seen; deal the unseen ones uniformly."""
+    # -- worlds (module docstring) ---------------------------------------------------------
+    def _steps(self, draws):
+        """Replay the current round from its start with the chance outcomes ``draws`` and the
+        round's plays (this kernel's log). Yields ``(kernel, event)`` after each step: event
+        ``("draw", who)`` (``who``: FACE_UP for a face-up card) or ``("play", p, card, target,
+        guess, outcome, before)``, ``before`` the mover's hand before the play."""
+        if self.done:
+            return
+        start = len(self.log)
+        while start and self.log[start - 1][0] >= 0:
+            start -= 1
         k = self.copy()
-        pool = k.pool[:]
-        slots = tt.pool_unseen_cards(k.hands, k.seen, player, pool)
-        cards = tt.shuffled_cards(pool, rng)
-        for (q, i), c in zip(slots, cards):
-            k.hands[q][i] = c
-        k.pool = tt.list_to_counts(cards[len(slots):], NUM_TYPES)
-        return k
+        k.log = self.log[:start]
+        k._start_round(self.log[start][0] if start < len(self.log) else self.cur)
+        draws = list(draws)
+        while len(k.drawn) < len(self.drawn) or len(k.log) < len(self.log):
+            if k.queue:
+                if len(k.drawn) == len(draws):
+                    raise ValueError("love_letter: the round's draws do not replay its log")
+                who = k.queue[0]
+                k.apply(draws[len(k.drawn)])
+                yield k, ("draw", who)
+                continue
+            if len(k.log) == len(self.log):
+                raise ValueError("love_letter: the round's draws do not replay its log")
+            p, card, target, guess, _ = self.log[len(k.log)]
+            before = k.hands[p][:]
+            k.apply(encode(card, target, guess))
+            yield k, ("play", p, card, target, guess, k.log[-1][4], before)
+
+    def _replay(self, draws) -> LoveLetterKernel:
+        """This kernel with the current round dealt by ``draws`` instead (``_steps``)."""
+        steps = list(self._steps(draws))
+        return steps[-1][0] if steps else self.copy()
+
+    def record(self, player: int) -> tuple[list[_Case], list[tuple]]:
+        """What ``player`` knows of the cards in hand: the cases of the public record (one of
+        which every consistent placement meets; module docstring) and the round's events
+        (``_steps``, for ``witness``). Reads hidden cards only where ``player`` sees them."""
+        cases, events = [_Case(self.n)], []
+        for k, event in self._steps(self.drawn):
+            events.append(event[:-1] if event[0] == "play" else event)
+            if event[0] == "draw":
+                who = event[1]
+                if who != FACE_UP:
+                    bits = 1 << k.hands[who][-1] if who == player else ANY_CARD
+                    for case in cases:
+                        case.mask[who].append(bits)
+                        case.link[who].append(0)
+                continue
+            _, p, card, target, guess, outcome, before = event
+            label = len(k.log)   # a new tie label: one per play, so unique
+            split = []           # cases split off by a tied card (after the others)
+            for case in cases:
+                if p == player:      # the player knows which copy they played
+                    played = 1 if before[1] == card else 0
+                    case.reveal(p, played, card)
+                    case.plays.append((KEEP if played else DROP, 0))
+                else:
+                    split.extend(case.keep(p, card)[1:])
+            grown, cases = cases + split, []
+            for case in grown:
+                case.effects(k, player, p, card, target, guess, outcome, label)
+                if case.feasible():
+                    cases.append(case)
+        return cases, events
+
+    def witness(self, events, case: _Case, hands) -> list[int]:
+        """The chance outcomes of a history of the current round that deals ``hands`` (a
+        placement meeting ``case``), read backwards from the placement: each play's mover
+        held the card kept and the card played, in the order ``case`` says (``KEEP``: the
+        kept card was the old one; ``FREE``: the old one if its mask allows the kept type)."""
+        hands = [h[:] for h in hands]
+        discards = [d[:] for d in self.discards]
+        face_up = self.face_up[:]
+        plays = len(case.plays)
+        draws = []
+        for event in reversed(events):
+            if event[0] == "draw":
+                draws.append(face_up.pop() if event[1] == FACE_UP else hands[event[1]].pop())
+                continue
+            _, p, card, target, guess, outcome = event
+            plays -= 1
+            if target == p and card in TARGETED:
+                pass
+            elif card == KING:
+                hands[p], hands[target] = hands[target], hands[p]
+            elif card == PRINCE or (card == GUARD and outcome == "hit"):
+                hands[target].append(discards[target].pop())
+            elif card == BARON and outcome.startswith("out"):
+                loser = int(outcome[3:])
+                hands[loser].append(discards[loser].pop())
+            elif card == PRINCESS:
+                hands[p].append(discards[p].pop())
+            discards[p].pop()    # the card played
+            (kept,) = hands[p]
+            code, mask = case.plays[plays]
+            hands[p] = [kept, card] if code == KEEP or (code == FREE and mask >> kept & 1) else [card, kept]
+        draws.reverse()
+        return draws
+
+    def resample(self, player, rng):
+        """A world for ``player`` (module docstring, "Worlds"): the cards ``player`` does not
+        see dealt uniformly among the placements some case of ``record`` allows (by
+        rejection), then the round replayed from the history ``witness`` builds for it."""
+        if self.done:
+            return self.copy()
+        cases, events = self.record(player)
+        pool = self.pool[:]
+        slots = tt.pool_unseen_cards(self.hands, self.seen, player, pool)
+        allowed = [0] * len(slots)
+        for case in cases:
+            for j, (q, i) in enumerate(slots):
+                allowed[j] |= case.mask[q][i]
+        hands = [h[:] for h in self.hands]
+        for _ in range(MAX_DEALS):
+            cards = tt.shuffled_cards(pool, rng)
+            if any(not a >> c & 1 for a, c in zip(allowed, cards)):
+                continue
+            for (q, i), c in zip(slots, cards):
+                hands[q][i] = c
+            case = next((case for case in cases if case.fits(hands)), None)
+            if case is not None:
+                break
+        else:
+            raise RuntimeError("love_letter: no deal fits the public record (MAX_DEALS draws)")
+        world = self._replay(self.witness(events, case, hands))
+        if world.hands != hands or world.log != self.log:
+            raise AssertionError("love_letter: the witness history does not replay the record")
+        return world
+
+    def history_context(self, game, history):
+        """The steps of ``history`` that are the chance outcomes of its last round."""
+        k, steps = game.new_kernel(), []
+        for step, action in enumerate(history):
+            if k.current_player() == tt.CHANCE:
+                if not k.drawn:
+                    steps = []
+                steps.append(step)
+            k.apply(action)
+        return steps
+
+    def plan_history(self, game, history, player, context=None):
+        """``history`` with the last round's chance outcomes replaced by this world's
+        (``drawn``: the witness history ``resample`` dealt it with)."""
+        steps = self.history_context(game, history) if context is None else context
+        if len(steps) != len(self.drawn):
+            return None
+        planned = list(history)
+        for step, card in zip(steps, self.drawn):
+            planned[step] = int(card)
+        return planned
 
     def same_cards(self, other):
-        """Same cards in the same places (who has seen them is bookkeeping of the history:
-        a resampled kernel keeps the real one's, a rebuilt world has its own)."""
+        """Same cards in the same places (who has seen them and what the public record says
+        of them is bookkeeping of the history: a rebuilt world has its own)."""
         return (self.hands == other.hands and self.pool == other.pool
                 and self.face_up == other.face_up and self.discards == other.discards)
 

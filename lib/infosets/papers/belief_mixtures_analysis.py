@@ -378,7 +378,7 @@ def _costs_nothing(games: pd.DataFrame, a: str, lb: str, seat: int, lams, base) 
     if not usable:
         return Claim(claim, paper, None, "inconclusive", test=test, margin=margin,
                      note="fewer than 2 paired games per cell")
-    tosts = [stats.tost_paired(d, margin) for _, d in usable]
+    tosts = [stats.tost_paired(d, margin, bounds=stats.UNIT_SCORE_DIFFERENCES) for _, d in usable]
     adjusted = stats.holm([p for _, p in tosts])
     worst = int(np.argmin([est.value for est, _ in tosts]))
     est = tosts[worst][0]
@@ -400,7 +400,7 @@ def _private_beats_public(wr, games, a, lb, seat, base, top) -> Claim:
     claim = f"{a} {lb} seat {seat}: private (λ=0) beats public (λ=1) in win rate"
     paper = f"drop {paper_drop:.1f} points" if paper_drop == paper_drop else "yes"
     if len(d) >= 2:
-        est, p = stats.paired_t_test(-d, "greater")
+        est, p = stats.paired_t_test(-d, "greater", bounds=stats.UNIT_SCORE_DIFFERENCES)
         sd = max(float(np.std(d, ddof=1)), 1e-3)
         effect = paper_drop / 100 if paper_drop == paper_drop else None
         power = stats.power_mean_difference(effect, sd, len(d), alternative="greater") if effect else None

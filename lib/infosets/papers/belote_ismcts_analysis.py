@@ -270,7 +270,8 @@ def leading_first_gap(sub: pd.DataFrame) -> tuple[stats.Estimate, float] | None:
     joint = led.to_frame("led").join(other.to_frame("other"), how="inner")
     if len(joint) < 2:
         return None
-    return stats.paired_t_test((joint["led"] - joint["other"]).to_numpy())
+    return stats.paired_t_test((joint["led"] - joint["other"]).to_numpy(),
+                               bounds=(-TOTAL_POINTS, TOTAL_POINTS))
 
 
 def _vs_half(d: dict, *, expect_below: bool) -> str:

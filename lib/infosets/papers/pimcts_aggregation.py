@@ -94,14 +94,13 @@ def _check_budgets(values: dict, budgets_key: str, budgets, determinizations) ->
 
 
 def _per_game(values: dict, key: str, games) -> dict:
-    """The per-game games-per-cell overrides of ``key``, each naming a game of ``games``."""
+    """The per-game games-per-cell overrides of ``key`` (ints in [1, 100000], checked by its
+    ``Param``), each naming a game of ``games``."""
     given = values[key] or {}
-    for name, n in given.items():
+    for name in given:
         if name not in games:
             raise ConfigError(f"{key}[{name!r}]: not a game of this preset; expected one of "
                               f"{list(games)}")
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 100_000:
-            raise ConfigError(f"{key}[{name!r}]: expected an int in [1, 100000], got {n!r}")
     return dict(given)
 
 
@@ -199,11 +198,11 @@ SCHEMA = Schema(
         "high_games_per_cell": Param(int, lo=1, hi=100_000, optional=True,
                                      doc="games per agent config at high_budgets "
                                          "(null: games_per_cell)"),
-        "games_per_cell_by_game": Param(dict, optional=True,
+        "games_per_cell_by_game": Param(dict, item=int, lo=1, hi=100_000, optional=True,
                                         doc="games per agent config of single games at their "
                                             "Fig. 1 budgets, {game: n} (null: every game takes "
                                             "its slice's games_per_cell)"),
-        "high_games_per_cell_by_game": Param(dict, optional=True,
+        "high_games_per_cell_by_game": Param(dict, item=int, lo=1, hi=100_000, optional=True,
                                              doc="games per agent config of single games at "
                                                  "high_budgets, {game: n} (null: "
                                                  "high_games_per_cell)"),

@@ -25,7 +25,7 @@ the same duplicate deals (seats rotated), so every comparison is paired per (dea
   grows (Kendall, one-sided), in every game.
 
 A sample whose paired differences are all equal (e.g. every game a draw) gives a t statistic
-of 0/0. It is tested exactly instead (``tied_test``): a paired difference of two scores in
+of 0/0. It is tested exactly instead (``stats.tied_test``): a paired difference of two scores in
 [0, 1] lies in [-1, 1], and n equal differences c are unlikely under a mean on the far side of
 a null value only if n is large, so the p-value is the largest chance of n draws at c over all
 such distributions (mass at c and at the far end of [-1, 1]), and the 95% interval is the set
@@ -125,30 +125,10 @@ def _degenerate(d) -> bool:
     return d.size < 2 or float(np.ptp(d)) == 0.0
 
 
-def tied_test(c: float, n: int, alternative: str, null: float = 0.0,
-              confidence: float = 0.95) -> tuple[stats.Estimate, float]:
-    """Exact test and interval for ``n`` paired differences all equal to ``c``, each known to
-    lie in [-1, 1] (differences of two scores in [0, 1]). For H0 "mean <= null" the least
-    favourable law puts mass on c and on -1, so p = ((null + 1) / (c + 1))^n when c > null
-    (else 1); "mean >= null" mirrors it at +1; two-sided doubles the smaller. The interval's
-    ends are the nulls at which each one-sided p is (1 - confidence) / 2."""
-    lo, hi = -1.0, 1.0
-    p_greater = ((null - lo) / (c - lo)) ** n if c > null else 1.0
-    p_less = ((hi - null) / (hi - c)) ** n if c < null else 1.0
-    p = {"greater": p_greater, "less": p_less,
-         "two-sided": min(1.0, 2 * min(p_greater, p_less))}[alternative]
-    tail = ((1 - confidence) / 2) ** (1 / n)
-    return stats.Estimate(c, lo + (c - lo) * tail, hi - (hi - c) * tail, n), float(p)
-
-
 def paired_test(d, alternative: str = "two-sided", null: float = 0.0):
-    """``stats.paired_t_test`` of mean(d) against ``null``, except that a degenerate sample
-    (``_degenerate``) is tested exactly (``tied_test``). The estimate is of mean(d)."""
-    d = np.asarray(d, dtype=float)
-    if d.size >= 2 and _degenerate(d):
-        return tied_test(float(d[0]), d.size, alternative, null)
-    shifted, p = stats.paired_t_test(d - null, alternative)  # one test: shift back the estimate
-    return stats.Estimate(shifted.value + null, shifted.lo + null, shifted.hi + null, shifted.n), p
+    """``stats.paired_t_test`` of mean(d) against ``null``, for differences of two scores in
+    [0, 1]: a sample of equal differences is tested exactly within [-1, 1]."""
+    return stats.paired_t_test(d, alternative, null=null, bounds=stats.UNIT_SCORE_DIFFERENCES)
 
 
 def _p_or_one(d, alternative: str, null: float = 0.0) -> float:
@@ -158,14 +138,8 @@ def _p_or_one(d, alternative: str, null: float = 0.0) -> float:
 
 
 def _tost(d, margin: float):
-    """``stats.tost_paired`` (90% interval), with a degenerate sample tested exactly: the
-    larger of the two one-sided ``tied_test`` p-values at -margin and +margin."""
-    d = np.asarray(d, dtype=float)
-    if d.size >= 2 and _degenerate(d):
-        c, n = float(d[0]), d.size
-        est, p_low = tied_test(c, n, "greater", -margin, confidence=0.90)
-        return est, max(p_low, tied_test(c, n, "less", margin, confidence=0.90)[1])
-    return stats.tost_paired(d, margin)
+    """``stats.tost_paired`` (90% interval) for differences of two scores in [0, 1]."""
+    return stats.tost_paired(d, margin, bounds=stats.UNIT_SCORE_DIFFERENCES)
 
 
 def _sd(diff_sets, players: int) -> float:
