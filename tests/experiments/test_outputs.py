@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from busy_tasks import STOP_AT, busy_rows
 from infosets.experiments import committed, config, session, store
 from infosets.experiments.runner import SweepError, Task
 from infosets.experiments.session import OutputError, Session, output_dir
@@ -302,13 +303,6 @@ def test_committed_preset_folders_hold_a_finished_run():
         assert {"claims.csv", "outputs.csv", "PROVENANCE.json"} <= tracked, folder
 
 
-def _busy_rows(cfg, params, seed):
-    if os.environ.get("INFOSETS_TEST_STOP_AT") == str(params["i"]):
-        raise RuntimeError("machine stopped")
-    total = sum(k * k for k in range(100_000 * (params["i"] + 1)))  # some CPU time to count
-    return [{"i": params["i"], "total": total}]
-
-
 def _task_cpu(data_dir, cfg, name, ids):
     """The CPU seconds each task recorded in the store of the machine that computed it."""
     records = [store.Store(cfg, root=data_dir).load_record(name, i) for i in ids]
@@ -320,14 +314,14 @@ def test_a_task_in_both_the_local_store_and_results_counts_its_cpu_once(tmp_path
     resumes again with its own store holding tasks 3-4 that results/ also holds. The committed
     CPU seconds are each task's own, once (the old runner added tasks 3-4 twice)."""
     monkeypatch.setattr(session, "PUBLISHED_PRESETS", {"smoke": ""})
-    tasks = [Task(_busy_rows, {"i": i}) for i in range(7)]
+    tasks = [Task(busy_rows, {"i": i}) for i in range(7)]
     ids = [t.task_id for t in tasks]
     for machine, stop_at in (("a", "3"), ("b", "5"), ("b", None)):
         monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / machine))
         if stop_at is None:
-            monkeypatch.delenv("INFOSETS_TEST_STOP_AT")
+            monkeypatch.delenv(STOP_AT)
         else:
-            monkeypatch.setenv("INFOSETS_TEST_STOP_AT", stop_at)
+            monkeypatch.setenv(STOP_AT, stop_at)
         s = Session.create("quickstart", "smoke", seed=0, workers=1)
         if stop_at is None:
             s.run(tasks, name="busy", progress=False)

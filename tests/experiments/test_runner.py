@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from busy_tasks import STOP_AT, busy_rows
 from infosets.experiments import config, runner
 from infosets.experiments.executors import make_executor
 from infosets.experiments.runner import RunStats, SweepError, Task
@@ -211,7 +212,7 @@ def _no_executor():
 
 def _mixed_rows(cfg, params, seed):
     i = params["i"]
-    if os.environ.get("INFOSETS_TEST_FAIL_AT") == str(i):
+    if os.environ.get(STOP_AT) == str(i):
         raise RuntimeError("machine stopped")
     rng = np.random.default_rng(seed)
     rows = [{"x": float(rng.random()), "label": f"r{i}", "n": i, "flag": i % 2 == 0}]
@@ -224,14 +225,14 @@ def test_stopped_run_resumes_on_another_machine_from_committed_partial_tables(
         tmp_path, monkeypatch):
     cfg = config.load("quickstart", "smoke", seed=0)
     tasks = [Task(_mixed_rows, {"i": i}) for i in range(8)]
-    monkeypatch.setenv("INFOSETS_TEST_FAIL_AT", "5")
+    monkeypatch.setenv(STOP_AT, "5")
     with pytest.raises(SweepError, match="machine stopped"):
         runner.run(tasks, cfg, workers=1, progress=False, committed=CommittedResults(cfg),
                    flush_seconds=3600)
     prov = CommittedResults(cfg).provenance()["tables"]["results"]
     assert prov["tasks_done"] == 5 and prov["tasks_total"] == 8
 
-    monkeypatch.delenv("INFOSETS_TEST_FAIL_AT")
+    monkeypatch.delenv(STOP_AT)
     monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "machine_b"))
     stats = RunStats()
     resumed = runner.run(tasks, cfg, workers=1, progress=False, stats=stats,
@@ -271,13 +272,6 @@ def test_committed_tables_are_never_unpickled(monkeypatch):
     assert CommittedResults(cfg).load("results")
 
 
-def _busy_rows(cfg, params, seed):
-    if os.environ.get("INFOSETS_TEST_FAIL_AT") == str(params["i"]):
-        raise RuntimeError("machine stopped")
-    total = sum(k * k for k in range(200_000))  # some CPU time to count
-    return [{"i": params["i"], "total": total}]
-
-
 def test_a_task_both_committed_and_in_the_local_store_counts_its_cpu_once(tmp_path, monkeypatch):
     """Regression (pimcts_aggregation paper run, 2026-11-27: 5,239 CPU-seconds never spent):
     ``runner.run`` added the committed total, which covers every committed task, to the CPU
@@ -285,17 +279,17 @@ def test_a_task_both_committed_and_in_the_local_store_counts_its_cpu_once(tmp_pa
     counted twice. Machine A stops after tasks 0-2; machine B resumes, stops after 3-4, and
     resumes again with 3-4 both in its store and in results/."""
     cfg = config.load("quickstart", "smoke", seed=0)
-    tasks = [Task(_busy_rows, {"i": i}) for i in range(6)]
+    tasks = [Task(busy_rows, {"i": i}) for i in range(6)]
     ids = [t.task_id for t in tasks]
     for machine, fail_at in (("a", "3"), ("b", "5"), ("b", None)):
         monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / machine))
         if fail_at is None:
-            monkeypatch.delenv("INFOSETS_TEST_FAIL_AT")
+            monkeypatch.delenv(STOP_AT)
             stats = RunStats()
             runner.run(tasks, cfg, workers=1, progress=False, stats=stats,
                        committed=CommittedResults(cfg), flush_seconds=3600)
         else:
-            monkeypatch.setenv("INFOSETS_TEST_FAIL_AT", fail_at)
+            monkeypatch.setenv(STOP_AT, fail_at)
             with pytest.raises(SweepError, match="machine stopped"):
                 runner.run(tasks, cfg, workers=1, progress=False,
                            committed=CommittedResults(cfg), flush_seconds=3600)
