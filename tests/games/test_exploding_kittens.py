@@ -265,25 +265,34 @@ def test_a_hidden_kitten_is_never_where_later_draws_would_have_found_it():
     assert chi_square_pvalue(observed, [1 / len(positions)] * len(positions)) > 1e-3
 
 
-def _after_a_card_move(steal: bool):
-    """A 3-player state right after player 1's only Tacocat (dealt at step 7) went to player 0,
-    by a Favor (player 1 gives it) or by a steal with a pair of Melons; player 2 took no part.
-    No one holds a Nope, so every Nope window is passes only. Returns (game, state)."""
+def _move_a_card(deal, card, steal: bool):
+    """A 3-player game dealt ``deal`` (one opening hand per player), in which player 0 takes
+    ``card`` from player 1 by a Favor (player 1 gives it) or a steal with a pair of Melons (the
+    card then drawn by chance); player 2 takes no part. No one holds a Nope, so every Nope
+    window is passes only. Returns (game, state) with player 0 holding the card."""
     game = pyspiel.load_game("exploding_kittens(players=3)")
-    tacocat, melon, beard, rainbow, furry = ek.CATS
-    deal = ([ek.FAVOR, melon, melon, ek.ATTACK, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
-            [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
-            [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry])
+    melon = ek.CATS[1]
     state = game.new_initial_state()
-    for card in (c for hand in deal for c in hand):
-        state.apply_action(card)
+    for dealt in (c for hand in deal for c in hand):
+        state.apply_action(dealt)
     if steal:
         state.apply_action(ek.CAT_BASE + ek.CATS.index(melon) * ek.MAX_PLAYERS + 1)
     else:
         state.apply_action(ek.FAVOR_BASE + 1)
     while state.kernel.phase == ek.NOPE_WINDOW:
         state.apply_action(ek.PASS)
-    state.apply_action(tacocat if steal else ek.GIVE_BASE + tacocat)   # the steal: chance
+    state.apply_action(card if steal else ek.GIVE_BASE + card)
+    return game, state
+
+
+def _after_a_card_move(steal: bool):
+    """A 3-player state right after player 1's only Tacocat (dealt at step 7) went to player 0,
+    by a Favor or a steal (``_move_a_card``). Returns (game, state)."""
+    tacocat, melon, beard, rainbow, furry = ek.CATS
+    deal = ([ek.FAVOR, melon, melon, ek.ATTACK, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
+            [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
+            [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry])
+    game, state = _move_a_card(deal, tacocat, steal)
     assert state.current_player() == 0 and state.kernel.hands[0][-1] == tacocat
     assert state.history()[7] == tacocat
     return game, state
@@ -319,24 +328,13 @@ def test_a_card_moved_out_of_sight_is_redealt_at_its_deal_step(steal):
 
 def _after_a_moved_card_is_played(steal: bool):
     """A 3-player state where player 1's only Attack (dealt at step 11) went to player 0, by a
-    Favor (player 1 gives it) or a steal with a pair of Melons, and player 0, who had no Attack,
-    then played it; player 2 took no part in the move. No one holds a Nope. Returns (game,
-    state)."""
-    game = pyspiel.load_game("exploding_kittens(players=3)")
+    Favor or a steal (``_move_a_card``), and player 0, who had no Attack, then played it;
+    player 2 took no part in the move. Returns (game, state)."""
     tacocat, melon, beard, rainbow, furry = ek.CATS
     deal = ([ek.FAVOR, melon, melon, tacocat, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
             [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
             [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry])
-    state = game.new_initial_state()
-    for card in (c for hand in deal for c in hand):
-        state.apply_action(card)
-    if steal:
-        state.apply_action(ek.CAT_BASE + ek.CATS.index(melon) * ek.MAX_PLAYERS + 1)
-    else:
-        state.apply_action(ek.FAVOR_BASE + 1)
-    while state.kernel.phase == ek.NOPE_WINDOW:
-        state.apply_action(ek.PASS)
-    state.apply_action(ek.ATTACK if steal else ek.GIVE_BASE + ek.ATTACK)  # the steal: chance
+    game, state = _move_a_card(deal, ek.ATTACK, steal)
     state.apply_action(ek.PLAY_ATTACK)
     while state.kernel.phase == ek.NOPE_WINDOW:
         state.apply_action(ek.PASS)

@@ -315,10 +315,11 @@ def _state_of(game, history):
     return state
 
 
-def test_worlds_depend_on_the_information_state_only():
-    """States the player cannot tell apart (``_indistinguishable``) give the same worlds
-    seed for seed, whichever copies their histories kept."""
-    rng = np.random.default_rng(21)
+def assert_worlds_depend_on_the_information_state_only(sample, seed):
+    """States the player cannot tell apart (``_indistinguishable``) give the same worlds seed
+    for seed, whichever copies their histories kept; ``sample(state, player, seed)`` draws one
+    world (a kernel object). Shared by the Python sampler's test and the kernel's."""
+    rng = np.random.default_rng(seed)
     compared = 0
     for name in ("love_letter(players=4,tokens_to_win=1)", "love_letter(players=3,tokens_to_win=2)"):
         game = pyspiel.load_game(name)
@@ -326,12 +327,18 @@ def test_worlds_depend_on_the_information_state_only():
             state = play_to_decision(game, rng, int(rng.integers(3, 14)))
             for player in range(game.num_players()):
                 for other in _indistinguishable(game, state, player)[:4]:
-                    for seed in range(2):
-                        a, b = (s.kernel.resample(player, np.random.default_rng(seed))
-                                for s in (state, other))
-                        assert _fields(a) == _fields(b), (state.history(), other.history(), player, seed)
+                    for world_seed in range(2):
+                        a, b = (sample(s, player, world_seed) for s in (state, other))
+                        assert _fields(a) == _fields(b), (
+                            state.history(), other.history(), player, world_seed)
                         compared += 1
     assert compared > 100
+
+
+def test_worlds_depend_on_the_information_state_only():
+    assert_worlds_depend_on_the_information_state_only(
+        lambda state, player, seed: state.kernel.resample(player, np.random.default_rng(seed)),
+        seed=21)
 
 
 def _consistent_placements(game, state, player):

@@ -19,10 +19,10 @@ from test_love_letter import (
     TIE_KEPT,
     _consistent_placements,
     _fields,
-    _indistinguishable,
     _p0_holds_no_guard,
     _p1_holds_the_king,
     _state,
+    assert_worlds_depend_on_the_information_state_only,
 )
 
 from infosets.core.pcg32 import PCG32
@@ -303,21 +303,9 @@ def test_determinize_does_not_depend_on_the_copy_kept(plays, first, second, who,
 
 
 def test_determinize_depends_on_the_information_state_only():
-    """States a player cannot tell apart (``_indistinguishable``) give the same kernel worlds
-    seed for seed."""
-    rng = np.random.default_rng(22)
-    compared = 0
-    for name in ("love_letter(players=4,tokens_to_win=1)", "love_letter(players=3,tokens_to_win=2)"):
-        game = pyspiel.load_game(name)
-        for _ in range(8):
-            state = play_to_decision(game, rng, int(rng.integers(3, 14)))
-            for player in range(game.num_players()):
-                for other in _indistinguishable(game, state, player)[:4]:
-                    for seed in range(2):
-                        a, b = (next(_worlds(s, player, draws=1, seed=seed)) for s in (state, other))
-                        assert _fields(a) == _fields(b), (state.history(), other.history(), player)
-                        compared += 1
-    assert compared > 100
+    """The kernel's worlds, seed for seed (``assert_worlds_depend_on_the_information_state_only``)."""
+    assert_worlds_depend_on_the_information_state_only(
+        lambda state, player, seed: next(_worlds(state, player, draws=1, seed=seed)), seed=22)
 
 
 def test_determinize_deals_the_python_world():
