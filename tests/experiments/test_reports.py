@@ -14,7 +14,8 @@ from infosets.experiments.run_notebooks import run_notebook
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
     """The quickstart notebook run twice into one folder at the smoke preset (the second run
-    reads the first one's cache), as a user reruns it."""
+    reads the first one's cache), as a user reruns it. The tests that read it share an
+    ``xdist_group``, so that ``make test``'s two workers run it once, not once each."""
     out = tmp_path_factory.mktemp("quickstart")
     first = run_notebook("quickstart", out / "run").notebook
     kept = first.with_name("first.ipynb")
@@ -24,6 +25,7 @@ def executed(tmp_path_factory):
 
 
 @pytest.mark.notebook
+@pytest.mark.xdist_group("reports_executed")
 def test_export_writes_a_clean_self_contained_report(executed):
     first, _, out = executed
     ipynb, html = reports.export(first, "quickstart", "smoke", out / "reports")
@@ -41,6 +43,7 @@ def test_export_writes_a_clean_self_contained_report(executed):
 
 
 @pytest.mark.notebook
+@pytest.mark.xdist_group("reports_executed")
 def test_reports_are_byte_identical_across_identical_runs(executed, tmp_path):
     first, second, _ = executed
     a = reports.export(first, "quickstart", "smoke", tmp_path / "a")

@@ -1,0 +1,44 @@
+"""``make test`` runs ``pytest -n 2 --dist loadgroup``: tests marked with one ``xdist_group``
+(the multi-process runner tests, the tests sharing one executed notebook) must run on one
+worker. Regression (2026-11-29): pytest 9.2.0 moved a node's id to ``Node._id``, so
+pytest-xdist 3.8.0's group suffix on ``Item._nodeid`` no longer took effect and every
+``xdist_group`` mark was silently ignored; pyproject.toml pins pytest 9.1.1."""
+
+import subprocess
+import sys
+import textwrap
+
+
+def test_tests_of_one_xdist_group_run_on_one_worker(tmp_path):
+    (tmp_path / "test_grouped.py").write_text(textwrap.dedent('''
+        import os
+        import time
+
+        import pytest
+
+
+        def _record(name):
+            with open(f"{name}.worker", "w") as f:
+                f.write(os.environ["PYTEST_XDIST_WORKER"])
+            time.sleep(0.3)   # long enough for the other worker to ask for work
+
+
+        @pytest.mark.xdist_group("shared")
+        @pytest.mark.parametrize("i", range(4))
+        def test_grouped(i):
+            _record(f"grouped{i}")
+
+
+        @pytest.mark.parametrize("i", range(4))
+        def test_free(i):
+            _record(f"free{i}")
+    '''))
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+         "--dist", "loadgroup", "test_grouped.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    grouped = {(tmp_path / f"grouped{i}.worker").read_text() for i in range(4)}
+    free = {(tmp_path / f"free{i}.worker").read_text() for i in range(4)}
+    assert len(grouped) == 1, f"one xdist_group ran on workers {sorted(grouped)}"
+    assert free <= {"gw0", "gw1"}
