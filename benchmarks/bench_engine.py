@@ -138,6 +138,13 @@ TABLETOP_ITERATIONS = 200
 # -- seven_wonders (TAG's Wonders7_3P.json: K 1, rollout 100 cut by PureScoreHeuristic, epsilon 0.1) --
 TABLETOP["seven_wonders"] = ("seven_wonders", {}, dict(uct_c=1.0, rollout_length=100, explore_epsilon=0.1))
 # -- end seven_wonders --
+# -- sushi_go / love_letter / virus (TAG's SushiGo.json, LoveLetter.json, Virus.json at 3 players, as
+# pimcts_aggregation's settings table: K 1, epsilon 0.1; rollouts of 30, 1 per player (FPU 100), 3) --
+TABLETOP["sushi_go"] = ("sushi_go", {"players": 3}, dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.1))
+TABLETOP["love_letter"] = ("love_letter", {"players": 3},
+                           dict(uct_c=1.0, rollout_length=3, fpu=100.0, explore_epsilon=0.1))
+TABLETOP["virus"] = ("virus", {"players": 3}, dict(uct_c=1.0, rollout_length=3, explore_epsilon=0.1))
+# -- end sushi_go / love_letter / virus --
 
 
 def bench_tabletop_vs_python(rows, only=None):
