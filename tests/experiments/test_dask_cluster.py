@@ -83,25 +83,37 @@ def cluster(tmp_path):
 
 
 class _KillWorkerMidSweep:
-    """Wraps the Dask executor: after the first result, kill -9 worker w0 while it runs a task."""
+    """Wraps the Dask executor: after the first result, kill -9 a worker while it runs a task.
+
+    The victim is whichever of ``procs`` (worker name -> process) the scheduler shows holding a
+    task first, so a worker the loaded scheduler lists late cannot stop the test (a ``next()``
+    over the listing raised StopIteration inside this generator when w0 was missing)."""
 
     name = "dask"
 
-    def __init__(self, inner, victim):
-        self.inner, self.victim, self.workers = inner, victim, inner.workers
-        self.lost_tasks = None
+    def __init__(self, inner, procs):
+        self.inner, self.procs, self.workers = inner, procs, inner.workers
+        self.lost_tasks, self.victim = None, None
+
+    def _busy_worker(self, client) -> tuple[str, int]:
+        """(name, tasks held) of a worker processing a task, waiting up to 30 s for one."""
+        deadline = time.monotonic() + 30
+        while True:
+            info = client.scheduler_info()["workers"]
+            names = {address: w["name"] for address, w in info.items() if w["name"] in self.procs}
+            held = client.processing(workers=list(names)) if names else {}
+            busy = [(names[a], len(tasks)) for a, tasks in held.items() if tasks]
+            if busy:
+                return min(busy)
+            assert time.monotonic() < deadline, f"no worker held a task; workers listed: {info}"
+            time.sleep(0.01)
 
     def submit_all(self, calls):
         client = self.inner._client
         for k, item in enumerate(self.inner.submit_all(calls)):
             if k == 0:
-                info = client.scheduler_info()["workers"]
-                w0 = next(a for a, w in info.items() if w["name"] == "w0")
-                deadline = time.monotonic() + 10
-                while not client.processing(workers=[w0])[w0] and time.monotonic() < deadline:
-                    time.sleep(0.01)  # waiting for w0 to hold a task, then killing it
-                self.lost_tasks = len(client.processing(workers=[w0])[w0])
-                self.victim.kill()
+                self.victim, self.lost_tasks = self._busy_worker(client)
+                self.procs[self.victim].kill()
             yield item
 
     def close(self):
@@ -118,15 +130,16 @@ def test_killed_worker_mid_sweep_loses_nothing(cluster, tmp_path, monkeypatch):
     monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "dask"))
     inner = make_executor(2, address)
     inner._client.wait_for_workers(2, timeout=30)
-    executor = _KillWorkerMidSweep(inner, workers[0])
+    procs = {f"w{i}": proc for i, proc in enumerate(workers)}
+    executor = _KillWorkerMidSweep(inner, procs)
     stats = RunStats()
     try:
         table = runner.run(tasks, cfg, executor=executor, progress=False, stats=stats)
         survivors = list(inner._client.scheduler_info()["workers"].values())
     finally:
         executor.close()
-    assert executor.lost_tasks and executor.lost_tasks >= 1  # w0 died holding a task
-    assert workers[0].poll() is not None
-    assert [w["name"] for w in survivors] == ["w1"]
+    assert executor.lost_tasks and executor.lost_tasks >= 1  # the victim died holding a task
+    assert procs[executor.victim].poll() is not None
+    assert [w["name"] for w in survivors] == sorted(set(procs) - {executor.victim})
     assert stats.computed == len(tasks) and len(table) == len(tasks)
     pd.testing.assert_frame_equal(table, serial)
