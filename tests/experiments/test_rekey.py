@@ -224,9 +224,12 @@ def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatc
     assert checked["redo"] == {"game": ["g"]}
     assert counting.calls == checked["tasks_checked"] + 24  # the sample of f, then all of g
     # the old table's CPU (g's rows included: spent all the same) stays counted, in f's rows
-    adopted = [session.store.load_record("table", t.task_id)["cpu_seconds"]
-               for t in _tasks() if t.params["game"] == "f"]
-    assert sum(adopted) == pytest.approx(first_cpu)
+    adopted = [session.store.load_record("table", t.task_id) for t in _tasks() if t.params["game"] == "f"]
+    assert sum(r["cpu_seconds"] for r in adopted) == pytest.approx(first_cpu)
+    # the store tells adopted rows from computed ones (pimcts_costs' per-machine rates)
+    assert all(r.get("adopted") for r in adopted)
+    assert not any(session.store.load_record("table", t.task_id).get("adopted")
+                   for t in _tasks() if t.params["game"] == "g")
 
 
 @pytest.mark.parametrize("spec, message", [("game", "^REDO: 'game' is not"),

@@ -270,6 +270,21 @@ def test_local_finished_reads_each_tasks_cpu_and_finish_time(tmp_path, monkeypat
     assert pc.local_finished(cfg) == {"t1": (1000.0, 12.5)}
 
 
+def test_local_finished_leaves_out_the_rows_a_rekey_adopted(tmp_path, monkeypatch):
+    """Regression (2026-11-29): after ``make rekey`` adopted 5,270 committed tasks into this
+    machine's store, ``progress --since`` counted them as finished here that morning, each
+    with an even share of the old table's CPU (Kuhn read 138 x its plan, Stratego 0.23 x)."""
+    from infosets.experiments.store import Store
+
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path))
+    cfg = config.load("pimcts_aggregation", "smoke")
+    store = Store(cfg)
+    store.save_task("tournament", "computed", [{"score": 1.0}], cpu_seconds=12.5)
+    store.save_task("tournament", "adopted", [{"score": 0.0}], cpu_seconds=30.0, adopted=True)
+    assert store.load_record("tournament", "adopted")["adopted"] is True
+    assert set(pc.local_finished(cfg)) == {"computed"}
+
+
 def test_progress_refuses_a_since_that_is_not_a_time(capsys):
     with pytest.raises(SystemExit):
         pc.main(["progress", "--since", "yesterday"])

@@ -259,7 +259,7 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
     dropped = sum(1 for t in tasks if t.task_id in old and _redone(t, wanted))
     share = stale.cpu_seconds(name) / (len(old) - dropped)
     for task in present:
-        store.save_task(name, task.task_id, old[task.task_id], share)
+        store.save_task(name, task.task_id, old[task.task_id], share, adopted=True)
     entry = {"tasks_adopted": len(present), "tasks_checked": len(sample),
              "checked_cpu_seconds": round(spent, 3)}
     if last_bits:  # equal but for another CPU's rounding: say how many and how far

@@ -234,14 +234,20 @@ class Store:
         return self.path / name / f"{task_id}.pkl"
 
     def save_task(self, name: str, task_id: str, rows: list[dict],
-                  cpu_seconds: float | None = None) -> None:
-        payload = pickle.dumps({"rows": rows, "cpu_seconds": cpu_seconds},
-                               protocol=pickle.HIGHEST_PROTOCOL)
+                  cpu_seconds: float | None = None, adopted: bool = False) -> None:
+        """Keep a task's rows and CPU seconds. ``adopted``: the rows were carried over from a
+        committed table by ``make rekey`` (``experiments/rekey.py``), not computed here; the
+        record says so, and its CPU is a share of the old table's total."""
+        record = {"rows": rows, "cpu_seconds": cpu_seconds}
+        if adopted:
+            record["adopted"] = True
+        payload = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
         header = _MAGIC + hashlib.sha256(payload).digest()
         atomic_write_bytes(self.task_file(name, task_id), header + payload)
 
     def load_record(self, name: str, task_id: str) -> dict | None:
-        """``{"rows", "cpu_seconds"}`` of a task, or None if absent or corrupt (then deleted)."""
+        """``{"rows", "cpu_seconds"}`` of a task (and ``"adopted": True`` for rows a rekey
+        carried over), or None if absent or corrupt (then deleted)."""
         path = self.task_file(name, task_id)
         try:
             blob = path.read_bytes()

@@ -357,16 +357,18 @@ def run_progress(tasks: pd.DataFrame, done: set[str], spent_cpu_s: float, worker
 
 
 def local_finished(cfg, name: str = "tournament") -> dict[str, tuple[float, float]]:
-    """Task id -> (finish time as a Unix time, CPU seconds) of every task in this machine's
-    local store for ``cfg`` (``data/<slug>/<run id>/<name>/``, whose records keep each task's
-    CPU; results/ keeps only a table's total). Empty on a machine that has not run it."""
+    """Task id -> (finish time as a Unix time, CPU seconds) of every task computed in this
+    machine's local store for ``cfg`` (``data/<slug>/<run id>/<name>/``, whose records keep
+    each task's CPU; results/ keeps only a table's total). Rows a ``make rekey`` adopted are
+    left out: they were computed elsewhere and earlier, and their CPU is an even share of the
+    old table's. Empty on a machine that has not run it."""
     folder = data_root() / cfg.slug / run_id(cfg) / name
     if not folder.is_dir():
         return {}
     store, finished = Store(cfg), {}
     for path in folder.glob("*.pkl"):
         record = store.load_record(name, path.stem)
-        if record is not None and record.get("cpu_seconds") is not None:
+        if record is not None and record.get("cpu_seconds") is not None and not record.get("adopted"):
             finished[path.stem] = (path.stat().st_mtime, float(record["cpu_seconds"]))
     return finished
 
