@@ -15,9 +15,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from busy_tasks import STOP_AT, busy_rows
+from busy_tasks import busy_rows, run_on_two_machines, task_cpu
 from infosets.experiments import committed, config, session, store
-from infosets.experiments.runner import SweepError, Task
+from infosets.experiments.runner import Task
 from infosets.experiments.session import OutputError, Session, output_dir
 from infosets.papers import quickstart
 
@@ -303,12 +303,6 @@ def test_committed_preset_folders_hold_a_finished_run():
         assert {"claims.csv", "outputs.csv", "PROVENANCE.json"} <= tracked, folder
 
 
-def _task_cpu(data_dir, cfg, name, ids):
-    """The CPU seconds each task recorded in the store of the machine that computed it."""
-    records = [store.Store(cfg, root=data_dir).load_record(name, i) for i in ids]
-    return {i: r["cpu_seconds"] for i, r in zip(ids, records) if r is not None}
-
-
 def test_a_task_in_both_the_local_store_and_results_counts_its_cpu_once(tmp_path, monkeypatch):
     """Machine A stops after 3 tasks; machine B resumes from results/, stops after 5, then
     resumes again with its own store holding tasks 3-4 that results/ also holds. The committed
@@ -316,20 +310,14 @@ def test_a_task_in_both_the_local_store_and_results_counts_its_cpu_once(tmp_path
     monkeypatch.setattr(session, "PUBLISHED_PRESETS", {"smoke": ""})
     tasks = [Task(busy_rows, {"i": i}) for i in range(7)]
     ids = [t.task_id for t in tasks]
-    for machine, stop_at in (("a", "3"), ("b", "5"), ("b", None)):
-        monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / machine))
-        if stop_at is None:
-            monkeypatch.delenv(STOP_AT)
-        else:
-            monkeypatch.setenv(STOP_AT, stop_at)
+    def run():
         s = Session.create("quickstart", "smoke", seed=0, workers=1)
-        if stop_at is None:
-            s.run(tasks, name="busy", progress=False)
-        else:
-            with pytest.raises(SweepError, match="machine stopped"):
-                s.run(tasks, name="busy", progress=False)
+        s.run(tasks, name="busy", progress=False)
+        return s
+
+    s = run_on_two_machines(run, tmp_path, monkeypatch)
     cfg = s.cfg
-    on_a, on_b = (_task_cpu(tmp_path / m, cfg, "busy", ids) for m in ("a", "b"))
+    on_a, on_b = (task_cpu(tmp_path / m, cfg, "busy", ids) for m in ("a", "b"))
     assert set(on_a) == set(ids[:3]) and set(on_b) == set(ids[3:])
     spent = {**on_a, **on_b}
     table = s.committed.provenance()["tables"]["busy"]

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from busy_tasks import STOP_AT, busy_rows
+from busy_tasks import STOP_AT, busy_rows, run_on_two_machines, task_cpu
 from infosets.experiments import config, runner
 from infosets.experiments.executors import make_executor
 from infosets.experiments.runner import RunStats, SweepError, Task
@@ -281,22 +281,16 @@ def test_a_task_both_committed_and_in_the_local_store_counts_its_cpu_once(tmp_pa
     cfg = config.load("quickstart", "smoke", seed=0)
     tasks = [Task(busy_rows, {"i": i}) for i in range(6)]
     ids = [t.task_id for t in tasks]
-    for machine, fail_at in (("a", "3"), ("b", "5"), ("b", None)):
-        monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / machine))
-        if fail_at is None:
-            monkeypatch.delenv(STOP_AT)
-            stats = RunStats()
-            runner.run(tasks, cfg, workers=1, progress=False, stats=stats,
-                       committed=CommittedResults(cfg), flush_seconds=3600)
-        else:
-            monkeypatch.setenv(STOP_AT, fail_at)
-            with pytest.raises(SweepError, match="machine stopped"):
-                runner.run(tasks, cfg, workers=1, progress=False,
-                           committed=CommittedResults(cfg), flush_seconds=3600)
-    spent = {}
-    for machine in ("a", "b"):
-        st = Store(cfg, root=tmp_path / machine)
-        spent.update({i: r["cpu_seconds"] for i in ids if (r := st.load_record("results", i))})
+
+    def run():
+        stats = RunStats()
+        runner.run(tasks, cfg, workers=1, progress=False, stats=stats,
+                   committed=CommittedResults(cfg), flush_seconds=3600)
+        return stats
+
+    stats = run_on_two_machines(run, tmp_path, monkeypatch)
+    spent = {**task_cpu(tmp_path / "a", cfg, "results", ids),
+             **task_cpu(tmp_path / "b", cfg, "results", ids)}
     assert len(spent) == 6
     assert (stats.from_committed, stats.computed) == (3, 1)
     assert stats.cpu_seconds == pytest.approx(sum(spent.values()), abs=0.01)
