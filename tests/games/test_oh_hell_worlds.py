@@ -12,7 +12,8 @@ import pytest
 from scipy import stats as scipy_stats
 
 from infosets.games.determinizers import determinizer_label, infostate_key, sampler_for
-from infosets.games.oh_hell_worlds import OhHellWorlds, _below
+from infosets.games.oh_hell_worlds import OhHellWorlds
+from infosets.games.trick_deals import below as _below
 
 P_MIN = 1e-3  # fixed seeds: the tests are deterministic; this only guards against real bias
 

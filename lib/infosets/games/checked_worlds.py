@@ -2,13 +2,15 @@
 replayed with checks (pimcts_aggregation's Hearts worlds, docs/papers/pimcts_aggregation.md;
 oh_hell's, used by the searches of every paper that plays it).
 
-A game's sampler (``hearts_worlds.HeartsWorlds``, ``oh_hell_worlds.OhHellWorlds``) says how to
-read an information state into a plan (``new_plan``: the unseen cards, what the play reveals,
-exact counts) and from which action of a drawn history on the plays start. The plan draws a
-full history (``draw_history(rng)``); this frame replays it on a fresh state, checking every
-play's legality and the player's information state at the end, and draws again when either
-fails (each sampler's tests find no refusal; ``refused`` counts them). Plans are kept for the
-last ``cache_size`` information states, since a search asks the same one many times.
+A game's sampler (``hearts_worlds.HeartsWorlds``, ``oh_hell_worlds.OhHellWorlds``,
+``spades_worlds.SpadesWorlds``) says how to read an information state into a plan
+(``new_plan``: the unseen cards, what the play reveals, exact counts) and from which action of
+a drawn history on the plays start. The plan draws a full history (``draw_history(rng)``); this
+frame replays it on a fresh state, checking every play's legality and the player's view at the
+end (``view``: the information-state string, or the action-observation history of a game
+without one), and draws again when either fails (each sampler's tests find no refusal;
+``refused`` counts them). Plans are kept for the last ``cache_size`` information states, since
+a search asks the same one many times.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ class CheckedWorlds(abc.ABC):
     def first_play(self, plan, history: list[int]) -> int:
         """The index in ``history`` of its first play (the replay checks legality from there)."""
 
+    def view(self, state: pyspiel.State, player: int) -> str:
+        """What ``player`` knows at ``state``, compared between a world and the real state:
+        the information-state string (a game without one overrides this)."""
+        return state.information_state_string(player)
+
     def plan(self, state: pyspiel.State, player: int):
         key = (player, tuple(state.history()))
         plan = self._plans.get(key)
@@ -63,11 +70,11 @@ class CheckedWorlds(abc.ABC):
     def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
         check_sampler_call(state, player, self._num_players)
         plan = self.plan(state, player)
-        view = state.information_state_string(player)
+        view = self.view(state, player)
         for _ in range(self.max_tries):
             history = plan.draw_history(rng)
             world = self._replay(history, self.first_play(plan, history))
-            if world is not None and world.information_state_string(player) == view:
+            if world is not None and self.view(world, player) == view:
                 return world
             self.refused += 1
         raise RuntimeError(f"{self.GAME} worlds: {self.max_tries} worlds in a row refused at a "

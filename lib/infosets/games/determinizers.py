@@ -14,15 +14,17 @@ replays to it. Strategies, per game:
   belote2p), fed a seeded ``UniformProbabilitySampler``. Exact. Audited phase by phase
   (tests/test_determinizer_audit.py): no truth leak, histories rebuild the worlds.
 * registered: games that call ``register_determinizer`` (the tabletop ports).
-* ``exact`` (hearts, oh_hell): ``hearts_worlds.HeartsWorlds`` and
-  ``oh_hell_worlds.OhHellWorlds``, uniform over the deals (and, in hearts, the unseen passes)
-  consistent with the player's view (voids and the other rules the play reveals read from
-  the history), each world replayed and checked. OpenSpiel's hearts resampler ignores voids
-  and keeps an opponent's unseen pass; its oh_hell resampler (used here until 2026-11-29)
-  reshuffles only the cards truly in the opponents' hands, so a card never dealt never
-  reached an opponent (3 players, 300 worlds per state: the cards truly in opponents' hands
-  were there in 1.000 of worlds, the undealt ones in 0.000, where chance gives both the
-  opponents' share of the unseen cards, e.g. 0.55 with 11 tricks); neither is used.
+* ``exact`` (hearts, oh_hell, spades): ``hearts_worlds.HeartsWorlds``,
+  ``oh_hell_worlds.OhHellWorlds`` and ``spades_worlds.SpadesWorlds``, uniform over the deals
+  (and, in hearts, the unseen passes) consistent with the player's view (voids and the other
+  rules the play reveals read from the history), each world replayed and checked. Spades was
+  served by the replay chain until 2026-11-29, which mixed slowly late in a deal. OpenSpiel's
+  hearts resampler ignores voids and keeps an opponent's unseen pass; its oh_hell resampler
+  (used here until 2026-11-29) reshuffles only the cards truly in the opponents' hands, so a
+  card never dealt never reached an opponent (3 players, 300 worlds per state: the cards truly
+  in opponents' hands were there in 1.000 of worlds, the undealt ones in 0.000, where chance
+  gives both the opponents' share of the unseen cards, e.g. 0.55 with 11 tricks); neither is
+  used.
 * ``resample_checked`` (euchre): OpenSpiel's resampler returns histories the game itself
   rejects in some phases (measured: 10 of 84 euchre samples, and 108 of 272 hearts ones, an
   illegal action on replay). Each resampled world is replayed with legality checks and
@@ -30,14 +32,14 @@ replays to it. Strategies, per game:
   that call.
 * ``redraw`` (liars_dice): history replay; every chance outcome hidden from ``player`` is
   redrawn independently from its chance distribution. Exact (hidden dice are independent).
-* ``replay`` (spades, skat, crazy_eights, go_fish, gin_rummy; ``CHAIN_GAMES``): the generic
+* ``replay`` (skat, crazy_eights, go_fish, gin_rummy; ``CHAIN_GAMES``): the generic
   history-replay sampler of ``history_replay`` (exact enumeration when the consistent set is
   small, else an approximate Metropolis chain). gin_rummy is here because OpenSpiel 2.0.2's
   resampler returns the real ``history()`` with other cards in every phase (30 of 30 worlds
   in the audit) and the true world in the layoff phase (30 of 30; chance allows < 8%). In
   these full deals the enumeration is out of reach, so the chain serves: since 2026-11-29 it
   moves the last card of a full deal (it kept its true value in every world before), but
-  late in a spades deal it mixes slowly (``history_replay``'s docstring).
+  late in a full deal it mixes slowly (``history_replay``'s docstring; measured on spades).
 * ``opponent_rollout`` (phantom_ttt): the hidden part is the opponent's moves, not chance.
   Own moves are replayed, opponents move uniformly at random, and a run is rejected as soon
   as ``player``'s view differs. Exact posterior under a uniformly random opponent model.
@@ -70,14 +72,15 @@ from infosets.games.history_replay import (  # noqa: F401  (re-exported: one imp
     uses_aoh_key,
 )
 from infosets.games.oh_hell_worlds import OhHellWorlds
+from infosets.games.spades_worlds import SpadesWorlds
 
 Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
 
 RESAMPLE_GAMES = frozenset({"leduc_poker", "kuhn_poker", "bridge", "universal_poker"})
-EXACT_GAMES = {"hearts": HeartsWorlds, "oh_hell": OhHellWorlds}
+EXACT_GAMES = {"hearts": HeartsWorlds, "oh_hell": OhHellWorlds, "spades": SpadesWorlds}
 RESAMPLE_CHECKED_GAMES = frozenset({"euchre"})
 REDRAW_GAMES = frozenset({"liars_dice"})
-CHAIN_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish", "gin_rummy"})
+CHAIN_GAMES = frozenset({"skat", "crazy_eights", "go_fish", "gin_rummy"})
 ROLLOUT_GAMES = frozenset({"phantom_ttt"})
 
 _REGISTRY: dict[str, Callable[[pyspiel.Game], Sampler]] = {}
