@@ -85,7 +85,7 @@ def test_a_folder_refusing_writes_fails_before_compute_even_as_root(tmp_path, mo
             raise PermissionError(errno.EACCES, "Permission denied", str(figures))
         return real_mkstemp(*args, dir=dir, **kwargs)
 
-    monkeypatch.setattr(store.tempfile, "mkstemp", refusing_mkstemp)
+    monkeypatch.setattr(tempfile, "mkstemp", refusing_mkstemp)
     monkeypatch.setenv("INFOSETS_FIGURES_DIR", str(figures))
     with pytest.raises(OutputError, match=r"^figures: cannot write to .*ro.*Permission denied"):
         Session.create("quickstart", "smoke", seed=0, workers=1)
@@ -101,7 +101,7 @@ def test_full_disk_error_names_the_path(tmp_path, monkeypatch):
         os.symlink("/dev/full", path)  # every write to it fails with ENOSPC
         return os.open(path, os.O_WRONLY), path
 
-    monkeypatch.setattr(store.tempfile, "mkstemp", mkstemp_on_full_disk)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_on_full_disk)
     target = tmp_path / "claims.csv"
     with pytest.raises(OSError) as info:
         store.atomic_write_text(target, "x" * 100_000)

@@ -4,7 +4,8 @@ Each writer renames its own ``mkstemp`` file onto the target, so two processes w
 file at once (two workers training the same history_filtering policy, say) cannot collide on
 a shared temporary name. The bottom layer holds it so that ``filtering`` and ``experiments``
 share one implementation, with ``plots.save_figure`` and the Belote game log; ``experiments.store``
-re-exports it and adds only ``write_if_changed`` and its output probe ``check_writable``.
+re-exports it and adds only ``write_if_changed``. ``check_writable`` probes an output folder
+before any compute (the notebooks' sessions, the Belote game log).
 """
 
 from __future__ import annotations
@@ -73,3 +74,13 @@ def atomic_write_bytes(path: str | Path, payload: bytes, mode: int | None = None
 def atomic_write_text(path: str | Path, text: str, mode: int | None = None) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically (see ``atomic_write_with``)."""
     atomic_write_bytes(path, text.encode("utf-8"), mode)
+
+
+def check_writable(folder: Path) -> None:
+    """Create ``folder`` and a probe file in it, or raise an OSError naming the folder."""
+    folder = Path(folder)
+    with naming_path(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-probe.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)

@@ -17,10 +17,8 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import pickle
 import sys
-import tempfile
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -31,6 +29,7 @@ from infosets.core.files import (  # noqa: F401 (re-exported: one implementation
     atomic_write_bytes,
     atomic_write_text,
     atomic_write_with,
+    check_writable,
     naming_path,
 )
 from infosets.experiments.config import Config, data_root, repo_root  # noqa: F401 (data_root: re-exported)
@@ -199,16 +198,6 @@ def write_if_changed(path: Path, payload: bytes) -> bool:
         pass
     atomic_write_bytes(path, payload)
     return True
-
-
-def check_writable(folder: Path) -> None:
-    """Create ``folder`` and a probe file in it, or raise an OSError naming the folder."""
-    folder = Path(folder)
-    with naming_path(folder):
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".write-probe.", suffix=".tmp")
-        os.close(fd)
-        os.unlink(probe)
 
 
 # ------------------------------------------------------------------------------------------

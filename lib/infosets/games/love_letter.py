@@ -87,6 +87,8 @@ a public log (``_tabletop.TabletopObserver``).
 
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
 
 from infosets.games import _tabletop as tt
@@ -544,8 +546,8 @@ class LoveLetterKernel(tt.Kernel):
 
     def _replay(self, draws) -> LoveLetterKernel:
         """This kernel with the current round dealt by ``draws`` instead (``_steps``)."""
-        steps = list(self._steps(draws))
-        return steps[-1][0] if steps else self.copy()
+        tail = deque(self._steps(draws), maxlen=1)  # only the last step is kept
+        return tail[0][0] if tail else self.copy()
 
     def record(self, player: int) -> tuple[list[_Case], list[tuple]]:
         """What ``player`` knows of the cards in hand: the cases of the public record (one of

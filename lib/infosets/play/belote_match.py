@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from infosets.core.files import check_writable
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p import log as game_log
 from infosets.games.belote2p.game import BeloteGame
@@ -48,8 +49,6 @@ LEGEND_LINES = (
 def check_log_writable(path: Path) -> None:
     """ValueError naming ``log`` when a finished game could not be appended to ``path``
     (checked before the game starts, so that its result is not lost at the last card)."""
-    from infosets.experiments.store import check_writable  # noqa: PLC0415 (the output probe)
-
     if path.is_dir():
         raise ValueError(f"log: {path} is a folder; give a file path")
     if path.exists() and not os.access(path, os.W_OK):
