@@ -490,3 +490,21 @@ def test_no_gap_with_a_cell_sharing_no_deal_with_the_control_is_inconclusive():
     table = pc.paired_scores(early, "g", 100)
     claim = pc.no_gap_claim(table, "g", 100, "no gap", 3)
     assert claim.verdict == "inconclusive" and claim.n == 0 and np.isnan(claim.power)
+
+
+def test_pairing_check_sees_rotations_that_move_together():
+    """Independent rotations give a standard-error ratio near 1; rotations of a deal that
+    share one paired difference (a cell that wins or loses a whole deal at once) give about
+    sqrt(rotations), the factor by which the claims' intervals would then be too narrow."""
+    rng = np.random.default_rng(4)
+    independent = pc.pairing_check(_results("g", 100, _cells(0.33, 0.40), 600, rng))
+    assert independent.loc[0, "rotations_per_deal"] == 3
+    assert 0.85 < independent.loc[0, "se_ratio_median"] < 1.15
+    together = _results("g", 100, _cells(0.33, 0.40), 600, rng)
+    first = together[together["rotation"] == 0].set_index(["agent", "D", "aggregation", "deal"])
+    together["score"] = [first.loc[(a, d, g, deal), "score"] for a, d, g, deal in
+                         zip(together["agent"], together["D"], together["aggregation"],
+                             together["deal"])]
+    clustered = pc.pairing_check(together)
+    assert 1.5 < clustered.loc[0, "se_ratio_median"] < 1.95  # sqrt(3) = 1.73
+    assert clustered.loc[0, "cells"] == 6

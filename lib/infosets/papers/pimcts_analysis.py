@@ -491,9 +491,11 @@ def claim_runs(results: pd.DataFrame, cfg) -> list[dict]:
 
 def claims(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame:
     """The paper's claims on the paper's games only, each tested as stated
-    (``pimcts_claims``), saved as ``claims``; the other games' gains go to
-    ``beyond_paper_gains``."""
+    (``pimcts_claims``), saved as ``claims``, with the check of their pairing unit
+    (``claims_pairing_check``); the other games' gains go to ``beyond_paper_gains``."""
     records = pimcts_claims.build(results, rates, claim_runs(results, session.cfg))
+    session.save_table(pimcts_claims.pairing_check(results).round(3), "claims_pairing_check",
+                       paper_ref="ours: the claims' pairing unit checked")
     return save_claims(records, session, paper_ref="Sec. VI claims")
 
 

@@ -24,6 +24,14 @@ the same duplicate deals (seats rotated), so every comparison is paired per (dea
 * budget fragmentation: tree depth and the root visit share of the chosen move fall as D
   grows (Kendall, one-sided), in every game.
 
+The rotations of one deal share its chance outcomes, so their paired differences could be
+correlated, and a t test over (deal, rotation) pairs would then be too narrow.
+``pairing_check`` measures it for every cell against the control: the standard error of the
+per-deal means (deals as the unit) over the one the tests use. On the paper run it was about
+1 (median 0.98 over 162 cells, 2026-11-29; the largest game median Dominion's 1.24 over 20
+deals, where a ratio of two standard errors is itself uncertain by about 16%), so the pairs
+are tested as independent; the table is saved beside the claims (``claims_pairing_check``).
+
 A sample whose paired differences are all equal (e.g. every game a draw) gives a t statistic
 of 0/0. It is tested exactly instead (``stats.tied_test``): a paired difference of two scores in
 [0, 1] lies in [-1, 1], and n equal differences c are unlikely under a mean on the far side of
@@ -102,6 +110,40 @@ def paired_scores(results: pd.DataFrame, game: str, budget: int) -> pd.DataFrame
     labels = [cell_label(a, d, g) for a, d, g in zip(sub["agent"], sub["D"], sub["aggregation"])]
     return sub.assign(cell=labels).pivot_table(index=["deal", "rotation"], columns="cell",
                                                values="score", aggfunc="first")
+
+
+def pairing_check(results: pd.DataFrame) -> pd.DataFrame:
+    """Per game and budget, whether the (deal, rotation) pairs the tests treat as independent
+    behave so: for every cell against the control, the standard error of the mean paired
+    difference computed over deals (each deal's rotations averaged first) divided by the one
+    computed over (deal, rotation) pairs. A ratio well above 1 would mean the rotations of a
+    deal are correlated and the claims' intervals too narrow. Cells whose differences are all
+    equal, or with fewer than 3 deals, are left out."""
+    rows = []
+    for (game, budget), _ in results.groupby(["game", "budget"], sort=True):
+        table = paired_scores(results, game, budget)
+        if "control" not in table:
+            continue
+        ratios, pairs, deals, rotations = [], [], [], []
+        for cell in (c for c in table.columns if c != "control"):
+            both = table[[cell, "control"]].dropna()
+            diff = both[cell] - both["control"]
+            per_deal = diff.groupby(level="deal").mean()
+            if len(per_deal) < 3 or diff.std(ddof=1) == 0:
+                continue
+            iid = diff.std(ddof=1) / math.sqrt(len(diff))
+            ratios.append(per_deal.std(ddof=1) / math.sqrt(len(per_deal)) / iid)
+            pairs.append(len(diff))
+            deals.append(len(per_deal))
+            rotations.append(len(diff) / len(per_deal))
+        if ratios:
+            rows.append({"game": game, "budget": int(budget), "cells": len(ratios),
+                         "pairs": int(np.median(pairs)), "deals": int(np.median(deals)),
+                         "rotations_per_deal": float(np.median(rotations)),
+                         "se_ratio_median": float(np.median(ratios)),
+                         "se_ratio_max": float(np.max(ratios))})
+    return pd.DataFrame(rows, columns=["game", "budget", "cells", "pairs", "deals",
+                                       "rotations_per_deal", "se_ratio_median", "se_ratio_max"])
 
 
 def pi_cells(table: pd.DataFrame) -> list[str]:
