@@ -501,10 +501,9 @@ def test_pairing_check_sees_rotations_that_move_together():
     assert independent.loc[0, "rotations_per_deal"] == 3
     assert 0.85 < independent.loc[0, "se_ratio_median"] < 1.15
     together = _results("g", 100, _cells(0.33, 0.40), 600, rng)
-    first = together[together["rotation"] == 0].set_index(["agent", "D", "aggregation", "deal"])
-    together["score"] = [first.loc[(a, d, g, deal), "score"] for a, d, g, deal in
-                         zip(together["agent"], together["D"], together["aggregation"],
-                             together["deal"])]
+    together = together.sort_values("rotation", kind="stable")
+    together["score"] = together.groupby(["agent", "D", "aggregation", "deal"])["score"] \
+        .transform("first")  # every rotation of a deal copies rotation 0's score
     clustered = pc.pairing_check(together)
     assert 1.5 < clustered.loc[0, "se_ratio_median"] < 1.95  # sqrt(3) = 1.73
     assert clustered.loc[0, "cells"] == 6

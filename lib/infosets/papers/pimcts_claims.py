@@ -106,7 +106,11 @@ def cell_label(agent: str, d: int, aggregation: str) -> str:
 
 def paired_scores(results: pd.DataFrame, game: str, budget: int) -> pd.DataFrame:
     """Focus scores of one game and budget: rows (deal, rotation), one column per cell."""
-    sub = results[(results["game"] == game) & (results["budget"] == budget)]
+    return _cell_table(results[(results["game"] == game) & (results["budget"] == budget)])
+
+
+def _cell_table(sub: pd.DataFrame) -> pd.DataFrame:
+    """``sub``'s scores as rows (deal, rotation), one column per cell."""
     labels = [cell_label(a, d, g) for a, d, g in zip(sub["agent"], sub["D"], sub["aggregation"])]
     return sub.assign(cell=labels).pivot_table(index=["deal", "rotation"], columns="cell",
                                                values="score", aggfunc="first")
@@ -120,19 +124,17 @@ def pairing_check(results: pd.DataFrame) -> pd.DataFrame:
     deal are correlated and the claims' intervals too narrow. Cells whose differences are all
     equal, or with fewer than 3 deals, are left out."""
     rows = []
-    for (game, budget), _ in results.groupby(["game", "budget"], sort=True):
-        table = paired_scores(results, game, budget)
+    for (game, budget), sub in results.groupby(["game", "budget"], sort=True):
+        table = _cell_table(sub)
         if "control" not in table:
             continue
         ratios, pairs, deals, rotations = [], [], [], []
         for cell in (c for c in table.columns if c != "control"):
-            both = table[[cell, "control"]].dropna()
-            diff = both[cell] - both["control"]
+            diff = _paired_series(table, cell, "control")
             per_deal = diff.groupby(level="deal").mean()
             if len(per_deal) < 3 or diff.std(ddof=1) == 0:
                 continue
-            iid = diff.std(ddof=1) / math.sqrt(len(diff))
-            ratios.append(per_deal.std(ddof=1) / math.sqrt(len(per_deal)) / iid)
+            ratios.append(_standard_error(per_deal) / _standard_error(diff))
             pairs.append(len(diff))
             deals.append(len(per_deal))
             rotations.append(len(diff) / len(per_deal))
@@ -156,8 +158,18 @@ def _d_of(cell: str) -> int:
 
 def paired_differences(table: pd.DataFrame, a: str, b: str) -> np.ndarray:
     """Score of cell ``a`` minus cell ``b`` on each (deal, rotation) both played."""
+    return _paired_series(table, a, b).to_numpy()
+
+
+def _paired_series(table: pd.DataFrame, a: str, b: str) -> pd.Series:
+    """``paired_differences`` keeping the (deal, rotation) index."""
     both = table[[a, b]].dropna()
-    return (both[a] - both[b]).to_numpy()
+    return both[a] - both[b]
+
+
+def _standard_error(values) -> float:
+    """Standard error of the mean of ``values`` (sample standard deviation, ddof 1)."""
+    return float(np.std(values, ddof=1)) / math.sqrt(len(values))
 
 
 def _degenerate(d) -> bool:
@@ -299,7 +311,7 @@ def five_vs_three(tables: dict, budget: int) -> Claim:
             rows.append((c, np.nan, np.nan, 1.0, 1.0))
             continue
         diff = d5.mean() - d3.mean()
-        se = float(np.hypot(d5.std(ddof=1) / np.sqrt(len(d5)), d3.std(ddof=1) / np.sqrt(len(d3))))
+        se = float(np.hypot(_standard_error(d5), _standard_error(d3)))
         z = diff / se if se > 0 else 0.0
         rows.append((c, diff, se, stats.normal_pvalue(z, "greater"), stats.normal_pvalue(z, "less")))
     adjusted = stats.holm([r[3] for r in rows]) if rows else np.array([])
