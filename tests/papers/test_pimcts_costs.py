@@ -255,6 +255,17 @@ def test_recent_rates_are_empty_when_nothing_finished_since():
     assert rates.empty and counts.empty
 
 
+def test_hours_left_is_zero_once_every_task_is_done():
+    """With every tournament task done (2026-11-29, the paper run entering its disambiguation
+    sweep), ``progress --since`` crashed: mapping the empty rest of the plan kept its
+    string-typed game column, and multiplying the planned CPU by it raised a TypeError."""
+    tasks = pd.DataFrame({"task_id": ["a", "b"], "game": pd.array(["g", "g"], dtype="string"),
+                          "budget": [10] * 2, "planned_cpu_s": [3600.0] * 2})
+    rates, fallback = pd.Series({"g": 1.5}), pd.Series({"g": 2.0})
+    assert pc.hours_left_at(tasks, {"a", "b"}, rates, fallback, 2) == 0.0
+    assert pc.hours_left_at(tasks, {"a"}, rates, fallback, 2) == 0.75
+
+
 def test_local_finished_reads_each_tasks_cpu_and_finish_time(tmp_path, monkeypatch):
     import os
 

@@ -394,7 +394,8 @@ def hours_left_at(tasks: pd.DataFrame, done: set[str], rates: pd.Series,
     """Hours on ``workers`` cores for the tasks not ``done``, each at its game's rate in
     ``rates``, else in ``fallback``."""
     left = tasks[~tasks["task_id"].isin(done)]
-    rate = left["game"].map(rates).fillna(left["game"].map(fallback))
+    # float: mapping an empty rest keeps a string-typed game column's dtype
+    rate = left["game"].map(rates).fillna(left["game"].map(fallback)).astype(float)
     return float((left["planned_cpu_s"] * rate).sum()) / 3600 / workers
 
 
