@@ -334,3 +334,31 @@ def test_progress_counts_the_disambiguation_sweep_that_follows_the_tournament():
     assert part["planned_done_cpu_h"] == pytest.approx(planned_stratego)
     assert part["planned_left_cpu_h"] == pytest.approx(total - planned_stratego)
     assert part["spent_over_planned"] == pytest.approx(1.0 / planned_stratego)
+
+
+def test_the_sweeps_rest_is_projected_at_each_games_own_rate():
+    """2026-11-29: the sweep's rest was projected at the average ratio of its finished tasks,
+    which the cheap games dominate or the dear ones do, whichever ran first. With per-task CPU
+    from the local store, each game's tasks are projected at that game's rate, and a game with
+    no finished task at the average."""
+    from infosets.papers.pimcts_aggregation import disambiguation_tasks
+
+    cfg = config.load("pimcts_aggregation", "paper")
+    plan = pc.plan_disambiguation(cfg, pc.load_disambiguation_costs()).set_index("game")
+    per_task = plan["cpu_hours"] / plan["games"]
+    tasks = disambiguation_tasks(cfg)
+    kuhn = [t for t in tasks if t.params["game"] == "kuhn_poker(players=3)"]
+    done = {t.task_id for t in kuhn[:-1]}
+    # kuhn ran at 3 x its plan; the total the results keep says 2 x (another machine's share)
+    finished = {t: (0.0, 3 * float(per_task["kuhn_poker(players=3)"]) * 3600) for t in done}
+    spent = 2 * len(done) * float(per_task["kuhn_poker(players=3)"]) * 3600
+    got = pc.disambiguation_progress(cfg, done, spent, finished)
+    assert got["game_rates"] == pytest.approx({"kuhn_poker(players=3)": 3.0})
+    assert got["spent_over_planned"] == pytest.approx(2.0)
+    others = got["planned_left_cpu_h"] - float(per_task["kuhn_poker(players=3)"])
+    assert got["left_cpu_h_by_game"] == pytest.approx(
+        3.0 * float(per_task["kuhn_poker(players=3)"]) + 2.0 * others)
+    # without the local store: the average for every game, as before
+    plain = pc.disambiguation_progress(cfg, done, spent)
+    assert plain["game_rates"] == {}
+    assert plain["left_cpu_h_by_game"] == pytest.approx(2.0 * plain["planned_left_cpu_h"])
