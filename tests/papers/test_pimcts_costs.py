@@ -255,6 +255,17 @@ def test_recent_rates_are_empty_when_nothing_finished_since():
     assert rates.empty and counts.empty
 
 
+def test_hours_left_is_zero_once_every_task_is_done():
+    """With every tournament task done (2026-11-29, the paper run entering its disambiguation
+    sweep), ``progress --since`` crashed: mapping the empty rest of the plan kept its
+    string-typed game column, and multiplying the planned CPU by it raised a TypeError."""
+    tasks = pd.DataFrame({"task_id": ["a", "b"], "game": pd.array(["g", "g"], dtype="string"),
+                          "budget": [10] * 2, "planned_cpu_s": [3600.0] * 2})
+    rates, fallback = pd.Series({"g": 1.5}), pd.Series({"g": 2.0})
+    assert pc.hours_left_at(tasks, {"a", "b"}, rates, fallback, 2) == 0.0
+    assert pc.hours_left_at(tasks, {"a"}, rates, fallback, 2) == 0.75
+
+
 def test_local_finished_reads_each_tasks_cpu_and_finish_time(tmp_path, monkeypatch):
     import os
 
@@ -323,3 +334,31 @@ def test_progress_counts_the_disambiguation_sweep_that_follows_the_tournament():
     assert part["planned_done_cpu_h"] == pytest.approx(planned_stratego)
     assert part["planned_left_cpu_h"] == pytest.approx(total - planned_stratego)
     assert part["spent_over_planned"] == pytest.approx(1.0 / planned_stratego)
+
+
+def test_the_sweeps_rest_is_projected_at_each_games_own_rate():
+    """2026-11-29: the sweep's rest was projected at the average ratio of its finished tasks,
+    which the cheap games dominate or the dear ones do, whichever ran first. With per-task CPU
+    from the local store, each game's tasks are projected at that game's rate, and a game with
+    no finished task at the average."""
+    from infosets.papers.pimcts_aggregation import disambiguation_tasks
+
+    cfg = config.load("pimcts_aggregation", "paper")
+    plan = pc.plan_disambiguation(cfg, pc.load_disambiguation_costs()).set_index("game")
+    per_task = plan["cpu_hours"] / plan["games"]
+    tasks = disambiguation_tasks(cfg)
+    kuhn = [t for t in tasks if t.params["game"] == "kuhn_poker(players=3)"]
+    done = {t.task_id for t in kuhn[:-1]}
+    # kuhn ran at 3 x its plan; the total the results keep says 2 x (another machine's share)
+    finished = {t: (0.0, 3 * float(per_task["kuhn_poker(players=3)"]) * 3600) for t in done}
+    spent = 2 * len(done) * float(per_task["kuhn_poker(players=3)"]) * 3600
+    got = pc.disambiguation_progress(cfg, done, spent, finished)
+    assert got["game_rates"] == pytest.approx({"kuhn_poker(players=3)": 3.0})
+    assert got["spent_over_planned"] == pytest.approx(2.0)
+    others = got["planned_left_cpu_h"] - float(per_task["kuhn_poker(players=3)"])
+    assert got["left_cpu_h_by_game"] == pytest.approx(
+        3.0 * float(per_task["kuhn_poker(players=3)"]) + 2.0 * others)
+    # without the local store: the average for every game, as before
+    plain = pc.disambiguation_progress(cfg, done, spent)
+    assert plain["game_rates"] == {}
+    assert plain["left_cpu_h_by_game"] == pytest.approx(2.0 * plain["planned_left_cpu_h"])

@@ -132,7 +132,7 @@ def pairing_check(results: pd.DataFrame) -> pd.DataFrame:
         for cell in (c for c in table.columns if c != "control"):
             diff = _paired_series(table, cell, "control")
             per_deal = diff.groupby(level="deal").mean()
-            if len(per_deal) < 3 or diff.std(ddof=1) == 0:
+            if len(per_deal) < 3 or _degenerate(diff):
                 continue
             ratios.append(_standard_error(per_deal) / _standard_error(diff))
             pairs.append(len(diff))

@@ -394,26 +394,43 @@ def hours_left_at(tasks: pd.DataFrame, done: set[str], rates: pd.Series,
     """Hours on ``workers`` cores for the tasks not ``done``, each at its game's rate in
     ``rates``, else in ``fallback``."""
     left = tasks[~tasks["task_id"].isin(done)]
-    rate = left["game"].map(rates).fillna(left["game"].map(fallback))
+    # float: mapping an empty rest keeps a string-typed game column's dtype
+    rate = left["game"].map(rates).fillna(left["game"].map(fallback)).astype(float)
     return float((left["planned_cpu_s"] * rate).sum()) / 3600 / workers
 
 
-def disambiguation_progress(cfg, done: set[str], spent_cpu_s: float) -> dict:
+def disambiguation_progress(cfg, done: set[str], spent_cpu_s: float,
+                            finished: dict[str, tuple[float, float]] | None = None) -> dict:
     """The disambiguation sweep against its plan (``plan_disambiguation``), for ``progress``:
     it runs after the tournament, so its CPU-hours are part of what a run has left. Each task
     (one random game of one game) plans its game's CPU-hours over its trajectories. Returns
-    tasks done and in all, the plan's CPU-hours done and left, and the spent / planned ratio
-    on the finished tasks (None before any)."""
+    tasks done and in all, the plan's CPU-hours done and left, the spent / planned ratio on
+    the finished tasks (None before any), and ``left_cpu_h_by_game``: the CPU-hours left with
+    each game's tasks at that game's own rate, from the per-task CPU in ``finished`` (as
+    ``local_finished``; results/ keeps only the table's total), else at the average ratio.
+    The sweep's games differ by a factor of 20 in cost, and the cheap ones finish first, so
+    the average ratio alone overstates the rest (2026-11-29: 1.4 hours projected, 1.1 left)."""
     plan = plan_disambiguation(cfg, load_disambiguation_costs()).set_index("game")
     per_task = plan["cpu_hours"] / plan["games"]
     tasks = disambiguation_tasks(cfg)
     planned = [(t.task_id in done, float(per_task[t.params["game"]])) for t in tasks]
-    planned_done = sum(h for finished, h in planned if finished)
-    return {"tasks_done": sum(finished for finished, _ in planned), "tasks": len(tasks),
+    planned_done = sum(h for is_done, h in planned if is_done)
+    ratio = spent_cpu_s / 3600 / planned_done if planned_done > 0 else None
+    spent_by_game: dict[str, float] = {}
+    planned_by_game: dict[str, float] = {}
+    for t in tasks:
+        if t.task_id in done and finished and t.task_id in finished:
+            game = t.params["game"]
+            spent_by_game[game] = spent_by_game.get(game, 0.0) + finished[t.task_id][1] / 3600
+            planned_by_game[game] = planned_by_game.get(game, 0.0) + float(per_task[game])
+    rate = {g: spent_by_game[g] / h for g, h in planned_by_game.items() if h > 0}
+    left_by_game = sum(float(per_task[t.params["game"]]) * rate.get(t.params["game"], ratio or 1.0)
+                       for t in tasks if t.task_id not in done)
+    return {"tasks_done": sum(is_done for is_done, _ in planned), "tasks": len(tasks),
             "planned_done_cpu_h": planned_done,
-            "planned_left_cpu_h": sum(h for finished, h in planned if not finished),
-            "spent_over_planned": (spent_cpu_s / 3600 / planned_done if planned_done > 0
-                                   else None)}
+            "planned_left_cpu_h": sum(h for is_done, h in planned if not is_done),
+            "spent_over_planned": ratio, "left_cpu_h_by_game": left_by_game,
+            "game_rates": rate}
 
 
 def main_progress(argv=None) -> None:
@@ -457,14 +474,19 @@ def main_progress(argv=None) -> None:
              f"{summary['hours_left_by_game']:.1f} hours left on {args.workers} cores at each "
              f"game's own rate ({summary['hours_left']:.1f} at the average rate)"))
     dis = disambiguation_progress(cfg, set(results.load("disambiguation")),
-                                  results.cpu_seconds("disambiguation"))
+                                  results.cpu_seconds("disambiguation"),
+                                  local_finished(cfg, "disambiguation"))
     dis_rate = dis["spent_over_planned"]
-    dis_left = dis["planned_left_cpu_h"] * (dis_rate or 1.0) / args.workers
+    dis_left = dis["left_cpu_h_by_game"] / args.workers
+    each = ", ".join(f"{g} {r:.2f}" for g, r in dis["game_rates"].items())
     print(f"then the disambiguation sweep: {dis['tasks_done']}/{dis['tasks']} tasks; planned "
           f"CPU-hours {dis['planned_left_cpu_h']:.2f} left, about {dis_left:.1f} hours on "
           f"{args.workers} cores "
           + ("at the plan (no task measured yet)" if dis_rate is None else
-             f"at {dis_rate:.2f} x the plan"))
+             f"at {dis_rate:.2f} x the plan" if not each else
+             f"at each game's own rate on this machine ({each} x the plan; the others at "
+             f"{dis_rate:.2f}, the average; {dis['planned_left_cpu_h'] * dis_rate / args.workers:.1f}"
+             " hours at the average alone)"))
     if ratio is not None:
         print(f"the whole run: about {summary['hours_left_by_game'] + dis_left:.1f} hours left on "
               f"{args.workers} cores")
