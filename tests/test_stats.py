@@ -23,6 +23,18 @@ def test_win_rate_counts_ties_half_and_checks_input():
         stats.wilson_interval(0, 0)
 
 
+def test_standard_error_by_hand_and_against_scipy():
+    """For 1..5: s = sqrt(2.5), so s.e. = sqrt(2.5 / 5) = sqrt(0.5); SciPy's sem agrees on
+    random data. One value has no standard error, and the error names the input."""
+    from scipy.stats import sem
+
+    assert stats.standard_error([1, 2, 3, 4, 5]) == pytest.approx(np.sqrt(0.5))
+    x = np.random.default_rng(3).normal(0.0, 2.0, 11)
+    assert stats.standard_error(x) == pytest.approx(float(sem(x)))
+    with pytest.raises(ValueError, match="^values:"):
+        stats.standard_error([1.0])
+
+
 def test_mean_ci_is_the_student_t_interval_and_covers_at_the_nominal_rate():
     """mean_ci is the Student-t interval (s.e. with ddof = 1, n - 1 degrees of freedom).
 

@@ -58,6 +58,13 @@ def win_rate(scores: Sequence[float]) -> Estimate:
     return wilson_interval(float(arr.sum()), int(arr.size))
 
 
+def standard_error(values: Sequence[float]) -> float:
+    """Standard error of the mean of ``values``: the sample standard deviation (ddof 1) over
+    the square root of their number; at least two values."""
+    arr = _values(values, "values", at_least=2)
+    return float(arr.std(ddof=1) / np.sqrt(arr.size))
+
+
 def mean_ci(values: Sequence[float], confidence: float = 0.95) -> Estimate:
     """Mean with a Student-t interval (degenerate interval for n = 1)."""
     check_confidence(confidence)
@@ -65,7 +72,7 @@ def mean_ci(values: Sequence[float], confidence: float = 0.95) -> Estimate:
     m = float(arr.mean())
     if arr.size == 1:
         return Estimate(m, m, m, 1)
-    sem = float(arr.std(ddof=1) / np.sqrt(arr.size))
+    sem = standard_error(arr)
     half = float(_st.t.ppf(0.5 + confidence / 2, arr.size - 1) * sem)
     return Estimate(m, m - half, m + half, int(arr.size))
 

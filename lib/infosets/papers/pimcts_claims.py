@@ -134,7 +134,7 @@ def pairing_check(results: pd.DataFrame) -> pd.DataFrame:
             per_deal = diff.groupby(level="deal").mean()
             if len(per_deal) < 3 or _degenerate(diff):
                 continue
-            ratios.append(_standard_error(per_deal) / _standard_error(diff))
+            ratios.append(stats.standard_error(per_deal) / stats.standard_error(diff))
             pairs.append(len(diff))
             deals.append(len(per_deal))
             rotations.append(len(diff) / len(per_deal))
@@ -165,11 +165,6 @@ def _paired_series(table: pd.DataFrame, a: str, b: str) -> pd.Series:
     """``paired_differences`` keeping the (deal, rotation) index."""
     both = table[[a, b]].dropna()
     return both[a] - both[b]
-
-
-def _standard_error(values) -> float:
-    """Standard error of the mean of ``values`` (sample standard deviation, ddof 1)."""
-    return float(np.std(values, ddof=1)) / math.sqrt(len(values))
 
 
 def _degenerate(d) -> bool:
@@ -311,7 +306,7 @@ def five_vs_three(tables: dict, budget: int) -> Claim:
             rows.append((c, np.nan, np.nan, 1.0, 1.0))
             continue
         diff = d5.mean() - d3.mean()
-        se = float(np.hypot(_standard_error(d5), _standard_error(d3)))
+        se = float(np.hypot(stats.standard_error(d5), stats.standard_error(d3)))
         z = diff / se if se > 0 else 0.0
         rows.append((c, diff, se, stats.normal_pvalue(z, "greater"), stats.normal_pvalue(z, "less")))
     adjusted = stats.holm([r[3] for r in rows]) if rows else np.array([])
