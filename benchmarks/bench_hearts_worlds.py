@@ -63,14 +63,20 @@ def cpu_ms_per_world(sampler, sample, worlds, seed) -> float:
     return 1000 * (time.process_time() - start) / (len(sample) * worlds)
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=120, help="decisions sampled")
+def sampling_args(description: str, argv, decisions: int) -> argparse.Namespace:
+    """``--decisions``, ``--worlds`` and ``--seed`` of a world-sampler benchmark, checked."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--decisions", type=int, default=decisions, help="decisions sampled")
     parser.add_argument("--worlds", type=int, default=20, help="worlds per decision")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.decisions < 1 or args.worlds < 1:
         parser.error("--decisions and --worlds must be >= 1")
+    return args
+
+
+def main(argv=None) -> None:
+    args = sampling_args(__doc__.splitlines()[0], argv, decisions=120)
     game = pyspiel.load_game("hearts")
     sample = states(game, np.random.default_rng(args.seed), args.decisions)
     exact, checked = HeartsWorlds(game), CheckedResampler(game)

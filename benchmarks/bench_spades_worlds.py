@@ -15,7 +15,6 @@ Run: ``nice -n 10 .venv/bin/python benchmarks/bench_spades_worlds.py [--decision
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -28,19 +27,13 @@ from infosets.games.spades_worlds import SpadesWorlds
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import report, row  # noqa: E402
-from bench_hearts_worlds import cpu_ms_per_world, states  # noqa: E402
+from bench_hearts_worlds import cpu_ms_per_world, sampling_args, states  # noqa: E402
 
 TOPIC = "spades_worlds"
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=60, help="decisions sampled")
-    parser.add_argument("--worlds", type=int, default=20, help="worlds per decision")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    if args.decisions < 1 or args.worlds < 1:
-        parser.error("--decisions and --worlds must be >= 1")
+    args = sampling_args(__doc__.splitlines()[0], argv, decisions=60)
     game = pyspiel.load_game("spades")
     sample = states(game, np.random.default_rng(args.seed), args.decisions)
     exact = SpadesWorlds(game)
