@@ -411,26 +411,22 @@ def disambiguation_progress(cfg, done: set[str], spent_cpu_s: float,
     The sweep's games differ by a factor of 20 in cost, and the cheap ones finish first, so
     the average ratio alone overstates the rest (2026-11-29: 1.4 hours projected, 1.1 left)."""
     plan = plan_disambiguation(cfg, load_disambiguation_costs()).set_index("game")
-    per_task = plan["cpu_hours"] / plan["games"]
-    tasks = disambiguation_tasks(cfg)
-    planned = [(t.task_id in done, float(per_task[t.params["game"]])) for t in tasks]
-    planned_done = sum(h for is_done, h in planned if is_done)
+    per_task_s = 3600 * plan["cpu_hours"] / plan["games"]
+    tasks = pd.DataFrame([{"task_id": t.task_id, "game": t.params["game"]}
+                          for t in disambiguation_tasks(cfg)])
+    tasks["planned_cpu_s"] = tasks["game"].map(per_task_s).astype(float)
+    is_done = tasks["task_id"].isin(done)
+    planned_done = float(tasks.loc[is_done, "planned_cpu_s"].sum()) / 3600
     ratio = spent_cpu_s / 3600 / planned_done if planned_done > 0 else None
-    spent_by_game: dict[str, float] = {}
-    planned_by_game: dict[str, float] = {}
-    for t in tasks:
-        if t.task_id in done and finished and t.task_id in finished:
-            game = t.params["game"]
-            spent_by_game[game] = spent_by_game.get(game, 0.0) + finished[t.task_id][1] / 3600
-            planned_by_game[game] = planned_by_game.get(game, 0.0) + float(per_task[game])
-    rate = {g: spent_by_game[g] / h for g, h in planned_by_game.items() if h > 0}
-    left_by_game = sum(float(per_task[t.params["game"]]) * rate.get(t.params["game"], ratio or 1.0)
-                       for t in tasks if t.task_id not in done)
-    return {"tasks_done": sum(is_done for is_done, _ in planned), "tasks": len(tasks),
+    # each game's rate over its finished tasks whose CPU this machine recorded (as --since)
+    rates, _ = recent_rates(tasks[is_done], finished or {}, since=float("-inf"))
+    average = pd.Series(ratio or 1.0, index=plan.index)
+    return {"tasks_done": int(is_done.sum()), "tasks": len(tasks),
             "planned_done_cpu_h": planned_done,
-            "planned_left_cpu_h": sum(h for is_done, h in planned if not is_done),
-            "spent_over_planned": ratio, "left_cpu_h_by_game": left_by_game,
-            "game_rates": rate}
+            "planned_left_cpu_h": float(tasks.loc[~is_done, "planned_cpu_s"].sum()) / 3600,
+            "spent_over_planned": ratio,
+            "left_cpu_h_by_game": hours_left_at(tasks, set(done), rates, average, workers=1),
+            "game_rates": {game: float(rate) for game, rate in rates.items()}}
 
 
 def main_progress(argv=None) -> None:
