@@ -2,7 +2,7 @@
 
 Every ratio compares two measurements taken in the same run on the same machine, so the
 numbers stay meaningful on a loaded or different machine. Results go to
-benchmarks/results/<topic>.json.
+benchmarks/results/, one ``<topic>.json`` per benchmark (git-ignored).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def row(name: str, ours: float, reference: float | None, unit: str, goal: str = 
 
 
 def report(topic: str, rows: list[dict]) -> Path:
-    """Print every row and write benchmarks/results/<topic>.json."""
+    """Print every row and write ``<topic>.json`` in benchmarks/results/."""
     for r in rows:
         ref = "n/a" if r["reference"] is None else f"{r['reference']:.4g} {r['unit']}"
         ratio = "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}"

@@ -1,4 +1,4 @@
-"""Phase-by-phase audit of the determinizers (shared by tests/test_determinizer_audit.py).
+"""Phase-by-phase audit of the determinizers (shared by tests/games/test_determinizer_audit.py).
 
 Every game of the determinizer table is played, with a policy that reaches each of its
 phases, to a decision in that phase. There a determinizer must (1) keep the player's

@@ -55,7 +55,7 @@ def test_generic_worlds_keep_the_view_and_rebuild_from_their_history(name, moves
 
 
 def test_exact_enumeration_equals_the_phantom_ttt_posterior():
-    """Against the independent uniform-opponent posterior of tests/test_determinizers.py."""
+    """Against the independent uniform-opponent posterior of tests/games/test_determinizers.py."""
     game = pyspiel.load_game("phantom_ttt")
     state = game.new_initial_state()
     for action in (4, 0, 8, 2):  # x centre, o corner, x corner, o corner: x to move

@@ -70,10 +70,10 @@ def test_ci_runs_exactly_make_test():
 
 
 def test_every_pending_patch_still_applies_to_this_tree():
-    """A change held back as a patch (docs/pending/, see docs/paper_scale.md) must apply to
-    the tree it is kept beside; an edit to the same lines on main would otherwise leave a
-    patch that a later session can no longer land (2026-11-29: the notebook's
-    Reconstruction notes moved under the second batch's hunk)."""
+    """A change held back as a patch (a ``.patch`` file in a ``pending`` folder of docs/,
+    present only while a change is held back; docs/paper_scale.md) must apply to the tree it
+    is kept beside; an edit to the same lines on main would otherwise leave a patch that
+    can no longer land (docs/changelog.md records the case that raised it)."""
     patches = sorted((ROOT / "docs" / "pending").glob("*.patch"))
     if not patches or not (ROOT / ".git").exists() or shutil.which("git") is None:
         pytest.skip("no pending patch, or not a git checkout")

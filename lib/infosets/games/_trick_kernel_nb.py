@@ -2,7 +2,7 @@
 
 The rules are those of the readable pure-Python kernel ``trick_kernel.TrickState`` (its
 docstring states them; belief_mixtures slug for the game, pimcts_aggregation slug for the
-engine), on the same ints and bitmasks, and tests/test_kernel_equivalence.py checks the two
+engine), on the same ints and bitmasks, and tests/games/test_kernels_equivalence.py checks the two
 against the pyspiel adapter on random games. A state is an int64 array:
 
 ``[num_cards, hand_size, dealt0, dealt1, hand0, hand1, lead, player, tricks0, tricks1,

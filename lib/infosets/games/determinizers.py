@@ -12,7 +12,7 @@ replays to it. Strategies, per game:
 * ``resample``: OpenSpiel's ``resample_from_infostate`` (leduc, kuhn, bridge,
   universal_poker, and Python-registered games whose state implements it: trick_game,
   belote2p), fed a seeded ``UniformProbabilitySampler``. Exact. Audited phase by phase
-  (tests/test_determinizer_audit.py): no truth leak, histories rebuild the worlds.
+  (tests/games/test_determinizer_audit.py): no truth leak, histories rebuild the worlds.
 * registered: games that call ``register_determinizer`` (the tabletop ports).
 * ``exact`` (hearts, oh_hell, spades): ``hearts_worlds.HeartsWorlds``,
   ``oh_hell_worlds.OhHellWorlds`` and ``spades_worlds.SpadesWorlds``, uniform over the deals

@@ -7,7 +7,7 @@ readable specification: ``infosets.search.mcts.uct_search`` (one open-loop tree)
 (one tree keyed by the mover's information state, availability counts, vector backup).
 This module runs the same algorithms draw for draw with the same PCG32 generator
 (``infosets.core.pcg32``), on a game kernel (``infosets.games.kernels``): seeded, it gives
-the same root statistics and moves as the Python reference (tests/test_engine_equivalence.py).
+the same root statistics and moves as the Python reference (tests/search/test_engine_equivalence.py).
 
 Trees are preallocated arrays, one node per iteration at most:
 * open-loop UCT: ``visits``, ``wsum``, ``mover`` per node and ``children[node, action]``
