@@ -20,9 +20,8 @@ The proposal, per attempt:
   known (itself included), and the two exchange deal steps from then on (their values swap at
   the steps that dealt them and at the steals that took them before). A played card's type
   thus sits on a uniformly drawn unknown deal step of its holder (and a card handed over out
-  of sight on one of its giver's): until 2026-11-29 played cards kept their real draws, so a
-  card a Favor or a steal moved out of the player's sight and its taker then played replayed
-  its true deal step in every world;
+  of sight on one of its giver's), so no world replays the true deal step of a card that a
+  Favor or a steal moved out of the player's sight and its taker then played;
 * the cards the player has never known are re-dealt uniformly into their slots (as
   ``ExplodingKittensKernel.resample`` does, and no opening hand card is a Defuse), each
   re-dealt card rewriting the deal step its slot stands for and the chance steps of the
@@ -30,16 +29,14 @@ The proposal, per attempt:
   also where the knowledge mask has since dropped them (the kernel forgets a card its
   observer can no longer place: a card seen with See the Future once another player hides a
   kitten, a hand that gave or lost a card out of their sight, a known copy of a type its
-  holder played); until 2026-11-29 such cards were re-dealt, the replay refused every world
-  whose re-deal changed what the player had seen, and ``sample`` fell back to the real
-  history. A card moved between two other players is re-dealt like any card the player never
-  knew (until 2026-11-27 the move dropped its tag and every world replayed the true card at
-  its deal step);
+  holder played), so the replay never refuses a world for changing what the player saw. A
+  card moved between two other players is re-dealt like any card the player never knew (the
+  move keeps its tag, so no world replays the true card at its deal step);
 * the game is replayed through the engine along the real sequence of player moves. After a
   move, the chance steps the real history took there are fed in order; where the replay
   needs more (a deeper kitten fixes more cards, a draw that came from the fixed top now comes
   from the remainder) a draw repeats the card the real draw gave, as this world deals it
-  (before 2026-11-29 the real card, even where it was re-dealt), else the extra outcome is
+  (not the real card where that card was re-dealt), else the extra outcome is
   drawn from its chance distribution; surplus real outcomes are dropped.
 
 An attempt is accepted iff every move is legal, the same player moves at each step, and the
@@ -68,13 +65,13 @@ a starting Defuse (no step dealt it), takes it in every world (the steal's chanc
 its real outcome; a Favor's Give is redrawn). A chi-square against exact enumeration of
 whole histories is out of reach: the opening deal alone has too many hidden outcomes.
 
-Cost, measured 2026-11-29 on random 2-4 player games (states spread over whole games,
-every live player, 2,008 worlds): median 1.4 ms per world, mean 6.3 ms (before that day's
-fixes 1.4 and 9.3 ms); 0.3% of those worlds need the first fallback of ``sample`` (hidden
-choices kept; 1.1% of 8,590 worlds of 4-player games after a See the Future), none the real
-history (see ``sample``). The first fallback's usual cause: a refused attempt redraws only
-its latest hidden choice, so an earlier one that later evidence pins (a kitten another
-player hid, then drawn) changes only when a whole attempt starts again.
+Cost, measured on random 2-4 player games (states spread over whole games, every live
+player, 2,008 worlds): median 1.4 ms per world, mean 6.3 ms; 0.3% of those worlds need the
+first fallback of ``sample`` (hidden choices kept; 1.1% of 8,590 worlds of 4-player games
+after a See the Future), none the real history (see ``sample``). The first fallback's usual
+cause: a refused attempt redraws only its latest hidden choice, so an earlier one that later
+evidence pins (a kitten another player hid, then drawn) changes only when a whole attempt
+starts again.
 """
 
 from __future__ import annotations
@@ -261,9 +258,9 @@ def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int,
     deck-top cards), each with a uniformly drawn card it may hold, which is uniform over the
     placements meeting these constraints (nested sets). Last, each steal's chance step takes
     the card now dealt at the step of the card it took. Cards ``player`` has known keep their
-    value, even where their knowledge mask has since dropped ``player`` (until 2026-11-29 they
-    were re-dealt, and the replay refused every world whose re-deal differed from what the
-    player had seen: see ``sample``); so do unseen cards no step dealt (a starting Defuse, a
+    value, even where their knowledge mask no longer holds ``player`` (re-dealing them would
+    make the replay refuse every world whose re-deal differed from what the player had seen:
+    see ``sample``); so do unseen cards no step dealt (a starting Defuse, a
     kitten put back), and those tagged in ``kept``: the cards a Favor between two other players
     handed over, when ``sample`` keeps the real hidden choices (the kept Give names the card).
     """
@@ -311,11 +308,11 @@ def sample(game, context: dict, player: int, rng, hidden_move) -> list[int]:
     the module docstring): after ``ATTEMPTS`` refusals the hidden choices keep their real
     values (the unseen cards are still re-dealt, except a card a kept hidden Give handed over:
     the Give names it, ``given_out_of_sight``), and after as many again the real history
-    itself is returned (``real_history``: a world that is the truth). Measured 2026-11-29, the
-    real history was returned in none of 8,590 worlds of 4-player games after a See the Future
-    and none of 2,008 worlds of random 2-4 player states; before that day's fixes, in 20 and 2
-    of them (cards the player had seen were re-dealt, ``redealt_outcomes``; and the kept Give's
-    card too). ``tests/games/test_exploding_kittens.py`` fails if its states ever reach it."""
+    itself is returned (``real_history``: a world that is the truth). The real history was
+    returned in none of 8,590 worlds of 4-player games after a See the Future and none of
+    2,008 worlds of random 2-4 player states (``redealt_outcomes`` keeps the cards the player
+    has seen, and the kept Give's card). ``tests/games/test_exploding_kittens.py`` fails if its
+    states ever reach it."""
     for _ in range(ATTEMPTS):
         actions = world_history(game, context, player, rng, hidden_move)
         if actions is not None:

@@ -50,11 +50,9 @@ shares), with d = own score - best other player's score:
 
 The kernel modules document the same in their ``nb_heuristic``. The four newer ports
 (poker_tag, colt_express, monopoly_deal, seven_wonders) keep their module's ``heuristic``,
-which gives their kernel's values (checked in the same test). Before 2026-11-29 this module
-had Python copies for the six ports above that disagreed with the kernels (largest gap on
-random play: Sushi Go! 0.29, Love Letter 0.15, Virus! 0.13, Exploding Kittens 0.67, Dominion
-0.04, Stratego below 0.001); Python-engine runs with ``heuristic=heuristic`` from before then
-scored those ports' cut-offs differently.
+which gives their kernel's values (checked in the same test). This module holds no Python
+copy of a kernel's heuristic, so both engines score a cut-off alike (docs/changelog.md records
+the copies it once had and how far they were off).
 
 The OpenSpiel games of the paper: Hearts, ``LeaderHeuristic`` on minus the penalty points
 taken (parsed from the state's text), 0.5 + d / (2 x 26) clipped to [0, 1], mapped to Hearts'
@@ -62,11 +60,10 @@ return span 0 .. 36 (``_on_return_scale``); Tic-Tac-Toe, ``WinOnlyHeuristic`` (0
 TAG's GAME_ONGOING, a draw on its -1 .. 1 scale, which the engines back up as 0.5); a
 terminal state is scored by its returns.
 
-A defect fixed on 2026-11-28: this module used to return [0, 1] on every game while the
-engines normalise a heuristic by the game's utility span, so on Hearts (span 36) a cut-off's
-value was divided by 36 (0.5 was backed up as 0.0139) and, with Hearts' TAG settings (rollout
-0, depth 3), its trees were barely steered (``tests/search/test_engine_twins.py``). On the
-ports (span 1) nothing changes.
+Values are on the game's return scale because the engines normalise a heuristic by the
+game's utility span: a value on [0, 1] would be divided again by Hearts' span of 36, and with
+Hearts' TAG settings (rollout 0, depth 3) its trees would barely be steered
+(``tests/search/test_engine_twins.py``). On the ports the span is 1.
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ TARGETED = (GUARD, PRIEST, BARON, KING)
 LOG_OUTCOMES = ("", "hit", "miss", "tie", "out", "redraw") + tuple(f"out{p}" for p in range(MAX_PLAYERS))
 ANY_CARD = (1 << NUM_TYPES) - 1   # ``allow`` mask of a card no public outcome constrains
 # Deals a resampler draws before it gives up: never reached (the fewest accepted by the
-# record's cases in 2,250 random states x players, 2026-11-29, was 1 deal in 15).
+# record's cases in 2,250 random states x players was 1 deal in 15).
 MAX_DEALS = 1 << 24
 
 

@@ -377,9 +377,9 @@ def recent_rates(tasks: pd.DataFrame, finished: dict[str, tuple[float, float]],
                  since: float) -> tuple[pd.Series, pd.Series]:
     """Per game, the CPU spent over the planned CPU of the tasks finished at or after
     ``since`` (a Unix time), and how many there were. ``tasks``: ``task_plan``; ``finished``:
-    as ``local_finished``. For a run whose speed changed midway (the allocator fix of
-    2026-11-27 made Stratego's tasks 3.1 x cheaper per decision), where a game's rate over all its
-    finished tasks no longer predicts the rest."""
+    as ``local_finished``. For a run whose speed changed midway (keeping freed memory,
+    ``core.allocator``, makes Stratego's tasks 3.1 x cheaper per decision), where a game's
+    rate over all its finished tasks no longer predicts the rest."""
     recent = {task: cpu for task, (when, cpu) in finished.items() if when >= since}
     sub = tasks[tasks["task_id"].isin(recent)]
     # float even when nothing finished since: an empty map keeps the ids' string dtype
@@ -409,7 +409,8 @@ def disambiguation_progress(cfg, done: set[str], spent_cpu_s: float,
     each game's tasks at that game's own rate, from the per-task CPU in ``finished`` (as
     ``local_finished``; results/ keeps only the table's total), else at the average ratio.
     The sweep's games differ by a factor of 20 in cost, and the cheap ones finish first, so
-    the average ratio alone overstates the rest (2026-11-29: 1.4 hours projected, 1.1 left)."""
+    the average ratio alone overstates the rest (on the paper run: 1.4 hours projected against
+    1.1 left)."""
     plan = plan_disambiguation(cfg, load_disambiguation_costs()).set_index("game")
     per_task_s = 3600 * plan["cpu_hours"] / plan["games"]
     tasks = pd.DataFrame([{"task_id": t.task_id, "game": t.params["game"]}
