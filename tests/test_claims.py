@@ -8,6 +8,8 @@ import pytest
 
 from infosets import claims
 
+NO_SIZE = {"paper_value": "", "bound": "", "direction": "", "size": "", "rates": ""}
+
 
 def test_claim_row_formats_and_checks_the_verdict():
     c = claims.Claim("PI beats OL", "+5%", 0.0512, "match", interval=(0.01, 0.09), n=1000,
@@ -59,13 +61,13 @@ def test_save_goes_through_the_session(tmp_path):
     assert list(frame.columns) == list(claims.COLUMNS)
     assert frame.to_dict("records") == [
         {"claim": "a", "paper": "p", "ours": "text", "ci95": "", "n": "", "test": "",
-         "margin": "", "power": "", "n_for_80_power": "", "verdict": "inconclusive", "note": ""},
+         "margin": "", "power": "", "n_for_80_power": "", "verdict": "inconclusive", "note": "", **NO_SIZE},
         {"claim": "PI beats OL", "paper": "+5%", "ours": "0.051", "ci95": "[0.010, 0.090]",
          "n": 1000, "test": "paired t", "margin": "0.020", "power": "0.73",
-         "n_for_80_power": "> 10^7", "verdict": "match", "note": "two seeds"},
+         "n_for_80_power": "> 10^7", "verdict": "match", "note": "two seeds", **NO_SIZE},
         {"claim": "c", "paper": "3 of 4", "ours": "", "ci95": "", "n": "", "test": "",
          "margin": "", "power": "", "n_for_80_power": "", "verdict": "not run",
-         "note": "no port"}]
+         "note": "no port", **NO_SIZE}]
     # defaults: the table is named "claims" and carries no paper reference
     saved.clear()
     claims.save(records[:1], Session())
@@ -121,3 +123,62 @@ def test_by_containment_nan_target_is_inconclusive():
     assert claims.by_containment(0.4, 0.6, float("nan")) == "inconclusive"
     assert claims.by_containment(0.4, 0.6, np.float32("nan")) == "inconclusive"
     assert claims.by_containment(np.float32("nan"), 0.6, 0.5) == "inconclusive"
+
+
+@pytest.mark.parametrize("lo,hi,target,power,equivalence,verdict", [
+    # belief_mixtures PIMC CG 10C seat 0 (issue 53): the paper's 16.6-point drop against
+    # [0.007, 0.037] at power 1.00 is excluded: a mismatch of size
+    (0.007, 0.037, 0.166, 1.00, None, "mismatch"),
+    # the same interval at power 0.5 still lies wholly beyond 0.166 - 0.05 = 0.116
+    (0.007, 0.037, 0.166, 0.50, None, "mismatch"),
+    # excluded by a little (0.10 > 0.095) at low power: undecided
+    (0.02, 0.095, 0.10, 0.50, None, "inconclusive"),
+    # the 90% interval [0.12, 0.18] within 0.15 +- 0.05: equivalent
+    (0.11, 0.19, 0.15, 1.00, (0.12, 0.18), "match"),
+    # contains the number but too wide for equivalence
+    (0.05, 0.25, 0.15, 1.00, None, "inconclusive"),
+    # no number: direction only
+    (0.01, 0.04, None, 1.00, None, "direction only"),
+    (0.01, 0.04, float("nan"), 1.00, None, "direction only"),
+    (float("nan"), 0.04, 0.1, 1.00, None, "inconclusive"),
+])
+def test_by_size_by_hand(lo, hi, target, power, equivalence, verdict):
+    assert claims.by_size(lo, hi, target, margin=0.05, power=power, equivalence=equivalence) == verdict
+
+
+def test_by_size_refuses_a_bad_margin():
+    with pytest.raises(ValueError, match="^margin"):
+        claims.by_size(0.0, 0.1, 0.05, margin=0.0, power=1.0)
+
+
+@pytest.mark.parametrize("direction,size,verdict", [
+    ("match", "match", "match"), ("match", "mismatch", "mismatch"),
+    ("match", "inconclusive", "inconclusive"), ("inconclusive", "mismatch", "mismatch"),
+    ("mismatch", "match", "mismatch"), ("inconclusive", "direction only", "inconclusive"),
+    ("match", "direction only", "match"), ("not run", "inconclusive", "not run")])
+def test_overall_combines_direction_and_size(direction, size, verdict):
+    assert claims.overall(direction, size) == verdict
+
+
+def test_claim_with_two_verdicts_renders_them_and_checks_the_combination():
+    c = claims.Claim("private beats public", "drop 16.6 points", 0.022, "mismatch",
+                     interval=(0.007, 0.037), power=1.0, paper_value=0.166, bound=0.0094,
+                     direction="match", size="mismatch", rates=(0.482, 0.316))
+    row = c.row()
+    assert (row["paper_value"], row["bound"], row["direction"], row["size"]) == \
+        ("0.166", ">= 0.009", "match", "mismatch")
+    assert row["rates"] == "0.482; 0.316" and row["note"] == ""
+    assert claims.Claim("c", "p", 0.1, "match", bound=0.2, alternative="less").row()["bound"] == "<= 0.200"
+    with pytest.raises(ValueError, match="^verdict: 'match' is not the combination"):
+        claims.Claim("c", "p", 0.02, "match", direction="match", size="mismatch")
+    with pytest.raises(ValueError, match="^size"):
+        claims.Claim("c", "p", 0.02, "match", size="big")
+
+
+def test_a_floor_cell_says_so_in_its_note():
+    """Sushi Go's D = 1000 cell (win rates 0.007 and 0.020): the note says they sit at the
+    floor; rates away from 0 and 1 add nothing; the note is not repeated."""
+    c = claims.Claim("gain larger with 5", "yes", 0.13, "match", rates=(0.007, 0.020, 0.3), note="D=1000")
+    assert c.row()["note"] == (f"D=1000; {claims.FLOOR_NOTE} (0.007, 0.020): a floor or ceiling cell")
+    assert claims.Claim("c", "p", 0.1, "match", rates=(0.3, 0.96)).row()["note"].startswith(claims.FLOOR_NOTE)
+    assert claims.Claim("c", "p", 0.1, "match", rates=(0.3, 0.6), note="x").row()["note"] == "x"

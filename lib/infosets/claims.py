@@ -4,6 +4,14 @@ Each paper module (belief_mixtures, pimcts_aggregation, belote_ismcts, progressi
 history_filtering, and the quickstart / play_belote notebooks) builds a list of ``Claim``
 records and saves them with ``save``, which writes ``claims.csv`` and ``claims.md``. Every
 verdict comes from one vocabulary (``VERDICTS``); nuance goes in ``note``.
+
+One rule for every numeric claim (issue 53): where the paper states a size, the record carries
+two verdicts, ``direction`` (a one-sided test, printed with its one-sided 95% ``bound``) and
+``size`` (``by_size``: equivalence to the paper's number ``paper_value`` within ``margin``; an
+interval that excludes that number while the power at it is >= 0.8 is a mismatch of size), and
+``verdict`` is their combination (``overall``). Where the paper gives no number, ``size`` reads
+"direction only". A claim read from win-rate cells within 5 points of 0 or 1 (``rates``) says
+so in its note (``FLOOR_NOTE``).
 """
 
 from __future__ import annotations
@@ -16,8 +24,15 @@ from dataclasses import dataclass
 import pandas as pd
 
 VERDICTS = ("match", "mismatch", "inconclusive", "not run")
+DIRECTION_ONLY = "direction only"
+SIZE_VERDICTS = (*VERDICTS, DIRECTION_ONLY)
 COLUMNS = ("claim", "paper", "ours", "ci95", "n", "test", "margin", "power", "n_for_80_power",
-           "verdict", "note")
+           "verdict", "note", "paper_value", "bound", "direction", "size", "rates")
+# The power at the paper's number above which an interval excluding it refutes the size.
+SIZE_POWER = 0.8
+# Win rates this close to 0 or 1 make a floor / ceiling cell: a claim read from one says so.
+FLOOR = 0.05
+FLOOR_NOTE = "win rates within 5 points of 0 or 1"
 
 
 @dataclass(frozen=True)
@@ -29,7 +44,11 @@ class Claim:
     n: games / runs behind ``ours``; test: the test, fixed before the data; margin: the
     equivalence margin of a TOST, in the units of ``ours``; power: the power at the paper's
     effect size; n_for_80_power: games per cell that 80% power needs; verdict: one of
-    ``VERDICTS``; note: nuance.
+    ``VERDICTS``; note: nuance. For a claim of a stated size: paper_value: the paper's number
+    in the units of ``ours``; bound: the one-sided 95% bound of the direction test, on the
+    side ``alternative`` ("greater": a lower bound); direction and size: the two verdicts
+    (``verdict`` must then be ``overall(direction, size)``); rates: the win rates of the
+    cells the claim reads (a note is added when one is within ``FLOOR`` of 0 or 1).
     """
 
     claim: str
@@ -43,12 +62,35 @@ class Claim:
     power: float | None = None
     n_for_80_power: int | None = None
     note: str = ""
+    paper_value: float | None = None
+    bound: float | None = None
+    alternative: str = "greater"
+    direction: str = ""
+    size: str = ""
+    rates: tuple[float, ...] | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict: expected one of {list(VERDICTS)}, got {self.verdict!r}")
         if self.interval is not None and len(self.interval) != 2:
             raise ValueError(f"interval: expected (lo, hi), got {self.interval!r}")
+        if self.direction not in ("", *VERDICTS):
+            raise ValueError(f"direction: expected one of {list(VERDICTS)} or '', got {self.direction!r}")
+        if self.size not in ("", *SIZE_VERDICTS):
+            raise ValueError(f"size: expected one of {list(SIZE_VERDICTS)} or '', got {self.size!r}")
+        if self.alternative not in ("greater", "less"):
+            raise ValueError(f"alternative: expected greater or less, got {self.alternative!r}")
+        if self.direction and self.size and self.verdict != overall(self.direction, self.size):
+            raise ValueError(f"verdict: {self.verdict!r} is not the combination of direction "
+                             f"{self.direction!r} and size {self.size!r}")
+
+    def full_note(self) -> str:
+        """``note``, with ``FLOOR_NOTE`` added when a rate read is within ``FLOOR`` of 0 or 1."""
+        near = [r for r in (self.rates or ()) if min(r, 1 - r) < FLOOR]
+        if not near or FLOOR_NOTE in self.note:
+            return self.note
+        said = f"{FLOOR_NOTE} ({', '.join(f'{r:.3f}' for r in near)}): a floor or ceiling cell"
+        return f"{self.note}; {said}" if self.note else said
 
     def row(self) -> dict:
         """The record as one row of the claims table (numbers formatted to 3 decimals)."""
@@ -60,7 +102,12 @@ class Claim:
                 "power": "" if self.power is None or _nan(self.power) else f"{self.power:.2f}",
                 "n_for_80_power": "" if self.n_for_80_power is None else
                 ("> 10^7" if self.n_for_80_power < 0 else int(self.n_for_80_power)),
-                "verdict": self.verdict, "note": self.note}
+                "verdict": self.verdict, "note": self.full_note(),
+                "paper_value": "" if self.paper_value is None else _fmt(float(self.paper_value)),
+                "bound": "" if self.bound is None else
+                f"{'>=' if self.alternative == 'greater' else '<='} {_fmt(float(self.bound))}",
+                "direction": self.direction, "size": self.size,
+                "rates": "" if not self.rates else "; ".join(f"{float(r):.3f}" for r in self.rates)}
 
 
 def not_run(claim: str, paper: str, reason: str, **kw) -> Claim:
@@ -83,6 +130,47 @@ def by_interval(lo: float, hi: float, *, expect: str) -> str:
     if (lo > 0 and sign < 0) or (hi < 0 and sign > 0):
         return "mismatch"
     return "inconclusive"
+
+
+def by_size(lo: float, hi: float, target: float | None, *, margin: float,
+            power: float | None, equivalence: tuple[float, float] | None = None) -> str:
+    """Size verdict of our interval [lo, hi] (95%) against the paper's number ``target``.
+
+    "direction only" when the paper states no number (``target`` None or NaN); mismatch when
+    the interval excludes ``target`` while ``power`` (the test's power at ``target``) is at
+    least ``SIZE_POWER``, or when it lies wholly beyond ``target`` +- ``margin``; match when
+    the equivalence interval (``equivalence``, the 90% interval a TOST at 5% inspects; by
+    default [lo, hi]) lies within ``target`` +- ``margin``; else inconclusive."""
+    if not margin > 0:
+        raise ValueError(f"margin: expected > 0, got {margin!r}")
+    if target is None or _nan(target):
+        return DIRECTION_ONLY
+    if _nan(lo) or _nan(hi):
+        return "inconclusive"
+    powered = power is not None and not _nan(power) and power >= SIZE_POWER
+    if (powered and not lo <= target <= hi) or lo > target + margin or hi < target - margin:
+        return "mismatch"
+    eq_lo, eq_hi = equivalence if equivalence is not None else (lo, hi)
+    if target - margin < eq_lo and eq_hi < target + margin:
+        return "match"
+    return "inconclusive"
+
+
+def overall(direction: str, size: str) -> str:
+    """The overall verdict of a claim of a stated size from its two verdicts: the direction's
+    when the paper gives no number; mismatch when either is; match when both are; else
+    inconclusive (a direction that matches with an undecided size is not yet the paper's)."""
+    if direction not in VERDICTS:
+        raise ValueError(f"direction: expected one of {list(VERDICTS)}, got {direction!r}")
+    if size not in SIZE_VERDICTS:
+        raise ValueError(f"size: expected one of {list(SIZE_VERDICTS)}, got {size!r}")
+    if size == DIRECTION_ONLY:
+        return direction
+    if "not run" in (direction, size):
+        return "not run"
+    if "mismatch" in (direction, size):
+        return "mismatch"
+    return "match" if direction == size == "match" else "inconclusive"
 
 
 def by_pvalue(p: float, *, alpha: float = 0.05, contrary: bool = False) -> str:

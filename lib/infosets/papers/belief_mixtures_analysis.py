@@ -14,7 +14,7 @@ import pandas as pd
 import pyspiel
 
 from infosets import metrics, plots, stats
-from infosets.claims import Claim, not_run
+from infosets.claims import Claim, by_size, not_run, overall
 from infosets.claims import save as save_claims
 from infosets.experiments.legends import figure_legend
 from infosets.papers.belief_mixtures import (
@@ -395,23 +395,38 @@ def _costs_nothing(games: pd.DataFrame, a: str, lb: str, seat: int, lams, base) 
 
 
 def _private_beats_public(wr, games, a, lb, seat, base, top) -> Claim:
+    """"Private (λ=0) beats public (λ=1) in win rate", by ``claims.overall`` of two verdicts:
+    the direction (one-sided paired t on the same deals, its one-sided 95% lower bound
+    printed) and, where Table 2 or 4 states the drop, its size (``claims.by_size``: within
+    ``WIN_EQUIVALENCE_MARGIN`` of the paper's drop; excluded by the 95% interval with power
+    >= 0.8 at it is a mismatch of size)."""
     paper_drop = base.paper_pct - top.paper_pct
     d = _paired_wins(games, a, lb, seat, 1.0, 0.0) if games is not None else np.array([])
     claim = f"{a} {lb} seat {seat}: private (λ=0) beats public (λ=1) in win rate"
-    paper = f"drop {paper_drop:.1f} points" if paper_drop == paper_drop else "yes"
+    stated = paper_drop == paper_drop
+    paper = f"drop {paper_drop:.1f} points" if stated else "yes"
+    target = paper_drop / 100 if stated else None
+    rates = (base.win_pct / 100, top.win_pct / 100)
     if len(d) >= 2:
         est, p = stats.paired_t_test(-d, "greater", bounds=stats.UNIT_SCORE_DIFFERENCES)
+        bound = stats.one_sided_bound(-d, "greater", bounds=stats.UNIT_SCORE_DIFFERENCES)
         sd = max(float(np.std(d, ddof=1)), 1e-3)
-        effect = paper_drop / 100 if paper_drop == paper_drop else None
-        power = stats.power_mean_difference(effect, sd, len(d), alternative="greater") if effect else None
-        need = (stats.n_for_power(lambda k: stats.power_mean_difference(effect, sd, k, alternative="greater"))
-                if effect else None)
-        verdict = "match" if p <= 0.05 else ("mismatch" if est.hi < 0 else "inconclusive")
-        return Claim(claim, paper, est.value, verdict, interval=(est.lo, est.hi), n=len(d),
-                     test="one-sided paired t on the same deals (5%)", power=power,
-                     n_for_80_power=need, note="win(λ=0) - win(λ=1) per deal")
+        power = stats.power_mean_difference(target, sd, len(d), alternative="greater") if target else None
+        need = (stats.n_for_power(lambda k: stats.power_mean_difference(target, sd, k, alternative="greater"))
+                if target else None)
+        direction = "match" if p <= 0.05 else ("mismatch" if est.hi < 0 else "inconclusive")
+        size = by_size(est.lo, est.hi, target, margin=WIN_EQUIVALENCE_MARGIN, power=power,
+                       equivalence=(bound, stats.one_sided_bound(
+                           -d, "less", bounds=stats.UNIT_SCORE_DIFFERENCES)))
+        return Claim(claim, paper, est.value, overall(direction, size), interval=(est.lo, est.hi),
+                     n=len(d), test="one-sided paired t on the same deals (5%); size: within "
+                     f"±{WIN_EQUIVALENCE_MARGIN:g} of the paper's drop (90% interval)",
+                     margin=WIN_EQUIVALENCE_MARGIN if target else None, power=power,
+                     n_for_80_power=need, paper_value=target, bound=bound, direction=direction,
+                     size=size, rates=rates,
+                     note=f"win(λ=0) - win(λ=1) per deal; direction {direction}, size {size}")
     return Claim(claim, paper, (base.win_pct - top.win_pct) / 100, "inconclusive",
-                 test="no paired games", note="")
+                 test="no paired games", paper_value=target, rates=rates, note="")
 
 
 def claims(util: pd.DataFrame, hm: pd.DataFrame, wr: pd.DataFrame, read: pd.DataFrame,
