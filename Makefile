@@ -59,7 +59,7 @@ reports-check: $(STAMP) ## check reports/ (no errors, every figure shown) and op
 progress: $(STAMP) ## how far each published run at PRESET (or just PAPER=<slug>) has got, from results/ (e.g. PRESET=paper)
 	@$(PY) -m infosets.experiments.progress --preset $(PRESET) $(if $(PAPER),--paper $(PAPER))
 
-readme-tables: $(STAMP) ## regenerate README.md's "what reproduces" table from figures/*/claims.csv
+readme-tables: $(STAMP) ## regenerate README.md's paper table and docs/results.md (every claim) from figures/*/claims.csv
 	$(PY) -m infosets.experiments.readme_tables
 
 smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder (deleted on success unless KEEP=1)

@@ -1,4 +1,4 @@
-"""README.md's "what reproduces" table is generated from figures/<slug>/claims.csv
+"""README.md's paper table and docs/results.md are generated from figures/<slug>/claims.csv
 (infosets.experiments.readme_tables) and must agree with the committed claims files."""
 
 import os
@@ -17,6 +17,12 @@ def test_committed_readme_agrees_with_the_claims_files():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert rt.splice(readme, rt.render(ROOT)) == readme, \
         "README.md's claims table is stale: run make readme-tables"
+
+
+def test_committed_results_page_agrees_with_the_claims_files():
+    """docs/results.md holds every claim of every paper at both presets (issue 54)."""
+    assert (ROOT / rt.RESULTS).read_text(encoding="utf-8") == rt.render_results(ROOT), \
+        "docs/results.md is stale: run make readme-tables"
 
 
 def test_every_committed_claim_has_a_known_verdict_and_every_paper_is_counted():
@@ -57,12 +63,16 @@ def test_old_and_typed_claims_layouts_are_both_read_and_counted(tmp_path):
                           "note": ["", "", "paper preset only"]})
     root = _checkout(tmp_path, {"history_filtering": old, "belote_ismcts": typed})
     block = rt.render(root)
-    assert "| belote_ismcts | default | 3 | 1 | 1 | 0 | 1 |  |" in block
-    assert "| history_filtering | default | 2 | 1 | 1 | 0 | 0 |" in block
-    assert "| belote_ismcts | paper | not run yet |" in block  # a paper preset not yet run
-    assert block.index("| belote_ismcts |") < block.index("| history_filtering |")  # paper order
-    assert "| match | x | 0.5 | 0.52 | [0.45, 0.6] (n=200) |" in block
-    assert "b\\|c" in block  # a pipe inside a cell does not break the table
+    assert "| `belote_ismcts`: Boudier: IS-MCTS for two-player Belote, against bots and humans " \
+           "| 1 / 1 / 0 / 1 | not run yet | [claims](docs/results.md#belote_ismcts) |" in block
+    assert "| `history_filtering`: Solinas" in block and "| 1 / 1 / 0 / 0 | not run yet |" in block
+    assert block.index("belote_ismcts") < block.index("history_filtering")  # paper order
+    page = rt.render_results(root)
+    assert "| [belote_ismcts](#belote_ismcts) | default | 3 | 1 | 1 | 0 | 1 |  |" in page
+    assert "| [history_filtering](#history_filtering) | default | 2 | 1 | 1 | 0 | 0 |" in page
+    assert "| match | x | 0.5 | 0.52 | [0.45, 0.6] (n=200) | wilson |  |" in page
+    assert "| not run | z |  |  |  |  | paper preset only |" in page
+    assert "b\\|c" in page  # a pipe inside a cell does not break the table
 
 
 def test_update_rewrites_only_the_block_keeps_the_mode_and_is_idempotent(tmp_path):
@@ -74,12 +84,17 @@ def test_update_rewrites_only_the_block_keeps_the_mode_and_is_idempotent(tmp_pat
     assert rt.update(root) is False
     text = (root / "README.md").read_text()
     assert text.startswith("# t\n\nbefore\n\n") and text.endswith("\n\nafter\n")
-    assert "old" not in text and "| quickstart | default | 1 | 1 | 0 | 0 | 0 |" in text
+    assert "old" not in text and "| 1 / 0 / 0 / 0 |  | [claims](docs/results.md#quickstart) |" \
+        in text
     assert (root / "README.md").stat().st_mode & 0o777 == 0o644
+    assert "| match | a | 1 | 1 |  |  |  |" in (root / "docs" / "results.md").read_text()
     assert rt.update(root) is True
     assert rt.main(["--root", str(root), "--check"]) == 0
     frame.loc[0, "verdict"] = "not supported"  # a claims file changes: the README is stale
     frame.to_csv(root / "figures" / "quickstart" / "claims.csv", index=False)
+    assert rt.main(["--root", str(root), "--check"]) == 1
+    assert rt.update(root) is False and rt.update(root) is True
+    (root / "docs" / "results.md").write_text("edited by hand\n")  # the page alone is stale
     assert rt.main(["--root", str(root), "--check"]) == 1
 
 
@@ -109,13 +124,29 @@ def test_both_presets_are_counted_with_the_compute_their_results_cost(tmp_path):
     (results / "PROVENANCE.json").write_text(
         '{"cpu_seconds": 5400, "tables": {"a": {"tasks_done": 3, "tasks_total": 4},'
         ' "b": {"tasks_done": 2, "tasks_total": 2}}}')
-    block = rt.render(root)
-    assert "| belote_ismcts | default | 2 | 1 | 1 | 0 | 0 |  |" in block
-    assert ("| belote_ismcts | paper | 2 | 2 | 0 | 0 | 0 | 1.50 (5/6 tasks) | "
-            "[claims.md](figures/belote_ismcts/paper/claims.md) |") in block
-    assert "<code>belote_ismcts</code> at <code>paper</code>" in block
-    # the executed report is linked once it exists
+    page = rt.render_results(root)
+    assert "| [belote_ismcts](#belote_ismcts) | default | 2 | 1 | 1 | 0 | 0 |  |" in page
+    assert ("| [belote_ismcts](#belote_ismcts) | paper | 2 | 2 | 0 | 0 | 0 | 1.50 (5/6 tasks) | "
+            "[claims.md](../figures/belote_ismcts/paper/claims.md) |") in page
+    assert "### belote_ismcts at the paper preset" in page
+    assert "| 1 / 1 / 0 / 0 | 2 / 0 / 0 / 0 | [claims](docs/results.md#belote_ismcts) |" \
+        in rt.render(root)
+    # the executed report is linked once it exists, from both pages
     (root / "reports").mkdir()
     (root / "reports" / "belote_ismcts.paper.html").write_text("<html></html>")
-    assert ("[claims.md](figures/belote_ismcts/paper/claims.md) · "
-            "[report](reports/belote_ismcts.paper.html) |") in rt.render(root)
+    assert ("[claims.md](../figures/belote_ismcts/paper/claims.md) · "
+            "[report](../reports/belote_ismcts.paper.html) |") in rt.render_results(root)
+    assert "· reports: [paper](reports/belote_ismcts.paper.html) |" in rt.render(root)
+
+
+def test_the_results_page_writes_every_cell_in_full(tmp_path):
+    """No cell is cut: a 900-character note and a long claim appear whole (issue 54)."""
+    note = "word " * 180
+    frame = pd.DataFrame({"claim": ["a claim " * 20], "paper": ["1"], "ours": ["2"],
+                          "ci95": [""], "test": ["paired t"], "verdict": ["mismatch"],
+                          "note": [note]})
+    root = _checkout(tmp_path, {"pimcts_aggregation": frame})
+    page = rt.render_results(root)
+    assert f"| mismatch | {' '.join(['a claim'] * 20)} | 1 | 2 |  | paired t | {note.strip()} |" \
+        in page
+    assert "…" not in page and "<details>" not in page

@@ -1,12 +1,19 @@
-"""The README's "what reproduces" table, generated from the committed claims files (all papers).
+"""The generated results pages: README.md's paper table and docs/results.md (all papers).
 
-Every paper notebook ends with a claims table, ``figures/<slug>/claims.csv``: one row per claim
-with the paper's number, ours, an interval and a verdict. This module counts the verdicts per
-paper and lists every claim, and writes that block into README.md between the markers
-``<!-- readme-tables:claims:begin -->`` and ``<!-- readme-tables:claims:end -->``, so that the
-README cannot drift from the results. ``python -m infosets.experiments.readme_tables`` (or
-``make readme-tables``; ``make figures`` runs it after the notebooks) rewrites the block;
-``--check`` only reports whether the README is current (exit 1 when it is not).
+Every paper notebook ends with a claims table, ``figures/<slug>/claims.csv`` (the paper
+preset's in ``figures/<slug>/paper/``): one row per claim with the paper's number, ours, an
+interval and a verdict. This module counts the verdicts per paper and preset and writes
+
+* into README.md, between the markers ``<!-- readme-tables:claims:begin -->`` and
+  ``<!-- readme-tables:claims:end -->``, one line per paper: what it is, its verdict counts at
+  the default and paper presets, and links to its claims, its reports and its reading note;
+* docs/results.md, whole: the counts with the CPU-hours each committed run cost, then every
+  claim of every paper at both presets, each cell in full (claim, paper, ours, interval,
+  test, note),
+
+so that neither page can drift from the results. ``python -m infosets.experiments.readme_tables``
+(or ``make readme-tables``; ``make figures`` runs it after the notebooks) rewrites both;
+``--check`` only reports whether they are current (exit 1 when one is not).
 
 Verdicts. The typed claim record has one of four verdicts: **match**, **mismatch**,
 **inconclusive**, **not run**. Claims files written before that record existed hold free-text
@@ -36,6 +43,21 @@ VERDICTS = ("match", "mismatch", "inconclusive", "not run")
 PRESETS = ("default", "paper")  # the committed presets, in the README's order
 PAPER_ORDER = ("belief_mixtures", "pimcts_aggregation", "belote_ismcts", "progressive_hiding",
                "history_filtering")
+RESULTS = Path("docs") / "results.md"  # the generated page of every claim, from the root
+# One line on each notebook, for the README's table (the papers: docs/papers/<slug>.md).
+TITLES = {
+    "belief_mixtures": "Arjonilla, Saffidine, Cazenave (2024): mixing public and private "
+                       "beliefs (λ) in PIMC and IS-MCTS",
+    "pimcts_aggregation": "Ravichandran, Goodman, Lucas: PI-MCTS with D determinizations and "
+                          "three aggregation rules, against OL-MCTS and IS-MCTS on 13 games",
+    "belote_ismcts": "Boudier: IS-MCTS for two-player Belote, against bots and humans",
+    "progressive_hiding": "Heymann, Lanctot (AAMAS 2025): learning in games with progressive "
+                          "hiding",
+    "history_filtering": "Solinas, Rebstock, Sturtevant, Buro (NeurIPS 2023): history "
+                         "filtering with MCMC in trick-taking games",
+    "play_belote": "not a paper: play Belote against the IS-MCTS AI",
+    "quickstart": "not a paper: a small CFR sweep that shows the pipeline end to end",
+}
 
 # Free-text verdicts of the claims files written before the typed record -> the vocabulary.
 VERDICT_MAP = {
@@ -120,63 +142,114 @@ def _interval(row: pd.Series) -> str:
 
 
 def read_claims(path: Path) -> pd.DataFrame:
-    """A claims file as columns claim, paper, ours, interval, verdict (normalised)."""
+    """A claims file as columns claim, paper, ours, interval, test, note and verdict
+    (normalised); a column the file lacks is empty."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     for column in ("claim", "verdict"):
         if column not in frame.columns:
             raise ValueError(f"{path}: no {column!r} column")
     paper = "paper_value" if "paper_value" in frame.columns else "paper"
+    empty = [""] * len(frame)
     return pd.DataFrame({
         "claim": [_cell(c) for c in frame["claim"]],
-        "paper": [_cell(v) for v in frame.get(paper, [""] * len(frame))],
-        "ours": [_cell(v) for v in frame.get("ours", [""] * len(frame))],
+        "paper": [_cell(v) for v in frame.get(paper, empty)],
+        "ours": [_cell(v) for v in frame.get("ours", empty)],
         "interval": [_interval(row) for _, row in frame.iterrows()],
+        "test": [_cell(v) for v in frame.get("test", empty)],
+        "note": [_cell(v) for v in frame.get("note", empty)],
         "verdict": [normalise_verdict(v, str(path)) for v in frame["verdict"]],
     })
 
 
-def render(root: Path) -> str:
-    """The generated block (markers included): verdict counts per paper at the default and
-    paper presets (a paper preset not yet run says so), with the CPU-hours its committed
-    results cost and links to its claims and its executed report, then every claim."""
+def all_claims(root: Path) -> tuple[list[str], dict[tuple[str, str], pd.DataFrame]]:
+    """The slugs in README order (the five papers first) and (slug, preset) -> its claims."""
     tables = {(slug, preset): read_claims(path)
               for preset in PRESETS for slug, path in claims_files(root, preset).items()}
     slugs = [s for s in PAPER_ORDER if any((s, p) in tables for p in PRESETS)]
-    slugs += sorted({s for s, _ in tables} - set(slugs))
+    return slugs + sorted({s for s, _ in tables} - set(slugs)), tables
+
+
+def _counts(table: pd.DataFrame | None) -> str:
+    """The verdict counts in the order of `VERDICTS`, "a / b / c / d", or "not run yet"."""
+    if table is None:
+        return "not run yet"
+    counts = table["verdict"].value_counts()
+    return " / ".join(str(int(counts.get(v, 0))) for v in VERDICTS)
+
+
+def _reports(root: Path, slug: str) -> str:
+    links = [f"[{preset}](reports/{slug}.{preset}.html)" for preset in PRESETS
+             if (root / "reports" / f"{slug}.{preset}.html").exists()]
+    return "reports: " + ", ".join(links) if links else ""
+
+
+def render(root: Path) -> str:
+    """README.md's generated block (markers included): one line per paper with what it is,
+    its verdict counts at the default and paper presets, and links to its claims in
+    docs/results.md and to its executed reports; the name links its reading note."""
+    slugs, tables = all_claims(root)
     lines = [BEGIN,
-             "<!-- generated by `make readme-tables` from figures/<slug>/[<preset>/]claims.csv "
-             "and results/<slug>/<preset>/PROVENANCE.json; do not edit by hand -->",
+             "<!-- generated by `make readme-tables` from figures/<slug>/[<preset>/]claims.csv; "
+             "do not edit by hand -->",
              "",
-             "| paper | preset | claims | " + " | ".join(VERDICTS)
-             + " | CPU-hours (tasks) | details |",
-             "|---|---|---:|" + "---:|" * len(VERDICTS) + "---|---|"]
+             f"| paper | default preset: {' / '.join(VERDICTS)} | paper preset | read |",
+             "|---|---|---|---|"]
     for slug in slugs:
-        for preset in PRESETS:
-            spent = compute_spent(root, slug, preset)
-            table = tables.get((slug, preset))
-            if table is None:
-                if slug in PAPER_ORDER and preset == "paper":
-                    lines.append(f"| {slug} | paper | not run yet |" + " |" * len(VERDICTS)
-                                 + f" {spent} | |")
-                continue
-            counts = table["verdict"].value_counts()
-            cells = " | ".join(str(int(counts.get(v, 0))) for v in VERDICTS)
-            folder = f"figures/{slug}" + ("" if preset == "default" else f"/{preset}")
-            report = f"reports/{slug}.{preset}.html"
-            read = f" · [report]({report})" if (root / report).exists() else ""
-            lines.append(f"| {slug} | {preset} | {len(table)} | {cells} | {spent} | "
-                         f"[claims.md]({folder}/claims.md){read} |")
-    for (slug, preset), table in sorted(tables.items(), key=lambda kv: (
-            slugs.index(kv[0][0]), PRESETS.index(kv[0][1]))):
-        lines += ["", f"<details><summary><code>{slug}</code> at <code>{preset}</code>: "
-                  "every claim</summary>", "",
-                  "| verdict | claim | paper | ours | interval |", "|---|---|---|---|---|"]
-        for row in table.itertuples():
-            lines.append(f"| {row.verdict} | {row.claim} | {row.paper} | {row.ours} | "
-                         f"{row.interval} |")
-        lines += ["", "</details>"]
+        note = root / "docs" / "papers" / f"{slug}.md"
+        name = f"[`{slug}`](docs/papers/{slug}.md)" if note.exists() else f"`{slug}`"
+        paper = tables.get((slug, "paper"))
+        paper_cell = "" if paper is None and slug not in PAPER_ORDER else _counts(paper)
+        read = " · ".join(x for x in (f"[claims]({RESULTS.as_posix()}#{slug})",
+                                       _reports(root, slug)) if x)
+        lines.append(f"| {name}: {TITLES.get(slug, '')} | "
+                     f"{_counts(tables.get((slug, 'default')))} | {paper_cell} | {read} |")
     lines.append(END)
     return "\n".join(lines)
+
+
+def _claims_table(table: pd.DataFrame) -> list[str]:
+    lines = ["| verdict | claim | paper | ours | interval | test | note |",
+             "|---|---|---|---|---|---|---|"]
+    return lines + [f"| {r.verdict} | {r.claim} | {r.paper} | {r.ours} | {r.interval} | "
+                    f"{r.test} | {r.note} |" for r in table.itertuples()]
+
+
+INTRO = (
+    "Each paper's notebook ends with a claims table: the paper's number, ours with a 95% "
+    "interval and its sample size n, the test that decided, and a verdict: **match**, "
+    "**mismatch**, **inconclusive** (measured, but the test cannot tell) or **not run** (not "
+    "computed at this preset). The `default` preset runs in minutes; `paper` keeps the "
+    "paper's budgets and sample sizes on the cells that decide its claims. The README's "
+    "glossary spells out the abbreviations; each paper's reading note "
+    "(`docs/papers/<slug>.md`) gives its facts and our interpretations.")
+
+
+def render_results(root: Path) -> str:
+    """docs/results.md, whole: per paper and preset the verdict counts, the CPU-hours and
+    tasks of its committed results and links, then every claim with every cell in full."""
+    slugs, tables = all_claims(root)
+    lines = ["# What reproduces: every claim of every paper", "",
+             "<!-- generated by `make readme-tables` from figures/<slug>/[<preset>/]claims.csv "
+             "and results/<slug>/<preset>/PROVENANCE.json; do not edit by hand -->", "",
+             INTRO, "",
+             "| paper | preset | claims | " + " | ".join(VERDICTS)
+             + " | CPU-hours (tasks) | outputs |",
+             "|---|---|---:|" + "---:|" * len(VERDICTS) + "---|---|"]
+    for slug, preset in ((s, p) for s in slugs for p in PRESETS if (s, p) in tables):
+        table = tables[(slug, preset)]
+        folder = f"figures/{slug}" + ("" if preset == "default" else f"/{preset}")
+        report = f"reports/{slug}.{preset}.html"
+        read = f" · [report](../{report})" if (root / report).exists() else ""
+        lines.append(f"| [{slug}](#{slug}) | {preset} | {len(table)} | "
+                     f"{_counts(table).replace(' / ', ' | ')} | "
+                     f"{compute_spent(root, slug, preset)} | "
+                     f"[claims.md](../{folder}/claims.md){read} |")
+    for slug in slugs:
+        lines += ["", f"## {slug}", "", TITLES.get(slug, slug) + "."]
+        for preset in (p for p in PRESETS if (slug, p) in tables):
+            lines += ["", f"### {slug} at the {preset} preset", ""]
+            lines += _claims_table(tables[(slug, preset)])
+    return "\n".join(lines) + "\n"
 
 
 def splice(readme: str, block: str) -> str:
@@ -187,27 +260,37 @@ def splice(readme: str, block: str) -> str:
     return readme[:start] + block + readme[end + len(END):]
 
 
-def update(root: Path, check: bool = False) -> bool:
-    """Rewrites README.md's block from the claims files; returns True when it was current.
-
-    With ``check`` nothing is written."""
-    readme = root / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    new = splice(text, render(root))
-    if new == text:
+def _write_if_changed(path: Path, new: str, check: bool) -> bool:
+    """True when ``path`` already holds ``new``; otherwise writes it (unless ``check``),
+    keeping the file's mode."""
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    if new == old:
         return True
     if not check:
-        atomic_write_text(readme, new, mode=readme.stat().st_mode & 0o7777)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, new, mode=path.stat().st_mode & 0o7777 if old is not None
+                          else 0o644)
     return False
+
+
+def update(root: Path, check: bool = False) -> bool:
+    """Rewrites README.md's block and docs/results.md from the claims files; returns True
+    when both were current. With ``check`` nothing is written."""
+    readme = root / "README.md"
+    new_readme = splice(readme.read_text(encoding="utf-8"), render(root))
+    results_current = _write_if_changed(root / RESULTS, render_results(root), check)
+    return _write_if_changed(readme, new_readme, check) and results_current
 
 
 def main(argv=None) -> int:
     from infosets.experiments.config import repo_root
 
     parser = argparse.ArgumentParser(prog="python -m infosets.experiments.readme_tables",
-                                     description="Regenerate README.md's claims table.")
+                                     description="Regenerate README.md's paper table "
+                                                 "and docs/results.md.")
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 if README.md is not current; write nothing")
+                        help="exit 1 if README.md or docs/results.md is not "
+                             "current; write nothing")
     parser.add_argument("--root", type=Path, default=None, help="checkout root")
     args = parser.parse_args(argv)
     root = args.root or repo_root()
@@ -217,10 +300,10 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.check:
-        print("README.md claims table is current" if current else
-              "README.md claims table is stale: run make readme-tables")
+        print("README.md and docs/results.md are current" if current else
+              "README.md or docs/results.md is stale: run make readme-tables")
         return 0 if current else 1
-    print("README.md claims table " + ("unchanged" if current else "rewritten"))
+    print("README.md and docs/results.md " + ("unchanged" if current else "rewritten"))
     return 0
 
 
