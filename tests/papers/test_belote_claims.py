@@ -125,3 +125,17 @@ def test_leading_first_on_the_published_games_can_fail(monkeypatch):
     assert row.verdict == "mismatch" and row.interval[1] < 0 and "opposite" in row.note
     monkeypatch.setattr(analysis, "published_human_games", lambda: games)
     assert analysis._published_human_claims(9.6)[1].verdict == "inconclusive"  # the real logs
+
+
+def test_fewer_iterations_are_read_at_the_papers_c_only():
+    """'500 iterations stay performant' (issue 53): 50 iterations are compared at the paper's
+    C = 82, not pooled over the grid's C values. Here C = 82 at 50 iterations scores 81
+    (no loss: inconclusive) while C = 20 scores 40; pooling them read a loss (match)."""
+    from infosets.papers import belote_ismcts_analysis as belote
+
+    rows = [{"exploration": c, "iterations": it, "deal": deal, "ai_seat": s,
+             "ai_score": (40 + deal % 3 if c == 20.0 else 80 + deal % 3) if it == 50 else 81}
+            for c in (20.0, 82.0) for it in (50, 500) for deal in range(30) for s in (0, 1)]
+    claim = belote._heatmap_claims(pd.DataFrame(rows), {"iterations": 500, "exploration": 82.0})[0]
+    assert claim.claim == "50 iterations (C = 82) lose to the paper's 500"
+    assert claim.verdict == "inconclusive" and abs(claim.ours - 81) < 1e-9

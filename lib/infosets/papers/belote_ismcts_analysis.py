@@ -367,11 +367,21 @@ def _heatmap_claims(heat: pd.DataFrame, cfg) -> list[Claim]:
     rows = []
     fewest = min(heat["iterations"])
     if fewest < cfg["iterations"]:
-        d = duplicate_mean(heat[heat["iterations"] == fewest])
-        rows.append(Claim(f"{fewest} iterations (all C) lose to the paper's {cfg['iterations']}",
-                          "500 iterations are 'performant' (no number)", d["mean"],
-                          _vs_half(d, expect_below=True), interval=(d["lo"], d["hi"]),
-                          n=d["deals"], test="t over duplicate deals against 81 (half the points)"))
+        # The paper's C only (issue 53): pooling the six C values tested the grid's average C,
+        # not "500 iterations stay performant" at the paper's setting.
+        c = cfg["exploration"]
+        cell = heat[(heat["iterations"] == fewest) & np.isclose(heat["exploration"], c)]
+        claim = f"{fewest} iterations (C = {c:g}) lose to the paper's {cfg['iterations']}"
+        paper = "500 iterations 'stay performant' (no number)"
+        if cell.empty:
+            rows.append(not_run(claim, paper, f"no heatmap cell at {fewest} iterations and C = {c:g}"))
+        else:
+            d = duplicate_mean(cell)
+            rows.append(Claim(claim, paper, d["mean"], _vs_half(d, expect_below=True),
+                              interval=(d["lo"], d["hi"]), n=d["deals"],
+                              test="t over duplicate deals against 81 (half the points)",
+                              note=f"the paper's C = {c:g} only; fewer iterations losing is our "
+                                   "reading of 'stay performant'"))
     at_budget = heat[heat["iterations"] == cfg["iterations"]]
     if not at_budget.empty:
         groups = dict(list(at_budget.groupby("exploration")))
