@@ -159,6 +159,45 @@ def plot_bridge(results: pd.DataFrame, session):
     return fig
 
 
+# The PH peak is a level of an exact payoff under a penalty schedule we chose (the paper's
+# dynamic schedule is not given): it matches within 1% of the paper's 20.76.
+BRIDGE_PEAK_MARGIN = 0.01 * PAPER_BRIDGE_PEAK
+
+
+def _bridge_claims(best75: pd.DataFrame) -> list[Claim]:
+    """Tiny Bridge within the paper's 75 episodes (Sec. 6.3): PH's peak against 20.76 within
+    ``BRIDGE_PEAK_MARGIN``; the baselines at 75 episodes are ours only (the paper compares
+    PH with Sokota et al.'s baselines at their own 10 million episodes), so "comparable to
+    the other methods" is not run."""
+    rows = []
+    if "hiding" in best75.index:
+        b = best75.loc["hiding"]
+        gap = float(b["best_payoff"]) - PAPER_BRIDGE_PEAK
+        rows.append(Claim("Tiny Bridge: PH peak within 75 episodes",
+                          f"{PAPER_BRIDGE_PEAK} at 75 episodes",
+                          f"{b['best_payoff']:.3f} at episode {int(b['episode'])}",
+                          "match" if abs(gap) <= BRIDGE_PEAK_MARGIN else "mismatch",
+                          test="deterministic (exact expected payoff); level within "
+                               f"±{BRIDGE_PEAK_MARGIN:.3f} (1% of the paper's)",
+                          margin=BRIDGE_PEAK_MARGIN, paper_value=PAPER_BRIDGE_PEAK,
+                          note=f"ours - paper {gap:+.3f}; our penalty schedule, not the paper's "
+                               "(which it does not give)"))
+    for method in ("hiding_constant", "cfr_team", "independent_rm"):
+        if method in best75.index:
+            b = best75.loc[method]
+            ours = f"{b['best_payoff']:.3f} at episode {int(b['episode'])}"
+            rows.append(Claim(f"Tiny Bridge {method}, best within 75 episodes", "not in paper",
+                              ours, "inconclusive", test="deterministic",
+                              note="ours at 75 episodes, a reference: the paper's baselines "
+                                   "(Sokota et al. 2021) ran 10 million episodes"))
+    rows.append(not_run("Tiny Bridge: PH comparable to the other methods",
+                        "comparable, with 75 episodes against their 10 million (Sec. 6.3)",
+                        "needs the baselines at their own budgets: Sokota et al.'s published "
+                        "cfr_team / independent RM payoffs, or a bridge_methods run of 10^7 "
+                        "episodes (beyond the preset's bridge_episodes limit of 100,000)"))
+    return rows
+
+
 def claims(trade: pd.DataFrame, cmp_results: pd.DataFrame, bridge: pd.DataFrame,
            session) -> pd.DataFrame:
     """The paper's claims as ``Claim`` records, saved as the ``claims`` table."""
@@ -190,26 +229,7 @@ def claims(trade: pd.DataFrame, cmp_results: pd.DataFrame, bridge: pd.DataFrame,
             rows.append(Claim(claim, "lost in extraction" if row["method"] == "hiding"
                               else "not in paper", row["success_rate"], "inconclusive",
                               note="no paper number to compare", **kw))
-    best75 = bridge_best(bridge, within=PAPER_BRIDGE_EPISODES).set_index("method")
-    if "hiding" in best75.index:
-        b = best75.loc["hiding"]
-        rows.append(Claim("Tiny Bridge: PH peak within 75 episodes",
-                          f"{PAPER_BRIDGE_PEAK} at 75 episodes",
-                          f"{b['best_payoff']:.3f} at episode {int(b['episode'])}",
-                          "match" if b["best_payoff"] >= PAPER_BRIDGE_PEAK else "mismatch",
-                          test="deterministic (exact expected payoff)"))
-    for method in ("hiding_constant", "cfr_team", "independent_rm"):
-        if method in best75.index:
-            b = best75.loc[method]
-            ours = f"{b['best_payoff']:.3f} at episode {int(b['episode'])}"
-            if method == "hiding_constant":
-                rows.append(Claim(f"Tiny Bridge {method}, best within 75 episodes", "not in paper",
-                                  ours, "inconclusive", test="deterministic",
-                                  note="no paper number to compare"))
-                continue
-            below = "hiding" in best75.index and b["best_payoff"] <= best75.loc["hiding", "best_payoff"]
-            rows.append(Claim(f"Tiny Bridge {method}, best within 75 episodes", "below PH (Fig. 3)",
-                              ours, "match" if below else "mismatch", test="deterministic"))
+    rows += _bridge_claims(bridge_best(bridge, within=PAPER_BRIDGE_EPISODES).set_index("method"))
     ph = bridge[bridge["method"] == "hiding"]  # the claim is PH's, not the other methods'
     if ph.empty:
         rows.append(not_run("Tiny Bridge: CAPI's ~21 not reached by PH", "~21 (CAPI)",
