@@ -182,3 +182,18 @@ def test_a_floor_cell_says_so_in_its_note():
     assert c.row()["note"] == (f"D=1000; {claims.FLOOR_NOTE} (0.007, 0.020): a floor or ceiling cell")
     assert claims.Claim("c", "p", 0.1, "match", rates=(0.3, 0.96)).row()["note"].startswith(claims.FLOOR_NOTE)
     assert claims.Claim("c", "p", 0.1, "match", rates=(0.3, 0.6), note="x").row()["note"] == "x"
+
+
+def test_one_sided_bound_by_hand():
+    """d = (1, 0, 0, 1, -1, 0, 1, 1): mean 0.375, s = sqrt(3.875 / 7) = 0.74402, s.e. 0.26305,
+    t(0.95, 7) = 1.894579: the lower 95% bound is 0.375 - 0.49837 = -0.12337 and the upper
+    0.87337 (the ends of the two-sided 90% interval)."""
+    d = [1, 0, 0, 1, -1, 0, 1, 1]
+    assert claims.one_sided_bound(d, "greater") == pytest.approx(-0.12337, abs=1e-5)
+    assert claims.one_sided_bound(d, "less") == pytest.approx(0.87337, abs=1e-5)
+    # ten tied differences of 0.5 in [-1, 1]: the exact lower bound -1 + 1.5 * 0.05 ** 0.1
+    assert claims.one_sided_bound([0.5] * 10, bounds=(-1, 1)) == pytest.approx(-1 + 1.5 * 0.05 ** 0.1)
+    with pytest.raises(ValueError, match="^alternative"):
+        claims.one_sided_bound(d, "two-sided")
+    with pytest.raises(ValueError, match="^confidence"):
+        claims.one_sided_bound(d, confidence=0.4)

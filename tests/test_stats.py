@@ -359,17 +359,3 @@ def test_a_tied_paired_sample_is_tested_exactly_not_with_zero_width():
     with pytest.raises(ValueError, match="^c:"):
         stats.tied_test(2.0, 3, bounds=U)
 
-
-def test_one_sided_bound_by_hand():
-    """d = (1, 0, 0, 1, -1, 0, 1, 1): mean 0.375, s = sqrt(3.875 / 7) = 0.74402, s.e. 0.26305,
-    t(0.95, 7) = 1.894579: the lower 95% bound is 0.375 - 0.49837 = -0.12337 and the upper
-    0.87337 (the ends of the two-sided 90% interval)."""
-    d = [1, 0, 0, 1, -1, 0, 1, 1]
-    assert stats.one_sided_bound(d, "greater") == pytest.approx(-0.12337, abs=1e-5)
-    assert stats.one_sided_bound(d, "less") == pytest.approx(0.87337, abs=1e-5)
-    # ten tied differences of 0.5 in [-1, 1]: the exact lower bound -1 + 1.5 * 0.05 ** 0.1
-    assert stats.one_sided_bound([0.5] * 10, bounds=(-1, 1)) == pytest.approx(-1 + 1.5 * 0.05 ** 0.1)
-    with pytest.raises(ValueError, match="^alternative"):
-        stats.one_sided_bound(d, "two-sided")
-    with pytest.raises(ValueError, match="^confidence"):
-        stats.one_sided_bound(d, confidence=0.4)

@@ -21,7 +21,10 @@ import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
+
+from infosets import stats
 
 VERDICTS = ("match", "mismatch", "inconclusive", "not run")
 DIRECTION_ONLY = "direction only"
@@ -189,6 +192,31 @@ def by_containment(lo: float, hi: float, target: float) -> str:
     if _nan(lo) or _nan(hi) or _nan(target):
         return "inconclusive"
     return "match" if lo <= target <= hi else "mismatch"
+
+
+def one_sided_bound(differences: Sequence[float], alternative: str = "greater", *,
+                    confidence: float = 0.95,
+                    bounds: tuple[float, float] = (-math.inf, math.inf)) -> float:
+    """The one-sided ``confidence`` bound of the mean paired difference that a one-sided
+    paired t-test inspects, printed in a claim's ``bound`` column (issue 53: a one-sided
+    test prints a one-sided bound): for "greater" the lower bound (the lower end of the
+    two-sided 2 * confidence - 1 Student-t interval, ``stats.mean_ci``), for "less" the upper
+    bound. Differences that are all equal use ``stats.tied_test``'s exact interval within
+    ``bounds``. It lives here, beside the rule that prints it, because ``stats`` is in the
+    paper tasks' results keys (``store.import_closure``) and this adds nothing a task uses."""
+    if alternative not in ("greater", "less"):
+        raise ValueError(f"alternative: expected greater or less, got {alternative!r}")
+    if not 0.5 < confidence < 1:
+        raise ValueError(f"confidence: expected in (0.5, 1) for a one-sided bound, got {confidence!r}")
+    arr = np.asarray(differences, dtype=float)
+    if arr.size < 2 or not np.all(np.isfinite(arr)):
+        raise ValueError(f"differences: need at least 2 finite values, got {arr.size}")
+    two_sided = 2 * confidence - 1
+    if float(np.ptp(arr)) == 0.0:
+        est = stats.tied_test(float(arr[0]), int(arr.size), confidence=two_sided, bounds=bounds)[0]
+    else:
+        est = stats.mean_ci(arr, confidence=two_sided)
+    return est.lo if alternative == "greater" else est.hi
 
 
 def frame(claims: Iterable[Claim]) -> pd.DataFrame:

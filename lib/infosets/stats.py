@@ -221,28 +221,6 @@ def paired_t_test(differences: Sequence[float], alternative: str = "two-sided", 
     return est, _t_pvalue(t, arr.size - 1, alternative)
 
 
-def one_sided_bound(differences: Sequence[float], alternative: str = "greater", *,
-                    confidence: float = 0.95,
-                    bounds: tuple[float, float] = (-math.inf, math.inf)) -> float:
-    """The one-sided ``confidence`` bound of the mean paired difference that a one-sided
-    paired t-test inspects (issue 53: a one-sided test prints a one-sided bound): for
-    "greater" the lower bound (the lower end of the two-sided 2 * confidence - 1 interval),
-    for "less" the upper bound. Differences that are all equal use ``tied_test``'s exact
-    interval within ``bounds``."""
-    if alternative not in ("greater", "less"):
-        raise ValueError(f"alternative: expected greater or less, got {alternative!r}")
-    check_confidence(confidence)
-    if confidence <= 0.5:
-        raise ValueError(f"confidence: expected above 0.5 for a one-sided bound, got {confidence!r}")
-    arr = _values(differences, "differences", at_least=2)
-    two_sided = 2 * confidence - 1
-    if float(np.ptp(arr)) == 0.0:
-        est = tied_test(float(arr[0]), int(arr.size), confidence=two_sided, bounds=bounds)[0]
-    else:
-        est = mean_ci(arr, confidence=two_sided)
-    return est.lo if alternative == "greater" else est.hi
-
-
 def tost_paired(differences: Sequence[float], margin: float, *,
                 bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[Estimate, float]:
     """Two one-sided t-tests (Schuirmann 1987) that the mean paired difference lies in

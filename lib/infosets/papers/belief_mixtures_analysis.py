@@ -14,7 +14,7 @@ import pandas as pd
 import pyspiel
 
 from infosets import metrics, plots, stats
-from infosets.claims import Claim, by_size, not_run, overall
+from infosets.claims import Claim, by_size, not_run, one_sided_bound, overall
 from infosets.claims import save as save_claims
 from infosets.experiments.legends import figure_legend
 from infosets.papers.belief_mixtures import (
@@ -412,14 +412,14 @@ def _private_beats_public(wr, games, a, lb, seat, base, top) -> Claim:
     rates = (base.win_pct / 100, top.win_pct / 100)
     if len(d) >= 2:
         est, p = stats.paired_t_test(-d, "greater", bounds=stats.UNIT_SCORE_DIFFERENCES)
-        bound = stats.one_sided_bound(-d, "greater", bounds=stats.UNIT_SCORE_DIFFERENCES)
+        bound = one_sided_bound(-d, "greater", bounds=stats.UNIT_SCORE_DIFFERENCES)
         sd = max(float(np.std(d, ddof=1)), 1e-3)
         power = stats.power_mean_difference(target, sd, len(d), alternative="greater") if target else None
         need = (stats.n_for_power(lambda k: stats.power_mean_difference(target, sd, k, alternative="greater"))
                 if target else None)
         direction = "match" if p <= 0.05 else ("mismatch" if est.hi < 0 else "inconclusive")
         size = by_size(est.lo, est.hi, target, margin=WIN_EQUIVALENCE_MARGIN, power=power,
-                       equivalence=(bound, stats.one_sided_bound(
+                       equivalence=(bound, one_sided_bound(
                            -d, "less", bounds=stats.UNIT_SCORE_DIFFERENCES)))
         return Claim(claim, paper, est.value, overall(direction, size), interval=(est.lo, est.hi),
                      n=len(d), test="one-sided paired t on the same deals (5%); size: within "

@@ -56,7 +56,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from infosets import stats
-from infosets.claims import FLOOR, Claim, not_run
+from infosets.claims import FLOOR, Claim, not_run, one_sided_bound
 
 ALPHA = 0.05
 MARGIN = 0.03          # equivalence / non-inferiority margin, in win-rate points (±3 points)
@@ -268,7 +268,7 @@ def loss_claim(table, game, budget, statement, effect, players) -> Claim:
     verdict = "match" if p_worse <= ALPHA else "mismatch" if p_not_worse <= ALPHA else "inconclusive"
     return Claim(claim, paper, est.value, verdict, interval=(est.lo, est.hi), n=len(d), test=test,
                  margin=MARGIN, power=power, n_for_80_power=need,
-                 bound=stats.one_sided_bound(d, "less", bounds=stats.UNIT_SCORE_DIFFERENCES),
+                 bound=one_sided_bound(d, "less", bounds=stats.UNIT_SCORE_DIFFERENCES),
                  alternative="less",
                  note=f"ours: mean over D>1 cells minus the control; effect size {effect:.2f} "
                       f"assumed (the paper gives none); {below}/{len(cells)} cells individually "
