@@ -66,3 +66,28 @@ def test_fig5_compares_burn_ins_within_each_state(monkeypatch):
     assert len(fig5) == 2 and list(fig5["verdict"]) == ["match", "match"]
     assert fig5["claim"].str.startswith("3-4-5-4-6-0").sum() == 1
     assert list(fig5["ours"]) == ["-0.153", "-0.023"]
+
+
+def test_the_approximation_claim_needs_equivalence_on_the_stand_in_state():
+    """Issue 53: "burn-in 20, 400 samples approximate the value" matched whenever the MCMC -
+    True interval's lower end was <= 0, on the largest state. It now reads the state closest
+    to the paper's 544,320 histories and needs MCMC - True within 0.2 x True's error (TOST):
+    an MCMC error 0.030 against True's 0.020 (s.e. 0.001 each) is beyond the margin."""
+    from infosets.papers import history_filtering_analysis as hfa
+
+    cost = pd.DataFrame([{"method": "Enumeration", "histories": 1_113_840, "seconds": 9.0},
+                         {"method": "MCMC", "histories": 1_113_840, "seconds": 1.0}])
+
+    def fig4(mcmc_error, mcmc_se):
+        return pd.DataFrame([
+            {"method": meth, "histories": h, "samples": 400, "burn_in": 20, "runs": 100,
+             "error": err, "se": se}
+            for h in (745_290, 1_113_840)
+            for meth, err, se in (("MCMC", mcmc_error if h == 745_290 else 0.020, mcmc_se),
+                                  ("True", 0.020, 0.001))])
+
+    far = hfa._approximation_claim(cost, fig4(0.030, 0.001), 20, 400)
+    assert far.verdict == "mismatch" and "stand-in |H_S|=745,290" in far.note
+    assert hfa._approximation_claim(cost, fig4(0.0201, 0.0005), 20, 400).verdict == "match"
+    # a wide interval that includes 0 is no longer enough
+    assert hfa._approximation_claim(cost, fig4(0.020, 0.01), 20, 400).verdict == "inconclusive"

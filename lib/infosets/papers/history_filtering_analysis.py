@@ -271,7 +271,50 @@ def _fig4_claim(state, sub) -> Claim | None:
                       f"MCMC - True 90% [{tost.lo:.3f}, {tost.hi:.3f}] "
                       f"({'equivalent' if close else 'beyond the margin' if far else 'undecided'}); "
                       f"Importance - MCMC [{vs_imp.lo:.3f}, {vs_imp.hi:.3f}] "
-                      f"({'MCMC better' if better else 'Importance better' if worse else 'undecided'})")
+                      f"({'MCMC better' if better else 'Importance better' if worse else 'undecided'})"
+                      + ("; MCMC significantly BELOW True's error, unexplained: a chain should not "
+                         "beat i.i.d. exact sampling beyond chance (check its autocorrelation "
+                         "on this state)" if vs_true.hi < 0 else ""))
+
+
+def _approximation_claim(cost: pd.DataFrame, fig4: pd.DataFrame, b: int, n: int) -> Claim:
+    """"Burn-in b, n samples approximate the value enumeration needs all histories for"
+    (Sec. 5): enumeration is slower (the timed state) and, on the stand-in for the paper's
+    544,320-history state (the Fig. 4 state closest in |H_S|), MCMC - True's error is within
+    ``CLOSE_MARGIN`` x True's error (TOST, 90% interval); beyond the margin (95%) or a faster
+    enumeration is a mismatch; anything else inconclusive (a non-significant difference is
+    no longer enough to match)."""
+    big = cost[cost.histories == cost.histories.max()]
+    enum, mc = big[big.method == "Enumeration"].iloc[0], big[big.method == "MCMC"].iloc[0]
+    at = fig4[(fig4.samples == n) & (((fig4.method == "MCMC") & (fig4.burn_in == b))
+                                     | (fig4.method == "True"))]
+    claim = (f"burn-in {b}, {n} samples ({b * n:,} transitions) approximate the value that "
+             "enumeration needs all histories for")
+    paper = f"{PAPER_HEADLINE_HISTORIES:,} histories enumerated vs 8,000 transitions"
+    states = [h for h in at.histories.unique()
+              if {"MCMC", "True"} <= set(at[at.histories == h].method)]
+    if not states:
+        return Claim(claim, paper, None, "inconclusive", note=f"no Fig. 4 state with MCMC (b={b}) "
+                     f"and True at {n} samples")
+    stand_in = min(states, key=lambda h: abs(h - PAPER_HEADLINE_HISTORIES))
+    head = at[at.histories == stand_in]
+    m, t = head[head.method == "MCMC"].iloc[0], head[head.method == "True"].iloc[0]
+    margin = CLOSE_MARGIN * float(t.error)
+    d = normal_difference(m.error, m.se, t.error, t.se, int(t.runs))
+    tost = normal_difference(m.error, m.se, t.error, t.se, int(t.runs), z=Z90)
+    slower = enum.seconds > mc.seconds
+    close = -margin < tost.lo and tost.hi < margin
+    far = d.lo > margin or d.hi < -margin
+    verdict = ("match" if slower and close else "mismatch" if far or not slower else "inconclusive")
+    return Claim(claim, paper, d.value, verdict, interval=(d.lo, d.hi), n=int(t.runs), margin=margin,
+                 test=f"TOST (normal 90% interval) of MCMC - True's error within +-{CLOSE_MARGIN:g} "
+                      "x True's error, on the stand-in state; enumeration timed once (shared machine)",
+                 note=f"stand-in |H_S|={int(stand_in):,} (closest to the paper's); MCMC - True 90% "
+                      f"[{tost.lo:.3f}, {tost.hi:.3f}] "
+                      f"({'equivalent' if close else 'beyond the margin' if far else 'undecided'}); "
+                      f"enumeration of |H_S|={int(enum.histories):,} "
+                      f"{'slower' if slower else 'faster'} than {b * n:,} MCMC transitions "
+                      "(times: timing/cost.csv)")
 
 
 def claims(values: pd.DataFrame, sparse: pd.DataFrame, sat: pd.DataFrame,
@@ -287,23 +330,9 @@ def claims(values: pd.DataFrame, sparse: pd.DataFrame, sat: pd.DataFrame,
             rows.append(claim)
     cost = values[values["kind"] == "cost"]
     if not cost.empty:
+        rows.append(_approximation_claim(cost, fig4, b, n))
         big = cost[cost.histories == cost.histories.max()]
-        enum = big[big.method == "Enumeration"].iloc[0]
-        mc = big[big.method == "MCMC"].iloc[0]
-        head = fig4[(fig4.histories == enum.histories) & (fig4.samples == n)]
-        mc_err = head[(head.method == "MCMC") & (head.burn_in == b)]
-        tr_err = head[head.method == "True"]
-        d = (normal_difference(mc_err.error.iloc[0], mc_err.se.iloc[0], tr_err.error.iloc[0],
-                               tr_err.se.iloc[0]) if len(mc_err) and len(tr_err) else None)
-        ok = enum.seconds > mc.seconds and d is not None and d.lo <= 0
-        rows.append(Claim(f"burn-in {b}, {n} samples ({b * n:,} transitions) approximate the value "
-                          "that enumeration needs all histories for",
-                          f"{PAPER_HEADLINE_HISTORIES:,} histories enumerated vs 8,000 transitions",
-                          None if d is None else d.value, "match" if ok else "mismatch",
-                          interval=None if d is None else (d.lo, d.hi),
-                          test="single timed run (shared machine); error MCMC - True, normal 95%",
-                          note=f"|H_S|={int(enum.histories):,} histories enumerated vs {b * n:,} "
-                               "MCMC transitions; enumeration slower (times: timing/cost.csv)"))
+        enum, mc = big[big.method == "Enumeration"].iloc[0], big[big.method == "MCMC"].iloc[0]
         session.save_timing_table(pd.DataFrame([  # measured times: never in a published table
             {"method": r.method, "histories": int(r.histories), "seconds": r.seconds,
              "peak_MiB": r.peak_bytes / 2**20} for r in (enum, mc)]), "cost",
@@ -340,13 +369,16 @@ def claims(values: pd.DataFrame, sparse: pd.DataFrame, sat: pd.DataFrame,
     if not sat.empty:
         agg = sat.groupby("m").checked.mean()
         growth = np.polyfit(agg.index, np.log2(agg.to_numpy()), 1)[0]
-        rows.append(Claim("constructing a 3-FSAT history is solving SAT; brute force grows as 2^m",
-                          "construction is FNP-complete (Theorem 1)",
+        rows.append(Claim("our 3-FSAT reduction: every history brute force finds is consistent "
+                          "(its checks grow as 2^m by construction)",
+                          "construction is FNP-complete (Theorem 1: a proof; runs check our "
+                          "reduction, not the theorem)",
                           f"checked assignments grow x2^{growth:.2f} per variable; all found "
                           f"histories consistent: {bool(sat.found_consistent.all())}",
-                          "match" if sat.found_consistent.all() and growth > 0.5 else "mismatch",
+                          "match" if sat.found_consistent.all() else "mismatch",
                           n=int(sat.instance.nunique()), test="exact counts per instance; log2 slope",
-                          note="n = instances per m"))
+                          note="n = instances per m; the 2^m growth of a brute-force search is "
+                               "there by construction and says nothing of FNP-completeness"))
     summary = ismcts_summary(ismcts)
     if summary:
         d, w = summary["diff"], summary["win"]
