@@ -558,3 +558,33 @@ def test_ismcts_against_pi_takes_the_deal_as_unit_when_rotations_correlate():
     se_pairs = np.std(independent, ddof=1) / np.sqrt(120)
     se_deals = independent.groupby(level="deal").mean().std(ddof=1) / np.sqrt(40)
     assert (len(d) == 40) == (se_deals > se_pairs)
+
+
+def _d_table(rng, by_d, deals=200):
+    cells = {("olmcts", 1, "none"): 0.33}
+    for d, p in by_d.items():
+        for agg in ("TotalVisits", "AverageValue", "SingleVote"):
+            cells[("pimcts", d, agg)] = p
+    return pc.paired_scores(_results("g", 100, cells, deals, rng), "g", 100)
+
+
+def test_improves_then_declines_needs_an_interior_peak_in_most_games():
+    """Sec. VI, "performance improves as D increases, before declining": three games peaking
+    at D = 10 of (3, 10, 100) match; three rising to the largest D mismatch."""
+    rng = np.random.default_rng(14)
+    peaked = {(g, 3): _d_table(rng, {3: 0.25, 10: 0.55, 100: 0.25}) for g in "abc"}
+    claim = pc.rises_then_falls(peaked, 100)
+    assert claim.verdict == "match" and claim.ours == "3/3 games peak inside the grid"
+    rising = {(g, 3): _d_table(rng, {3: 0.2, 10: 0.3, 100: 0.6}) for g in "abc"}
+    assert pc.rises_then_falls(rising, 100).verdict == "mismatch"
+
+
+def test_ismcts_best_everywhere_reads_the_per_game_rows():
+    from infosets.claims import Claim
+
+    rows = [Claim(f"{g}, B=100: IS-MCTS matches or beats the best PI-MCTS", "p", 0.0, v)
+            for g, v in (("a", "match"), ("b", "match"))]
+    assert pc.ismcts_best_everywhere(rows, 100).verdict == "match"
+    rows.append(Claim("c, B=100: IS-MCTS matches or beats the best PI-MCTS", "p", 0.0, "mismatch"))
+    worst = pc.ismcts_best_everywhere(rows, 100)
+    assert worst.verdict == "mismatch" and worst.ours == "2/3 games" and "mismatches: c" in worst.note

@@ -617,6 +617,69 @@ def totalvisits_collapse(tables: dict, budget) -> Claim:
                                   for g, h, b, e, p, d in per_game))
 
 
+def _by_d(table: pd.DataFrame) -> pd.DataFrame:
+    """Per (deal, rotation), PI-MCTS's score at each D > 1 averaged over the aggregations."""
+    cells = pi_cells(table)
+    return pd.DataFrame({d: table[[c for c in cells if _d_of(c) == d]].mean(axis=1)
+                         for d in sorted({_d_of(c) for c in cells})})
+
+
+def rises_then_falls(tables: dict, budget) -> Claim:
+    """"In most games, performance improves as D increases, before declining at higher values"
+    (Sec. VI): per paper game, PI-MCTS's score per D (aggregations averaged); the best D is
+    chosen on the even deals and, on the odd deals, an interior best D must beat both ends of
+    the grid (one-sided paired t each, intersection-union): a peak. A best D at an end of the
+    grid that beats the interior's best on the odd deals (one-sided) shows no peak. Match when
+    more than half the games show a peak; mismatch when at least half show none."""
+    claim = f"B={budget}: PI-MCTS improves as D grows, then declines (in most games)"
+    paper = "in most games, improves as D increases before declining (Sec. VI, Fig. 1)"
+    peaks, flat, said = 0, 0, []
+    for game, table in tables.items():
+        by_d = _by_d(table)
+        if by_d.shape[1] < 3:
+            continue
+        deals = by_d.index.get_level_values("deal")
+        select, test = by_d[deals % 2 == 0], by_d[deals % 2 == 1]
+        ds = list(by_d.columns)
+        best = max(ds, key=lambda d: select[d].mean())
+        if best in (ds[0], ds[-1]):
+            inner = max(ds[1:-1], key=lambda d: select[d].mean())
+            shown = _p_or_one((test[best] - test[inner]).dropna().to_numpy(), "greater") <= ALPHA
+            flat += shown
+            said.append(f"{_name(game)}: best D={best} at an end" + (" (shown)" if shown else ""))
+            continue
+        p = max(_p_or_one((test[best] - test[end]).dropna().to_numpy(), "greater")
+                for end in (ds[0], ds[-1]))
+        peaks += p <= ALPHA
+        said.append(f"{_name(game)}: peak D={best} p {p:.3f}")
+    games = len(said)
+    if not games:
+        return not_run(claim, paper, "needs at least three D > 1 values in some game")
+    verdict = "match" if peaks > games / 2 else "mismatch" if flat >= games / 2 else "inconclusive"
+    return Claim(claim, paper, f"{peaks}/{games} games peak inside the grid", verdict, n=games,
+                 test="per game: best D chosen on even deals; on odd deals an interior best D "
+                      "beats both ends (one-sided paired t each); aggregations averaged",
+                 note="; ".join(said))
+
+
+def ismcts_best_everywhere(rows: list[Claim], budget) -> Claim:
+    """The Fig. 1 caption, "IS-MCTS consistently shows the best performance": the per-game rows
+    "IS-MCTS matches or beats the best PI-MCTS" taken together; match when every game's row
+    matches, mismatch when some game's row is a mismatch, else inconclusive."""
+    per_game = [c for c in rows if c.claim.endswith("IS-MCTS matches or beats the best PI-MCTS")]
+    claim = f"B={budget}: IS-MCTS consistently shows the best performance (Fig. 1 caption)"
+    if not per_game:
+        return not_run(claim, "every game (Fig. 1)", "no game has IS-MCTS and PI-MCTS cells")
+    counts = {v: sum(c.verdict == v for c in per_game) for v in ("match", "mismatch", "inconclusive")}
+    verdict = ("match" if counts["match"] == len(per_game) else
+               "mismatch" if counts["mismatch"] else "inconclusive")
+    return Claim(claim, "every game (Fig. 1)", f"{counts['match']}/{len(per_game)} games", verdict,
+                 n=len(per_game), test="the per-game non-inferiority rows above, together",
+                 note=f"{counts['mismatch']} mismatch, {counts['inconclusive']} inconclusive; "
+                      "mismatches: " + (", ".join(c.claim.split(",")[0] for c in per_game
+                                                  if c.verdict == "mismatch") or "none"))
+
+
 # -- the whole table -----------------------------------------------------------------------------
 
 def build(results: pd.DataFrame, rates: pd.DataFrame, runs: list[dict]) -> list[Claim]:
@@ -670,6 +733,8 @@ def build(results: pd.DataFrame, rates: pd.DataFrame, runs: list[dict]) -> list[
     if run:
         budgets = sorted(set(main_budgets.values()))
         label = "/".join(map(str, budgets))
+        out.append(_all_budgets_note(ismcts_best_everywhere(out, label), budgets))
+        out.append(_all_budgets_note(rises_then_falls(tables, label), budgets))
         out += [_all_budgets_note(aggregation_equivalence(tables, label, d), budgets)
                 for d in _claim_ds(tables)]
         out.append(_all_budgets_note(totalvisits_collapse(tables, label), budgets))
