@@ -91,3 +91,16 @@ def test_the_approximation_claim_needs_equivalence_on_the_stand_in_state():
     assert hfa._approximation_claim(cost, fig4(0.0201, 0.0005), 20, 400).verdict == "match"
     # a wide interval that includes 0 is no longer enough
     assert hfa._approximation_claim(cost, fig4(0.020, 0.01), 20, 400).verdict == "inconclusive"
+
+
+def test_the_counting_claims_by_hand():
+    """3 players, 2 suits of 3 cards, 2 tricks: n = 6, k = 6, n!/(n-k)! = 720; a state of 90
+    histories is within it, one of 721 is not. A 52-card deck dealt as ordered cards passes
+    10^61 (3 players x 17 tricks: 52!/1! = 8.07e67); as unordered deals it does not (the note)."""
+    from infosets.papers import history_filtering_analysis as hfa
+
+    frame = pd.DataFrame({"kind": ["fig4"], "state": ["3-2-3-2-0-0"], "histories": [90]})
+    bound, big = hfa._counting_claims(frame)
+    assert bound.verdict == "match" and bound.ours == "largest |H_S| / bound 1.25e-01"
+    assert hfa._counting_claims(frame.assign(histories=721))[0].verdict == "mismatch"
+    assert big.verdict == "match" and "8.07e+67" in big.ours and "under 10^61" in big.note
