@@ -356,6 +356,11 @@ def claims(results: pd.DataFrame, heat: pd.DataFrame, inference: pd.DataFrame,
                           n=len(humans), test="Wilson 95% interval contains the paper's value"))
     else:
         rows.append(not_run("fraction > 81 in our human log", "43/63", "no human games logged yet"))
+    rows.append(not_run("Fig. 4: determinization fuses strategies (picks a_1 for a +1 it cannot "
+                        "secure)", "strategy fusion example (Fig. 4)",
+                        "needs Fig. 4's tree as a small pyspiel game and PIMC / ISMCTS run on it "
+                        "(the caption leaves the payoffs after b_2 in y and z to the figure, lost "
+                        "in our text copy)"))
     if session is not None:
         return save_claims(rows, session, paper_ref="Sections V-VI")
     from infosets.claims import frame  # noqa: PLC0415
