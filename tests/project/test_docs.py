@@ -29,9 +29,22 @@ def test_every_paper_has_a_reading_note_and_the_guides_exist():
     for slug in SLUGS:
         text = (ROOT / "docs" / "papers" / f"{slug}.md").read_text()
         assert "## Interpretations" in text and "## Facts" in text, slug
-    for name in ("README.md", "contributing.md", "openspiel.md"):
+    for name in ("README.md", "results.md", "changelog.md", "openspiel.md"):
         assert (ROOT / "docs" / name).is_file()
-    assert "Adding a game and its determinizer" in (ROOT / "CONTRIBUTING.md").read_text()
+    guide = (ROOT / "CONTRIBUTING.md").read_text()
+    for section in ("## Layout", "## Results keys, in plain words", "## Add a paper",
+                    "## Add a claim", "## Add an algorithm", "## Add a game and its determinizer"):
+        assert section in guide, section
+
+
+def test_one_contributor_guide_and_one_layout():
+    """The layout is described once, in CONTRIBUTING.md (issue 54: three copies disagreed)."""
+    assert not (ROOT / "docs" / "contributing.md").exists()
+    tree = re.compile(r"^\s+search/\s+\S", flags=re.M)  # the package tree's search/ line
+    layouts = [str(p.relative_to(ROOT)) for p in (ROOT / "README.md", ROOT / "CONTRIBUTING.md",
+                                                  ROOT / "docs" / "README.md")
+               if tree.search(p.read_text())]
+    assert layouts == ["CONTRIBUTING.md"], layouts
 
 
 def test_citations_point_into_the_repository():
