@@ -34,7 +34,7 @@ from infosets.experiments.store import (
 
 TASK_COLUMN = "task_id"
 # What a result can depend on: ``dirty`` looks at these paths only (not at figures/, results/,
-# reports/ or README.md, which ``make figures`` itself rewrites while the runs go on).
+# reports/, README.md or docs/results.md, which ``make figures`` itself rewrites as it goes).
 RESULT_INPUTS = ("lib", "notebooks", "pyproject.toml", "environment.yml")
 
 
