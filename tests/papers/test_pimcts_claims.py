@@ -42,8 +42,12 @@ def test_a_real_gain_matches_and_no_gain_does_not():
     rng = np.random.default_rng(0)
     big = pc.paired_scores(_results("g", 100, _cells(0.33, 0.50), 400, rng), "g", 100)
     claim = pc.gain_claim(big, "g", 100, "PI helps", 0.05, 3)
-    assert claim.verdict == "match" and claim.ours > 0.1 and claim.n == 1200
+    # a 17-point gain where the paper states 5: the direction holds, the size does not
+    assert (claim.direction, claim.size, claim.verdict) == ("match", "mismatch", "mismatch")
+    assert claim.ours > 0.1 and claim.n == 1200 and claim.paper_value == 0.05
     assert claim.power is not None and claim.n_for_80_power > 0
+    near = pc.paired_scores(_results("g", 100, _cells(0.33, 0.38), 3000, rng), "g", 100)
+    assert pc.gain_claim(near, "g", 100, "PI helps", 0.05, 3).verdict == "match"
     flat = pc.paired_scores(_results("g", 100, _cells(0.33, 0.33), 400, rng), "g", 100)
     assert pc.gain_claim(flat, "g", 100, "PI helps", 0.05, 3).verdict == "inconclusive"
     worse = pc.paired_scores(_results("g", 100, _cells(0.50, 0.20), 400, rng), "g", 100)
@@ -386,9 +390,10 @@ def test_the_higher_budget_gain_is_not_run_until_its_rows_exist():
     results = _results("hearts", 4000, _cells(0.20, 0.60), 20, rng, players=4)
     missing = pc.high_budget_gain(pc.paired_scores(results, "hearts", 10000), "hearts", 10000, 4)
     assert missing.verdict == "not run" and "B=10000" in missing.claim
-    # rows present: the claim is tested, and a 40-point gain over 80 paired games is decisive
+    # rows present: the claim is tested; a 40-point gain over 80 paired games is decisive in
+    # direction and, against the paper's 10 points, a mismatch of size
     present = pc.high_budget_gain(pc.paired_scores(results, "hearts", 4000), "hearts", 4000, 4)
-    assert present.verdict == "match" and present.ours > 0.2
+    assert (present.direction, present.verdict) == ("match", "mismatch") and present.ours > 0.2
     assert present.note.startswith("B=4000, below the paper's 10000")
 
 

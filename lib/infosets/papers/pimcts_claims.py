@@ -56,7 +56,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from infosets import stats
-from infosets.claims import FLOOR, Claim, not_run, one_sided_bound
+from infosets.claims import FLOOR, Claim, by_size, not_run, one_sided_bound, overall
 
 ALPHA = 0.05
 MARGIN = 0.03          # equivalence / non-inferiority margin, in win-rate points (±3 points)
@@ -219,17 +219,23 @@ def gain_claim(table, game, budget, statement, effect, players) -> Claim:
     est = tests[best][0]
     sd, n = _sd(diffs, players), min(len(d) for d in diffs)
     power, need = _power(effect, sd, n, ALPHA / len(cells), "greater")
-    verdict = ("match" if p_up[best] <= ALPHA else
-               "mismatch" if max(p_below) <= ALPHA else "inconclusive")
+    # Two verdicts (claims.overall): the direction (some cell above the control, Holm) and the
+    # size of the paper's gain (by_size on that cell within MARGIN; every cell significantly
+    # below the paper's gain is a mismatch of size too).
+    direction = "match" if p_up[best] <= ALPHA else "inconclusive"
+    size = ("mismatch" if max(p_below) <= ALPHA else "inconclusive" if est is None else
+            by_size(est.lo, est.hi, effect, margin=MARGIN, power=power))
     return Claim(f"{game}, B={budget}: {statement}", f"+{effect:.2f} over OL-MCTS",
-                 None if est is None else est.value, verdict,
+                 None if est is None else est.value, overall(direction, size),
                  interval=None if est is None else (est.lo, est.hi), n=n,
                  test=f"one-sided paired t per D>1 cell vs the control, Holm over {len(cells)} "
-                      f"cells; mismatch if every cell is significantly below +{effect:.2f}",
-                 power=power, n_for_80_power=need,
+                      f"cells; size: that cell within ±{MARGIN:g} of +{effect:.2f}, mismatch if "
+                      f"every cell is significantly below +{effect:.2f}",
+                 margin=MARGIN, power=power, n_for_80_power=need, paper_value=effect,
+                 direction=direction, size=size,
                  note=f"ours: {cells[best]} (smallest Holm-adjusted p {p_up[best]:.3f}); largest p "
                       f"of 'below +{effect:.2f}' over cells {max(p_below):.3f}; power at "
-                      f"alpha/{len(cells)}")
+                      f"alpha/{len(cells)}; direction {direction}, size {size}")
 
 
 def high_budget_gain(table, game, budget, players) -> Claim:
