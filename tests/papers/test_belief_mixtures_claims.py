@@ -52,7 +52,8 @@ def test_tssr_up_to_tenfold_is_not_372():
     assert table.loc["PIMC on LD 2D: TSSR (x more than random), largest over λ", "verdict"] == "mismatch"
     assert table.loc["PIMC on LP: TSSR (x more than random), largest over λ", "verdict"] == "match"
     assert "IS-MCTS on LD 2D: TSSR (x more than random), largest over λ" in table.index
-    assert table.loc["TSSR falls as λ grows (Figs 2, 5)", "ours"] == "0/3 series"  # 3 points: p 1/6
+    falls = table.loc["TSSR falls as λ grows (Figs 2, 5)"]  # 3 points each: one-sided p 1/6
+    assert falls["ours"] == "0/3 series fall significantly" and falls["verdict"] == "inconclusive"
 
 
 def test_is_mcts_cells_are_single_samples_and_the_two_sided_die_is_not_the_paper():
