@@ -30,6 +30,7 @@ from infosets.games.belote2p.rules import (
     cards_of,
     parse_card,
 )
+from infosets.play.belote_duties import why_not
 from infosets.play.belote_settings import check_settings, parse_seat
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 
@@ -155,8 +156,9 @@ class Match:
             return self._set(str(exc).replace(repr(text), repr(_echo(text)), 1))
         legal = self.legal_cards()
         if card not in legal:
-            mine = self.state.kernel.playable(self.human)
-            why = "follow the rules" if mine >> card & 1 else "you do not have it in play"
+            k = self.state.kernel
+            mine = k.playable(self.human)
+            why = why_not(card, mine, k.lead) if mine >> card & 1 else "you do not have it in play"
             return self._set(f"{card_name(card)} cannot be played now ({why}); "
                              f"playable: {' '.join(card_name(c) for c in legal)}")
         self._apply(card)
