@@ -38,8 +38,9 @@ def test_failing_notebook_exits_nonzero_and_others_still_run(tmp_path, monkeypat
     out = capsys.readouterr().out
     assert code == 1
     assert "FAILED" in out and "broken" in out
-    assert (tmp_path / "out" / "smoke" / "fine.ipynb").exists()
+    assert (tmp_path / "out" / "notebooks" / "smoke" / "fine.ipynb").exists()
     assert "failed notebooks: broken" in out
+    assert out.strip().splitlines()[-1] == "broken: RuntimeError: bad cell (cell In [3])"
 
 
 def test_unknown_paper_is_named(tmp_path, monkeypatch, capsys):
@@ -62,12 +63,14 @@ def test_config_error_through_the_runner_is_one_line(tmp_path, capsys):
                            "-y", "{games: [leduc_pokr]}"])
     printed = capsys.readouterr()
     assert code == 1
+    line = ("ConfigError: games[0]: unknown game 'leduc_pokr'; did you mean "
+            "'leduc_poker' or 'repeated_leduc_poker' or 'kuhn_poker'?")
     (failed,) = [ln for ln in printed.out.splitlines() if "FAILED" in ln]
-    assert failed.endswith("ConfigError: games[0]: unknown game 'leduc_pokr'; did you mean "
-                           "'leduc_poker' or 'repeated_leduc_poker' or 'kuhn_poker'?")
-    assert len(printed.out.splitlines()) == 3  # ==> line, FAILED line, summary
+    assert failed.endswith(line)
+    assert printed.out.strip().splitlines()[-1] == line  # the one line comes last
+    assert len(printed.out.splitlines()) == 4  # ==> line, FAILED line, summary, the error
     assert "Traceback" not in printed.out + printed.err
-    (error,) = _error_outputs(out / "smoke" / "quickstart.ipynb")
+    (error,) = _error_outputs(out / "notebooks" / "smoke" / "quickstart.ipynb")
     assert error["ename"] == "ConfigError"
     assert len(error["traceback"]) == 1  # the cell shows the one line, not a traceback
 

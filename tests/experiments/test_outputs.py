@@ -353,7 +353,8 @@ def test_provenance_counts_every_sweep_of_a_rerun_that_reproduces_its_outputs(tm
 def test_the_engine_is_compiled_before_computing_and_never_for_a_replot(tmp_path, monkeypatch):
     """``make figures`` used to compile the numba engine first, every time: on a fresh clone
     that was 8 minutes before a replot that needs no compiled code. Now the session compiles
-    it when a sweep first has a task to compute, before its workers start."""
+    it when a sweep first has a task to compute on parallel workers, before they start; a
+    serial run compiles only what its tasks call (quickstart's call none)."""
     events = []
     monkeypatch.setattr(session, "warm_engine", lambda: events.append("warm"))
     real = session.make_executor
@@ -366,7 +367,12 @@ def test_the_engine_is_compiled_before_computing_and_never_for_a_replot(tmp_path
     s = Session.create("quickstart", "smoke", seed=0, workers=1, overrides=TINY)
     first = s.run(quickstart.tasks(s.cfg), progress=False)
     s.close()
-    assert events == ["warm", "executor"]
+    assert events == ["executor"]  # serial: nothing compiled ahead
+    events.clear()
+    pool = Session.create("quickstart", "smoke", seed=1, workers=2, overrides=TINY)
+    pool.run(quickstart.tasks(pool.cfg), progress=False)
+    pool.close()
+    assert events == ["executor", "warm"]  # before the first task reaches a worker
     events.clear()
     again = Session.create("quickstart", "smoke", seed=0, workers=1, overrides=TINY)
     pd.testing.assert_frame_equal(again.run(quickstart.tasks(again.cfg), progress=False), first)

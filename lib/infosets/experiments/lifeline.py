@@ -56,6 +56,10 @@ def die_with_parent(pdeathsig: bool = True) -> None:
 
 def pool_worker_initializer() -> None:
     """Pool workers die with their parent and leave Ctrl-C (and a kernel's shutdown
-    interrupt) to it."""
+    interrupt) to it; in a headless run their output goes to the run log (``runlog``), not
+    to the kernel's stderr (a notebook cell's output)."""
+    from infosets.experiments import runlog
+
     die_with_parent()
+    runlog.redirect_fds()
     signal.signal(signal.SIGINT, signal.SIG_IGN)

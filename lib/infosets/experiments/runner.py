@@ -9,6 +9,11 @@ process pool from oversubscribing the cores. Its CPU time is recorded
 beside its rows (never inside them). A published run also reads and writes its committed
 tables (``committed.CommittedResults``): finished tasks found there are not recomputed, and
 the table of finished tasks is rewritten every ``flush_seconds`` and when the sweep stops.
+
+In a notebook executed by ``run_notebooks`` (headless, ``runlog``) no progress bar is drawn:
+a line of progress goes to the run log every ``LOG_EVERY_S`` seconds instead, and what the
+tasks print goes there too, so that the executed notebook holds the same outputs whether its
+tables were computed or read from a cache.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from infosets.experiments import runlog
 from infosets.experiments.committed import CommittedResults
 from infosets.experiments.config import Config
 from infosets.experiments.executors import TaskFailed, make_executor
@@ -27,6 +33,8 @@ from infosets.experiments.store import Store
 from infosets.experiments.tasks import Task, execute_timed, task_seed, tidy_frame
 
 __all__ = ["RunStats", "SweepError", "Task", "run", "task_seed", "tidy_frame"]
+
+LOG_EVERY_S = 60.0  # a headless sweep's progress line in the run log
 
 
 class SweepError(RuntimeError):
@@ -107,15 +115,20 @@ def run(tasks: Sequence[Task], cfg: Config, *, name: str = "results", store: Sto
                                   task_seed(cfg.seed, tasks[i].key))) for i in todo]
         from tqdm.auto import tqdm
 
+        headless = runlog.headless()
         bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc=f"{cfg.slug}:{name}",
-                   disable=not progress, unit="task", dynamic_ncols=True)
+                   disable=not progress or headless, unit="task", dynamic_ncols=True)
         last_flush, unflushed = time.monotonic(), False
+        last_log = time.monotonic()
         try:
-            for j, (rows, seconds) in executor.submit_all(calls):
+            for j, (rows, seconds) in _quietly(executor.submit_all(calls), headless):
                 i = todo[j]
                 store.save_task(name, ids[i], rows, seconds)
                 results[i], cpu[i], unflushed = rows, seconds, True
                 bar.update(1)
+                if headless and time.monotonic() - last_log >= LOG_EVERY_S:
+                    runlog.info(f"[{cfg.slug}:{name}] {len(results)}/{len(tasks)} tasks")
+                    last_log = time.monotonic()
                 if committed is not None and time.monotonic() - last_flush >= flush_seconds:
                     publish()
                     last_flush, unflushed = time.monotonic(), False
@@ -135,3 +148,16 @@ def run(tasks: Sequence[Task], cfg: Config, *, name: str = "results", store: Sto
     frame = tidy_frame([row for i in range(len(tasks)) for row in results[i]])
     store.save_table(name, frame)
     return frame
+
+
+def _quietly(results, headless: bool):
+    """Yield from ``results`` with this process's prints going to the run log while a task
+    runs here (the serial executor), when headless."""
+    iterator = iter(results)
+    while True:
+        with runlog.captured(headless):
+            try:
+                item = next(iterator)
+            except StopIteration:
+                return
+        yield item

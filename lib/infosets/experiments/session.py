@@ -40,7 +40,7 @@ from infosets import plots
 from infosets.core import allocator
 from infosets.core.files import atomic_write_bytes
 from infosets.experiments import config as _config
-from infosets.experiments import rekey
+from infosets.experiments import rekey, runlog
 from infosets.experiments.committed import CommittedResults, git_state, json_bytes
 from infosets.experiments.executors import make_executor
 from infosets.experiments.figure_text import tidy_for_saving
@@ -133,10 +133,13 @@ def prune_unlisted(folder: Path) -> list[Path]:
 
 def warm_engine() -> None:
     """Compile (or load) the numba engine in this process (``search.warm_cache``): a few
-    seconds when cached, minutes on a fresh machine, with a progress bar."""
+    seconds when cached, minutes on a fresh machine, with a progress bar; in a headless run
+    (``runlog``) without the bar, and what the compile says goes to the run log."""
     from infosets.search.warm_cache import warm
 
-    warm()
+    with runlog.captured():
+        seconds = warm(progress=not runlog.headless())
+    runlog.info(f"numba engine ready ({seconds:.0f} s)")
 
 
 @dataclass
@@ -165,6 +168,7 @@ class Session:
         cfg = _config.load(slug, preset, seed=seed, overrides=overrides)
         session = cls(cfg, workers, scheduler)
         session.check_outputs()
+        runlog.attach(session.store.path)  # machinery messages: the run log, not the notebook
         # here and, through the environment, in the processes it starts: a Dask nanny takes
         # MALLOC_TRIM_THRESHOLD_ from it over its own 64 KiB; pool workers also by lifeline_preload
         allocator.keep_freed_memory()
@@ -221,12 +225,15 @@ class Session:
 
     def executor(self):
         """The run's executor, made when a sweep first has a task to compute (the runner
-        calls this only then). The numba engine is compiled here first, in this process, so
-        that the workers load it from the disk cache instead of each compiling it at once; a
-        replot from cached tables compiles nothing (minutes saved on a fresh clone)."""
+        calls this only then). For parallel workers the numba engine is compiled here first,
+        in this process, so that they load it from the disk cache instead of each compiling
+        it at once; a serial run compiles only what its tasks call, and a replot from cached
+        tables compiles nothing (minutes saved on a fresh clone)."""
         if self._executor is None:
-            warm_engine()
-            self._executor = make_executor(self.workers, self.scheduler)
+            executor = make_executor(self.workers, self.scheduler)
+            if executor.workers > 1:
+                warm_engine()
+            self._executor = executor
             atexit.register(self.close)
         return self._executor
 
@@ -236,7 +243,8 @@ class Session:
             self._executor = None
 
     def run(self, tasks: list[Task], name: str = "results", progress: bool = True) -> pd.DataFrame:
-        """Run a task grid (cached, resumable) and return its tidy table in task order."""
+        """Run a task grid (cached, resumable) and return its tidy table in task order; what
+        the run did (cached, computed, rekeyed, seconds) goes to the run log (``runlog``)."""
         stats = RunStats()
         committed = CommittedResults(self.cfg) if self.published else None
         if committed is not None and rekey.requested():
@@ -247,7 +255,7 @@ class Session:
             rekey.sync_record(committed, self.store)
         self._cpu[name] = stats.cpu_seconds
         shipped = f"{stats.from_committed} from results/, " if stats.from_committed else ""
-        print(f"[{self.slug}:{name}] {stats.total} tasks ({shipped}"
+        runlog.info(f"[{self.slug}:{name}] {stats.total} tasks ({shipped}"
               f"{stats.cached - stats.from_committed} cached, {stats.computed} computed) "
               f"in {stats.seconds:.1f} s -> {len(frame)} rows")
         return frame
@@ -259,9 +267,11 @@ class Session:
         stale = rekey.snapshot(self.cfg, committed, self.store)
         if stale is None:
             return
-        entry = rekey.adopt(tasks, self.cfg, name, stale, self.store, self.executor, committed)
+        with runlog.captured():  # the checked tasks run here on a serial executor
+            entry = rekey.adopt(tasks, self.cfg, name, stale, self.store, self.executor,
+                                committed)
         if entry["tasks_adopted"]:
-            print(f"[{self.slug}:{name}] rekeyed from {stale.old_run_id}: "
+            runlog.info(f"[{self.slug}:{name}] rekeyed from {stale.old_run_id}: "
                   f"{entry['tasks_checked']} tasks recomputed equal "
                   f"({entry['checked_cpu_seconds']:.0f} CPU-s), "
                   f"{entry['tasks_adopted']} adopted")
@@ -289,11 +299,11 @@ class Session:
                     table = pd.read_parquet(folder / file)
                 except Exception:  # a damaged file is not a result: recompute
                     continue
-                print(f"[{self.slug}:{name}] derived table read from {where} ({len(table)} rows)")
+                runlog.info(f"[{self.slug}:{name}] derived table read from {where} ({len(table)} rows)")
                 return table
         start = time.perf_counter()
         table = fn(*frames, **kwargs)
-        print(f"[{self.slug}:{name}] derived table computed in {time.perf_counter() - start:.1f} s "
+        runlog.info(f"[{self.slug}:{name}] derived table computed in {time.perf_counter() - start:.1f} s "
               f"({len(table)} rows)")
         _write_derived(local, name, file, table)
         back = pd.read_parquet(local / file)
