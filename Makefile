@@ -8,7 +8,7 @@ STAMP       := $(VENV)/.installed
 PRESET      ?= default
 PAPER       ?=
 DASK        ?=
-KERNEL      ?= infosets
+OUT         ?=
 PYTEST_ARGS ?=
 SEED        ?=
 SEAT        ?=
@@ -29,6 +29,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: PRESET=smoke|default|paper|full  PAPER=<slug>  (e.g. make figures PAPER=belief_mixtures)"
 	@echo "  figures: DASK=tcp://host:8786|local-dask runs the sweeps on a Dask cluster (meant for PRESET=full)"
+	@echo "  figures: OUT=DIR puts every output (notebooks, logs, figures, data, results, reports) under DIR, not in the clone"
 	@echo "  play-belote: SEED=<n> SEAT=0|1|random  PLAY_ARGS='--iterations 500 --exploration 82 --log PATH'"
 	@echo "  smoke/lab: KEEP=1 (make smoke keeps its folder)  LAB_ARGS=\"--port=8890 --no-browser\" (make lab)"
 
@@ -40,11 +41,11 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP) ## create .venv and install the package (editable) with dev tools
 
-figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug> (DASK=<scheduler>)
+figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAPER=<slug> (DASK=<scheduler>, OUT=<dir>)
 	@# no compile step: a sweep that has tasks to compute compiles the numba engine first
 	@# (Session.executor); a replot from cached tables compiles nothing
-	$(PY) -m infosets.experiments.run_notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER)) $(if $(DASK),--scheduler $(DASK))
-	$(MAKE) --no-print-directory readme-tables
+	$(PY) -m infosets.experiments.run_notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER)) $(if $(DASK),--scheduler $(DASK)) $(if $(OUT),--out $(OUT))
+	$(if $(OUT),,$(MAKE) --no-print-directory readme-tables)
 
 rekey: $(STAMP) ## after a change meant to move no number: carry PAPER's committed tables at PRESET to the new code, once a covering sample recomputes equal; REDO=game=hearts recomputes those tasks instead (experiments/rekey.py)
 	INFOSETS_REKEY=1 INFOSETS_REKEY_REDO='$(REDO)' $(MAKE) --no-print-directory figures PRESET=$(PRESET) $(if $(PAPER),PAPER=$(PAPER)) $(if $(DASK),DASK=$(DASK))
@@ -64,8 +65,7 @@ readme-tables: $(STAMP) ## regenerate README.md's paper table and docs/results.m
 
 smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder (deleted on success unless KEEP=1)
 	@tmp=$$(mktemp -d); echo "smoke outputs in $$tmp"; \
-	INFOSETS_FIGURES_DIR=$$tmp/figures INFOSETS_DATA_DIR=$$tmp/data INFOSETS_RESULTS_DIR=$$tmp/results \
-	$(PY) -m infosets.experiments.run_notebooks --preset smoke --out $$tmp/notebooks $(if $(PAPER),--paper $(PAPER)); \
+	$(PY) -m infosets.experiments.run_notebooks --preset smoke --out $$tmp $(if $(PAPER),--paper $(PAPER)); \
 	rc=$$?; \
 	if [ $$rc -eq 0 ] && [ "$(KEEP)" != "1" ]; then rm -rf "$$tmp"; echo "smoke passed; removed $$tmp (KEEP=1 keeps it)"; \
 	else echo "smoke outputs kept in $$tmp"; fi; \
@@ -84,9 +84,9 @@ lint: $(STAMP) ## ruff
 bench: $(STAMP) ## run every benchmark (ratios against OpenSpiel / peers, JSON in benchmarks/results)
 	@set -e; for b in benchmarks/bench_*.py; do echo "==> $$b"; $(PY) $$b; done
 
-lab: $(STAMP) ## install the 'infosets' kernel and start JupyterLab in notebooks/ (LAB_ARGS="--port=8890 --no-browser")
-	$(PY) -m ipykernel install --user --name $(KERNEL) --display-name "Python (infosets)"
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+lab: $(STAMP) ## start JupyterLab in notebooks/ from .venv; the notebooks' python3 kernel is .venv's python (LAB_ARGS="--port=8890 --no-browser")
+	@# .venv's kernelspecs first: a python3 kernelspec of the user's own does not replace it
+	JUPYTER_PATH=$(CURDIR)/$(VENV)/share/jupyter $(VENV)/bin/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 play-belote: $(STAMP) ## play two-player Belote against the IS-MCTS AI here (SEED=n SEAT=0|1|random)
 	@$(PY) -m infosets.play.belote $(if $(SEED),--seed $(SEED)) $(if $(SEAT),--seat $(SEAT)) $(PLAY_ARGS)

@@ -16,9 +16,9 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="needs make
 
 FAKE_RUNNER = textwrap.dedent("""\
     #!{python}
-    # Stands in for the venv's python: writes a notebook into --out like the real runner.
+    # Stands in for the venv's python: writes a notebook under --out like the real runner.
     import os, sys
-    out = sys.argv[sys.argv.index("--out") + 1]
+    out = os.path.join(sys.argv[sys.argv.index("--out") + 1], "notebooks")
     os.makedirs(out, exist_ok=True)
     open(os.path.join(out, "quickstart.ipynb"), "w").write("{{}}")
     sys.exit(int(os.environ.get("FAKE_RC", "0")))
