@@ -152,3 +152,22 @@ def test_follower_copies_every_line_once(tmp_path):
             handle.flush()
             handle.write("o\n")
     assert stream.getvalue() == "    one\n    two\n"
+
+
+def test_a_session_logs_to_its_own_run_log(tmp_path, monkeypatch):
+    """Outside run_notebooks the log is ``run.log`` in the run's data folder, the latest
+    session's only (an interactive kernel makes several)."""
+    monkeypatch.delenv(runlog.LOG_ENV, raising=False)
+    before = list(runlog.logger.handlers)
+    try:
+        first = runlog.attach(tmp_path / "a")
+        runlog.info("to a")
+        second = runlog.attach(tmp_path / "b")
+        runlog.info("to b")
+        assert first == tmp_path / "a" / "run.log" and second == tmp_path / "b" / "run.log"
+        assert "to a" in first.read_text() and "to b" not in first.read_text()
+        assert "to b" in second.read_text()
+    finally:
+        for handler in [h for h in runlog.logger.handlers if h not in before]:
+            runlog.logger.removeHandler(handler)
+            handler.close()

@@ -57,11 +57,14 @@ def log_path(default_dir: Path | None = None) -> Path | None:
 
 
 def attach(default_dir: Path | None = None) -> Path | None:
-    """Send ``logger`` to ``log_path(default_dir)`` (once per file) and, outside a kernel
-    and a headless run, to stderr; returns the file."""
+    """Send ``logger`` to ``log_path(default_dir)`` (the latest session's file only) and,
+    outside a kernel and a headless run, to stderr; returns the file."""
     path = log_path(default_dir)
-    if path is not None and not any(getattr(h, "baseFilename", None) == str(path.resolve())
-                                    for h in logger.handlers):
+    for old in [h for h in logger.handlers if isinstance(h, logging.FileHandler)]:
+        if path is None or old.baseFilename != str(path.resolve()):
+            logger.removeHandler(old)
+            old.close()
+    if path is not None and not any(isinstance(h, logging.FileHandler) for h in logger.handlers):
         path.parent.mkdir(parents=True, exist_ok=True)
         handler = logging.FileHandler(path, encoding="utf-8")
         handler.setFormatter(logging.Formatter(FORMAT, "%H:%M:%S"))
