@@ -302,7 +302,8 @@ class Session:
                 runlog.info(f"[{self.slug}:{name}] derived table read from {where} ({len(table)} rows)")
                 return table
         start = time.perf_counter()
-        table = fn(*frames, **kwargs)
+        with runlog.captured():  # what a computation says is not in a replot's notebook
+            table = fn(*frames, **kwargs)
         runlog.info(f"[{self.slug}:{name}] derived table computed in {time.perf_counter() - start:.1f} s "
               f"({len(table)} rows)")
         _write_derived(local, name, file, table)
