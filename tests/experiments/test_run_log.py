@@ -171,3 +171,25 @@ def test_a_session_logs_to_its_own_run_log(tmp_path, monkeypatch):
         for handler in [h for h in runlog.logger.handlers if h not in before]:
             runlog.logger.removeHandler(handler)
             handler.close()
+
+
+def test_a_library_logger_goes_to_the_run_log_when_headless(tmp_path, monkeypatch):
+    """Dask's ``distributed`` logs to stderr, which in a kernel is a cell's output."""
+    other = logging.getLogger("infosets-test-library")
+    stream = io.StringIO()
+    other.addHandler(logging.StreamHandler(stream))
+    other.setLevel(logging.INFO)
+    monkeypatch.setenv(runlog.LOG_ENV, str(tmp_path / "run.log"))
+    handler = logging.FileHandler(tmp_path / "run.log")
+    runlog.logger.addHandler(handler)
+    try:
+        runlog.adopt("infosets-test-library")
+        other.warning("worker lost")
+        handler.flush()
+        assert stream.getvalue() == ""
+        assert "worker lost" in (tmp_path / "run.log").read_text()
+    finally:
+        runlog.logger.removeHandler(handler)
+        for h in list(other.handlers):
+            other.removeHandler(h)
+        handler.close()

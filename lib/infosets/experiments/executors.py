@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from infosets.experiments import lifeline
+from infosets.experiments import lifeline, runlog
 
 Call = tuple[Callable, tuple]
 
@@ -100,6 +100,7 @@ class DaskExecutor:
     def __init__(self, scheduler: str, workers: int, timeout: float = CONNECT_TIMEOUT_S):
         from distributed import Client, LocalCluster
 
+        runlog.adopt("distributed")  # its connection and worker messages: the run log
         self._cluster = None
         if scheduler == "local-dask":
             self._cluster = LocalCluster(

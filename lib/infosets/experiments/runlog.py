@@ -77,6 +77,22 @@ def attach(default_dir: Path | None = None) -> Path | None:
     return path
 
 
+def adopt(name: str) -> None:
+    """In a headless run, send the records of library logger ``name`` (e.g. Dask's
+    ``distributed``, which logs to stderr: a cell's output in a kernel) to the run log."""
+    if not headless():
+        return
+    other = logging.getLogger(name)
+    for handler in list(other.handlers):
+        if isinstance(handler, logging.StreamHandler) and not isinstance(
+                handler, logging.FileHandler):
+            other.removeHandler(handler)
+    for handler in logger.handlers:
+        if handler not in other.handlers:
+            other.addHandler(handler)
+    other.propagate = False
+
+
 def info(message: str) -> None:
     """Log one machinery message (``attach`` first, or it goes nowhere)."""
     logger.info(message)
