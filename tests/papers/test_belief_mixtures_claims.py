@@ -60,9 +60,9 @@ def test_is_mcts_cells_are_single_samples_and_the_two_sided_die_is_not_the_paper
     table = _claims()
     later = table.loc["IS-MCTS LP seat 0: public belief costs more in later actions than in the first"]
     assert later["verdict"] == "inconclusive" and "single sample" in later["note"]
-    assert table.loc["IS-MCTS: private (λ=0) beats public (λ=1) against the best responder",
+    assert table.loc["private (λ=0) beats public (λ=1) against the best responder (IS-MCTS)",
                      "verdict"] == "inconclusive"
-    assert table.loc["PIMC: private (λ=0) beats public (λ=1) against the best responder",
+    assert table.loc["private (λ=0) beats public (λ=1) against the best responder (PIMC)",
                      "verdict"] == "match"
     assert table.loc["IS-MCTS LD 2D (2 sides) seat 0: two λs beat the best single λ",
                      "verdict"] == "not run"

@@ -449,7 +449,7 @@ def _private_beats_public_br(util: pd.DataFrame) -> list[Claim]:
         part = ends.xs(a, level="algo")
         wins = int((part[0.0] < part[1.0]).sum())
         ours = f"{wins}/{len(part)} cases"
-        claim = f"{a}: private (λ=0) beats public (λ=1) against the best responder"
+        claim = f"private (λ=0) beats public (λ=1) against the best responder ({a})"
         if a == "IS-MCTS":
             rows.append(Claim(claim, "all games and algorithms", ours, "inconclusive",
                               test="single sample", note=SINGLE_SAMPLE))
