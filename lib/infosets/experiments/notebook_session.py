@@ -45,10 +45,19 @@ def show_config_errors_as_one_line() -> bool:
     return True
 
 
+def show_table_cells_in_full() -> None:
+    """Show every table cell's whole text (pandas cuts it at 50 characters with "..." by
+    default); the reports wrap long cells instead (``reports.py``, issue 54)."""
+    import pandas as pd
+
+    pd.set_option("display.max_colwidth", None)
+
+
 def snapshot(namespace: dict) -> None:
     """Remember which names exist before the parameters cell runs (and, in a kernel,
     show ConfigErrors as one line)."""
     show_config_errors_as_one_line()
+    show_table_cells_in_full()
     namespace[_SNAPSHOT_KEY] = frozenset(namespace) | {_SNAPSHOT_KEY}
 
 

@@ -1,17 +1,26 @@
 """Executed notebooks as committed reports a reader opens without running anything.
 
 ``make figures`` writes each executed paper notebook twice under ``reports/``:
-``<slug>.<preset>.ipynb`` (the notebook with its outputs) and ``<slug>.<preset>.html`` (one
-self-contained page: images embedded as data URIs, code cells hidden so the page reads as a
-report). Both are byte-stable for the same results: what changes from run to run (progress
-bars and other stderr text, papermill's timestamps, execution counts) is removed, so a
-rerun that recomputes nothing leaves ``git status`` clean.
+``<slug>.<preset>.ipynb`` (the notebook with its outputs, in its own order) and
+``<slug>.<preset>.html`` (one self-contained page: images embedded as data URIs, code cells
+hidden so the page reads as a report), and rewrites ``reports/index.html``, which links every
+report with its verdict counts (``report_index``). The page opens with a summary box (paper,
+preset, verdict counts, three headline findings; ``report_summary``), then the figures, the
+full claims table and the reconstruction notes, and ends with the settings and configuration
+(``report_layout``, from the notebooks' cell tags). Both files are byte-stable for the same
+results: what changes from run to run (progress bars and other stderr text, papermill's
+timestamps, execution counts) is removed, so a rerun that recomputes nothing leaves
+``git status`` clean.
 
-``check_reports`` is the test's view (no error output; every figure cell shows an image) and
+``check_reports`` is the test's view (no error output; every figure cell shows an image; each
+page opens with its summary and cuts no table cell; the index lists every page).
 ``browser_check`` opens each page in headless Chromium (``make reports-check``), saves a
-screenshot and fails on a console error or a blank page.
+screenshot and fails on a console error or a blank page; ``layout_check`` measures every
+table there and fails on a cut cell or a table wider than the page (``report_check``).
 
-Command line: ``python -m infosets.experiments.reports check|browser-check [--dir reports]``.
+Command line: ``python -m infosets.experiments.reports check|browser-check|export
+[--dir reports]``; ``export`` re-lays out the committed ``reports/*.ipynb`` as pages (and the
+index) with this code, without running any notebook.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from pathlib import Path
 
 import nbformat
 
+from infosets.experiments import report_check, report_index, report_layout, report_summary
 from infosets.experiments.config import repo_root
 from infosets.experiments.store import atomic_write_text
 
@@ -98,16 +108,38 @@ def to_html(nb: nbformat.NotebookNode) -> str:
     return body
 
 
-def export(executed: Path, slug: str, preset: str, out_dir: Path | None = None) -> list[Path]:
-    """Write ``<slug>.<preset>.ipynb`` and ``.html`` from an executed notebook (atomically)."""
+def page_html(nb: nbformat.NotebookNode, slug: str, preset: str, figures: Path) -> str:
+    """The report page of a cleaned notebook: re-laid out (``report_layout``), styled."""
+    return report_layout.add_style(
+        to_html(report_layout.page_notebook(nb, slug, preset, figures)))
+
+
+def export(executed: Path, slug: str, preset: str, out_dir: Path | None = None,
+           figures: Path | None = None) -> list[Path]:
+    """Write ``<slug>.<preset>.ipynb`` and ``.html`` from an executed notebook (atomically),
+    then the folder's ``index.html``. ``figures``: the run's figures folder, where its
+    ``claims.csv`` is (default: the published run's, ``report_summary.run_folder``)."""
     out_dir = Path(out_dir) if out_dir is not None else reports_dir()
     out_dir.mkdir(parents=True, exist_ok=True)
+    figures = Path(figures) if figures is not None else report_summary.run_folder(slug, preset)
     nb = clean(nbformat.read(str(executed), as_version=4))
     name = report_name(slug, preset)
     ipynb, html = out_dir / f"{name}.ipynb", out_dir / f"{name}.html"
     atomic_write_text(ipynb, nbformat.writes(nb) + "\n")
-    atomic_write_text(html, to_html(nb))
+    atomic_write_text(html, page_html(nb, slug, preset, figures))
+    report_index.write(out_dir)
     return [ipynb, html]
+
+
+def reexport(folder: Path | None = None) -> list[Path]:
+    """Re-export every report notebook of ``folder`` (default ``reports/``) in place: the
+    pages take this module's layout without any notebook being run."""
+    folder = Path(folder) if folder is not None else reports_dir()
+    written = []
+    for path in sorted(folder.glob("*.ipynb")):
+        slug, _, preset = path.stem.partition(".")
+        written += export(path, slug, preset, folder)
+    return written
 
 
 def figure_cells(nb: nbformat.NotebookNode) -> list[int]:
@@ -134,14 +166,42 @@ def problems(path: Path) -> list[str]:
     return found
 
 
+def page_problems(page: Path) -> list[str]:
+    """What is wrong with one report page: no summary box, cut table cells."""
+    text = page.read_text(encoding="utf-8")
+    found = [] if 'id="report-summary"' in text else [f"{page.name}: no summary box"]
+    return found + report_check.cut_cells(text, page.name)
+
+
+def headline_problems(path: Path) -> list[str]:
+    """Headline patterns of a report's paper that its run's claims no longer match."""
+    slug, _, preset = path.stem.partition(".")
+    claims = report_summary.load_claims(report_summary.run_folder(slug, preset) / "claims.csv")
+    if claims is None:
+        return []
+    return [f"{path.name}: headline pattern {p!r} (report_summary.PAPERS) matches no claim"
+            for p in report_summary.missing_headlines(slug, claims)]
+
+
 def check_reports(folder: Path | None = None) -> list[str]:
     folder = Path(folder) if folder is not None else reports_dir()
     notebooks = sorted(folder.glob("*.ipynb"))
     found = [] if notebooks else [f"{folder}: no report notebooks"]
+    index = folder / report_index.INDEX
+    index_text = index.read_text(encoding="utf-8") if index.exists() else ""
+    if notebooks and not index_text:
+        found.append(f"{folder.name}/{report_index.INDEX}: missing")
     for path in notebooks:
         found += problems(path)
-        if not path.with_suffix(".html").exists():
+        page = path.with_suffix(".html")
+        if not page.exists():
             found.append(f"{path.name}: the HTML page is missing")
+            continue
+        found += page_problems(page)
+        if folder.resolve() == reports_dir().resolve():
+            found += headline_problems(path)
+        if index_text and f'href="{page.name}"' not in index_text:
+            found.append(f"{report_index.INDEX}: does not link {page.name}")
     return found
 
 
@@ -170,6 +230,10 @@ _CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-qui
                    "--enable-logging=stderr", "--v=0")
 
 
+# The browser window of the checks: a laptop screen's width.
+WINDOW = (1280, 2400)
+
+
 def _is_blank(png: Path) -> bool:
     import matplotlib.image as mpimg
 
@@ -185,43 +249,72 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
+def _run_chromium(args: list[str], timeout: float) -> subprocess.CompletedProcess | None:
+    """Run headless Chromium with ``args`` and a throw-away profile; None when it hung (it
+    and every helper it forked are killed)."""
+    with tempfile.TemporaryDirectory() as profile:
+        # its own process group, so that a hung browser is killed with its helper processes
+        proc = subprocess.Popen(
+            [chromium(), *_CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stdout = stderr = None
+        finally:
+            _kill_group(proc.pid)
+        if stdout is None:
+            proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
+            return None
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
+
+
 def browser_check(page: Path, screenshot: Path, timeout: float = 60.0) -> PageCheck:
     """Open ``page`` in headless Chromium, save a screenshot, collect console errors."""
     screenshot.parent.mkdir(parents=True, exist_ok=True)
     screenshot.unlink(missing_ok=True)  # a stale screenshot must not pass for this run's
-    with tempfile.TemporaryDirectory() as profile:
-        # its own process group, so that a hung browser is killed with its helper processes
-        proc = subprocess.Popen(
-            [chromium(), *_CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-             "--window-size=1280,2400", f"--screenshot={screenshot}", page.resolve().as_uri()],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-        try:
-            _, stderr = proc.communicate(timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:
-            _kill_group(proc.pid)
-        if timed_out:
-            proc.wait()
-            proc.stdout.close()
-            proc.stderr.close()
-            return PageCheck(page, screenshot, [f"chromium timed out after {timeout:g} s"], True)
-    errors = [line for line in stderr.splitlines()
+    run = _run_chromium([f"--window-size={WINDOW[0]},2400", f"--screenshot={screenshot}",
+                         page.resolve().as_uri()], timeout)
+    if run is None:
+        return PageCheck(page, screenshot, [f"chromium timed out after {timeout:g} s"], True)
+    errors = [line for line in run.stderr.splitlines()
               if "CONSOLE" in line and re.search(r"Uncaught|Error|error", line)]
-    if proc.returncode != 0 or not screenshot.exists():
-        errors.append(f"chromium exited {proc.returncode}: {stderr.strip()[-300:]}")
+    if run.returncode != 0 or not screenshot.exists():
+        errors.append(f"chromium exited {run.returncode}: {run.stderr.strip()[-300:]}")
         return PageCheck(page, screenshot, errors, True)
     return PageCheck(page, screenshot, errors, _is_blank(screenshot))
 
 
+def layout_check(page: Path, timeout: float = 120.0) -> list[str]:
+    """Render ``page`` in headless Chromium at ``WINDOW`` and measure every table after
+    layout (``report_check.PROBE``): a cut cell or a table wider than the page is a problem
+    naming the page and the table."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / page.name
+        copy.write_text(report_check.probed(page.read_text(encoding="utf-8")), encoding="utf-8")
+        run = _run_chromium([f"--window-size={WINDOW[0]},{WINDOW[1]}", "--dump-dom",
+                             copy.as_uri()], timeout)
+    if run is None:
+        return [f"{page.name}: chromium timed out after {timeout:g} s"]
+    record = report_check.measurements(run.stdout)
+    if record is None:
+        return [f"{page.name}: the layout probe wrote nothing (chromium exited {run.returncode})"]
+    return report_check.layout_problems(page.name, record["tables"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=["check", "browser-check"])
+    parser.add_argument("command", choices=["check", "browser-check", "export"])
     parser.add_argument("--dir", default=str(reports_dir()))
     parser.add_argument("--screenshots", default=str(repo_root() / "build" / "screenshots"))
     args = parser.parse_args(argv)
     folder = Path(args.dir)
+    if args.command == "export":
+        written = reexport(folder)
+        print(f"re-exported {len(written) // 2} report(s) and {report_index.INDEX} in {folder}")
+        return 0
     if args.command == "check":
         found = check_reports(folder)
         for line in found:
@@ -231,11 +324,16 @@ def main(argv: list[str] | None = None) -> int:
     failed = 0
     for page in sorted(folder.glob("*.html")):
         result = browser_check(page, Path(args.screenshots) / f"{page.stem}.png")
+        layout = layout_check(page)
         status = "ok"
-        if result.console_errors or result.blank:
+        if result.console_errors or result.blank or layout:
             failed += 1
-            status = "blank page" if result.blank else f"console error: {result.console_errors[0]}"
+            status = ("blank page" if result.blank else
+                      f"console error: {result.console_errors[0]}" if result.console_errors
+                      else f"{len(layout)} layout problem(s)")
         print(f"{page.name}: {status} (screenshot {result.screenshot})")
+        for line in layout:
+            print(f"  {line}")
     return 1 if failed else 0
 
 
