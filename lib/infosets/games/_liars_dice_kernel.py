@@ -26,6 +26,23 @@ CHANCE = -1
 TERMINAL = -4
 MAX_SIDES = 20  # keeps the information-state key inside int64
 _HEADER = 7
+# The parameters of OpenSpiel's liars_dice this kernel covers, {name: (default, covered
+# values)}: ``games.kernels`` gives a game a kernel only where ``uncovered`` finds nothing.
+COVERS = {"players": (2, (2,)), "numdice": (1, (1,)),
+          "bidding_rule": ("reset-face", ("reset-face",)),
+          "dice_sides": (6, range(2, MAX_SIDES + 1))}
+
+
+def uncovered(params: dict) -> str | None:
+    """None if ``params`` (a game's parameters) are all in ``COVERS``, else one line naming
+    the first one that is not, e.g. "liars_dice kernel covers numdice=1; got numdice=2"."""
+    for key, (default, covered) in COVERS.items():
+        value = params.get(key, default)
+        if value not in covered:
+            shown = (f"{covered[0]}..{covered[-1]}" if isinstance(covered, range)
+                     else "/".join(map(str, covered)))
+            return f"liars_dice kernel covers {key}={shown}; got {key}={value}"
+    return None
 
 
 def state_size(sides: int) -> int:

@@ -404,10 +404,9 @@ def _leduc(game) -> Kernel | None:
 
 def _liars_dice(game) -> Kernel | None:
     params = game.get_parameters()
-    sides = int(params.get("dice_sides", 6))
-    if (params.get("players", 2) != 2 or params.get("numdice", 1) != 1
-            or params.get("bidding_rule", "reset-face") != "reset-face" or sides > liars.MAX_SIDES):
+    if liars.uncovered(params) is not None:  # the kernel's declared coverage (liars.COVERS)
         return None
+    sides = int(params.get("dice_sides", 6))
     return Kernel("liars_dice", LIARS_DICE, 2, liars.num_actions(sides),
                   lambda history: liars.array_from_history(history, sides), liars.array_history,
                   liars.array_infostate_string)
@@ -575,6 +574,23 @@ def kernel_for(game) -> Kernel | None:
     """The kernel of a loaded pyspiel game, or None (no kernel for the game or its parameters)."""
     factory = _FACTORIES.get(game.get_type().short_name)
     return factory(game) if factory is not None else None
+
+
+# Kernels that cover only some parameters of their game and declare them in their module:
+# ``uncovered(params)`` is None or one line naming the first parameter outside the kernel.
+_COVERAGE = {"liars_dice": liars.uncovered}
+
+
+def kernel_gap(game) -> str | None:
+    """None if ``game`` has a kernel, else one line saying why not (for engine="auto")."""
+    name = game.get_type().short_name
+    if name not in _FACTORIES:
+        return f"no kernel for {name} (kernels: {', '.join(kernel_games())})"
+    if kernel_for(game) is not None:
+        return None
+    check = _COVERAGE.get(name)
+    reason = check(game.get_parameters()) if check is not None else None
+    return reason or f"the {name} kernel does not cover these parameters ({game})"
 
 
 def require_kernel(game, other_engine: str | None) -> Kernel:

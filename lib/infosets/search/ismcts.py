@@ -9,9 +9,10 @@ sampled world, a fresh world each iteration, UCB with availability counts
 Engines: ``"python"`` (``ISMCTSBot.search`` below, the readable specification) and
 ``"compiled"`` (``infosets.search.compiled.ismcts_tree`` on a game kernel: the same search
 draw for draw, both drawing from one PCG32 per move); ``"auto"`` picks compiled where the
-game has a kernel. ``make_cpp_ismcts_bot`` builds OpenSpiel's C++ ``ISMCTSBot`` for
-comparison (C++ games only); it is a different algorithm in its details (raw returns, its
-own keys and final policy), so ``"auto"`` never substitutes it.
+game has a kernel covering its parameters (``infosets.search.engine_choice``).
+``make_cpp_ismcts_bot`` builds OpenSpiel's C++ ``ISMCTSBot`` for comparison (C++ games
+only); it is a different algorithm in its details (raw returns, its own keys and final
+policy), so ``"auto"`` never substitutes it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from infosets.search.common import (
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
+from infosets.search.engine_choice import ismcts_choice, log_choice
 from infosets.search.mcts import check_search_args, game_settings
 
 FINALS = ("mean", "visits", "visits_mean")
@@ -97,8 +99,11 @@ class ISMCTSBot(pyspiel.Bot):
         at random (seeded).
       rollout_policy: a callable ``policy(state, rnd) -> action`` for rollouts; uniform random
         if None.
-      engine: "python", "compiled" (games with a kernel) or "auto"; ``engine_used`` tells
-        which ran, ``last_search_info`` holds the tree depths of the last search.
+      engine: "python", "compiled" (games with a kernel) or "auto": compiled where a kernel
+        covers the game's parameters and there is no custom sampler or rollout_policy, else
+        Python (``infosets.search.engine_choice``; logged once at INFO with its reason).
+        ``engine_used`` holds that engine from construction, then the one that ran the last
+        search; ``last_search_info`` holds the tree depths of the last search.
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings, as
         ``OLMCTSBot`` (see ``infosets.search.settings``).
       node_key: "infostate" (a node is the mover's information state in the sampled world) or
@@ -142,8 +147,9 @@ class ISMCTSBot(pyspiel.Bot):
                 kernel_heuristic(game, kernel) if kernel is not None else None)
             if self._reward_heuristic is None:
                 raise ValueError("reward: 'heuristic' needs a game heuristic and this game has none")
-        if engine == "auto":
-            engine = "compiled" if kernel is not None and not custom else "python"
+        choice = ismcts_choice(game, engine, kernel, custom)
+        log_choice("ISMCTSBot", game, choice)
+        engine = choice.engine
         self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game = game
@@ -163,7 +169,7 @@ class ISMCTSBot(pyspiel.Bot):
         self.rollout_policy = rollout_policy
         self.settings = settings
         self.engine = engine
-        self.engine_used = None
+        self.engine_used = engine  # planned; then the engine that ran the last search
         self.last_search_info = None
         self._compiled = (CompiledSearch(game, kernel, self.uct_c, self.scale, settings)
                           if engine == "compiled" else None)

@@ -18,10 +18,13 @@ Three engines run the per-world tree:
   The final choice and the aggregation stay ours (we read the root children's
   ``explore_count`` and ``total_reward``, and the ``outcome`` C++ records for a terminal
   child: C++ ranks a known outcome before visits, and so do the visit-count finals here).
-* ``"auto"``: compiled where the game has a kernel (and no custom sampler or rollout
-  policy); else C++ when the tree's budget is >= AUTO_CPP_MIN_RATIO x the legal actions (the
-  lost iteration is then negligible); Python otherwise and on Python-registered games.
-The bots record the engine that ran in ``engine_used``.
+* ``"auto"``: compiled where the game has a kernel covering its parameters (and no custom
+  sampler or rollout policy); else Python on Python-registered games and with per-game
+  settings; else, per tree, C++ when the tree's budget is >= 10 x (``AUTO_CPP_MIN_RATIO``)
+  the legal actions (the lost iteration is then negligible), Python below. The rule and its reasons
+  live in ``infosets.search.engine_choice``; each bot logs its choice once at INFO there.
+The bots' ``engine_used`` holds the planned engine from construction, then the engine that
+ran the last search.
 """
 
 from __future__ import annotations
@@ -45,16 +48,12 @@ from infosets.search.common import (
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
+from infosets.search.engine_choice import log_choice, open_loop_choice, tree_uses_cpp
 from infosets.search.root_stats import RootStats
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
 ENGINES = ("python", "cpp", "auto", "compiled")
 NEG_INF = float("-inf")
-# engine="auto" runs a per-world tree in C++ only when its budget is at least this many times
-# the number of legal actions. C++ MCTSBot spends a tree's first iteration expanding the root
-# (no child visit), which at a few iterations per tree (large D) removes a large share of the
-# budget (D = 100 at B = 200: half). Our Python UCT gives every iteration to a child.
-AUTO_CPP_MIN_RATIO = 10
 FINALS = ("mean", "visits")
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -259,7 +258,7 @@ def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
     """
     if engine == "auto":
         engine = "cpp" if (not is_python_game(world.get_game()) and settings.is_default and
-                           iterations >= AUTO_CPP_MIN_RATIO * len(world.legal_actions())) else "python"
+                           tree_uses_cpp(iterations, len(world.legal_actions()))) else "python"
     if engine == "cpp":
         seed = rnd.randrange(2**31 - 1)
         runner = runners.get(iterations) if runners is not None else None
@@ -303,14 +302,17 @@ class OpenLoopPlanner:
     """The per-move tree work shared by OL-MCTS and PI-MCTS: sample D worlds, run D open-loop
     trees, with the engine chosen once (``"compiled"``/``"auto"``) or per tree (C++ auto).
 
-    After ``trees``: ``engine_used`` names the engine that ran and ``last_search_info`` holds
-    the trees' depth statistics: ``mean_depth``, the tree nodes an iteration visits (the
-    root's children are depth 1) averaged over every iteration of every tree, and
-    ``max_depth`` (NaN and -1 when a tree ran in C++, which does not report them).
+    ``choice`` is the engine planned at construction and why (``engine_choice``, logged
+    once at INFO for ``bot``, with ``budget`` the iterations of one tree). ``engine_used``
+    names that plan until ``trees`` has run, then the engine that ran. After ``trees``,
+    ``last_search_info`` holds the trees' depth statistics: ``mean_depth``, the tree nodes
+    an iteration visits (the root's children are depth 1) averaged over every iteration of
+    every tree, and ``max_depth`` (NaN and -1 when a tree ran in C++, which does not report
+    them).
     """
 
     def __init__(self, game, player, uct_c, scale, sampler, rollout_policy, engine,
-                 settings: MCTSSettings):
+                 settings: MCTSSettings, *, budget: int, bot: str):
         self.game, self.player, self.uct_c, self.scale = game, player, uct_c, scale
         self.rollout_policy, self.settings = rollout_policy, settings
         kernel = kernel_for(game)
@@ -321,9 +323,12 @@ class OpenLoopPlanner:
         if engine == "cpp" and not settings.is_default:
             raise ValueError("engine: 'cpp' runs OpenSpiel's MCTSBot, which takes none of "
                              "rollout_length/max_depth/fpu/explore_epsilon; use 'python' or 'compiled'")
+        python_game = is_python_game(game)
+        self.choice = open_loop_choice(game, engine, kernel, custom, settings, budget, python_game)
+        log_choice(bot, game, self.choice)
         if engine == "auto" and kernel is not None and not custom:
             engine = "compiled"
-        if engine == "auto" and is_python_game(game):
+        if engine == "auto" and python_game:
             engine = "python"  # C++ trees need a C++ game; decided here, once, from the game
         self.engine = engine
         if sampler is None:
@@ -333,7 +338,7 @@ class OpenLoopPlanner:
         self._compiled = (CompiledSearch(game, kernel, uct_c, scale, settings)
                           if engine == "compiled" else None)
         self._runners: dict = {}
-        self.engine_used = None
+        self.engine_used = self.choice.engine
         self.last_search_info = None
 
     def trees(self, state, trees: int, budget: int, rng, rnd) -> list[RootStats]:
@@ -392,8 +397,12 @@ class OLMCTSBot(pyspiel.Bot):
       final: "mean" or "visits".
       rollout_policy: a callable ``policy(state, rnd) -> action`` or None (uniform random).
       engine: "python", "cpp" (C++ MCTSBot per world; C++ games only), "compiled" (the numba
-        engine; games with a kernel) or "auto" (compiled where there is a kernel, else C++
-        trees on C++ games at large enough budgets, else Python). ``engine_used`` tells.
+        engine; games with a kernel) or "auto": compiled where a kernel covers the game's
+        parameters (and no custom sampler or rollout_policy); else Python on a
+        Python-registered game or with per-game settings; else, per tree, C++ when the
+        budget is >= 10 x the world's legal actions, Python below
+        (``infosets.search.engine_choice``). The choice and its reason are logged once at INFO
+        on that module's logger; ``engine_used`` holds it from construction.
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings (see
         ``infosets.search.settings``); a kernel game's heuristic is its kernel's.
     Raises:
@@ -414,14 +423,16 @@ class OLMCTSBot(pyspiel.Bot):
         self.scale = RewardScale(game, normalize_rewards)
         self.rollout_policy = rollout_policy
         self._planner = OpenLoopPlanner(game, player, self.uct_c, self.scale, sampler, rollout_policy,
-                                        engine, settings)
+                                        engine, settings, budget=self.iterations, bot="OLMCTSBot")
         self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
         self.last_search_info = None
 
     @property
-    def engine_used(self) -> str | None:
+    def engine_used(self) -> str:
         """The engine that ran the last search ("python", "cpp", "compiled"; "cpp+python"
-        when engine="auto" chose per tree)."""
+        when engine="auto" chose per tree); before the first search, the engine planned at
+        construction (``infosets.search.engine_choice``; "cpp+python" where the budget rule
+        decides per tree)."""
         return self._planner.engine_used
 
     def search(self, state, rnd=None) -> RootStats:

@@ -84,8 +84,10 @@ class PIMCTSBot(pyspiel.Bot):
       aggregation: "TotalVisits", "AverageValue" or "SingleVote".
       game, player, uct_c, rng, sampler, normalize_rewards, rollout_policy, engine,
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: as ``OLMCTSBot`` (one game's
-      settings serve OL-MCTS, PI-MCTS and IS-MCTS alike). ``engine_used`` and
-      ``last_search_info`` (tree depths over the D trees) describe the last search.
+      settings serve OL-MCTS, PI-MCTS and IS-MCTS alike). engine="auto" applies the budget
+      rule to each tree's budget floor(B / D). ``engine_used`` (from construction: the
+      planned engine, logged once at INFO with its reason) and ``last_search_info`` (tree
+      depths over the D trees) describe the last search.
     Raises:
       ValueError: a bad argument (one line naming it), before any compute; and from
         ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or
@@ -115,13 +117,15 @@ class PIMCTSBot(pyspiel.Bot):
         self.scale = RewardScale(game, normalize_rewards)
         self.rollout_policy = rollout_policy
         self._planner = OpenLoopPlanner(game, player, self.uct_c, self.scale, sampler, rollout_policy,
-                                        engine, settings)
+                                        engine, settings, budget=self.iterations // determinizations,
+                                        bot="PIMCTSBot")
         self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
         self.last_search_info = None
 
     @property
-    def engine_used(self) -> str | None:
-        """The engine that ran the last search (see ``OLMCTSBot.engine_used``)."""
+    def engine_used(self) -> str:
+        """The engine that ran the last search, or planned before it (see
+        ``OLMCTSBot.engine_used``)."""
         return self._planner.engine_used
 
     def search(self, state, rnd=None) -> list[dict]:
