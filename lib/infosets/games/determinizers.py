@@ -17,14 +17,13 @@ replays to it. Strategies, per game:
 * ``exact`` (hearts, oh_hell, spades): ``hearts_worlds.HeartsWorlds``,
   ``oh_hell_worlds.OhHellWorlds`` and ``spades_worlds.SpadesWorlds``, uniform over the deals
   (and, in hearts, the unseen passes) consistent with the player's view (voids and the other
-  rules the play reveals read from the history), each world replayed and checked. Spades was
-  served by the replay chain until 2026-11-29, which mixed slowly late in a deal. OpenSpiel's
-  hearts resampler ignores voids and keeps an opponent's unseen pass; its oh_hell resampler
-  (used here until 2026-11-29) reshuffles only the cards truly in the opponents' hands, so a
-  card never dealt never reached an opponent (3 players, 300 worlds per state: the cards truly
-  in opponents' hands were there in 1.000 of worlds, the undealt ones in 0.000, where chance
-  gives both the opponents' share of the unseen cards, e.g. 0.55 with 11 tricks); neither is
-  used.
+  rules the play reveals read from the history), each world replayed and checked. The replay
+  chain mixes slowly late in a spades deal. OpenSpiel's hearts resampler ignores voids and
+  keeps an opponent's unseen pass; its oh_hell resampler reshuffles only the cards truly in
+  the opponents' hands, so a card never dealt never reaches an opponent (3 players, 300
+  worlds per state: the cards truly in opponents' hands were there in 1.000 of worlds, the
+  undealt ones in 0.000, where chance gives both the opponents' share of the unseen cards,
+  e.g. 0.55 with 11 tricks); neither is used.
 * ``resample_checked`` (euchre): OpenSpiel's resampler returns histories the game itself
   rejects in some phases (measured: 10 of 84 euchre samples, and 108 of 272 hearts ones, an
   illegal action on replay). Each resampled world is replayed with legality checks and
@@ -37,9 +36,9 @@ replays to it. Strategies, per game:
   small, else an approximate Metropolis chain). gin_rummy is here because OpenSpiel 2.0.2's
   resampler returns the real ``history()`` with other cards in every phase (30 of 30 worlds
   in the audit) and the true world in the layoff phase (30 of 30; chance allows < 8%). In
-  these full deals the enumeration is out of reach, so the chain serves: since 2026-11-29 it
-  moves the last card of a full deal (it kept its true value in every world before), but
-  late in a full deal it mixes slowly (``history_replay``'s docstring; measured on spades).
+  these full deals the enumeration is out of reach, so the chain serves: it moves the last
+  card of a full deal, starts from a world drawn without the truth (``_start``), and mixes
+  slowly late in a full deal (``history_replay``'s docstring; measured on spades).
 * ``opponent_rollout`` (phantom_ttt): the hidden part is the opponent's moves, not chance.
   Own moves are replayed, opponents move uniformly at random, and a run is rejected as soon
   as ``player``'s view differs. Exact posterior under a uniformly random opponent model.
@@ -54,7 +53,10 @@ from ``observation_string`` (``infostate_key``).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
+import sys
 import warnings
 from collections.abc import Callable
 
@@ -65,6 +67,7 @@ from infosets.core.checks import check_callable, check_game, check_sampler_call
 from infosets.games.hearts_worlds import HeartsWorlds
 from infosets.games.history_replay import (  # noqa: F401  (re-exported: one implementation)
     AOH_GAMES,
+    SECONDS_PER_WORLD,
     ReplayDeterminizer,
     aoh_steps,
     infostate_key,
@@ -84,6 +87,7 @@ CHAIN_GAMES = frozenset({"skat", "crazy_eights", "go_fish", "gin_rummy"})
 ROLLOUT_GAMES = frozenset({"phantom_ttt"})
 
 _REGISTRY: dict[str, Callable[[pyspiel.Game], Sampler]] = {}
+_FALLBACK_REPORTED: set[str] = set()
 
 
 def register_determinizer(game_name: str, factory: Callable[[pyspiel.Game], Sampler]) -> None:
@@ -161,7 +165,8 @@ def _classify_registered() -> tuple[tuple[str, ...], dict[str, str]]:
             reasons[name] = "perfect information: the state is the world, none needed"
             continue
         try:
-            pyspiel.load_game(name)
+            with _quiet_stderr():  # OpenSpiel's C++ prints each refusal to stderr as well
+                pyspiel.load_game(name)
         except pyspiel.SpielError as error:
             first = str(error).strip().splitlines()[0] if str(error).strip() else "load failed"
             reasons[name] = f"does not load with default parameters (a wrapper takes its inner game: {first})"
@@ -174,11 +179,29 @@ def _classify_registered() -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(works), reasons
 
 
-def sampler_for(game: pyspiel.Game) -> Sampler:
+@contextlib.contextmanager
+def _quiet_stderr():
+    """Send file descriptor 2 (where C++ writes) to /dev/null for the block."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def sampler_for(game: pyspiel.Game, seconds_per_world: float = SECONDS_PER_WORLD) -> Sampler:
     """Return a seeded world sampler for ``game``.
 
     Args:
       game: a loaded pyspiel game (not its name).
+      seconds_per_world: time budget of one world for the history-replay samplers (the
+        ``replay``/``redraw`` rows and the generic fallback): past it a call raises a
+        RuntimeError naming the game, the budget and this parameter. Those samplers also warn
+        once per game and process when a world takes over ``history_replay.SLOW_SECONDS``.
     Returns:
       ``sampler(state, player, rng)`` returning a new pyspiel.State consistent with
       ``player``'s information state in ``state``. ``state`` must be a decision state (not
@@ -202,17 +225,19 @@ def sampler_for(game: pyspiel.Game) -> Sampler:
     if name in RESAMPLE_CHECKED_GAMES:
         return CheckedResampler(game)
     if name in REDRAW_GAMES:
-        return ReplayDeterminizer(game, mode="redraw")
+        return ReplayDeterminizer(game, mode="redraw", seconds_per_world=seconds_per_world)
     if name in CHAIN_GAMES:
-        return ReplayDeterminizer(game, mode="auto")
+        return ReplayDeterminizer(game, mode="auto", seconds_per_world=seconds_per_world)
     if name in ROLLOUT_GAMES:
         return OpponentRolloutDeterminizer(game)
     obstacle = _generic_obstacle(game.get_type())
     if obstacle is not None:
         raise ValueError(f"game: no determinizer for '{name}': {obstacle}")
-    warnings.warn(f"game '{name}': no specific determinizer, using the generic history-replay "
-                  "sampler (exact when small, else an approximate Markov chain)", stacklevel=2)
-    return ReplayDeterminizer(game, mode="auto")
+    if name not in _FALLBACK_REPORTED:  # once per game and process
+        _FALLBACK_REPORTED.add(name)
+        warnings.warn(f"game '{name}': no specific determinizer, using the generic history-replay "
+                      "sampler (exact when small, else an approximate Markov chain)", stacklevel=2)
+    return ReplayDeterminizer(game, mode="auto", seconds_per_world=seconds_per_world)
 
 
 def _python_state_resamples(game: pyspiel.Game) -> bool:

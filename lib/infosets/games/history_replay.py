@@ -27,13 +27,15 @@ Three ways to sample, chosen per information state:
   burn-in acceptance), swap any two hidden values, give a chance step an outcome no chance
   step has (a card left in the stock), or redraw one value from its distribution. A chance
   step with one outcome left (the last card of a full deal) is hidden too when exchanging it
-  with another hidden step keeps the view (before 2026-11-29 it kept its true value in every
-  world). The chain starts at the real history and is kept per information state
+  with another hidden step keeps the view (kept out, it would hold its true value in every
+  world). The chain starts from a world drawn without reading the hidden truth
+  (``ReplayDeterminizer._start``: a randomized consistent replay), or refuses with a
+  RuntimeError naming the game when none is found, and is kept per information state
   (``burn_in_sweeps`` sweeps on first use, ``thin`` proposals between samples). Approximate
   twice over: finite mixing (measured in ``benchmarks/bench_determinizers.py`` against the
   exact sampler), and it keeps the real history's shape (the same steps, so worlds where an
   unseen opponent made a different number of moves are not reached). Measured against
-  enumeration at 300 samples (2026-11-29, one seeded state per game): where the hidden part
+  enumeration at 300 samples (one seeded state per game): where the hidden part
   is separate chance outcomes it matches (leduc, 3-player kuhn, liars_dice_ir: chi-square
   p > 0.1, total variation <= 0.05); where it is unseen opponent moves or whole hands drawn
   as one outcome it does not mix (dark_hex TV 0.39, dark_chess 0.52, kriegspiel 0.96,
@@ -52,7 +54,11 @@ history: per step, the player's own action or the ``observation_string`` after t
 
 from __future__ import annotations
 
+import collections
 import math
+import re
+import time
+import warnings
 
 import numpy as np
 import pyspiel
@@ -62,6 +68,14 @@ from infosets.core.checks import check_sampler_call
 # Games keyed by the action-observation history (no, or imperfect-recall, infostate string).
 AOH_GAMES = frozenset({"spades", "skat", "crazy_eights", "go_fish"})
 MODES = ("auto", "exact", "chain", "redraw")
+# Time budget of one world (``ReplayDeterminizer.seconds_per_world``), and the time per world
+# above which the sampler says once per game and process that it is slow (``_note_time``; a
+# search of 1000 iterations then takes over 100 s a move).
+SECONDS_PER_WORLD = 60.0
+SLOW_SECONDS = 0.1
+FIRST_FACTOR = 30
+_SLOW_REPORTED: set[str] = set()
+_TOKEN = re.compile(r"[\s|,;:]+")
 # Block sizes of the chain's class proposals (``_propose``): roughly even on a log scale.
 BLOCK_SIZES = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96)
 
@@ -97,6 +111,18 @@ def infostate_key(state: pyspiel.State, player: int) -> str:
     return state.information_state_string(player)
 
 
+def _note_time(name: str, seconds: float, first: bool) -> None:
+    """Warn once per game and process when one world took more than ``SLOW_SECONDS`` (the
+    first world of an information state, which analyses its history, ``FIRST_FACTOR`` times
+    that)."""
+    limit = SLOW_SECONDS * (FIRST_FACTOR if first else 1)
+    if seconds > limit and name not in _SLOW_REPORTED:
+        _SLOW_REPORTED.add(name)
+        which = "the first world of an information state" if first else "one world"
+        warnings.warn(f"game '{name}': the history-replay sampler is slow here: {which} took "
+                      f"{seconds:.2f} s (a search draws one world per iteration)", stacklevel=3)
+
+
 class _Budget(Exception):
     """The enumeration walk exceeded its node budget."""
 
@@ -111,18 +137,28 @@ class ReplayDeterminizer:
       max_nodes: node budget of the enumeration walk.
       burn_in_sweeps, thin: chain schedule (sweeps = passes over the hidden steps).
       max_tries: attempts of the redraw mode before giving up.
+      start_restarts, start_repairs, start_seconds: budget of the chain's start (``_start``).
+      seconds_per_world: time budget of one call; past it a RuntimeError names the game.
     ``last_method`` names the method used by the last call ("exact", "chain", "redraw",
     "known": nothing hidden). A call is checked first (``core.checks.check_sampler_call``):
     ``state`` a decision state, ``player`` any seat; anything else is a ValueError naming it.
     """
 
     def __init__(self, game: pyspiel.Game, mode: str = "auto", max_nodes: int = 20_000,
-                 burn_in_sweeps: int = 20, thin: int = 8, max_tries: int = 10_000):
+                 burn_in_sweeps: int = 20, thin: int = 8, max_tries: int = 10_000,
+                 start_restarts: int = 6, start_repairs: int = 20_000, start_seconds: float = 10.0,
+                 seconds_per_world: float = SECONDS_PER_WORLD):
         if mode not in MODES:
             raise ValueError(f"mode: must be one of {', '.join(MODES)}, got {mode!r}")
         if max_nodes < 0 or burn_in_sweeps < 0 or thin < 1 or max_tries < 1:
             raise ValueError("max_nodes/burn_in_sweeps/thin/max_tries: need max_nodes >= 0, "
                              "burn_in_sweeps >= 0, thin >= 1, max_tries >= 1")
+        if start_restarts < 1 or start_repairs < 0 or not start_seconds > 0:
+            raise ValueError("start_restarts/start_repairs/start_seconds: need start_restarts >= 1, "
+                             "start_repairs >= 0, start_seconds > 0")
+        if not isinstance(seconds_per_world, (int, float)) or not seconds_per_world > 0:
+            raise ValueError(f"seconds_per_world: must be a positive number of seconds, "
+                             f"got {seconds_per_world!r}")
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ValueError(f"game: '{game.get_type().short_name}' is not sequential")
         self.game = game
@@ -132,6 +168,12 @@ class ReplayDeterminizer:
         self.burn_in_sweeps = burn_in_sweeps
         self.thin = thin
         self.max_tries = max_tries
+        self.start_restarts = start_restarts
+        self.start_repairs = start_repairs
+        self.start_seconds = float(start_seconds)
+        self._start_deadline = math.inf
+        self.seconds_per_world = float(seconds_per_world)
+        self._deadline = math.inf
         self.last_method = ""
         self._aoh = uses_aoh_key(game)
         self._cache_key = None
@@ -172,6 +214,25 @@ class ReplayDeterminizer:
     # -- the sampler ---------------------------------------------------------------------
     def __call__(self, state: pyspiel.State, player: int, rng: np.random.Generator) -> pyspiel.State:
         check_sampler_call(state, player, self._num_players)
+        key = self._cache_key
+        started = time.perf_counter()
+        self._deadline = started + self.seconds_per_world
+        try:
+            return self._sample(state, player, rng)
+        finally:
+            self._deadline = math.inf
+            _note_time(self.game.get_type().short_name, time.perf_counter() - started,
+                       self._cache_key != key)
+
+    def _check_clock(self):
+        """Raise when this call has run past ``seconds_per_world`` (one line naming the game)."""
+        if time.perf_counter() > self._deadline:
+            name = self.game.get_type().short_name
+            raise RuntimeError(f"game '{name}': one world took more than {self.seconds_per_world:g} s "
+                               f"(the budget); raise it with sampler_for(game, "
+                               f"seconds_per_world=...)")
+
+    def _sample(self, state, player, rng):
         actions = [item.action for item in state.full_history()]
         target = self._targets(state, actions, player)
         key = (player, tuple(actions))
@@ -188,6 +249,7 @@ class ReplayDeterminizer:
         if self._method == "redraw":
             hidden_set = set(self._hidden)
             for _ in range(self.max_tries):
+                self._check_clock()
                 result = self._replay(actions, player, target, rng, hidden_set)
                 if result is not None:
                     return result[0]
@@ -284,6 +346,8 @@ class ReplayDeterminizer:
                 nodes[0] += 1
                 if nodes[0] > self.max_nodes:
                     raise _Budget
+                if nodes[0] % 256 == 0:
+                    self._check_clock()
                 child = node.child(action)
                 if aoh:
                     mine = node.current_player() == player
@@ -357,6 +421,7 @@ class ReplayDeterminizer:
         # Chance sites where an outcome no chance step used could go (a card left in the
         # stock): the chain's "free redraw" moves (``_chain_sample``) serve them.
         self._chance_positions = sorted(outcomes)
+        self._chance_values = sorted({a for pos in hidden if pos in outcomes for a in outcomes[pos]})
         used = {actions[pos] for pos in outcomes}
         self._free_sites = [pos for pos in hidden if pos in outcomes
                             and any(a not in used for a in outcomes[pos])]
@@ -526,12 +591,217 @@ class ReplayDeterminizer:
             weights = (accepted + 0.5) / (tries + 1.0) * np.array(sizes, dtype=float)
             self._block_weights[index] = weights / weights.sum()
 
+    # -- the chain's start -------------------------------------------------------------------
+    def _start(self, actions, player, target, rng):
+        """The chain's first world, drawn without looking at the hidden truth.
+
+        A randomized consistent replay: the player's own actions and the steps the player sees
+        keep their real values, every hidden step is drawn at random among the values that
+        keep the player's view at that step, and a step that cannot be made (a card an
+        opponent plays that the drawn deal did not give it) is repaired by changing earlier
+        hidden values (``_repair``). Every choice reads only the player's view, so a chain that
+        cannot move returns a world drawn independently of the truth, never the truth itself
+        more often than chance allows. Up to ``start_restarts`` fresh replays, each with
+        ``start_repairs`` replays of repair proposals, within ``start_seconds`` in all; then a
+        RuntimeError naming the game (the chain
+        never falls back to the real history). Measured phase by phase in
+        tests/games/test_determinizer_audit.py.
+        """
+        views = target if self._aoh else self._step_views(actions, player)
+        self._start_deadline = time.perf_counter() + self.start_seconds
+        for _ in range(self.start_restarts):
+            self._check_clock()
+            history = self._random_replay(actions, player, views, rng)
+            if history is not None:
+                result = self._replay(history, player, target)
+                if result is not None:
+                    return result
+        name = self.game.get_type().short_name
+        raise RuntimeError(f"chain determinizer: no consistent world of '{name}' found without "
+                           f"the truth in {self.start_restarts} randomized replays or "
+                           f"{self.start_seconds:g} s (raise start_restarts, start_repairs or "
+                           f"start_seconds)")
+
+    def _step_views(self, actions, player):
+        """The player's information-state string after each real step."""
+        replay = self.game.new_initial_state()
+        views = []
+        for action in actions:
+            replay.apply_action(action)
+            views.append(replay.information_state_string(player))
+        return views
+
+    def _step_ok(self, node, child, action, pos, player, views):
+        if self._aoh:
+            mine = not node.is_chance_node() and node.current_player() == player
+            return (f"a{action}" if mine else observation(child, player)) == views[pos]
+        return child.information_state_string(player) == views[pos]
+
+    def _draw(self, node, pos, history, player, views, rng):
+        """Step ``pos`` from ``node``: the real value where the player sees it, else a random
+        value keeping the view. Writes it into ``history``; returns the child or None."""
+        if node.is_terminal():
+            return None
+        if node.is_chance_node():
+            outcomes = [(a, p) for a, p in node.chance_outcomes() if p > 0]
+            if pos in self._hidden_set or len(outcomes) == 1:
+                keys = np.log([p for _, p in outcomes]) + rng.gumbel(size=len(outcomes))
+                candidates = [outcomes[i][0] for i in np.argsort(-keys)]
+            else:
+                candidates = [history[pos]] if history[pos] in dict(outcomes) else []
+        else:
+            legal = node.legal_actions()
+            if pos in self._hidden_actions and node.current_player() != player:
+                candidates = [legal[i] for i in rng.permutation(len(legal))]
+            else:
+                candidates = [history[pos]] if history[pos] in legal else []
+        for action in candidates:
+            child = node.child(action)
+            if self._step_ok(node, child, action, pos, player, views):
+                history[pos] = action
+                return child
+        return None
+
+    def _random_replay(self, actions, player, views, rng):
+        """One randomized consistent replay (see ``_start``), or None past its repair budget."""
+        history = list(actions)
+        self._hidden_set = set(self._hidden)
+        node = self.game.new_initial_state()
+        budget = [self.start_repairs]
+        for pos in range(len(actions)):
+            child = self._draw(node, pos, history, player, views, rng)
+            if child is None:
+                child = self._repair(history, pos, node, player, views, rng, budget)
+                if child is None:
+                    return None
+            node = child
+        return history
+
+    def _prefix(self, history, pos, player, views):
+        """The state after ``history[:pos]`` when every step is legal with the real view."""
+        node = self.game.new_initial_state()
+        for step in range(pos):
+            action = history[step]
+            if node.is_terminal():
+                return None
+            if node.is_chance_node():
+                if dict(node.chance_outcomes()).get(action, 0.0) <= 0.0:
+                    return None
+            elif action not in node.legal_actions():
+                return None
+            child = node.child(action)
+            if (self._aoh or step == pos - 1) and not self._step_ok(node, child, action, step,
+                                                                     player, views):
+                return None
+            node = child
+        return node
+
+    def _repair(self, history, pos, node, player, views, rng, budget):
+        """Change hidden values before ``pos`` until step ``pos`` can be made from ``node``.
+
+        Where step ``pos`` is refused by the engine (a card an opponent plays that it does not
+        hold), any proposal (``_repair_proposals``) keeping the steps before ``pos``
+        consistent is kept: a random walk over consistent prefixes. Where its view cannot be
+        met (a hand shown only when the deal ends), each round keeps the proposal whose view
+        at ``pos`` is nearest the real one (``_closeness``), if no further than before, so the
+        hand is met card by card. The repair ends when step ``pos`` can be made, or returns
+        None when ``budget[0]`` replays are spent or the start's ``start_seconds`` are up.
+        """
+        before = [q for q in self._hidden if q < pos]
+        if not before:
+            return None
+        needed = None if pos in self._hidden_set else history[pos]
+        allowed = ([a for a, p in node.chance_outcomes() if p > 0] if node.is_chance_node()
+                   else [] if node.is_terminal() else node.legal_actions())
+        refused = needed is not None and needed not in allowed
+        score = -1
+        while budget[0] > 0 and time.perf_counter() < self._start_deadline:
+            self._check_clock()
+            best = None
+            for proposal in self._repair_proposals(history, before, needed, rng, refused):
+                budget[0] -= 1
+                prefix = self._prefix(proposal, pos, player, views)
+                if prefix is None:
+                    continue
+                closeness = 0 if refused else self._closeness(prefix, pos, proposal, player, views)
+                if best is None or closeness > best[0]:
+                    best = (closeness, proposal, prefix)
+            if best is None or best[0] < score:
+                continue
+            score, proposal, prefix = best
+            history[:] = proposal
+            child = self._draw(prefix, pos, history, player, views, rng)
+            if child is not None:
+                return child
+        return None
+
+    def _repair_proposals(self, history, before, needed, rng, refused):
+        """Candidate changes of the hidden values in ``before``: the value step ``pos`` needs
+        (its real value, where the player sees it) moved into or out of a hidden position; two
+        hidden values exchanged; a hidden value redrawn among those no chance step holds (a
+        card still in the stock). Where the view, not the engine, refuses step ``pos``
+        (``refused`` False), also one hidden position exchanged, in turn, with every other one
+        and given every value left in the stock (at most 96 of these, the best kept by
+        ``_repair``)."""
+        values = self._chance_values
+        q = before[int(rng.integers(len(before)))]
+        u = rng.random()
+        proposal = list(history)
+        used = {history[c] for c in self._chance_positions}
+        if refused and u >= 0.75 and values:
+            free = [v for v in values if v not in used] or values
+            proposal[q] = free[int(rng.integers(len(free)))]
+            return [proposal] if proposal != history else []
+        if needed is not None and u < (0.5 if refused else 0.2):
+            holders = [r for r in before if proposal[r] == needed]
+            if holders:  # the needed value sits in a hidden position: move it out
+                r = holders[int(rng.integers(len(holders)))]
+                if rng.random() < 0.5 or not values:
+                    proposal[r], proposal[q] = proposal[q], needed
+                else:
+                    proposal[r] = values[int(rng.integers(len(values)))]
+            else:  # the needed value is nowhere hidden: put it in
+                proposal[q] = needed
+            return [proposal] if proposal != history else []
+        if refused or u < 0.4:
+            r = before[int(rng.integers(len(before)))]
+            proposal[q], proposal[r] = proposal[r], proposal[q]
+            return [proposal] if proposal != history else []
+        out = []
+        for r in before:  # every exchange with another hidden position
+            if history[r] != history[q]:
+                proposal = list(history)
+                proposal[q], proposal[r] = history[r], history[q]
+                out.append(proposal)
+        for value in [v for v in values if v not in used]:  # every value left in the stock
+            proposal = list(history)
+            proposal[q] = value
+            out.append(proposal)
+        return [out[i] for i in rng.permutation(len(out))[:96].tolist()]
+
+    def _closeness(self, node, pos, history, player, views):
+        """How near step ``pos``'s view (with its current value, or the first one allowed) is to
+        the real one: the tokens the two strings share (counted with multiplicity) plus the
+        characters equal at equal places (a hand drawn as a grid)."""
+        if node.is_terminal():
+            return -1
+        allowed = ([a for a, p in node.chance_outcomes() if p > 0] if node.is_chance_node()
+                   else node.legal_actions())
+        action = history[pos] if history[pos] in allowed else allowed[0]
+        child = node.child(action)
+        mine = not node.is_chance_node() and node.current_player() == player
+        if self._aoh:
+            view = f"a{action}" if mine else observation(child, player)
+        else:
+            view = child.information_state_string(player)
+        real = views[pos]
+        tokens = collections.Counter(_TOKEN.split(view)) & collections.Counter(_TOKEN.split(real))
+        return sum(tokens.values()) + sum(a == b for a, b in zip(view, real))
+
     def _chain_sample(self, actions, player, target, rng):
         steps = self.thin
         if self._chain is None:
-            start = self._replay(actions, player, target)
-            if start is None:  # cannot happen for a real history
-                raise RuntimeError("chain determinizer: the real history does not replay")
+            start = self._start(actions, player, target, rng)
             self._chain, self._chain_logp = start[1], start[2]
             self._init_blocks()
             burn_in = self.burn_in_sweeps * len(self._hidden)
@@ -541,6 +811,8 @@ class ReplayDeterminizer:
         hidden = self._hidden
         current_state = None
         for step in range(steps):
+            if step % 64 == 0:
+                self._check_clock()
             if burn_in and step == burn_in:
                 self._freeze_blocks()
             proposal = list(self._chain)
