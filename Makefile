@@ -50,7 +50,7 @@ figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAP
 rekey: $(STAMP) ## after a change meant to move no number: carry PAPER's committed tables at PRESET to the new code, once a covering sample recomputes equal; REDO=game=hearts recomputes those tasks instead (experiments/rekey.py)
 	INFOSETS_REKEY=1 INFOSETS_REKEY_REDO='$(REDO)' $(MAKE) --no-print-directory figures PRESET=$(PRESET) $(if $(PAPER),PAPER=$(PAPER)) $(if $(DASK),DASK=$(DASK))
 
-reports-check: $(STAMP) ## check reports/ (no errors, every figure shown) and open each page in headless Chromium
+reports-check: $(STAMP) ## check reports/ (no errors, every figure shown, a summary box first, index.html) and render each page in headless Chromium: fails on a cut table cell or a table wider than the page
 	@command -v chromium >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then \
 	  echo "installing Debian's chromium"; apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else echo "reports-check needs chromium: sudo apt-get install chromium"; exit 1; fi; }

@@ -117,7 +117,7 @@ def test_restore_cut_cells_gives_back_the_whole_text_from_the_runs_csv(tmp_path)
 
 def test_long_words_in_cells_may_break_and_wide_tables_get_a_smaller_font():
     assert report_layout.breakable("<td>kuhn_poker(players=3)</td>") == \
-        "<td>kuhn_<wbr>poker(players=<wbr>3)</td>"
+        "<td>kuhn_<wbr>poker<wbr>(players=<wbr>3)</td>"
     narrow = pd.DataFrame({"a": [1]}).to_html()
     wide = pd.DataFrame({f"c{i}": [i] for i in range(report_layout.WIDE_COLUMNS + 1)}).to_html()
     assert "wide-table" not in report_layout.mark_wide(narrow)

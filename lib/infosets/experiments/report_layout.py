@@ -40,6 +40,7 @@ CELL = re.compile(r"(<t[dh][^>]*>)([^<]*)(</t[dh]>)")
 # A table with more columns than this gets a smaller font (``mark_wide``).
 WIDE_COLUMNS = 12
 BREAK_AFTER = re.compile(r"([_/,=:;])(?=\S)")
+BREAK_BEFORE = re.compile(r"(?<=\w)([(\[])")
 
 PAGE_CSS = """
 <style id="report-layout">
@@ -52,8 +53,8 @@ PAGE_CSS = """
   padding: 0.25em 0.25em; }
 .jp-RenderedHTMLCommon table.claims-table td, .jp-RenderedHTMLCommon table.claims-table th {
   text-align: left; vertical-align: top; }
-.claims-table .col-claim, .claims-table .col-test, .claims-table .col-note { min-width: 14em; }
-.claims-table .col-paper { min-width: 8em; }
+.claims-table .col-claim, .claims-table .col-test, .claims-table .col-note { min-width: 11em; }
+.claims-table .col-paper { min-width: 6em; }
 .jp-OutputArea-output pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 .report-summary { border: 2px solid #4a6fa5; border-radius: 6px; background: #f3f6fb;
   padding: 0.6em 1.2em; margin: 0.5em 0 1.2em 0; font-size: 1.05em; text-align: left; }
@@ -166,10 +167,13 @@ def _display_path(path: Path) -> str:
 
 def breakable(table_html: str) -> str:
     """``table_html`` with a line-break opportunity (``<wbr>``) after the underscores,
-    slashes, commas, equals signs, colons and semicolons inside its cells' words, so that a
-    table of long names wraps to the page instead of widening it."""
-    return CELL.sub(lambda m: m.group(1) + BREAK_AFTER.sub(r"\1<wbr>", m.group(2))
-                    + m.group(3), table_html)
+    slashes, commas, equals signs, colons and semicolons inside its cells' words, and before
+    an opening bracket that follows a word, so that a table of long names wraps to the page
+    instead of widening it."""
+    def wrap(text: str) -> str:
+        return BREAK_BEFORE.sub(r"<wbr>\1", BREAK_AFTER.sub(r"\1<wbr>", text))
+
+    return CELL.sub(lambda m: m.group(1) + wrap(m.group(2)) + m.group(3), table_html)
 
 
 def mark_wide(table_html: str) -> str:
