@@ -158,6 +158,8 @@ def test_the_page_opens_with_the_summary_and_ends_with_the_settings(run_folder):
     assert sources[7].startswith("## Settings and configuration")
     assert sources[8:10] == ["session = nb.start(...)", "## Games and settings"]
     assert "JupyterLab" in sources[-1] and "## Explore" not in sources
+    again = reports.page_html(nb, "pimcts_aggregation", "paper", run_folder)
+    assert again == reports.page_html(nb, "pimcts_aggregation", "paper", run_folder)
 
 
 def test_the_index_links_every_report_with_its_counts(tmp_path, run_folder):

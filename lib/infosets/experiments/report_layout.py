@@ -153,6 +153,8 @@ def page_notebook(nb: nbformat.NotebookNode, slug: str, preset: str,
         body.append(_markdown(f"*The interactive explorers run in JupyterLab: open "
                               f"`notebooks/{slug}.ipynb`.*"))
     nb.cells = page + body
+    for index, cell in enumerate(nb.cells):  # new cells get random ids: the page must not
+        cell.id = f"page-{index}"
     return nb
 
 
