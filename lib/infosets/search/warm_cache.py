@@ -8,7 +8,7 @@ compiles the same code into numba's on-disk cache at the same time. ``make test`
 before its first computed task (a replot compiles nothing); later processes load the cache
 in seconds.
 
-On a fresh machine the compile takes minutes (462 s on a 2-vCPU machine in 2026-11; the
+On a fresh machine the compile takes minutes (462 s on a 2-vCPU machine; the
 breakdown is in docs/paper_scale.md), so it shows a progress bar over its stages: the eight
 kernel dispatchers (``games.kernels.k_*``), then the OL-MCTS, PI-MCTS and IS-MCTS entry
 points. A cached run (2 to 3 s) finishes before the bar would appear.
