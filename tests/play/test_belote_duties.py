@@ -62,20 +62,22 @@ def test_a_reason_exactly_for_the_cards_the_game_refuses():
 
 
 def test_the_match_says_which_duty_refused_the_card():
-    """Was '(follow the rules)' without the rule."""
+    """Was '(follow the rules)' without the rule. The first card is led by hand (no search),
+    then the other seat is the human's."""
     for seed in range(40):
         match = Match(seed, human_seat=0, iterations=5)
-        while not match.is_over():
-            match.run_ai()
-            if match.is_over():
-                break
-            k = match.state.kernel
-            legal = set(match.legal_cards())
-            refused = [c for c in range(32) if k.playable(0) >> c & 1 and c not in legal]
+        k = match.state.kernel
+        responder = 1 - match.to_move()
+        for lead in match.legal_cards():
+            mine = k.playable(responder)
+            refused = [c for c in range(32) if mine >> c & 1
+                       and not legal_reply_mask(mine, lead) >> c & 1]
             if refused:
+                match.state.apply_action(lead)
+                match.human = responder
                 message = match.submit(card_name(refused[0]))
-                assert f"({why_not(refused[0], k.playable(0), k.lead)})" in message
-                assert "you must " in message and "playable: " in message
+                assert message.startswith(f"{card_name(refused[0])} cannot be played now (")
+                assert f"({why_not(refused[0], mine, lead)}); playable: " in message
+                assert match.to_move() == responder  # the card was not played
                 return
-            match.submit(card_name(match.legal_cards()[0]))
     pytest.fail("no position with a refused card in 40 deals")
