@@ -402,6 +402,14 @@ def deal_block(cfg, game_string: str, players: int, block: int, part: str | None
     return range(block * per, min((block + 1) * per, deals_per_cell(cfg, game_string, players, part)))
 
 
+def searched_engine(bot) -> str | None:
+    """The engine that ran ``bot``'s last search, or None if it never searched (a bot's
+    ``engine_used`` names the planned engine before its first search; a row records what ran)."""
+    if getattr(bot, "last_search_info", None) is None:
+        return None
+    return getattr(bot, "engine_used", None)
+
+
 def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
     """Duplicate games of one (game, budget, agent config): the focus agent against OL-MCTS in
     every other seat, each deal played once per seat rotation. Deal i of a game draws its
@@ -440,8 +448,7 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
                                 columns=["mean_depth", "max_depth", "visit_share", "tree_agreement"])
         rows.append({"deal": r["deal"], "rotation": r["rotation"], "focus_seat": r["seat"],
                      "game_index": r["deal"] * n + r["rotation"], "players": n,
-                     "engine_used": str(getattr(current["bot"], "engine_used", None)
-                                        or cfg["ismcts_engine"]),
+                     "engine_used": str(searched_engine(current["bot"]) or cfg["ismcts_engine"]),
                      "score": r["score"], "focus_return": r["return"],
                      "decisions": len(searched), "cpu_seconds": r["seconds"],
                      **{c: float(searched[c].mean()) if searched[c].notna().any() else np.nan
