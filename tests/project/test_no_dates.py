@@ -18,10 +18,6 @@ ALLOWED = {
     ("lib/infosets/papers/pimcts_costs.py", "e.g. 2026-11-27T10:29"): "format example",
     ("lib/infosets/papers/pimcts_costs.py", "like 2026-11-27T10:29"): "format example",
 }
-# Modules whose prose is being rewritten by their owners in the same session: still dated
-# when this test was written. Remove a name once its module carries no date.
-PENDING = {"lib/infosets/games/determinizers.py", "lib/infosets/games/history_replay.py",
-           "lib/infosets/papers/pimcts_claims.py"}
 
 
 def dated_lines(path: Path, rel: str) -> list[str]:
@@ -42,8 +38,7 @@ def test_lib_and_the_readme_carry_no_date():
     found = []
     for path in files:
         rel = path.relative_to(ROOT).as_posix()
-        if rel not in PENDING:
-            found += dated_lines(path, rel)
+        found += dated_lines(path, rel)
     assert not found, "dated narrative (move it to docs/changelog.md):\n" + "\n".join(found)
 
 

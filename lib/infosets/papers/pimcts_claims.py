@@ -28,7 +28,7 @@ The rotations of one deal share its chance outcomes, so their paired differences
 correlated, and a t test over (deal, rotation) pairs would then be too narrow.
 ``pairing_check`` measures it for every cell against the control: the standard error of the
 per-deal means (deals as the unit) over the one the tests use. On the paper run it was about
-1 (median 0.98 over 162 cells, 2026-11-29; the largest game median Dominion's 1.24 over 20
+1 (median 0.98 over 162 cells; the largest game median Dominion's 1.24 over 20
 deals, where a ratio of two standard errors is itself uncertain by about 16%), so the pairs
 are tested as independent; the table is saved beside the claims (``claims_pairing_check``).
 
@@ -81,8 +81,8 @@ POKER_NAMED_D = (100, 200, 300, 500)
 POKER_D_RANGE = (100, 500)           # "higher determinizations (100-500)": every grid D in it
 PAPER_BUDGET, PAPER_HIGH_BUDGET = 4000, 10_000
 # Known defects of a game's searches in the committed results, stated on every row they touch
-# ({game: text}). Empty since 2026-11-28: Hearts' cut-offs, divided by its return span 36
-# until then, were fixed and its rows recomputed at both presets.
+# ({game: text}). Empty: the last one (Hearts' cut-offs divided by its return span) was fixed
+# and its rows recomputed at both presets (docs/changelog.md).
 SEARCH_DEFECTS: dict[str, str] = {}
 
 
