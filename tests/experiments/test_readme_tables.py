@@ -150,3 +150,13 @@ def test_the_results_page_writes_every_cell_in_full(tmp_path):
     assert f"| mismatch | {' '.join(['a claim'] * 20)} | 1 | 2 |  | paired t | {note.strip()} |" \
         in page
     assert "…" not in page and "<details>" not in page
+
+
+def test_a_claims_file_with_both_paper_columns_shows_the_papers_statement(tmp_path):
+    # claims.py writes the paper's statement ("paper") and, for a size claim, its number
+    # alone ("paper_value", empty otherwise): the tables show the statement
+    path = tmp_path / "claims.csv"
+    pd.DataFrame({"claim": ["TSSR largest over λ", "drop in win rate"],
+                  "paper": ["up to 10x", "drop 16.6 points"], "paper_value": ["", "0.166"],
+                  "ours": ["3.72", "0.022"], "verdict": ["mismatch", "mismatch"]}).to_csv(path, index=False)
+    assert rt.read_claims(path)["paper"].tolist() == ["up to 10x", "drop 16.6 points"]

@@ -148,7 +148,8 @@ def read_claims(path: Path) -> pd.DataFrame:
     for column in ("claim", "verdict"):
         if column not in frame.columns:
             raise ValueError(f"{path}: no {column!r} column")
-    paper = "paper_value" if "paper_value" in frame.columns else "paper"
+    # "paper" is the paper's statement as text; "paper_value" (claims.py) its number alone
+    paper = "paper" if "paper" in frame.columns else "paper_value"
     empty = [""] * len(frame)
     return pd.DataFrame({
         "claim": [_cell(c) for c in frame["claim"]],
