@@ -45,7 +45,7 @@ def test_pimcts_aggregation_smoke(tmp_path):
     assert list(games["slice"]) == ["main"] * 3 + ["tabletop", "high"]
     # per-game readings: the two paper games run carry a test and n; the rest are "not run"
     ttt = claims[claims["claim"].str.startswith("tic_tac_toe, B=30: PI-MCTS worse")].iloc[0]
-    assert ttt["test"].startswith("intersection-union") and int(ttt["n"]) > 0
+    assert ttt["test"].startswith("one-sided paired t of the mean over") and int(ttt["n"]) > 0
     sushi3 = claims[claims["claim"].str.startswith("sushi_go(players=3), B=10")]
     assert len(sushi3) >= 1
     not_run = claims[claims["verdict"] == "not run"]

@@ -272,7 +272,7 @@ def _fig4_claim(state, sub) -> Claim | None:
                       f"({'equivalent' if close else 'beyond the margin' if far else 'undecided'}); "
                       f"Importance - MCMC [{vs_imp.lo:.3f}, {vs_imp.hi:.3f}] "
                       f"({'MCMC better' if better else 'Importance better' if worse else 'undecided'})"
-                      + ("; MCMC significantly BELOW True's error, unexplained: a chain should not "
+                      + ("; MCMC significantly below True's error, unexplained: a chain should not "
                          "beat i.i.d. exact sampling beyond chance (check its autocorrelation "
                          "on this state)" if vs_true.hi < 0 else ""))
 
