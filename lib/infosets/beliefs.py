@@ -303,7 +303,7 @@ class SampledWorldModel:
         if name not in SAMPLED_GAMES:
             raise ValueError(f"game must be one of {SAMPLED_GAMES} for sampled beliefs, got {name}")
         self.game = game
-        from infosets.games import trick_game  # noqa: PLC0415 (registered on import)
+        from infosets.games.trick_game import game as trick_game  # noqa: PLC0415 (registered on import)
         self._module = trick_game
 
         num_cards, hand_size = trick_game.resolve_sizes(game.get_parameters())

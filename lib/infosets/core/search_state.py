@@ -3,7 +3,7 @@
 Written for the searches of the PI-MCTS / IS-MCTS comparison of Ravichandran, Goodman and
 Lucas ("PIMCTS evaluation in tabletop games", docs/papers/pimcts_aggregation.md) and used by
 every paper's search. A ``pyspiel.State`` satisfies it, and so does a fast kernel state that
-provides the same methods (``games/_tabletop.py``, ``games/trick_kernel.py``). It lives in the
+provides the same methods (``games/_tabletop.py``, ``games/trick_game/array_rules.py``). It lives in the
 bottom layer so that games can name the contract they meet without importing ``search``.
 """
 

@@ -51,6 +51,7 @@ from infosets.experiments.store import (
     check_writable,
     data_root,
     dependency_versions,
+    games_named,
     naming_path,
     write_if_changed,
 )
@@ -131,15 +132,20 @@ def prune_unlisted(folder: Path) -> list[Path]:
     return sorted(stale)
 
 
-def warm_engine() -> None:
-    """Compile (or load) the numba engine in this process (``search.warm_cache``): a few
-    seconds when cached, minutes on a fresh machine, with a progress bar; in a headless run
-    (``runlog``) without the bar, and what the compile says goes to the run log."""
+def warm_engine(cfg: _config.Config) -> None:
+    """Compile (or load) the numba engine in this process for the kernel games ``cfg`` names
+    (``store.games_named``, ``search.warm_cache``): about a second a game when cached, tens of
+    seconds on a fresh machine, with a progress bar; in a headless run (``runlog``) without the
+    bar, and what the compile says goes to the run log."""
+    from infosets.games.kernels import kernel_games
     from infosets.search.warm_cache import warm
 
+    games = [g for g in games_named(cfg.slug, cfg.values) if g in kernel_games()]
+    if not games:
+        return
     with runlog.captured():
-        seconds = warm(progress=not runlog.headless())
-    runlog.info(f"numba engine ready ({seconds:.0f} s)")
+        seconds = warm(games, progress=not runlog.headless())
+    runlog.info(f"numba engine ready for {', '.join(games)} ({seconds:.0f} s)")
 
 
 @dataclass
@@ -232,7 +238,7 @@ class Session:
         if self._executor is None:
             executor = make_executor(self.workers, self.scheduler)
             if executor.workers > 1:
-                warm_engine()
+                warm_engine(self.cfg)
             self._executor = executor
             atexit.register(self.close)
         return self._executor

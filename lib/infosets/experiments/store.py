@@ -1,7 +1,8 @@
 """Result store: ``data/<slug>/<run_id>/`` with atomic, checksummed task files (all papers).
 
 run_id hashes what determines a result: the validated config, the executable sources (syntax
-trees without comments and docstrings) of the modules the paper imports (``import_closure``)
+trees without comments and docstrings) of the modules the paper imports and of the folders of
+the games it plays (``run_files``)
 and the installed versions of the packages that can change a number (``dependency_versions``).
 A change to any of them starts a new run, while an interrupted run resumes where it stopped.
 Each finished task is one file ``<name>/<task_id>.pkl`` written to a temporary file and renamed,
@@ -18,6 +19,7 @@ import ast
 import hashlib
 import json
 import pickle
+import re
 import sys
 from functools import cache
 from importlib import metadata
@@ -103,17 +105,47 @@ def _imports_of(path: Path) -> set[str]:
     return {m for m in found if m == "infosets" or m.startswith("infosets.")}
 
 
+_GAMES_DIR = _PACKAGE_ROOT / "games"
+
+
+@cache
+def game_folders() -> tuple[str, ...]:
+    """The games that are a folder of their own (``games/<name>/``), by name."""
+    return tuple(sorted(p.name for p in _GAMES_DIR.iterdir() if (p / "__init__.py").is_file()))
+
+
+def _game_of(module: str) -> str | None:
+    """The game folder holding ``module`` (``infosets.games.<name>...``), or None."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["infosets", "games"] \
+        and parts[2] in game_folders() else None
+
+
+def _game_of_file(path: Path) -> str | None:
+    rel = path.relative_to(_PACKAGE_ROOT).parts
+    return rel[1] if len(rel) > 2 and rel[0] == "games" and rel[1] in game_folders() else None
+
+
 @cache
 def import_closure(module: str) -> tuple[str, ...]:
     """Source files (relative to ``lib/infosets``) that importing ``module`` can execute.
 
     A static walk of the import statements from ``module``, including the ``__init__`` of
-    every enclosing package; over-inclusive (an import inside a function counts), never short.
+    every enclosing package; over-inclusive (an import inside a function counts), never short,
+    with one exception: the shared modules of ``infosets.games`` import the game folders
+    (``games/<name>/``) they serve (the registry, the determinizers, the heuristics), and that
+    code runs only when its game is played, so those imports are not followed. A game's folder
+    is in the closure when code outside ``games/`` imports it; ``run_files`` adds the folders of
+    the games a run names.
     """
-    todo, seen = [module], set()
+    todo, seen = [(module, None)], set()
     files: set[Path] = set()
     while todo:
-        name = todo.pop()
+        name, importer = todo.pop()
+        game = _game_of(name)
+        if importer is not None and game is not None and importer.is_relative_to(_GAMES_DIR) \
+                and _game_of_file(importer) != game:
+            continue  # a shared games module importing a game it serves
         if name in seen:
             continue
         seen.add(name)
@@ -122,10 +154,42 @@ def import_closure(module: str) -> tuple[str, ...]:
             path = _module_file(".".join(parts[:i]))
             if path is not None and path not in files:
                 files.add(path)
-                todo.extend(_imports_of(path))
+                todo.extend((m, path) for m in _imports_of(path))
     if not files:
         raise ValueError(f"module: {module!r} is not an infosets module")
     return tuple(sorted(str(p.relative_to(_PACKAGE_ROOT)) for p in files))
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, (list, tuple, set)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def games_named(slug: str, values: dict | None = None) -> tuple[str, ...]:
+    """The game folders a paper's run names: in its config ``values`` (game strings such as
+    ``love_letter(players=3)``) or in a string of its paper module (``papers/<slug>.py``)."""
+    texts = _strings(values or {})
+    paper = _PACKAGE_ROOT / "papers" / f"{slug}.py"
+    if paper.is_file():
+        texts += [node.value for node in ast.walk(ast.parse(paper.read_bytes()))
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    words = {w for text in texts for w in re.findall(r"[a-z][a-z0-9_]*", text)}
+    return tuple(sorted(words & set(game_folders())))
+
+
+def run_files(slug: str, values: dict | None = None) -> tuple[str, ...]:
+    """The source files (relative to ``lib/infosets``) a run's results key covers: the paper's
+    ``import_closure`` and the folders of the games it names (``games_named``). Editing one
+    game's folder changes the keys of the runs that play it and no other."""
+    files = set(import_closure(f"infosets.papers.{slug}"))
+    for game in games_named(slug, values):
+        files.update(str(p.relative_to(_PACKAGE_ROOT)) for p in (_GAMES_DIR / game).rglob("*.py"))
+    return tuple(sorted(files))
 
 
 def executable_source(source: bytes | str) -> str:
@@ -141,14 +205,18 @@ def executable_source(source: bytes | str) -> str:
     return ast.dump(tree, include_attributes=False)
 
 
-@cache
-def code_hash(slug: str | None = None) -> str:
-    """SHA-256 over the executable source (``executable_source``) of the modules a paper
-    imports, with their paths; every module if no slug."""
+def code_hash(slug: str | None = None, values: dict | None = None) -> str:
+    """SHA-256 over the executable source (``executable_source``) of the files a paper's run
+    covers (``run_files``, for config ``values``), with their paths; every module if no slug."""
     if slug is None:
-        rel = sorted(str(p.relative_to(_PACKAGE_ROOT)) for p in _PACKAGE_ROOT.rglob("*.py"))
+        rel = tuple(sorted(str(p.relative_to(_PACKAGE_ROOT)) for p in _PACKAGE_ROOT.rglob("*.py")))
     else:
-        rel = import_closure(f"infosets.papers.{slug}")
+        rel = run_files(slug, values)
+    return _hash_files(rel)
+
+
+@cache
+def _hash_files(rel: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     for name in rel:
         digest.update(name.encode())
@@ -175,7 +243,7 @@ def _installed_versions() -> dict[str, str]:
 def run_key(cfg: Config) -> dict:
     """Everything a run's results depend on, as JSON: config, code and dependency versions."""
     return {"slug": cfg.slug, "seed": cfg.seed, "values": cfg.values,
-            "code_hash": code_hash(cfg.slug), "versions": dependency_versions()}
+            "code_hash": code_hash(cfg.slug, cfg.values), "versions": dependency_versions()}
 
 
 def run_id(cfg: Config) -> str:
@@ -216,7 +284,7 @@ class Store:
         config_file = self.path / "config.json"
         if not config_file.exists():
             meta = {**cfg.to_json(), **run_key(cfg), "run_id": self.run_id,
-                    "code_files": list(import_closure(f"infosets.papers.{cfg.slug}"))}
+                    "code_files": list(run_files(cfg.slug, cfg.values))}
             atomic_write_text(config_file, json.dumps(meta, indent=2, sort_keys=True, default=str))
 
     def task_file(self, name: str, task_id: str) -> Path:

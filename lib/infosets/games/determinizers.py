@@ -64,7 +64,7 @@ import numpy as np
 import pyspiel
 
 from infosets.core.checks import check_callable, check_game, check_sampler_call
-from infosets.games.hearts_worlds import HeartsWorlds
+from infosets.games.hearts.worlds import HeartsWorlds
 from infosets.games.history_replay import (  # noqa: F401  (re-exported: one implementation)
     AOH_GAMES,
     SECONDS_PER_WORLD,
@@ -74,8 +74,8 @@ from infosets.games.history_replay import (  # noqa: F401  (re-exported: one imp
     observation,
     uses_aoh_key,
 )
-from infosets.games.oh_hell_worlds import OhHellWorlds
-from infosets.games.spades_worlds import SpadesWorlds
+from infosets.games.oh_hell.worlds import OhHellWorlds
+from infosets.games.spades.worlds import SpadesWorlds
 
 Sampler = Callable[[pyspiel.State, int, np.random.Generator], pyspiel.State]
 

@@ -75,12 +75,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pyspiel
 
-from infosets.games import _dominion_kernel as dominion_kernel
-from infosets.games import _exploding_kittens_kernel as kittens_kernel
-from infosets.games import _love_letter_kernel as love_kernel
-from infosets.games import _stratego_kernel as stratego_kernel
-from infosets.games import _sushi_go_kernel as sushi_kernel
-from infosets.games import _virus_kernel as virus_kernel
+from infosets.games.dominion import kernel as dominion_kernel
+from infosets.games.exploding_kittens import kernel as kittens_kernel
+from infosets.games.love_letter import kernel as love_kernel
+from infosets.games.stratego import kernel as stratego_kernel
+from infosets.games.sushi_go import kernel as sushi_kernel
+from infosets.games.virus import kernel as virus_kernel
 
 # The heuristic TAG's file names for each game (json/players/gameSpecific/...).
 TAG_HEURISTIC = {
@@ -176,7 +176,7 @@ def heuristic(state) -> list[float]:
     if name in _PORT_HEURISTICS:
         return port_heuristic(name, getattr(state, "kernel", state))
     if name in _MODULE_HEURISTIC.values():
-        return importlib.import_module(f"infosets.games.{name}").heuristic(state)
+        return importlib.import_module(f"infosets.games.{name}.game").heuristic(state)
     game = state.get_game()
     if state.is_terminal():
         return list(state.returns())

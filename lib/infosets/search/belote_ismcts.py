@@ -3,7 +3,7 @@
 Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
 (docs/papers/belote_ismcts.md), Algorithm 1, with the details of the authors' code from the
 reading notes. ``BeloteISMCTSBot`` runs ``infosets.search.ismcts.ISMCTSBot`` with the compiled
-engine on the ``belote2p`` kernel (``infosets.games._belote_kernel``) and these options
+engine on the ``belote2p`` kernel (``infosets.games.belote2p.kernel``) and these options
 (``PAPER_OPTIONS``):
 
 - ``node_key="moves"``: one tree over card sequences (both players' moves), rebuilt at every
@@ -33,9 +33,9 @@ import numpy as np
 import pyspiel
 
 from infosets.core.rng import as_generator
+from infosets.games.belote2p import kernel as belote_kernel
 from infosets.games.belote2p.game import GAME_NAME
 from infosets.games.belote2p.rules import KernelState, hand_exclusions
-from infosets.games.kernels import belote as belote_kernel
 from infosets.search.ismcts import ISMCTSBot
 
 PAPER_OPTIONS = {"availability": "expanded", "node_key": "moves", "reward": "heuristic",

@@ -24,31 +24,27 @@ back, so there is one implementation of each rule.
 from __future__ import annotations
 
 import math
+import types
+from types import ModuleType, SimpleNamespace
 
 import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_bounded, rng_random
-from infosets.games.kernels import (
-    k_apply_action,
-    k_chance_outcomes,
-    k_current_player,
-    k_determinize,
-    k_heuristic,
-    k_infostate_key,
-    k_legal_actions,
-    k_returns,
-)
 from infosets.search.root_stats import RootStats
 
 CHANCE = -1
 TERMINAL = -4
 
+# The kernel contract (infosets.games.kernels), bound to one game's jitted functions in each
+# engine that ``engine_for`` builds; the game-free module never calls them.
+nb_current_player = nb_legal_actions = nb_chance_outcomes = nb_apply_action = None
+nb_returns = nb_heuristic = nb_infostate_key = nb_determinize = None
 
-@nb.njit(cache=True)
-def _sample_chance(kid, s, actions, probs, rng):
+
+def _sample_chance(s, actions, probs, rng):
     """A chance outcome by its probabilities (as ``search.common.sample_chance``)."""
-    n = k_chance_outcomes(kid, s, actions, probs)
+    n = nb_chance_outcomes(s, actions, probs)
     u = rng_random(rng)
     acc = 0.0
     for i in range(n):
@@ -58,27 +54,26 @@ def _sample_chance(kid, s, actions, probs, rng):
     return actions[n - 1]
 
 
-@nb.njit(cache=True)
-def _rollout(kid, st, rng, limit, buf, probs, returns):
+def _rollout(st, rng, limit, buf, probs, returns):
     """Random playout from ``st`` in place; raw returns (or the heuristic at a cut-off after
     ``limit`` actions, ``limit < 0``: none) into ``returns``."""
     steps = 0
-    mover = k_current_player(kid, st)
+    mover = nb_current_player(st)
     while mover != TERMINAL:
         if limit >= 0 and steps >= limit:
             break
         if mover == CHANCE:
-            action = _sample_chance(kid, st, buf, probs, rng)
+            action = _sample_chance(st, buf, probs, rng)
         else:
-            n = k_legal_actions(kid, st, buf)
+            n = nb_legal_actions(st, buf)
             action = buf[int(rng_random(rng) * n)]
-        k_apply_action(kid, st, action)
+        nb_apply_action(st, action)
         steps += 1
-        mover = k_current_player(kid, st)
+        mover = nb_current_player(st)
     if mover == TERMINAL:
-        k_returns(kid, st, returns)
+        nb_returns(st, returns)
     else:
-        k_heuristic(kid, st, returns)
+        nb_heuristic(st, returns)
 
 
 @nb.njit(cache=True)
@@ -145,8 +140,7 @@ def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, spa
             wsum[nd] += returns[mover_of[nd]]
 
 
-@nb.njit(cache=True)
-def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
+def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
              epsilon, rng, num_actions, num_players, out_n, out_w, depths):
     """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
 
@@ -174,14 +168,14 @@ def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, 
         plen = 0
         expanded = False
         while True:
-            mover = k_current_player(kid, st)
+            mover = nb_current_player(st)
             if mover == TERMINAL:
-                k_returns(kid, st, returns)
+                nb_returns(st, returns)
                 break
             if mover == CHANCE:
-                k_apply_action(kid, st, _sample_chance(kid, st, buf, probs, rng))
+                nb_apply_action(st, _sample_chance(st, buf, probs, rng))
                 continue
-            n = k_legal_actions(kid, st, buf)
+            n = nb_legal_actions(st, buf)
             if max_depth >= 0 and plen >= max_depth:
                 expanded = True
                 break
@@ -197,14 +191,14 @@ def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, 
             node = child
             path[plen] = child
             plen += 1
-            k_apply_action(kid, st, action)
+            nb_apply_action(st, action)
             if expanded:
                 break
         depth_total += plen
         if plen > depth_max:
             depth_max = plen
         if expanded:
-            _rollout(kid, st, rng, limit, buf, probs, returns)
+            _rollout(st, rng, limit, buf, probs, returns)
         _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span)
     for a in range(num_actions):
         ch = children[0, a]
@@ -215,16 +209,15 @@ def uct_tree(kid, world, iterations, c, normalize, low, span, limit, max_depth, 
     depths[1] = max(depths[1], depth_max)
 
 
-@nb.njit(cache=True)
-def pimcts_trees(kid, state, player, trees, budget, c, normalize, low, span, limit, max_depth,
+def pimcts_trees(state, player, trees, budget, c, normalize, low, span, limit, max_depth,
                  use_fpu, fpu, epsilon, rng, num_actions, num_players, out_n, out_w, depths):
     """``trees`` open-loop trees, each on a world determinized for ``player`` (as
     ``PIMCTSBot.search``; ``trees = 1`` is OL-MCTS). Row t of ``out_n``/``out_w`` is tree t."""
     world = np.empty_like(state)
     for t in range(trees):
         world[:] = state
-        k_determinize(kid, world, player, rng)
-        uct_tree(kid, world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
+        nb_determinize(world, player, rng)
+        uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
                  epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths)
 
 
@@ -237,8 +230,7 @@ def _find_node(table_keys, table_nodes, key, mask):
     return slot
 
 
-@nb.njit(cache=True)
-def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low, span, limit,
+def ismcts_tree(state, player, iterations, c, availability, normalize, low, span, limit,
                 max_depth, use_fpu, fpu, epsilon, rng, num_actions, num_players, root_n, root_w,
                 root_present, depths):
     """Single-observer IS-MCTS (as ``ISMCTSBot.search``): a world determinized for
@@ -247,7 +239,7 @@ def ismcts_tree(kid, state, player, iterations, c, availability, normalize, low,
     The root node's per-action visits, reward sums and presence go to ``root_*``.
     ``ismcts_tree_with`` runs it with the further options.
     """
-    ismcts_tree_with(kid, state, player, iterations, c, AVAIL_LEGAL if availability else AVAIL_PARENT,
+    ismcts_tree_with(state, player, iterations, c, AVAIL_LEGAL if availability else AVAIL_PARENT,
                      False, False, normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng,
                      num_actions, num_players, root_n, root_w, root_present,
                      np.zeros(num_actions, np.int64), depths)
@@ -347,8 +339,7 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
             w_of[node, a] += returns[path_mover[i]]
 
 
-@nb.njit(cache=True)
-def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
+def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
                      normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
                      num_players, root_n, root_w, root_present, root_avail, depths):
     """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``),
@@ -381,20 +372,20 @@ def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves
     depth_max = 0
     for _ in range(iterations):
         st[:] = state
-        k_determinize(kid, st, player, rng)
+        nb_determinize(st, player, rng)
         plen = 0
         node_key = -1  # the root's key when nodes are keyed by moves
-        mover = k_current_player(kid, st)
+        mover = nb_current_player(st)
         while mover != TERMINAL:
             if mover == CHANCE:
-                k_apply_action(kid, st, _sample_chance(kid, st, buf, probs, rng))
-                mover = k_current_player(kid, st)
+                nb_apply_action(st, _sample_chance(st, buf, probs, rng))
+                mover = nb_current_player(st)
                 continue
             if max_depth >= 0 and plen >= max_depth:
                 break
-            key = node_key if key_by_moves else k_infostate_key(kid, st, mover)
+            key = node_key if key_by_moves else nb_infostate_key(st, mover)
             node, nnodes = _node_of(table_keys, table_nodes, key, mask, nnodes)
-            n = k_legal_actions(kid, st, buf)
+            n = nb_legal_actions(st, buf)
             action, expand = _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of,
                                             present, c, avail_mode, use_fpu, fpu, epsilon, rng)
             node_key = (node + 1) * num_actions + action
@@ -402,19 +393,19 @@ def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves
             path_action[plen] = action
             path_mover[plen] = mover
             plen += 1
-            k_apply_action(kid, st, action)
-            mover = k_current_player(kid, st)
+            nb_apply_action(st, action)
+            mover = nb_current_player(st)
             if expand:
                 break
         depth_total += plen
         if plen > depth_max:
             depth_max = plen
-        _rollout(kid, st, rng, limit, buf, probs, returns)
+        _rollout(st, rng, limit, buf, probs, returns)
         if heuristic_reward:
-            k_heuristic(kid, st, returns)
+            nb_heuristic(st, returns)
         _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
                        normalize, low, span)
-    key = -1 if key_by_moves else k_infostate_key(kid, state, player)
+    key = -1 if key_by_moves else nb_infostate_key(state, player)
     slot = _find_node(table_keys, table_nodes, key, mask)
     root = table_nodes[slot]
     if root >= 0:
@@ -425,6 +416,43 @@ def ismcts_tree_with(kid, state, player, iterations, c, avail_mode, key_by_moves
             root_avail[a] = avail_of[root, a]
     depths[0] += depth_total
     depths[1] = max(depths[1], depth_max)
+
+
+# The searches above that call a game's rules are plain functions over the kernel contract's
+# names (``nb_current_player`` ... ``nb_determinize``, infosets.games.kernels). ``engine_for``
+# compiles a copy of them for one game, with those names bound to the game's kernel module:
+# numba compiles and caches each game's engine on that game's first use, in its own cache
+# files (the copies' names carry the game), and never compiles the games a run does not play.
+GAME_FUNCTIONS = ("_sample_chance", "_rollout", "uct_tree", "pimcts_trees", "ismcts_tree_with",
+                  "ismcts_tree")
+KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
+                   "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
+_ENGINES: dict[str, SimpleNamespace] = {}
+
+
+def engine_for(rules: ModuleType) -> SimpleNamespace:
+    """The compiled searches (``GAME_FUNCTIONS``) for one game's kernel module ``rules``
+    (``games/<name>/kernel.py``), built once per process and compiled on first call."""
+    engine = _ENGINES.get(rules.__name__)
+    if engine is not None:
+        return engine
+    missing = [name for name in KERNEL_CONTRACT if not hasattr(rules, name)]
+    if missing:
+        raise ValueError(f"rules: {rules.__name__} lacks {', '.join(missing)} (infosets.games.kernels)")
+    game = rules.__name__.rsplit(".", 2)[-2]  # the game's folder: games/<game>/kernel.py
+    namespace = dict(globals())
+    namespace.update({name: getattr(rules, name) for name in KERNEL_CONTRACT})
+    engine = SimpleNamespace(game=game)
+    for name in GAME_FUNCTIONS:
+        source = globals()[name]
+        copy = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
+        copy.__qualname__ = f"{name}__{game}"  # its own numba cache index (core.numba_cache)
+        copy.__module__, copy.__doc__ = __name__, source.__doc__
+        copy.infosets_game_files = rules.__file__  # stamps its cache with the game's files
+        namespace[name] = nb.njit(cache=True)(copy)
+        setattr(engine, name, namespace[name])
+    _ENGINES[rules.__name__] = engine
+    return engine
 
 
 class CompiledSearch:
@@ -460,7 +488,7 @@ class CompiledSearch:
         out_w = np.zeros((trees, a), np.float64)
         depths = np.zeros(2, np.int64)
         stream = rnd.to_array()
-        pimcts_trees(kernel.kid, self._state_array(state), player, trees, budget, self.uct_c,
+        engine_for(kernel.rules).pimcts_trees(self._state_array(state), player, trees, budget, self.uct_c,
                      scale.normalize, float(scale.low), float(scale.span), limit, max_depth, use_fpu,
                      fpu, epsilon, stream, a, kernel.num_players, out_n, out_w, depths)
         rnd.load(stream)
@@ -492,10 +520,11 @@ class CompiledSearch:
             legal = state.legal_actions()
         else:
             buf = np.empty(a, np.int64)
-            legal = buf[:k_legal_actions(kernel.kid, array, buf)].tolist()
+            legal = buf[:kernel.rules.nb_legal_actions(array, buf)].tolist()
         mode = AVAIL_EXPANDED if availability == "expanded" else AVAIL_LEGAL if availability else AVAIL_PARENT
         stream = rnd.to_array()
-        ismcts_tree_with(kernel.kid, array, player, iterations, self.uct_c, mode, node_key == "moves",
+        engine = engine_for(kernel.rules)
+        engine.ismcts_tree_with(array, player, iterations, self.uct_c, mode, node_key == "moves",
                          reward == "heuristic", scale.normalize, float(scale.low), float(scale.span), limit,
                          max_depth, use_fpu, fpu, epsilon, stream, a, kernel.num_players, root_n, root_w,
                          present, avail, depths)

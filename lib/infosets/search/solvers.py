@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable
 
 import pyspiel
 
-from infosets.games import trick_kernel as K
+from infosets.games.trick_game import array_rules as K
 
 KEYS = ("history", "string")
 

@@ -1,0 +1,7 @@
+"""hearts: Exact Hearts worlds: uniform deals and passes consistent with one player's view.
+
+This folder holds everything about the game:
+* ``worlds.py``: its world sampler (determinizer)
+
+Its tests are in ``tests/games/hearts/``.
+"""

@@ -1,0 +1,7 @@
+"""liars_dice: Numba kernel of OpenSpiel's ``liars_dice`` with one k-sided die per player (2 players).
+
+This folder holds everything about the game:
+* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+
+Its tests are in ``tests/games/liars_dice/``.
+"""

@@ -1,0 +1,8 @@
+"""love_letter: Love Letter (Seiji Kanai, 2012) as an OpenSpiel game, short name ``love_letter``.
+
+This folder holds everything about the game:
+* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
+* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+
+Its tests are in ``tests/games/love_letter/``.
+"""

@@ -1,0 +1,8 @@
+"""monopoly_deal: Monopoly Deal (Hasbro, 2008) as an OpenSpiel game, short name ``monopoly_deal``.
+
+This folder holds everything about the game:
+* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
+* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+
+Its tests are in ``tests/games/monopoly_deal/``.
+"""

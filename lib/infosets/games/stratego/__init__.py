@@ -1,0 +1,8 @@
+"""stratego: Stratego (Jacques Johan Mogendorff; Jumbo, 1961) as an OpenSpiel game, short name ``stratego``.
+
+This folder holds everything about the game:
+* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
+* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+
+Its tests are in ``tests/games/stratego/``.
+"""

@@ -1,0 +1,8 @@
+"""virus: Virus! (Tranjis Games, 2015) as an OpenSpiel game, short name ``virus``.
+
+This folder holds everything about the game:
+* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
+* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+
+Its tests are in ``tests/games/virus/``.
+"""

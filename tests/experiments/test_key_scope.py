@@ -1,0 +1,90 @@
+"""A run's results key covers the code it uses: the modules its paper imports and the folders
+of the games it names (``experiments.store.run_files``; issue 55). Editing one game's rules
+changes the keys of the runs that play it and no other; editing a comment changes none."""
+
+from __future__ import annotations
+
+import shutil
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from infosets.experiments import config, store
+
+PAPERS = ("quickstart", "belief_mixtures", "pimcts_aggregation", "belote_ismcts",
+          "progressive_hiding", "history_filtering")
+LIB = Path(store.__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def lib_copy(tmp_path, monkeypatch):
+    """A copy of lib/infosets that ``store`` hashes instead of the real one."""
+    root = tmp_path / "infosets"
+    shutil.copytree(LIB, root, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    monkeypatch.setattr(store, "_PACKAGE_ROOT", root)
+    monkeypatch.setattr(store, "_GAMES_DIR", root / "games")
+    for cached in (store.import_closure, store.game_folders, store._hash_files):
+        cached.cache_clear()
+    yield root
+    for cached in (store.import_closure, store.game_folders, store._hash_files):
+        cached.cache_clear()
+
+
+@cache
+def values(slug: str, preset: str) -> dict:
+    return config.load(slug, preset).values
+
+
+def keys(presets=("default", "paper")) -> dict:
+    out = {}
+    for slug in PAPERS:
+        for preset in presets:
+            out[slug, preset] = store.code_hash(slug, values(slug, preset))
+    store._hash_files.cache_clear()
+    return out
+
+
+def test_editing_love_letter_rekeys_pimcts_only(lib_copy):
+    before = keys()
+    rules = lib_copy / "games" / "love_letter" / "kernel.py"
+    rules.write_text(rules.read_text() + "\nEXTRA_RULE = 1\n")
+    after = keys()
+    changed = {slug for (slug, _), key in after.items() if key != before[slug, _]}
+    assert changed == {"pimcts_aggregation"}
+
+
+def test_editing_belote_rekeys_belote_only(lib_copy):
+    before = keys(("default",))
+    rules = lib_copy / "games" / "belote2p" / "rules.py"
+    rules.write_text(rules.read_text() + "\nEXTRA_RULE = 1\n")
+    after = keys(("default",))
+    assert {slug for (slug, _), key in after.items() if key != before[slug, _]} == {"belote_ismcts"}
+
+
+def test_a_comment_in_a_game_rekeys_nothing(lib_copy):
+    before = keys(("default",))
+    rules = lib_copy / "games" / "love_letter" / "kernel.py"
+    rules.write_text(rules.read_text() + "\n# a remark\n")
+    assert keys(("default",)) == before
+
+
+def test_shared_engine_code_rekeys_every_paper_that_searches(lib_copy):
+    before = keys(("default",))
+    engine = lib_copy / "search" / "compiled.py"
+    engine.write_text(engine.read_text() + "\nEXTRA = 1\n")
+    after = keys(("default",))
+    changed = {slug for (slug, _), key in after.items() if key != before[slug, _]}
+    assert "pimcts_aggregation" in changed and "belief_mixtures" in changed
+
+
+def test_each_paper_names_the_games_it_plays():
+    named = {slug: store.games_named(slug, values(slug, "paper")) for slug in PAPERS}
+    assert "love_letter" in named["pimcts_aggregation"] and "hearts" in named["pimcts_aggregation"]
+    assert {"liars_dice", "trick_game"} <= set(named["belief_mixtures"])
+    assert named["progressive_hiding"] == ("coop_matching_pennies",)
+    assert "oh_hell" in named["history_filtering"]
+    assert "belote2p" in named["belote_ismcts"]
+    # a shared games module's imports of the games it serves are not followed
+    closure = store.import_closure("infosets.papers.quickstart")
+    assert not any(f.startswith("games/love_letter/") for f in closure)
