@@ -136,7 +136,7 @@ def import_closure(module: str) -> tuple[str, ...]:
     (``games/<name>/``) they serve (the registry, the determinizers, the heuristics), and that
     code runs only when its game is played, so those imports are not followed. A game's folder
     is in the closure when code outside ``games/`` imports it; ``run_files`` adds the folders of
-    the games a run names.
+    the games a run names, each with its own closure.
     """
     todo, seen = [(module, None)], set()
     files: set[Path] = set()
@@ -188,7 +188,8 @@ def run_files(slug: str, values: dict | None = None) -> tuple[str, ...]:
     game's folder changes the keys of the runs that play it and no other."""
     files = set(import_closure(f"infosets.papers.{slug}"))
     for game in games_named(slug, values):
-        files.update(str(p.relative_to(_PACKAGE_ROOT)) for p in (_GAMES_DIR / game).rglob("*.py"))
+        for path in (_GAMES_DIR / game).rglob("*.py"):  # the folder and what it imports
+            files.update(import_closure(_module_name(path)))
     return tuple(sorted(files))
 
 

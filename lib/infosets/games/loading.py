@@ -13,9 +13,24 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import importlib
 import os
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
+
+_GAMES = Path(__file__).resolve().parent
+
+
+def register_games() -> tuple[str, ...]:
+    """Register every game of ``games/<name>/`` with pyspiel (by importing its ``game.py``);
+    returns their names. Each folder is imported by name, so that a results key, which
+    follows static imports (``experiments.store.import_closure``), covers a game's folder only
+    where a run names the game."""
+    names = tuple(sorted(p.parent.name for p in _GAMES.glob("*/game.py")))
+    for name in names:
+        importlib.import_module(f"infosets.games.{name}.game")
+    return names
 
 
 class GameLoadError(ValueError):

@@ -1,4 +1,5 @@
-"""exploding_kittens: Exploding Kittens (Lee, Inman, Small, 2015) as an OpenSpiel game, short name ``exploding_kittens``.
+"""exploding_kittens: Exploding Kittens (Lee, Inman, Small, 2015) as an OpenSpiel game, short name
+``exploding_kittens``.
 
 This folder holds everything about the game:
 * ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)

@@ -1,4 +1,5 @@
-"""seven_wonders: 7 Wonders (Antoine Bauza, 2010) as TAG plays it, an OpenSpiel game, short name ``seven_wonders``.
+"""seven_wonders: 7 Wonders (Antoine Bauza, 2010) as TAG plays it, an OpenSpiel game, short name
+``seven_wonders``.
 
 This folder holds everything about the game:
 * ``cards.py``: its card tables
