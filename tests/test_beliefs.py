@@ -133,7 +133,7 @@ def test_trick_game_counts_match_the_uniform_belief_chi_square():
         state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
     state.apply_action(state.legal_actions()[0])
     player = state.current_player()
-    from infosets.games import trick_game
+    from infosets.games.trick_game import game as trick_game
     worlds = [tuple(w.history()) for w, _ in trick_game.consistent_worlds(state, player)]
     counts = dict.fromkeys(worlds, 0)
     for w, c in model.sample_counts(state, player, 0.0, 3000, rng):

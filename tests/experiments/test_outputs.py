@@ -356,7 +356,7 @@ def test_the_engine_is_compiled_before_computing_and_never_for_a_replot(tmp_path
     it when a sweep first has a task to compute on parallel workers, before they start; a
     serial run compiles only what its tasks call (quickstart's call none)."""
     events = []
-    monkeypatch.setattr(session, "warm_engine", lambda: events.append("warm"))
+    monkeypatch.setattr(session, "warm_engine", lambda cfg: events.append("warm"))
     real = session.make_executor
 
     def spy(*args, **kwargs):

@@ -38,7 +38,8 @@ def _tasks():
 def _new_code(monkeypatch, label):
     """Stand in for an edit to a module the paper imports: the results key changes."""
     real = store_mod.code_hash
-    monkeypatch.setattr(store_mod, "code_hash", lambda slug=None: f"{real(slug)}-{label}")
+    monkeypatch.setattr(store_mod, "code_hash",
+                        lambda slug=None, values=None: f"{real(slug, values)}-{label}")
 
 
 def _published(monkeypatch, tmp_path):

@@ -169,8 +169,14 @@ def test_changed_dependency_version_recomputes(monkeypatch):
 def test_code_hash_covers_only_the_modules_the_paper_imports():
     files = store_mod.import_closure("infosets.papers.quickstart")
     assert {"papers/quickstart.py", "experiments/tasks.py", "plots.py",
-            "games/trick_game.py"} <= set(files)  # games/__init__ imports every game
+            "games/kernels.py"} <= set(files)
     assert "filtering/mcmc.py" not in files and "papers/belief_mixtures.py" not in files
+    # the shared games modules' imports of the game folders are not followed; a run's key covers
+    # the folders of the games it plays (quickstart: leduc_poker's kernel) and no other
+    assert not any(f.startswith("games/trick_game/") for f in files)
+    run = store_mod.run_files("quickstart", config.load("quickstart", "default").values)
+    assert "games/leduc_poker/kernel.py" in run and not any(
+        f.startswith("games/trick_game/") for f in run)
     hf = store_mod.import_closure("infosets.papers.history_filtering")
     assert "filtering/mcmc.py" in hf and "filtering/enumerate.py" in hf
 

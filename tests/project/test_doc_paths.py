@@ -2,7 +2,7 @@
 ``tests/`` or ``benchmarks/``, or any tracked Markdown file, that names a ``tests/…``,
 ``lib/…``, ``docs/…`` or ``benchmarks/…`` path names one that is in the tree.
 
-A placeholder (``docs/papers/<slug>.md``) or a glob (``tests/games/test_*_kernel.py``) must
+A placeholder (``docs/papers/<slug>.md``) or a glob (``tests/games/*/test_*_kernel.py``) must
 match at least one file. ``docs/changelog.md`` is left out: it records earlier states of the
 tree, whose files may since have been renamed or removed.
 """

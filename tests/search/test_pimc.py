@@ -5,7 +5,7 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets import beliefs, metrics
-from infosets.games import trick_game
+from infosets.games.trick_game import game as trick_game
 from infosets.search import solvers
 from infosets.search.pimc import PerfectInfoValues, PIMCBot, literal_protocol_policy
 
