@@ -29,7 +29,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.games.determinizers import CheckedResampler, resample_sampler
-from infosets.games.hearts_worlds import HeartsWorlds
+from infosets.games.hearts.worlds import HeartsWorlds
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import report, row  # noqa: E402

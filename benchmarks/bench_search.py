@@ -16,8 +16,8 @@ from open_spiel.python.algorithms import ismcts as os_ismcts
 from open_spiel.python.algorithms import mcts as os_mcts
 
 from _harness import report, row, timeit
-from infosets.games._leduc_kernel import leduc_kernel_sampler
 from infosets.games.determinizers import sampler_for
+from infosets.games.leduc_poker.kernel import leduc_kernel_sampler
 from infosets.search.common import RewardScale
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import OLMCTSBot, cpp_uct_search, uct_search

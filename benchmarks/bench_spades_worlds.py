@@ -23,7 +23,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.games.history_replay import ReplayDeterminizer
-from infosets.games.spades_worlds import SpadesWorlds
+from infosets.games.spades.worlds import SpadesWorlds
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _harness import report, row  # noqa: E402

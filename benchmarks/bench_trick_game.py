@@ -22,7 +22,7 @@ import numpy as np
 import pyspiel
 
 import infosets.games  # noqa: F401  (registers trick_game)
-from infosets.games import trick_kernel as K
+from infosets.games.trick_game import array_rules as K
 from infosets.search import solvers
 
 sys.path.insert(0, os.path.dirname(__file__))
