@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401
-from infosets.games.belote2p import kernel as belote_kernel
 from infosets.games.belote2p import deal as deal_lib
+from infosets.games.belote2p import kernel as belote_kernel
 from infosets.games.belote2p.rules import KernelState, cards_of, mask_of, parse_card
 from infosets.search.belote_bots import (
     BelotePIMCBot,
