@@ -7,7 +7,7 @@ The readable rules are ``infosets.games.colt_express.game.ColtExpressKernel``; t
 implements them again with the same action ids, chance outcomes (same order, same
 probabilities), returns (win shares, ties broken by fewer bullet cards received) and, through
 ``array_infostate_string``, the same information-state strings
-(tests/games/test_colt_express_kernel.py checks all of them against the pyspiel adapter).
+(tests/games/colt_express/test_colt_express_kernel.py checks all of them against the pyspiel adapter).
 
 State array (one compiled kernel serves 2-6 players):
 

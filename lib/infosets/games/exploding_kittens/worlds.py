@@ -311,8 +311,8 @@ def sample(game, context: dict, player: int, rng, hidden_move) -> list[int]:
     itself is returned (``real_history``: a world that is the truth). The real history was
     returned in none of 8,590 worlds of 4-player games after a See the Future and none of
     2,008 worlds of random 2-4 player states (``redealt_outcomes`` keeps the cards the player
-    has seen, and the kept Give's card). ``tests/games/test_exploding_kittens.py`` fails if its
-    states ever reach it."""
+    has seen, and the kept Give's card).
+    ``tests/games/exploding_kittens/test_exploding_kittens.py`` fails if its states ever reach it."""
     for _ in range(ATTEMPTS):
         actions = world_history(game, context, player, rng, hidden_move)
         if actions is not None:

@@ -5,7 +5,7 @@ Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search in
 Imperfect-Information Games" (docs/papers/pimcts_aggregation.md), who evaluate Monopoly Deal
 with 3 players. The readable rules are ``infosets.games.monopoly_deal.game.MonopolyDealKernel``;
 this module implements them again with the same action ids, chance outcomes (same order, same
-probabilities), returns and heuristic (tests/games/test_monopoly_deal_kernel.py checks them
+probabilities), returns and heuristic (tests/games/monopoly_deal/test_monopoly_deal_kernel.py checks them
 against the pyspiel adapter).
 
 Bounded state. The adapter's ``max_game_length`` (about 46,000 actions at 3 players) is far
@@ -30,7 +30,7 @@ opponents' hands and live slots, the pile) are rewritten in place. One differenc
 adapter's replay removes a played card from the earliest live slot of its type, so where an
 opponent holds a refilled card of the type of one they played, replay may count a different
 slot as still live; the hands, the pile and everything the player sees are the same
-(tests/games/test_monopoly_deal_kernel.py), only the order of that opponent's own live list
+(tests/games/monopoly_deal/test_monopoly_deal_kernel.py), only the order of that opponent's own live list
 (part of their information state, not the player's) can differ.
 
 Conversions: ``array_from_kernel`` / ``kernel_from_array`` translate to and from the adapter's

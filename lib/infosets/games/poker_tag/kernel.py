@@ -7,7 +7,7 @@ up to 500 determinizations, so it is searched here at compiled speed. The readab
 are ``infosets.games.poker_tag.game.PokerKernel``; this module implements them again on a flat
 int64 array, with the same action ids, chance outcomes (the cards left in this hand's
 deck, ascending, uniform), returns (win shares by final chips) and, through
-``array_infostate_string``, the same information-state strings (tests/games/test_poker_tag_kernel.py
+``array_infostate_string``, the same information-state strings (tests/games/poker_tag/test_poker_tag_kernel.py
 checks all of them against the pyspiel adapter on random games).
 
 State array (every parameter of the game is in the header, so one compiled kernel serves

@@ -6,7 +6,7 @@ where 7 Wonders is one of the games PI-MCTS does worse on. The readable rules ar
 ``infosets.games.seven_wonders.game.WondersKernel``; this module implements them again on a flat
 int64 array with the same action ids (``kind * 68 + card``), chance outcomes (wonders, the
 age III guilds and the deals in card-id order, same order and probabilities), returns (win
-shares on points, then coins) and world distribution (tests/games/test_seven_wonders_kernel.py
+shares on points, then coins) and world distribution (tests/games/seven_wonders/test_seven_wonders_kernel.py
 checks them against the pyspiel adapter). The cheapest purchase is the same depth-first
 search as the adapter's ``_cheapest`` (same unit groups in the same order), so even the split
 of a payment between the two neighbours agrees.
