@@ -15,17 +15,7 @@ from scipy import stats
 import infosets.games  # noqa: F401  (registers the games)
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
-from infosets.games.kernels import (
-    k_apply_action,
-    k_chance_outcomes,
-    k_current_player,
-    k_determinize,
-    k_heuristic,
-    k_infostate_key,
-    k_legal_actions,
-    k_returns,
-    kernel_for,
-)
+from infosets.games.kernels import kernel_for
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
@@ -95,29 +85,29 @@ def check_step(game, kernel, real, arr, keys, strings=True, buffers=None):
     injectivity of the kernel array ``arr`` against the pyspiel state ``real``."""
     b = buffers or _Buffers(kernel)
     buf, probs, out = b.buf, b.probs, b.out
-    kid = kernel.kid
+    rules = kernel.rules
     mover = real.current_player()
-    assert k_current_player(kid, arr) == mover
-    k_returns(kid, arr, out)
+    assert rules.nb_current_player(arr) == mover
+    rules.nb_returns(arr, out)
     if mover == TERMINAL:
-        assert k_legal_actions(kid, arr, buf) == 0
+        assert rules.nb_legal_actions(arr, buf) == 0
         assert out.tolist() == real.returns()
         return
     assert not out.any()
     if mover == CHANCE:
-        m = k_chance_outcomes(kid, arr, buf, probs)
+        m = rules.nb_chance_outcomes(arr, buf, probs)
         outcomes = real.chance_outcomes()
         assert list(zip(buf[:m].tolist(), probs[:m].tolist())) == outcomes
-        n = k_legal_actions(kid, arr, buf)
+        n = rules.nb_legal_actions(arr, buf)
         assert buf[:n].tolist() == [a for a, _ in outcomes]
     else:
-        n = k_legal_actions(kid, arr, buf)
+        n = rules.nb_legal_actions(arr, buf)
         assert buf[:n].tolist() == real.legal_actions()
     if strings:
         for p in range(game.num_players()):
             text = real.information_state_string(p)
             assert kernel.infostate_string(arr, p) == text
-            key = k_infostate_key(kid, arr, p)
+            key = rules.nb_infostate_key(arr, p)
             assert keys.setdefault((p, int(key)), text) == text  # the key is injective here
 
 
@@ -137,7 +127,7 @@ def random_games_agree(game, kernel, games, seed, strings_every=1, keeps_history
             else:
                 action = rnd.choice(real.legal_actions())
             real.apply_action(action)
-            k_apply_action(kernel.kid, arr, action)
+            kernel.rules.nb_apply_action(arr, action)
             step += 1
             check_step(game, kernel, real, arr, keys, strings=step % strings_every == 0, buffers=buffers)
         check_step(game, kernel, real, arr, keys, buffers=buffers)
@@ -162,7 +152,7 @@ def check_random_games(game, games: int, seed: int, strings_every: int, fields_e
     all fields and all players' information state strings and keys (equal strings give equal
     keys, distinct strings distinct keys)."""
     kernel = kernel_for(game)
-    kid, n = kernel.kid, game.num_players()
+    rules, n = kernel.rules, game.num_players()
     buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
     out = np.zeros(n)
     rnd = random.Random(seed)
@@ -173,7 +163,7 @@ def check_random_games(game, games: int, seed: int, strings_every: int, fields_e
         step = 0
         while True:
             mover = real.current_player()
-            assert k_current_player(kid, arr) == mover
+            assert rules.nb_current_player(arr) == mover
             step += 1
             if strings or step % fields_every == 0 or mover == TERMINAL:
                 assert _fields(kernel.to_kernel(arr)) == _fields(real)
@@ -181,25 +171,25 @@ def check_random_games(game, games: int, seed: int, strings_every: int, fields_e
                 for p in range(n):
                     text = real.information_state_string(p)
                     assert kernel.infostate_string(arr, p) == text
-                    key = int(k_infostate_key(kid, arr, p))
+                    key = int(rules.nb_infostate_key(arr, p))
                     assert key_of.setdefault((p, text), key) == key
                     assert text_of.setdefault((p, key), text) == text
             if mover == TERMINAL:
-                k_returns(kid, arr, out)
+                rules.nb_returns(arr, out)
                 assert list(out) == real.returns()
                 break
             if mover == CHANCE:
-                m = k_chance_outcomes(kid, arr, buf, probs)
+                m = rules.nb_chance_outcomes(arr, buf, probs)
                 outcomes = real.chance_outcomes()
                 assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == outcomes
                 action = rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
-                m = k_legal_actions(kid, arr, buf)
+                m = rules.nb_legal_actions(arr, buf)
                 legal = real.legal_actions()
                 assert list(buf[:m]) == legal
                 action = rnd.choice(legal)
             real.apply(action)
-            k_apply_action(kid, arr, action)
+            rules.nb_apply_action(arr, action)
     return len(text_of)
 
 
@@ -216,7 +206,7 @@ def check_pyspiel_games(game, games: int, seed: int):
         assert _fields(kernel.to_kernel(kernel.from_history(state.history()))) == _fields(state.kernel)
         for p in range(game.num_players()):
             assert kernel.infostate_string(arr, p) == state.information_state_string(p)
-        k_returns(kernel.kid, arr, out)
+        kernel.rules.nb_returns(arr, out)
         assert list(out) == state.returns()
         assert kernel.to_state(game, arr).returns() == state.returns()
 
@@ -268,7 +258,7 @@ def check_heuristic_on_returns_scale(game, states, seed: int = 0, every: int = 3
     scale cannot pass vacuously. The lead scales are written here (10 points, 1 token, 1
     organ), not read from the kernel modules, so a changed constant fails too."""
     kernel = kernel_for(game)
-    kid, n = kernel.kid, game.num_players()
+    rules, n = kernel.rules, game.num_players()
     score_of, lead_scale = _LEADER_SCORES[game.get_type().short_name]
     rnd = random.Random(seed)
     out = np.zeros(n)
@@ -279,14 +269,14 @@ def check_heuristic_on_returns_scale(game, states, seed: int = 0, every: int = 3
         step = 0
         while True:
             mover = k.current_player()
-            assert k_current_player(kid, arr) == mover
+            assert rules.nb_current_player(arr) == mover
             if mover == TERMINAL:
-                k_heuristic(kid, arr, out)
+                rules.nb_heuristic(arr, out)
                 assert out.tolist() == k.returns(), state.history()
                 ends += 1
                 break
             if mover != CHANCE and step % every == 0:
-                k_heuristic(kid, arr, out)
+                rules.nb_heuristic(arr, out)
                 scores = score_of(k)
                 assert out.tolist() == approx(_leader_values(scores, lead_scale), abs=1e-12), (
                     scores, state.history(), step)
@@ -306,7 +296,7 @@ def check_heuristic_on_returns_scale(game, states, seed: int = 0, every: int = 3
             else:
                 action = rnd.choice(k.legal_actions())
             k.apply(action)
-            k_apply_action(kid, arr, action)
+            rules.nb_apply_action(arr, action)
             step += 1
     assert uneven > 0, "no checked position with unequal scores"
     assert ends == len(states)
@@ -324,12 +314,12 @@ def check_determinize_keeps_infostate(game, states, seed: int, draws: int = 20):
     for state in states:
         player = state.current_player()
         arr = kernel.from_state(state)
-        text, key = state.information_state_string(player), k_infostate_key(kernel.kid, arr, player)
+        text, key = state.information_state_string(player), kernel.rules.nb_infostate_key(arr, player)
         for _ in range(draws):
             world = arr.copy()
-            k_determinize(kernel.kid, world, player, rng)
+            kernel.rules.nb_determinize(world, player, rng)
             assert kernel.infostate_string(world, player) == text
-            assert k_infostate_key(kernel.kid, world, player) == key
+            assert kernel.rules.nb_infostate_key(world, player) == key
         real = kernel.to_state(game, world)
         while not real.is_terminal():
             real.apply_action(rnd.choice(real.legal_actions()))
@@ -344,7 +334,7 @@ def worlds(game, state, draws: int, seed: int, player=None):
     rng = PCG32(seed).to_array()
     for _ in range(draws):
         world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+        kernel.rules.nb_determinize(world, player, rng)
         yield world
 
 

@@ -233,7 +233,7 @@ def seven_wonders_age_one_last_turn(seed: int):
     """Seven Wonders at Age I, turn 5, player 2 to choose, after seeded random play in which
     player 1 put a card face down at turn 4: two-card hands, so the legal-move weights of the
     hidden choices differ most (the weighting tests of the adapter and the kernel sampler)."""
-    from infosets.games import seven_wonders as sw
+    from infosets.games.seven_wonders import game as sw
 
     state = pyspiel.load_game("seven_wonders").new_initial_state()
     rng, kernel = np.random.default_rng(seed), state.kernel

@@ -115,7 +115,7 @@ def test_stratego_material_is_tags_mean_piece_value_difference():
     Miner: (1 + 0.3) / 2 = 0.65. So the material is (-0.1, +0.1), and WinPlus (scale 1000,
     capped at 0.9, not clipped at 0) gives (-0.0001, 0.0001). A sum instead of a mean, a Flag
     scored by its rank 0 or a Bomb by its rank 11, or a clip at 0 give other numbers."""
-    from infosets.games import stratego as st
+    from infosets.games.stratego import game as st
 
     k = st.StrategoKernel(100)
     k.placed = 80
@@ -134,14 +134,14 @@ def test_unknown_game_is_rejected():
 def test_newer_ports_have_their_tag_heuristic_on_states_and_kernels(name):
     """Regression: the tuned Python engine crashed on these ports (no heuristic for their
     kernels). ``heuristic`` must hand a pyspiel state and its kernel alike to the port's own
-    TAG heuristic (``<port>.heuristic``, checked against hand-worked values in each port's
+    TAG heuristic (``<port>.game.heuristic``, checked against hand-worked values in each port's
     tests), at a position where the players' values differ, so the WinOnly fallback (all 0)
     or any constant stand-in fails. For poker_tag the value is also worked out here from the
     stacks: 0.5 + (own money - best other money) / (2 x 3 x 50)."""
     import importlib
 
     game = pyspiel.load_game(name, {"players": 3})
-    port = importlib.import_module(f"infosets.games.{name}")
+    port = importlib.import_module(f"infosets.games.{name}.game")
     state, rng = game.new_initial_state(), np.random.default_rng(3)
     moves = 0
     while moves < 40 or len(set(port.heuristic(state.kernel))) == 1:
@@ -177,7 +177,7 @@ def test_both_engines_score_a_cut_off_with_one_heuristic(name):
     compiled engine scores it with), on every third decision of four random games. Otherwise
     the same settings search differently on the two engines, and the settings table names a
     mapping that only one of them applies."""
-    from infosets.games.kernels import k_heuristic, kernel_for
+    from infosets.games.kernels import kernel_for
 
     game = pyspiel.load_game(name)
     kernel = kernel_for(game)
@@ -192,7 +192,7 @@ def test_both_engines_score_a_cut_off_with_one_heuristic(name):
                 continue
             if decisions % 3 == 0:
                 compiled = np.zeros(game.num_players())
-                k_heuristic(kernel.kid, kernel.from_state(state), compiled)
+                kernel.rules.nb_heuristic(kernel.from_state(state), compiled)
                 assert h.heuristic(state) == pytest.approx(compiled.tolist(), abs=1e-12), decisions
                 checked += 1
             state.apply_action(int(rng.choice(state.legal_actions())))

@@ -26,19 +26,7 @@ from scipy import stats
 import infosets.games  # noqa: F401  (registers the ports)
 from infosets.core.pcg32 import PCG32
 from infosets.games.determinizers import sampler_for
-from infosets.games.kernels import (
-    FieldKernel,
-    KernelSampler,
-    k_apply_action,
-    k_chance_outcomes,
-    k_current_player,
-    k_determinize,
-    k_heuristic,
-    k_infostate_key,
-    k_legal_actions,
-    k_returns,
-    kernel_for,
-)
+from infosets.games.kernels import FieldKernel, KernelSampler, kernel_for
 
 CHANCE, TERMINAL = -1, -4
 EVERY_KERNEL = ["leduc_poker", "liars_dice", "trick_game", "belote2p", "poker_tag(players=3)",
@@ -71,12 +59,12 @@ def _view(kernel, arr, buffers):
     """What search reads of a state array: mover, legal actions, returns, heuristic and
     every player's information state key."""
     buf, out = buffers
-    kid = kernel.kid
-    k_returns(kid, arr, out)
+    rules = kernel.rules
+    rules.nb_returns(arr, out)
     returns = out.tolist()
-    k_heuristic(kid, arr, out)
-    return (int(k_current_player(kid, arr)), buf[:k_legal_actions(kid, arr, buf)].tolist(), returns,
-            out.tolist(), [int(k_infostate_key(kid, arr, p)) for p in range(kernel.num_players)])
+    rules.nb_heuristic(arr, out)
+    return (int(rules.nb_current_player(arr)), buf[:rules.nb_legal_actions(arr, buf)].tolist(), returns,
+            out.tolist(), [int(rules.nb_infostate_key(arr, p)) for p in range(kernel.num_players)])
 
 
 # Measured 2026-11-28 (/tmp/twins/m1.py, m3.py): the arrays differ in dead slots only (entries past a
@@ -87,7 +75,7 @@ def _view(kernel, arr, buffers):
 def test_from_state_and_from_history_give_one_search_state(name):
     game = pyspiel.load_game(name)
     kernel = kernel_for(game)
-    kid = kernel.kid
+    rules = kernel.rules
     buffers = (np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_players))
     probs = np.zeros(kernel.num_actions)
     checked = 0
@@ -103,7 +91,7 @@ def test_from_state_and_from_history_give_one_search_state(name):
         worlds = [converted.copy(), replayed.copy()]
         streams = [PCG32(i).to_array(), PCG32(i).to_array()]
         for world, stream in zip(worlds, streams):
-            k_determinize(kid, world, mover, stream)
+            rules.nb_determinize(world, mover, stream)
         assert streams[0].tolist() == streams[1].tolist()
         play = random.Random(i)
         for _ in range(30):
@@ -112,11 +100,12 @@ def test_from_state_and_from_history_give_one_search_state(name):
             if view[0] == TERMINAL:
                 break
             if view[0] == CHANCE:
-                action = int(buffers[0][play.randrange(k_chance_outcomes(kid, worlds[0], buffers[0], probs))])
+                n = rules.nb_chance_outcomes(worlds[0], buffers[0], probs)
+                action = int(buffers[0][play.randrange(n)])
             else:
                 action = play.choice(view[1])
             for world in worlds:
-                k_apply_action(kid, world, action)
+                rules.nb_apply_action(world, action)
         checked += 1
     assert checked >= 8
 
@@ -131,7 +120,7 @@ def test_infostate_key_and_string_are_one_to_one(name):
     compiled IS-MCTS merges nodes exactly where the Python one does)."""
     game = pyspiel.load_game(name)
     kernel = kernel_for(game)
-    kid, rng = kernel.kid, PCG32(3).to_array()
+    rules, rng = kernel.rules, PCG32(3).to_array()
     key_of, text_of = {}, {}
     for state in islice(_decisions(game, games=40, seed=1, every=2), 150):
         arr = kernel.from_state(state)
@@ -139,11 +128,11 @@ def test_infostate_key_and_string_are_one_to_one(name):
         arrays = [arr]
         for _ in range(2):
             world = arr.copy()
-            k_determinize(kid, world, mover, rng)
+            rules.nb_determinize(world, mover, rng)
             arrays.append(world)
         for world in arrays:
             for p in range(kernel.num_players):
-                text, key = kernel.infostate_string(world, p), int(k_infostate_key(kid, world, p))
+                text, key = kernel.infostate_string(world, p), int(rules.nb_infostate_key(world, p))
                 assert key_of.setdefault((p, text), key) == key, (p, text)
                 assert text_of.setdefault((p, key), text) == text, (p, key)
     assert len(text_of) >= 20

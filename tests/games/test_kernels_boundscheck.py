@@ -1,8 +1,12 @@
 """Every game kernel and the compiled engine (pimcts_aggregation) run with numba's bounds
-checking on: random games through every kernel function, and every search variant.
+checking on: random games through every kernel function, and every search variant of the
+engine compiled for that game (``search.compiled.engine_for``), one game at a time.
 
 Runs in a subprocess with NUMBA_BOUNDSCHECK=1 and its own NUMBA_CACHE_DIR (numba's cache key
-ignores the flag, so the shared cache must not serve or receive these builds)."""
+ignores the flag, so the shared cache must not serve or receive these builds). As a script,
+``python tests/games/test_kernels_boundscheck.py [GAME ...]`` compiles and checks the named
+kernel games (default: every game below) and exits with the check's status; ``make test`` runs
+it beside ``warm_cache`` so that the tests load the bounds-checked builds from the cache."""
 
 import os
 import subprocess
@@ -14,13 +18,14 @@ import pytest
 
 SCRIPT = r'''
 import random
+import sys
 import numba as nb
 import numpy as np
 import pyspiel
 import infosets.games  # registers the Python ports
 from infosets.games import kernels as K
 from infosets.core.pcg32 import PCG32
-from infosets.search.compiled import ismcts_tree, pimcts_trees
+from infosets.search.compiled import AVAIL_EXPANDED, engine_for
 
 @nb.njit
 def _probe(a):
@@ -32,7 +37,6 @@ try:
 except IndexError:
     pass
 
-rnd = random.Random(0)
 GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0.3),
          ("liars_dice", {"dice_sides": 6}, 200, 0.3), ("trick_game", {}, 100, 0.3),
          ("trick_game", {"num_cards": 52, "hand_size": 26}, 20, 0.3),
@@ -53,62 +57,104 @@ GAMES += [("colt_express", {"players": 3}, 2, 0.03), ("colt_express", {"players"
 GAMES += [("monopoly_deal", {"players": 3}, 2, 0.02), ("monopoly_deal", {"players": 5}, 1, 0.01)]
 # -- end colt_express / monopoly_deal kernels --
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
+unknown = sorted(set(sys.argv[1:]) - {name for name, *_ in GAMES})
+if unknown:
+    raise SystemExit(f"games: not checked here: {', '.join(unknown)}")
 for name, params, games, search_rate in GAMES:
+    if sys.argv[1:] and name not in sys.argv[1:]:
+        continue
     game = pyspiel.load_game(name, params)
     kernel = K.kernel_for(game)
-    kid, a, p = kernel.kid, kernel.num_actions, kernel.num_players
+    rules, a, p = kernel.rules, kernel.num_actions, kernel.num_players
+    engine = engine_for(rules)
     buf, probs, out = np.zeros(a, np.int64), np.zeros(a), np.zeros(p)
-    rng = PCG32(1).to_array()
+    rng, rnd = PCG32(1).to_array(), random.Random(0)  # per game: a check of one game is the same
     for _ in range(games):
         s = kernel.from_history([])
-        while K.k_current_player(kid, s) != -4:
-            if K.k_current_player(kid, s) >= 0:
+        while rules.nb_current_player(s) != -4:
+            if rules.nb_current_player(s) >= 0:
                 for player in range(p):
-                    K.k_infostate_key(kid, s, player)
-                K.k_heuristic(kid, s, out)
+                    rules.nb_infostate_key(s, player)
+                rules.nb_heuristic(s, out)
                 if rnd.random() < search_rate:
-                    mover = int(K.k_current_player(kid, s))
+                    mover = int(rules.nb_current_player(s))
                     w = s.copy()
-                    K.k_determinize(kid, w, mover, rng)
+                    rules.nb_determinize(w, mover, rng)
                     for variant in VARIANTS:
                         for availability in (True, False):
-                            ismcts_tree(kid, s, mover, 30, 1.0, availability, True, -13.0, 26.0,
-                                        *variant, rng, a, p, np.zeros(a, np.int64), np.zeros(a),
-                                        np.zeros(a, np.bool_), np.zeros(2, np.int64))
-                        pimcts_trees(kid, s, mover, 2, 15, 1.0, False, 0.0, 1.0, *variant, rng, a, p,
-                                     np.zeros((2, a), np.int64), np.zeros((2, a)), np.zeros(2, np.int64))
-            if K.k_current_player(kid, s) == -1:
-                n = K.k_chance_outcomes(kid, s, buf, probs)
+                            engine.ismcts_tree(s, mover, 30, 1.0, availability, True, -13.0, 26.0,
+                                               *variant, rng, a, p, np.zeros(a, np.int64), np.zeros(a),
+                                               np.zeros(a, np.bool_), np.zeros(2, np.int64))
+                        # expanded availability, nodes keyed by moves, heuristic rewards
+                        engine.ismcts_tree_with(s, mover, 30, 1.0, AVAIL_EXPANDED, True, True, True, -13.0,
+                                                26.0, *variant, rng, a, p, np.zeros(a, np.int64),
+                                                np.zeros(a), np.zeros(a, np.bool_), np.zeros(a, np.int64),
+                                                np.zeros(2, np.int64))
+                        engine.pimcts_trees(s, mover, 2, 15, 1.0, False, 0.0, 1.0, *variant, rng, a, p,
+                                            np.zeros((2, a), np.int64), np.zeros((2, a)),
+                                            np.zeros(2, np.int64))
+            if rules.nb_current_player(s) == -1:
+                n = rules.nb_chance_outcomes(s, buf, probs)
             else:
-                n = K.k_legal_actions(kid, s, buf)
-            K.k_apply_action(kid, s, buf[rnd.randrange(n)])
-        K.k_returns(kid, s, out)
+                n = rules.nb_legal_actions(s, buf)
+            rules.nb_apply_action(s, buf[rnd.randrange(n)])
+        rules.nb_returns(s, out)
 print("ok")
 '''
 
 
-def run_checks(timeout: float = 1700) -> subprocess.CompletedProcess:
-    """Run SCRIPT with bounds checking on, compiling into (or loading from) its own cache."""
+GAMES = ("belote2p", "colt_express", "dominion", "exploding_kittens", "leduc_poker", "liars_dice",
+         "love_letter", "monopoly_deal", "poker_tag", "seven_wonders", "stratego", "sushi_go",
+         "trick_game", "virus")
+
+
+def run_checks(games=(), timeout: float = 1700) -> subprocess.CompletedProcess:
+    """Run SCRIPT on ``games`` (all: every game of SCRIPT) with bounds checking on, compiling
+    into (or loading from) its own cache."""
     lib = Path(__file__).resolve().parents[2] / "lib"
     cache = Path(tempfile.gettempdir()) / f"infosets-numba-boundscheck-{os.getuid()}"
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(cache),
            "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", SCRIPT, *games], env=env, capture_output=True, text=True,
                           timeout=timeout)
 
 
+def test_every_kernel_game_is_checked():
+    from infosets.games.kernels import kernel_games
+
+    assert set(GAMES) == set(kernel_games())
+
+
 # A fresh bounds-checked compile of every kernel and the engine took 10-16 min on a loaded
-# 2-core machine (it is a compile-time bound, not a speed test). `make test` runs this file as a
-# script beside `warm_cache`, so the compile uses the second core before pytest starts and the
-# test loads the cached build.
-@pytest.mark.timeout(1800)
-def test_kernels_and_engine_never_index_out_of_bounds():
-    result = run_checks()
+# 2-core machine (it is a compile-time bound, not a speed test; 30 s to 2 min a game). `make
+# test` runs this file as a script beside `warm_cache`, so the compile uses the second core
+# before pytest starts and the tests load the cached builds.
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("game", GAMES)
+def test_kernel_and_engine_never_index_out_of_bounds(game):
+    result = run_checks([game], timeout=880)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("ok")
 
 
+def main(games) -> int:
+    """Check ``games`` (all: every kernel game), one subprocess each; print each verdict."""
+    failed = []
+    for game in games or GAMES:
+        try:
+            result = run_checks([game], timeout=880)
+        except subprocess.TimeoutExpired:
+            failed.append(game)
+            print(f"{game}: timed out (a compile on a busy machine; rerun to continue)", file=sys.stderr)
+            continue
+        if result.returncode:
+            failed.append(game)
+            print(f"{game}: exit {result.returncode}\n{result.stderr[-3000:]}", file=sys.stderr)
+    print(f"bounds-checked numba build: {', '.join(failed) or 'none'} failed of "
+          f"{', '.join(games or GAMES)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
-    # the warm-up run: its verdict is the test's, so a failure here only prints
-    warm = run_checks()
-    print(f"bounds-checked numba build ready (exit {warm.returncode})", file=sys.stderr)
+    # `make test`'s warm-up (every game), or a check of the games named
+    sys.exit(main(sys.argv[1:]))

@@ -12,16 +12,7 @@ from scipy import stats
 
 import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.core.pcg32 import PCG32
-from infosets.games.kernels import (
-    k_apply_action,
-    k_chance_outcomes,
-    k_current_player,
-    k_determinize,
-    k_infostate_key,
-    k_legal_actions,
-    k_returns,
-    kernel_for,
-)
+from infosets.games.kernels import kernel_for
 
 GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 6}), ("liars_dice", {"dice_sides": 3}),
          ("trick_game", {}), ("trick_game", {"num_cards": 13, "hand_size": 5})]
@@ -31,22 +22,22 @@ HIDDEN_DEAL_GAMES = GAMES[:3]
 def _check(game, kernel, real, arr, keys):
     buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
     out = np.zeros(kernel.num_players)
-    kid = kernel.kid
-    assert k_current_player(kid, arr) == real.current_player()
-    n = k_legal_actions(kid, arr, buf)
+    rules = kernel.rules
+    assert rules.nb_current_player(arr) == real.current_player()
+    n = rules.nb_legal_actions(arr, buf)
     if real.is_terminal():
-        k_returns(kid, arr, out)
+        rules.nb_returns(arr, out)
         assert list(out) == real.returns()
         return
     if real.is_chance_node():
-        m = k_chance_outcomes(kid, arr, buf, probs)
+        m = rules.nb_chance_outcomes(arr, buf, probs)
         assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == real.chance_outcomes()
     else:
         assert list(buf[:n]) == real.legal_actions()
     for p in range(game.num_players()):
         text = real.information_state_string(p)
         assert kernel.infostate_string(arr, p) == text
-        key = k_infostate_key(kid, arr, p)
+        key = rules.nb_infostate_key(arr, p)
         assert keys.setdefault((p, key), text) == text  # the key is injective
 
 
@@ -61,7 +52,7 @@ def test_kernel_agrees_with_pyspiel_on_1000_random_games(name, params):
         while not real.is_terminal():
             action = rnd.choice(real.legal_actions())
             real.apply_action(action)
-            k_apply_action(kernel.kid, arr, action)
+            kernel.rules.nb_apply_action(arr, action)
             _check(game, kernel, real, arr, keys)
         assert kernel.history(arr) == real.history()
         assert kernel.to_state(game, arr).history() == real.history()
@@ -81,7 +72,7 @@ def test_determinize_keeps_the_information_state_and_is_uniform(name, params):
     counts = Counter()
     for _ in range(3000):
         world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+        kernel.rules.nb_determinize(world, player, rng)
         counts[kernel.history(world)[1 - player]] += 1
         assert kernel.infostate_string(world, player) == state.information_state_string(player)
     real = kernel.to_state(game, world)  # replays legally in pyspiel
@@ -99,7 +90,7 @@ def test_kernels_exist_only_for_supported_parameters():
 
 
 def test_trick_game_determinize_is_uniform_over_consistent_worlds_and_respects_voids():
-    from infosets.games.trick_game import count_consistent_worlds
+    from infosets.games.trick_game.game import count_consistent_worlds
     game = pyspiel.load_game("trick_game", {"num_cards": 8, "hand_size": 3})
     kernel = kernel_for(game)
     # Clubs are cards 0-1, diamonds 2-3, hearts 4-5, spades 6-7. Player 0 leads the club 0,
@@ -110,7 +101,7 @@ def test_trick_game_determinize_is_uniform_over_consistent_worlds_and_respects_v
     arr, rng, counts = kernel.from_state(state), PCG32(4).to_array(), Counter()
     for _ in range(4000):
         world = arr.copy()
-        k_determinize(kernel.kid, world, 0, rng)
+        kernel.rules.nb_determinize(world, 0, rng)
         assert kernel.infostate_string(world, 0) == state.information_state_string(0)
         real = kernel.to_state(game, world)
         assert real.information_state_string(0) == state.information_state_string(0)
@@ -118,20 +109,3 @@ def test_trick_game_determinize_is_uniform_over_consistent_worlds_and_respects_v
     assert all(not (hand & 0b11) for hand in counts)  # never a club: the void holds
     assert len(counts) == count_consistent_worlds(state, 0)
     assert stats.chisquare(list(counts.values())).pvalue > 1e-3
-
-
-def test_engine_and_kernels_share_one_cache_stamp():
-    """numba checks a cached function against its own file only; the engine's functions are
-    stamped with a hash of every engine and kernel file, so a kernel edit recompiles them
-    (regression: a cached engine kept the old two-kernel dispatch after trick_game was added)."""
-    from pathlib import Path
-
-    from infosets.core import numba_cache
-    from infosets.games import _leduc_kernel, _trick_kernel_nb, kernels
-    from infosets.search import compiled
-    for function in (compiled.uct_tree, compiled.ismcts_tree, kernels.k_apply_action,
-                     _leduc_kernel.nb_apply_action, _trick_kernel_nb.nb_determinize):
-        locator = function._cache._impl._locator
-        assert type(locator).__name__.startswith("Engine")
-        assert locator.get_source_stamp() == ("infosets-engine", numba_cache.STAMP)
-        assert str(Path(function.py_func.__code__.co_filename).resolve()) in numba_cache.ENGINE_FILES

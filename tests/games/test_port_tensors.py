@@ -52,7 +52,7 @@ def test_sampler_is_the_ports_own():
         game = pyspiel.load_game(name)
         sampler = sampler_for(game)
         assert sampler is hw.sample_world, name
-        assert importlib.import_module(f"infosets.games.{name}").sample_world is hw.sample_world
+        assert importlib.import_module(f"infosets.games.{name}.game").sample_world is hw.sample_world
         state, rng, moves = game.new_initial_state(), np.random.default_rng(5), 0
         while state.is_chance_node() or moves < 8:  # a decision after 8 random moves
             assert not state.is_terminal()

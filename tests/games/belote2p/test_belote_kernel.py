@@ -11,36 +11,27 @@ from scipy import stats
 
 import infosets.games  # noqa: F401  (registers belote2p)
 from infosets.core.pcg32 import PCG32
-from infosets.games import _belote_kernel as bk
 from infosets.games.belote2p import deal as deal_lib
+from infosets.games.belote2p import kernel as bk
 from infosets.games.belote2p.game import sample_world
 from infosets.games.belote2p.rules import KernelState, hand_exclusions
-from infosets.games.kernels import (
-    k_apply_action,
-    k_chance_outcomes,
-    k_current_player,
-    k_determinize,
-    k_infostate_key,
-    k_legal_actions,
-    k_returns,
-    kernel_for,
-)
+from infosets.games.kernels import kernel_for
 
 GAME = pyspiel.load_game("belote2p")
 KERNEL = kernel_for(GAME)
 
 
 def _check(real, arr, keys, strings=True):
-    kid = KERNEL.kid
+    rules = KERNEL.rules
     buf, probs, out = np.zeros(32, np.int64), np.zeros(32), np.zeros(2)
-    assert k_current_player(kid, arr) == real.current_player()
-    n = k_legal_actions(kid, arr, buf)
+    assert rules.nb_current_player(arr) == real.current_player()
+    n = rules.nb_legal_actions(arr, buf)
     if real.is_terminal():
-        k_returns(kid, arr, out)
+        rules.nb_returns(arr, out)
         assert list(out) == real.returns()
         return
     if real.is_chance_node():
-        m = k_chance_outcomes(kid, arr, buf, probs)
+        m = rules.nb_chance_outcomes(arr, buf, probs)
         assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == real.chance_outcomes()
         assert m == n
     else:
@@ -50,7 +41,7 @@ def _check(real, arr, keys, strings=True):
             text = real.information_state_string(p)
             assert KERNEL.infostate_string(arr, p) == text
             if not real.is_chance_node():
-                assert keys.setdefault((p, k_infostate_key(kid, arr, p)), text) == text
+                assert keys.setdefault((p, rules.nb_infostate_key(arr, p)), text) == text
 
 
 def test_kernel_agrees_with_the_adapter_on_1000_random_games():
@@ -67,12 +58,12 @@ def test_kernel_agrees_with_the_adapter_on_1000_random_games():
                     deal = deal_lib.fair_deal(rng) + [int(rng.integers(2))]
                 action = deal[len(real.history())]
             real.apply_action(action)
-            k_apply_action(KERNEL.kid, arr, action)
+            bk.nb_apply_action(arr, action)
         _check(real, arr, keys)
         while not real.is_terminal():
             action = rnd.choice(real.legal_actions())
             real.apply_action(action)
-            k_apply_action(KERNEL.kid, arr, action)
+            bk.nb_apply_action(arr, action)
             _check(real, arr, keys, strings=game_index % 4 == 0 or real.is_terminal())
         assert KERNEL.history(arr) == real.history()
         assert KERNEL.to_state(GAME, arr).history() == real.history()
@@ -118,7 +109,7 @@ def test_determinize_keeps_the_information_state_and_matches_sample_world():
     draws = 3000
     for i in range(draws):
         world = arr.copy()
-        k_determinize(KERNEL.kid, world, player, rng)
+        bk.nb_determinize(world, player, rng)
         hand = _opponent_hand(world, player)
         assert hand & excluded == 0
         ours.update(c for c in range(32) if hand >> c & 1)
@@ -146,7 +137,7 @@ def test_determinize_switches_off_give_the_authors_uniform_shuffle():
     rng, counts = PCG32(2).to_array(), Counter()
     for _ in range(4000):
         world = arr.copy()
-        k_determinize(KERNEL.kid, world, player, rng)
+        bk.nb_determinize(world, player, rng)
         hand = _opponent_hand(world, player)
         assert hand | hidden == hidden
         counts.update(c for c in range(32) if hand >> c & 1)
@@ -162,7 +153,7 @@ def test_determinize_depends_only_on_what_the_player_sees():
     worlds = []
     for s in (state, other):
         world = KERNEL.from_state(s)
-        k_determinize(KERNEL.kid, world, player, PCG32(5).to_array())
+        bk.nb_determinize(world, player, PCG32(5).to_array())
         worlds.append(world)
     assert np.array_equal(worlds[0], worlds[1])
 
@@ -174,10 +165,10 @@ def test_position_arrays_play_like_the_rules_kernel():
         arr = bk.array_from_position(k)
         buf, out = np.zeros(32, np.int64), np.zeros(2)
         while not k.is_terminal():
-            n = k_legal_actions(KERNEL.kid, arr, buf)
+            n = bk.nb_legal_actions(arr, buf)
             assert list(buf[:n]) == k.legal_moves()
             card = rnd.choice(k.legal_moves())
             k.play(card)
-            k_apply_action(KERNEL.kid, arr, card)
-        k_returns(KERNEL.kid, arr, out)
+            bk.nb_apply_action(arr, card)
+        bk.nb_returns(arr, out)
         assert list(out) == [k.score(0), k.score(1)]

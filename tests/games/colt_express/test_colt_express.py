@@ -1,4 +1,4 @@
-"""Tests of the Colt Express port (lib/infosets/games/colt_express.py)."""
+"""Tests of the Colt Express port (lib/infosets/games/colt_express/game.py)."""
 
 from collections import Counter
 
@@ -8,8 +8,8 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
-from infosets.games import colt_express as ce
 from infosets.games import determinizers
+from infosets.games.colt_express import game as ce
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

@@ -1,4 +1,4 @@
-"""The coop_matching_pennies game (infosets.games.coop_matching_pennies)."""
+"""The coop_matching_pennies game (infosets.games.coop_matching_pennies.game)."""
 
 import pyspiel
 import pytest

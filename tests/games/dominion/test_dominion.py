@@ -1,4 +1,4 @@
-"""Tests of the Dominion port (lib/infosets/games/dominion.py)."""
+"""Tests of the Dominion port (lib/infosets/games/dominion/game.py)."""
 
 import numpy as np
 import pyspiel
@@ -6,7 +6,7 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
-from infosets.games import dominion as dm
+from infosets.games.dominion import game as dm
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

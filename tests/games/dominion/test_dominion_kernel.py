@@ -13,10 +13,10 @@ from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
 from infosets.core.pcg32 import PCG32
-from infosets.games import _dominion_kernel as dk
 from infosets.games import _tabletop as tt
-from infosets.games import dominion as dm
-from infosets.games.kernels import k_heuristic, kernel_for
+from infosets.games.dominion import game as dm
+from infosets.games.dominion import kernel as dk
+from infosets.games.kernels import kernel_for
 from kernel_checks import decision_after, decision_states, engines_agree, random_games_agree, worlds
 
 
@@ -77,7 +77,7 @@ def test_heuristic_is_tags_pure_score_scaled():
     kernel = kernel_for(game)
     state = decision_after(game, seed=5, moves=80)
     out = np.zeros(2)
-    k_heuristic(kernel.kid, kernel.from_state(state), out)
+    kernel.rules.nb_heuristic(kernel.from_state(state), out)
     vp = [state.kernel.victory_points(p) for p in range(2)]
     assert out.tolist() == [min(1.0, max(0.0, v / 100)) for v in vp]
 

@@ -1,4 +1,4 @@
-"""Tests of the Exploding Kittens port (lib/infosets/games/exploding_kittens.py)."""
+"""Tests of the Exploding Kittens port (lib/infosets/games/exploding_kittens/game.py)."""
 
 import numpy as np
 import pyspiel
@@ -7,9 +7,9 @@ from scipy import stats
 
 import infosets.games  # noqa: F401
 from determinizer_phases import truth_probability_bound
-from infosets.games import _exploding_kittens_worlds as worlds_module
 from infosets.games import _tabletop as tt
-from infosets.games import exploding_kittens as ek
+from infosets.games.exploding_kittens import game as ek
+from infosets.games.exploding_kittens import worlds as worlds_module
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

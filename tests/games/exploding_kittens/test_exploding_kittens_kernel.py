@@ -11,9 +11,9 @@ import pytest
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
-from infosets.games import _exploding_kittens_kernel as ekk
-from infosets.games import exploding_kittens as ek
-from infosets.games.kernels import k_heuristic, kernel_for
+from infosets.games.exploding_kittens import game as ek
+from infosets.games.exploding_kittens import kernel as ekk
+from infosets.games.kernels import kernel_for
 from kernel_checks import decision_after, decision_states, engines_agree, random_games_agree, worlds
 
 
@@ -79,7 +79,7 @@ def test_heuristic_shares_the_win_among_the_players_still_in():
         state = decision_after(game, seed, moves=60)
         if state.is_terminal() or all(state.kernel.alive):
             continue
-        k_heuristic(kernel.kid, kernel.from_state(state), out)
+        kernel.rules.nb_heuristic(kernel.from_state(state), out)
         alive = state.kernel.alive
         assert out.tolist() == [1 / sum(alive) if a else 0.0 for a in alive]
         return

@@ -1,4 +1,4 @@
-"""Exact Hearts worlds (games/hearts_worlds.py): real states, the player's view kept in every
+"""Exact Hearts worlds (games/hearts/worlds.py): real states, the player's view kept in every
 phase, the consistent deals drawn uniformly (checked against enumeration), and no unseen pass
 or true card kept more often than chance."""
 
@@ -12,7 +12,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from infosets.games.determinizers import determinizer_label, sampler_for
-from infosets.games.hearts_worlds import (
+from infosets.games.hearts.worlds import (
     ALL_CARDS,
     ONLY_HEARTS,
     ONLY_POINTS,

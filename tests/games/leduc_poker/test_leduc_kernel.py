@@ -11,7 +11,7 @@ import pyspiel
 import pytest
 from scipy import stats
 
-from infosets.games._leduc_kernel import (
+from infosets.games.leduc_poker.kernel import (
     LeducKernelState,
     from_pyspiel,
     leduc_kernel_sampler,

@@ -1,4 +1,4 @@
-"""Tests of the Love Letter port (lib/infosets/games/love_letter.py)."""
+"""Tests of the Love Letter port (lib/infosets/games/love_letter/game.py)."""
 
 import itertools
 
@@ -8,7 +8,7 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
-from infosets.games import love_letter as ll
+from infosets.games.love_letter import game as ll
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

@@ -26,10 +26,10 @@ from test_love_letter import (
 )
 
 from infosets.core.pcg32 import PCG32
-from infosets.games import _love_letter_kernel as lk
 from infosets.games import _tabletop as tt
-from infosets.games import love_letter as ll
-from infosets.games.kernels import k_heuristic, kernel_for
+from infosets.games.kernels import kernel_for
+from infosets.games.love_letter import game as ll
+from infosets.games.love_letter import kernel as lk
 from kernel_checks import (
     check_determinize_keeps_infostate,
     check_heuristic_on_returns_scale,
@@ -118,7 +118,7 @@ def test_heuristic_is_the_leader_lead_in_tokens():
     k = game.new_kernel()
     k.tokens = [2, 0, 1]
     out = np.zeros(3)
-    k_heuristic(kernel.kid, kernel.from_kernel(k), out)
+    kernel.rules.nb_heuristic(kernel.from_kernel(k), out)
     leads = np.array([1, -2, -1])
     assert np.allclose(out, 0.5 + 0.5 * leads / (np.abs(leads) + lk.LEAD_SCALE))
 

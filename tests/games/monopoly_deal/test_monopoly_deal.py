@@ -1,4 +1,4 @@
-"""Tests of the Monopoly Deal port (lib/infosets/games/monopoly_deal.py)."""
+"""Tests of the Monopoly Deal port (lib/infosets/games/monopoly_deal/game.py)."""
 
 import math
 from collections import Counter
@@ -10,7 +10,7 @@ import pytest
 import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
-from infosets.games import monopoly_deal as md
+from infosets.games.monopoly_deal import game as md
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

@@ -1,4 +1,4 @@
-"""Exact Oh Hell worlds (games/oh_hell_worlds.py): real states with the player's view in every
+"""Exact Oh Hell worlds (games/oh_hell/worlds.py): real states with the player's view in every
 phase and at every table size, the consistent deals drawn uniformly (checked against an
 enumeration that asks the engine which deals fit), served by ``sampler_for``."""
 
@@ -12,7 +12,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from infosets.games.determinizers import determinizer_label, infostate_key, sampler_for
-from infosets.games.oh_hell_worlds import OhHellWorlds
+from infosets.games.oh_hell.worlds import OhHellWorlds
 from infosets.games.trick_deals import below as _below
 
 P_MIN = 1e-3  # fixed seeds: the tests are deterministic; this only guards against real bias

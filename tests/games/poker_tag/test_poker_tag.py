@@ -1,4 +1,4 @@
-"""Tests of the TAG Poker port (lib/infosets/games/poker_tag.py)."""
+"""Tests of the TAG Poker port (lib/infosets/games/poker_tag/game.py)."""
 
 import itertools
 
@@ -10,7 +10,7 @@ import infosets.games  # noqa: F401
 from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
-from infosets.games import poker_tag as pk
+from infosets.games.poker_tag import game as pk
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

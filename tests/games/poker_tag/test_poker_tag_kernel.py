@@ -1,4 +1,4 @@
-"""The numba kernel of TAG's Poker (lib/infosets/games/_poker_tag_kernel.py) against the
+"""The numba kernel of TAG's Poker (lib/infosets/games/poker_tag/kernel.py) against the
 pyspiel adapter (pimcts_aggregation): rules, chance outcomes, returns and information-state
 strings on random games, hand ranking, the heuristic, the determinizer's consistency and
 distribution, and the compiled engine against the Python reference."""
@@ -14,20 +14,9 @@ from scipy import stats
 
 import infosets.games  # noqa: F401  (registers poker_tag)
 from infosets.core.pcg32 import PCG32
-from infosets.games import _poker_tag_kernel as pkk
-from infosets.games import poker_tag as pk
-from infosets.games.kernels import (
-    POKER_TAG,
-    k_apply_action,
-    k_chance_outcomes,
-    k_current_player,
-    k_determinize,
-    k_heuristic,
-    k_infostate_key,
-    k_legal_actions,
-    k_returns,
-    kernel_for,
-)
+from infosets.games.kernels import kernel_for, kernel_module
+from infosets.games.poker_tag import game as pk
+from infosets.games.poker_tag import kernel as pkk
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 from kernel_checks import _both, decision_states, engines_agree
@@ -38,26 +27,26 @@ GAMES = [("poker_tag", 150), ("poker_tag(players=2,max_hands=3)", 350),
 
 
 def _check(game, kernel, real, arr, keys, buf, probs, out):
-    kid = kernel.kid
-    assert k_current_player(kid, arr) == real.current_player()
+    rules = kernel.rules
+    assert rules.nb_current_player(arr) == real.current_player()
     if real.is_terminal():
-        k_returns(kid, arr, out)
+        rules.nb_returns(arr, out)
         assert list(out) == real.returns()
-        k_heuristic(kid, arr, out)
+        rules.nb_heuristic(arr, out)
         assert list(out) == pk.heuristic(real)
         return
     if real.is_chance_node():
-        m = k_chance_outcomes(kid, arr, buf, probs)
+        m = rules.nb_chance_outcomes(arr, buf, probs)
         assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == real.chance_outcomes()
         return
-    n = k_legal_actions(kid, arr, buf)
+    n = rules.nb_legal_actions(arr, buf)
     assert list(buf[:n]) == real.legal_actions()
-    k_heuristic(kid, arr, out)
+    rules.nb_heuristic(arr, out)
     assert list(out) == pk.heuristic(real)
     for p in range(game.num_players()):
         text = real.information_state_string(p)
         assert kernel.infostate_string(arr, p) == text
-        key = k_infostate_key(kid, arr, p)
+        key = rules.nb_infostate_key(arr, p)
         assert keys.setdefault((p, key), text) == text  # no two strings share a key
 
 
@@ -65,7 +54,7 @@ def _check(game, kernel, real, arr, keys, buf, probs, out):
 def test_kernel_agrees_with_the_adapter_on_random_games(spec, games):
     game = pyspiel.load_game(spec)
     kernel = kernel_for(game)
-    assert kernel.kid == POKER_TAG and kernel.num_players == game.num_players()
+    assert kernel.rules is kernel_module("poker_tag") and kernel.num_players == game.num_players()
     buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
     out = np.zeros(kernel.num_players)
     rnd, keys = random.Random(len(spec)), {}
@@ -75,7 +64,7 @@ def test_kernel_agrees_with_the_adapter_on_random_games(spec, games):
         while not real.is_terminal():
             action = rnd.choice(real.legal_actions())
             real.apply_action(action)
-            k_apply_action(kernel.kid, arr, action)
+            kernel.rules.nb_apply_action(arr, action)
             _check(game, kernel, real, arr, keys, buf, probs, out)
         assert kernel.history(arr) == real.history()
     assert len(keys) > 1000
@@ -133,11 +122,11 @@ def test_determinize_keeps_the_information_state_and_rebuilds():
         arr = kernel.from_state(state)
         for player in range(3):
             world = arr.copy()
-            k_determinize(kernel.kid, world, player, rng)
+            kernel.rules.nb_determinize(world, player, rng)
             real = kernel.to_state(game, world)  # the world replays legally in the adapter
             assert real.information_state_string(player) == state.information_state_string(player)
             assert kernel.infostate_string(world, player) == state.information_state_string(player)
-            assert k_infostate_key(kernel.kid, world, player) == k_infostate_key(kernel.kid, arr, player)
+            assert kernel.rules.nb_infostate_key(world, player) == kernel.rules.nb_infostate_key(arr, player)
             assert np.array_equal(kernel.from_history(kernel.history(world)), world)
             changed += kernel.history(world) != state.history()
     assert changed > 100
@@ -159,7 +148,7 @@ def test_determinize_is_uniform_over_the_opponent_hole_cards():
     rng = PCG32(7).to_array()
     for _ in range(12 * len(worlds)):
         world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+        kernel.rules.nb_determinize(world, player, rng)
         base = pkk.HOLE + 2 * other
         counts[index[(int(world[base]), int(world[base + 1]))]] += 1
     assert stats.chisquare(counts).pvalue > 1e-3
@@ -187,7 +176,7 @@ def test_determinize_matches_the_adapter_in_past_hands():
     draws = 4000
     for _ in range(draws):
         world = arr.copy()
-        k_determinize(kernel.kid, world, player, rng)
+        kernel.rules.nb_determinize(world, player, rng)
         history = kernel.history(world)
         assert [history[i] for i in kept] == [state.history()[i] for i in kept]
         ours[history[hidden[0]]] += 1

@@ -1,4 +1,4 @@
-"""Tests of the 7 Wonders port (lib/infosets/games/seven_wonders.py)."""
+"""Tests of the 7 Wonders port (lib/infosets/games/seven_wonders/game.py)."""
 
 import itertools
 
@@ -9,9 +9,9 @@ import pytest
 import infosets.games  # noqa: F401
 from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
-from infosets.games import _wonders7_cards as wc
 from infosets.games import determinizers
-from infosets.games import seven_wonders as sw
+from infosets.games.seven_wonders import cards as wc
+from infosets.games.seven_wonders import game as sw
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_kernel_is_a_search_state,

@@ -1,4 +1,4 @@
-"""The numba kernel of 7 Wonders (lib/infosets/games/_seven_wonders_kernel.py) against the
+"""The numba kernel of 7 Wonders (lib/infosets/games/seven_wonders/kernel.py) against the
 pyspiel adapter (pimcts_aggregation): rules, chance outcomes, returns, heuristic and
 information-state strings on random games, the determinizer's consistency and distribution
 against the adapter's ``world_history``, and the compiled engine against the Python reference."""
@@ -13,21 +13,10 @@ import pytest
 
 import infosets.games  # noqa: F401  (registers seven_wonders)
 from infosets.core.pcg32 import PCG32
-from infosets.games import _seven_wonders_kernel as swk
 from infosets.games import _tabletop as tt
-from infosets.games import seven_wonders as sw
-from infosets.games.kernels import (
-    SEVEN_WONDERS,
-    k_apply_action,
-    k_chance_outcomes,
-    k_current_player,
-    k_determinize,
-    k_heuristic,
-    k_infostate_key,
-    k_legal_actions,
-    k_returns,
-    kernel_for,
-)
+from infosets.games.kernels import kernel_for, kernel_module
+from infosets.games.seven_wonders import game as sw
+from infosets.games.seven_wonders import kernel as swk
 from kernel_checks import (
     compare_samplers,
     cut_rollouts,
@@ -69,8 +58,8 @@ def _array_fields(s) -> dict:
 def test_kernel_agrees_with_the_adapter_on_random_games(seed):
     game = pyspiel.load_game("seven_wonders")
     kernel = kernel_for(game)
-    assert kernel.kid == SEVEN_WONDERS and kernel.num_players == 3
-    kid = kernel.kid
+    assert kernel.rules is kernel_module("seven_wonders") and kernel.num_players == 3
+    rules = kernel.rules
     buf, probs, out = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions), np.zeros(3)
     rnd = random.Random(seed)
     key_of, text_of = {}, {}
@@ -81,7 +70,7 @@ def test_kernel_agrees_with_the_adapter_on_random_games(seed):
         step = 0
         while True:
             mover = real.current_player()
-            assert k_current_player(kid, arr) == mover
+            assert rules.nb_current_player(arr) == mover
             if strings or mover == tt.TERMINAL:
                 assert _array_fields(arr) == _fields(real)
             if strings and mover >= 0:
@@ -90,31 +79,31 @@ def test_kernel_agrees_with_the_adapter_on_random_games(seed):
                     text = real.information_state_string(p)
                     if step % 8 == 1:  # the registry's string replays the array's history
                         assert kernel.infostate_string(arr, p) == text
-                    key = int(k_infostate_key(kid, arr, p))
+                    key = int(rules.nb_infostate_key(arr, p))
                     assert key_of.setdefault((p, text), key) == key
                     assert text_of.setdefault((p, key), text) == text
             if mover == tt.TERMINAL:
-                k_returns(kid, arr, out)
+                rules.nb_returns(arr, out)
                 assert list(out) == real.returns()
-                k_heuristic(kid, arr, out)
+                rules.nb_heuristic(arr, out)
                 assert list(out) == sw.heuristic(real)
                 wins[tuple(real.returns())] += 1
                 break
             if mover == tt.CHANCE:
-                m = k_chance_outcomes(kid, arr, buf, probs)
+                m = rules.nb_chance_outcomes(arr, buf, probs)
                 outcomes = real.chance_outcomes()
                 assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == outcomes
-                assert list(buf[:k_legal_actions(kid, arr, buf)]) == [a for a, _ in outcomes]
+                assert list(buf[:rules.nb_legal_actions(arr, buf)]) == [a for a, _ in outcomes]
                 action = rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
-                m = k_legal_actions(kid, arr, buf)
+                m = rules.nb_legal_actions(arr, buf)
                 legal = real.legal_actions()
                 assert list(buf[:m]) == legal
-                k_heuristic(kid, arr, out)
+                rules.nb_heuristic(arr, out)
                 assert list(out) == sw.heuristic(real)
                 action = rnd.choice(legal)
             real.apply(action)
-            k_apply_action(kid, arr, action)
+            rules.nb_apply_action(arr, action)
         assert kernel.history(arr) == real.history
     assert len(text_of) > 1000            # many information states met, no key collision
     assert len(wins) >= 4                 # every seat wins some games, ties occur
@@ -149,7 +138,7 @@ def test_heuristic_is_clipped_at_zero():
     arr[swk.MILITARY:swk.MILITARY + 3] = k.military
     arr[swk.QTYPE] = swk.Q_NONE
     out = np.ones(3)
-    k_heuristic(kernel.kid, arr, out)
+    kernel.rules.nb_heuristic(arr, out)
     assert list(out) == sw.heuristic(k)
 
 
@@ -162,13 +151,13 @@ def test_determinize_keeps_the_information_state_and_replays():
     for state in decision_states(game, 30, seed=4, stop=0.03):
         player = state.current_player()
         arr = kernel.from_state(state)
-        text, key = state.information_state_string(player), k_infostate_key(kernel.kid, arr, player)
+        text, key = state.information_state_string(player), kernel.rules.nb_infostate_key(arr, player)
         for _ in range(4):
             world = arr.copy()
-            k_determinize(kernel.kid, world, player, rng)
-            assert k_current_player(kernel.kid, world) == player
+            kernel.rules.nb_determinize(world, player, rng)
+            assert kernel.rules.nb_current_player(world) == player
             assert kernel.infostate_string(world, player) == text
-            assert k_infostate_key(kernel.kid, world, player) == key
+            assert kernel.rules.nb_infostate_key(world, player) == key
             history = kernel.history(world)
             assert np.array_equal(kernel.from_history(history), world)
             changed += history != state.history()

@@ -1,4 +1,4 @@
-"""Exact Spades worlds (games/spades_worlds.py), which ``sampler_for("spades")`` serves since
+"""Exact Spades worlds (games/spades/worlds.py), which ``sampler_for("spades")`` serves since
 2026-11-29 in place of the replay chain: real states with the player's view in every phase,
 uniform over the consistent deals (against an enumeration, late in a deal where the chain was
 not), the voids kept, the last dealt card free to move, and the same worlds from the same
@@ -14,7 +14,7 @@ from scipy import stats as scipy_stats
 from infosets.filtering.enumerate import iter_histories
 from infosets.filtering.spades import SpadesPublicState, dealt_hands
 from infosets.games.determinizers import determinizer_label, infostate_key, sampler_for
-from infosets.games.spades_worlds import SpadesWorlds, read_plan
+from infosets.games.spades.worlds import SpadesWorlds, read_plan
 from random_play import play_until
 
 GAME = pyspiel.load_game("spades")

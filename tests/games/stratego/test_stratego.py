@@ -1,11 +1,11 @@
-"""Tests of the Stratego port (lib/infosets/games/stratego.py)."""
+"""Tests of the Stratego port (lib/infosets/games/stratego/game.py)."""
 
 import numpy as np
 import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
-from infosets.games import stratego as st
+from infosets.games.stratego import game as st
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

@@ -10,17 +10,20 @@ import pyspiel
 from scipy import stats
 
 import infosets.games  # noqa: F401  (registers the ports)
-from infosets.games import _stratego_kernel as sk
-from infosets.games import stratego
-from infosets.games.kernels import k_heuristic, kernel_for
+from infosets.games.kernels import kernel_for
+from infosets.games.stratego import game as stratego
+from infosets.games.stratego import kernel as sk
 from kernel_checks import decision_states, engines_agree, random_games_agree, worlds
 
 
-def test_kernel_agrees_with_the_adapter_on_1000_random_games():
-    # Short games (a draw after 10 moves) keep 1000 of them fast; full games follow below.
+def test_kernel_agrees_with_the_adapter_on_100_random_games():
+    """100 short games (a draw after 10 moves); full games follow below. Measured 2026-12-02
+    (line tracing of games/stratego/ over this seed's games): every line of the Python rules
+    these games reach is reached by game 18, and 1,000 games reached no line that 100 did not
+    (195 lines), so 1,000 games were 10x the time for no more rules checked."""
     game = pyspiel.load_game("stratego", {"max_moves": 10})
     kernel = kernel_for(game)
-    finals = random_games_agree(game, kernel, 1000, seed=1, strings_every=7)
+    finals = random_games_agree(game, kernel, 100, seed=1, strings_every=7)
     assert (0.5, 0.5) in finals
 
 
@@ -101,7 +104,7 @@ def test_heuristic_is_tags_win_plus_over_mean_piece_values():
     state = _decision(game, seed=7, moves=40)
     arr = kernel.from_state(state)
     out = np.zeros(2)
-    k_heuristic(kernel.kid, arr, out)
+    kernel.rules.nb_heuristic(arr, out)
     k = state.kernel
 
     def mean(p):

@@ -1,4 +1,4 @@
-"""Tests of the Sushi Go! port (lib/infosets/games/sushi_go.py)."""
+"""Tests of the Sushi Go! port (lib/infosets/games/sushi_go/game.py)."""
 
 import numpy as np
 import pyspiel
@@ -6,7 +6,7 @@ import pytest
 
 import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
-from infosets.games import sushi_go as sg
+from infosets.games.sushi_go import game as sg
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

@@ -5,9 +5,9 @@ import numpy as np
 import pyspiel
 import pytest
 
-from infosets.games import _sushi_go_kernel as sk
-from infosets.games import sushi_go as sg
-from infosets.games.kernels import k_heuristic, kernel_for
+from infosets.games.kernels import kernel_for
+from infosets.games.sushi_go import game as sg
+from infosets.games.sushi_go import kernel as sk
 from kernel_checks import (
     check_determinize_keeps_infostate,
     check_heuristic_on_returns_scale,
@@ -91,7 +91,7 @@ def test_heuristic_is_the_leader_lead():
     k = game.new_kernel()
     k.to_deal, k.score, k.table[0][sg.T_TEMPURA] = 0, [10, 4, 12], 2  # p0: 10 + 5 points
     out = np.zeros(3)
-    k_heuristic(kernel.kid, kernel.from_kernel(k), out)
+    kernel.rules.nb_heuristic(kernel.from_kernel(k), out)
     leads = np.array([15 - 12, 4 - 15, 12 - 15])
     assert np.allclose(out, 0.5 + 0.5 * leads / (np.abs(leads) + sk.LEAD_SCALE))
 

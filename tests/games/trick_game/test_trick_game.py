@@ -10,8 +10,8 @@ import pytest
 from scipy import stats as scipy_stats
 
 import infosets.games  # noqa: F401  (registers trick_game)
-from infosets.games import trick_game as T
-from infosets.games import trick_kernel as K
+from infosets.games.trick_game import array_rules as K
+from infosets.games.trick_game import game as T
 
 P_MIN = 1e-3  # chi-square tests: fixed seeds, so a pass is reproducible
 

@@ -1,4 +1,4 @@
-"""Tests of the Virus! port (lib/infosets/games/virus.py)."""
+"""Tests of the Virus! port (lib/infosets/games/virus/game.py)."""
 
 import random
 from collections import Counter
@@ -10,7 +10,7 @@ import pytest
 import infosets.games  # noqa: F401
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
-from infosets.games import virus as vi
+from infosets.games.virus import game as vi
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,

@@ -10,9 +10,9 @@ import pytest
 
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
-from infosets.games import _virus_kernel as vk
-from infosets.games import virus as vg
-from infosets.games.kernels import k_heuristic, kernel_for
+from infosets.games.kernels import kernel_for
+from infosets.games.virus import game as vg
+from infosets.games.virus import kernel as vk
 from kernel_checks import (
     check_determinize_keeps_infostate,
     check_heuristic_on_returns_scale,
@@ -84,7 +84,7 @@ def test_heuristic_is_the_leader_lead_in_healthy_organs():
     k.bodies[1][vg.RED] = (vg.VIRUS + vg.RED,)  # infected: not healthy
     k.bodies[2][vg.GREEN] = ()
     out = np.zeros(3)
-    k_heuristic(kernel.kid, kernel.from_kernel(k), out)
+    kernel.rules.nb_heuristic(kernel.from_kernel(k), out)
     leads = np.array([2 - 1, 0 - 2, 1 - 2])
     assert np.allclose(out, 0.5 + 0.5 * leads / (np.abs(leads) + vk.LEAD_SCALE))
 
