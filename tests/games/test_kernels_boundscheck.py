@@ -127,8 +127,8 @@ def test_every_kernel_game_is_checked():
 
 # A fresh bounds-checked compile of every kernel and the engine took 10-16 min on a loaded
 # 2-core machine (it is a compile-time bound, not a speed test; 30 s to 2 min a game). `make
-# test` runs this file as a script beside `warm_cache`, so the compile uses the second core
-# before pytest starts and the tests load the cached builds.
+# test` runs this file as a script after `warm_cache`, half the games on each core, before
+# pytest starts, and the tests load the cached builds.
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", GAMES)
 def test_kernel_and_engine_never_index_out_of_bounds(game):
@@ -155,6 +155,15 @@ def main(games) -> int:
     return 1 if failed else 0
 
 
+def shard(argv: list[str]) -> list[str]:
+    """The games of ``[--shard K/N] [GAME ...]``: every N-th game from the K-th (one process
+    per core in `make test`), of the games named or of all."""
+    if argv[:1] != ["--shard"]:
+        return argv
+    k, n = (int(x) for x in argv[1].split("/"))
+    return list(argv[2:] or GAMES)[k::n]
+
+
 if __name__ == "__main__":
-    # `make test`'s warm-up (every game), or a check of the games named
-    sys.exit(main(sys.argv[1:]))
+    # `make test`'s warm-up (every game, split over the cores), or a check of the games named
+    sys.exit(main(shard(sys.argv[1:])))

@@ -71,8 +71,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", help="kernel games (default: leduc_poker)")
     parser.add_argument("--all", action="store_true", help="every game with a kernel")
+    parser.add_argument("--shard", default="0/1", metavar="K/N",
+                        help="warm only every N-th of the games from the K-th (one process per core)")
     args = parser.parse_args(argv)
-    games = kernel_games() if args.all else (args.games or ["leduc_poker"])
+    try:
+        k, n = (int(x) for x in args.shard.split("/"))
+        if not 0 <= k < n:
+            raise ValueError
+    except ValueError:
+        parser.error(f"--shard: expected K/N with 0 <= K < N, got {args.shard!r}")
+    games = list(kernel_games() if args.all else (args.games or ["leduc_poker"]))[k::n]
     unknown = sorted(set(games) - set(kernel_games()))
     if unknown:
         parser.error(f"games: no kernel for {', '.join(unknown)} (kernels: {', '.join(kernel_games())})")
