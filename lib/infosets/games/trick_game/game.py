@@ -3,7 +3,7 @@
 Reproduces the trick-taking benchmark of Arjonilla, Saffidine and Cazenave, "Mixture of
 public and private distributions in imperfect information games" (2024), section 4.1.1
 (docs/papers/belief_mixtures.md); also used by the history-filtering and PI-MCTS papers.
-The rules live in ``trick_kernel`` (ints and bitmasks); this module wraps them as a
+The rules live in ``array_rules`` (ints and bitmasks); this module wraps them as a
 Python pyspiel game, following open_spiel/python/games/kuhn_poker.py.
 
 Parameters: ``num_cards`` (2..52, default 10), ``hand_size`` (1..num_cards // 2; the default
@@ -112,7 +112,7 @@ class TrickGame(pyspiel.Game):
 
 
 class TrickGameState(pyspiel.State):
-    """A CG nC state; holds one ``trick_kernel.TrickState`` (cloned by pyspiel's deepcopy)."""
+    """A CG nC state; holds one ``array_rules.TrickState`` (cloned by pyspiel's deepcopy)."""
 
     def __init__(self, game):
         super().__init__(game)

@@ -1,6 +1,6 @@
 """Numba kernel of the trick-taking game "CG nC" (``trick_game``) for the compiled engine.
 
-The rules are those of the readable pure-Python kernel ``trick_kernel.TrickState`` (its
+The rules are those of the readable pure-Python kernel ``array_rules.TrickState`` (its
 docstring states them; belief_mixtures slug for the game, pimcts_aggregation slug for the
 engine), on the same ints and bitmasks, and tests/games/test_kernels_equivalence.py checks the two
 against the pyspiel adapter on random games. A state is an int64 array:
