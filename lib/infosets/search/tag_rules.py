@@ -21,7 +21,7 @@ over plain per-node statistics:
 TAG's defaults (``MCTSParams``) apply where a tuned file is silent: ``K = 1.0``, ``FPU = 1e6``,
 ``exploreEpsilon = 0.1``, ``exp3Boltzmann = 0.1``, ``MASTBoltzmann = 0.1``, ``MASTGamma = 0.0``,
 ``MASTDefaultValue = 0.0``, ``maxBackupThreshold = 1,000,000``, ``rolloutLength = 1000``,
-``rolloutTermination = EXACT`` (DEFAULT in older TAG files), ``rolloutIncrementType = TICK``,
+``rolloutTermination = EXACT`` (the rule called DEFAULT in issue 56), ``rolloutIncrementType = TICK``,
 ``normaliseRewards = true``. (TAG's ``K`` default was ``sqrt 2`` until its commit 2a34e8e11,
 March 2025, which ``pimcts_settings.csv`` follows where a file is silent; ``K_DEFAULT`` is the
 commit read here.) Progressive bias, progressive widening, pUCT and OMA terms are off
