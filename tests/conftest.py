@@ -5,8 +5,11 @@ the shared check modules (``kernel_checks``, ``tabletop_checks``, ...) stay here
 importable from every folder.
 """
 
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -41,3 +44,39 @@ class FigureSession:
 @pytest.fixture
 def figure_session(tmp_path):
     return FigureSession(tmp_path)
+
+
+def git(cwd, *args) -> str:
+    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+@pytest.fixture(scope="session")
+def quickstart_in_checkout(tmp_path_factory):
+    """One smoke run of the quickstart notebook through ``run_notebook``, its figures root a
+    temporary git checkout holding a copy of the committed quickstart outputs. Executed once
+    per session for tests/papers/test_notebook_quickstart.py (the numbers it wrote) and
+    tests/project/test_notebook_outputs.py (it changed no tracked file); mark its readers
+    ``pytest.mark.xdist_group("quickstart_in_checkout")`` so that ``make test``'s workers do
+    not each run it.
+
+    ``run``: the ``NotebookRun``; ``checkout``: the checkout; ``status``: its
+    ``git status --porcelain --untracked-files=all`` right after the run."""
+    from infosets.experiments.config import repo_root
+    from infosets.experiments.run_notebooks import run_notebook
+
+    tmp = tmp_path_factory.mktemp("quickstart")
+    checkout = tmp / "checkout"
+    shutil.copytree(repo_root() / "figures" / "quickstart", checkout / "figures" / "quickstart")
+    shutil.copy(repo_root() / ".gitignore", checkout / ".gitignore")
+    git(checkout, "init", "-q")
+    git(checkout, "add", "-A")
+    git(checkout, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "published")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("INFOSETS_FIGURES_DIR", str(checkout / "figures"))
+        env.setenv("INFOSETS_DATA_DIR", str(tmp / "data"))
+        env.setenv("INFOSETS_RESULTS_DIR", str(tmp / "results"))
+        env.delenv("DASK_SCHEDULER", raising=False)
+        run = run_notebook("quickstart", tmp / "run", figures_root=checkout / "figures")
+    return SimpleNamespace(run=run, checkout=checkout,
+                           status=git(checkout, "status", "--porcelain", "--untracked-files=all"))

@@ -8,24 +8,20 @@ import nbformat
 import pytest
 
 from infosets.experiments import reports
-from infosets.experiments.run_notebooks import run_notebook
 
 
-@pytest.fixture(scope="module")
-def executed(tmp_path_factory):
+@pytest.fixture
+def executed(quickstart_twice, tmp_path):
     """The quickstart notebook run twice into one folder at the smoke preset (the second run
-    reads the first one's cache), as a user reruns it. The tests that read it share an
-    ``xdist_group``, so that ``make test``'s two workers run it once, not once each."""
-    out = tmp_path_factory.mktemp("quickstart")
-    first = run_notebook("quickstart", out / "run").notebook
-    kept = first.with_name("first.ipynb")
-    first.rename(kept)
-    second = run_notebook("quickstart", out / "run").notebook
-    return kept, second, out
+    reads the first one's cache), as a user reruns it: the session's ``quickstart_twice``
+    (tests/experiments/conftest.py, shared with test_run_log), read under its
+    ``xdist_group`` so that ``make test``'s two workers run it once, not once each. The
+    reports go under this test's own folder."""
+    return quickstart_twice.first, quickstart_twice.second, tmp_path
 
 
 @pytest.mark.notebook
-@pytest.mark.xdist_group("reports_executed")
+@pytest.mark.xdist_group("quickstart_twice")
 def test_export_writes_a_clean_self_contained_report(executed):
     first, _, out = executed
     ipynb, html = reports.export(first, "quickstart", "smoke", out / "reports")
@@ -43,7 +39,7 @@ def test_export_writes_a_clean_self_contained_report(executed):
 
 
 @pytest.mark.notebook
-@pytest.mark.xdist_group("reports_executed")
+@pytest.mark.xdist_group("quickstart_twice")
 def test_reports_are_byte_identical_across_identical_runs(executed, tmp_path):
     first, second, _ = executed
     a = reports.export(first, "quickstart", "smoke", tmp_path / "a")

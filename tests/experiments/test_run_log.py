@@ -7,13 +7,11 @@ import io
 import json
 import logging
 import re
-import subprocess
 import sys
 
 import pytest
 
 from infosets.experiments import run_notebooks, runlog
-from infosets.experiments.config import repo_root
 
 pytestmark = pytest.mark.notebook
 
@@ -22,14 +20,6 @@ pytestmark = pytest.mark.notebook
 MACHINERY = re.compile(r"^\[[\w.-]+:[\w.-]+\] |rekeyed from|derived table|numba engine|"
                        r"\d+/\d+ \[|it/s|task/s", re.MULTILINE)
 WIDGET = "application/vnd.jupyter.widget-view+json"
-OUTPUT_PATHS = ("build", "data", "figures", "results", "reports", "notebooks")
-
-
-def _clone_state() -> str:
-    """Every file git sees under the folders a run writes to, ignored ones included."""
-    return subprocess.run(
-        ["git", "status", "--porcelain", "--ignored=matching", "--untracked-files=all", "--",
-         *OUTPUT_PATHS], cwd=repo_root(), capture_output=True, text=True, check=True).stdout
 
 
 def _outputs(path):
@@ -37,23 +27,15 @@ def _outputs(path):
     return [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
 
 
-@pytest.fixture(scope="module")
-def two_runs(tmp_path_factory):
-    """quickstart at smoke with ``--out``, twice: the first computes, the second replots."""
-    out = tmp_path_factory.mktemp("out")
-    before = _clone_state()
-    runs = []
-    for _ in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-m", "infosets.experiments.run_notebooks", "--paper", "quickstart",
-             "--preset", "smoke", "--workers", "1", "--out", str(out)],
-            capture_output=True, text=True, timeout=1500)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        notebook = out / "notebooks" / "smoke" / "quickstart.ipynb"
-        runs.append((proc, notebook.read_bytes(), notebook.with_suffix(".log").read_text()))
-    return out, runs, before, _clone_state()
+@pytest.fixture
+def two_runs(quickstart_twice):
+    """quickstart at smoke with ``--out``, twice: the first computes, the second replots (the
+    session's ``quickstart_twice``, tests/experiments/conftest.py)."""
+    run = quickstart_twice
+    return run.out, run.runs, run.before, run.after
 
 
+@pytest.mark.xdist_group("quickstart_twice")
 def test_the_executed_notebook_holds_no_machinery_line(two_runs):
     out, runs, _, _ = two_runs
     notebook = out / "notebooks" / "smoke" / "quickstart.ipynb"
@@ -69,6 +51,7 @@ def test_the_executed_notebook_holds_no_machinery_line(two_runs):
     assert "[quickstart:results] " in proc.stderr  # and on the runner's stderr
 
 
+@pytest.mark.xdist_group("quickstart_twice")
 def test_a_replot_writes_the_same_notebook_as_the_run_that_computed(two_runs):
     _, runs, _, _ = two_runs
     (first, computed, log_1), (_, replotted, log_2) = runs
@@ -78,12 +61,14 @@ def test_a_replot_writes_the_same_notebook_as_the_run_that_computed(two_runs):
     assert not {"start_time", "end_time", "duration", "input_path", "output_path"} & set(meta)
 
 
+@pytest.mark.xdist_group("quickstart_twice")
 def test_no_jupyter_warning_of_a_plain_tcp_kernel(two_runs):
     _, runs, _, _ = two_runs
     for proc, _, _ in runs:
         assert "without encryption" not in proc.stdout + proc.stderr
 
 
+@pytest.mark.xdist_group("quickstart_twice")
 def test_out_leaves_the_clone_untouched_and_holds_every_output(two_runs):
     out, _, before, after = two_runs
     assert after == before

@@ -3,13 +3,15 @@
 import pytest
 
 from infosets.claims import COLUMNS, VERDICTS
-from infosets.experiments.run_notebooks import run_notebook
 
 pytestmark = pytest.mark.notebook
 
 
-def test_quickstart_smoke(tmp_path):
-    run = run_notebook("quickstart", tmp_path)
+@pytest.mark.xdist_group("quickstart_in_checkout")
+def test_quickstart_smoke(quickstart_in_checkout):
+    """The run is the session's ``quickstart_in_checkout`` (tests/conftest.py), shared with
+    tests/project/test_notebook_outputs.py."""
+    run = quickstart_in_checkout.run
     names = {p.name for p in run.files}
     assert {"exploitability_vs_iterations.png", "exploitability_vs_iterations.svg",
             "claims.csv", "claims.md", "outputs.csv"} <= names
