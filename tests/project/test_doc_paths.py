@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HISTORY = {"docs/changelog.md"}
 # A cited path: one of the four roots, not inside a longer path or a dotted name.
 CITED = re.compile(r"(?<![\w./-])((?:tests|lib|docs|benchmarks)/[\w./*<>{},-]*[\w*>/])")
+ROOTS = re.compile(r"(?:tests|lib|docs|benchmarks)/")  # in every cited path
 
 
 def _tracked() -> list[str]:
@@ -35,12 +36,16 @@ def python_prose(source: str) -> list[tuple[int, str]]:
     found = [(tok.start[0], tok.string) for tok in
              tokenize.generate_tokens(io.StringIO(source).readline)
              if tok.type == tokenize.COMMENT]
-    for node in ast.walk(ast.parse(source)):
+    nodes = [ast.parse(source)]
+    while nodes:  # statements only: a docstring's owner is never inside an expression
+        node = nodes.pop()
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                     and isinstance(body[0].value.value, str):
                 found.append((body[0].lineno, body[0].value.value))
+        nodes.extend(child for child in ast.iter_child_nodes(node)
+                     if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)))
     return found
 
 
@@ -66,6 +71,8 @@ def dead_citations(root: Path, names: list[str]) -> list[str]:
                 name.endswith(".py") and name.split("/")[0] in ("lib", "tests", "benchmarks"))):
             continue
         text = (root / name).read_text(encoding="utf-8", errors="replace")
+        if not ROOTS.search(text):  # cites nothing: skip parsing it
+            continue
         chunks = python_prose(text) if name.endswith(".py") else [(1, text)]
         for line, chunk in chunks:
             for match in CITED.finditer(chunk):
