@@ -21,14 +21,20 @@ LIB = Path(store.__file__).resolve().parents[1]
 def lib_copy(tmp_path, monkeypatch):
     """A copy of lib/infosets that ``store`` hashes instead of the real one."""
     root = tmp_path / "infosets"
-    shutil.copytree(LIB, root, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    shutil.copytree(LIB, root, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.csv",
+                                                             "*.md", "*.json", "*.parquet"))
     monkeypatch.setattr(store, "_PACKAGE_ROOT", root)
     monkeypatch.setattr(store, "_GAMES_DIR", root / "games")
+    # a file's executable source depends on its bytes only: parse each version once
+    monkeypatch.setattr(store, "executable_source", _parsed)
     for cached in (store.import_closure, store.game_folders, store._hash_files):
         cached.cache_clear()
     yield root
     for cached in (store.import_closure, store.game_folders, store._hash_files):
         cached.cache_clear()
+
+
+_parsed = cache(store.executable_source)
 
 
 @cache
