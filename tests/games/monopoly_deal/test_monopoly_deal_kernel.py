@@ -168,13 +168,20 @@ def _statistic(player):
 
 def test_determinize_matches_the_adapter_resampler():
     """The joint law of the opponents' hands (as counts of kinds) under the kernel's
-    determinizer and the adapter's sampler, early and late in a game."""
+    determinizer and the adapter's sampler, early and late in a game.
+
+    1,000 draws each (the adapter's history sampler costs about 25 ms a draw; 3,000 took two
+    minutes). Measured 2026-12-02: at 1,000 draws the kernel passes (p = 0.72 early, 0.88 late),
+    and Python copies of ``nb_determinize`` with a plausible bug fail in the late position on
+    each of 3 seeds: drawing with replacement (p < 1e-85), an off-by-one bounded draw
+    (``total - 1``, p < 1e-63), and uniform over the pool's card types instead of its cards
+    (p < 1e-5)."""
     game = pyspiel.load_game("monopoly_deal")
     states = decision_states(game, 60, seed=11, stop=0.01)
     late = max(states, key=lambda s: s.kernel.turns)
     for state in (states[0], late):
         pvalue = compare_samplers(
-            game, state, _statistic(state.current_player()), draws=3000, seed=13,
+            game, state, _statistic(state.current_player()), draws=1000, seed=13,
             ours=lambda kernel, world: mk.kernel_from_array(world),
             theirs=lambda state, player, gen: hw.sample_world(state, player, gen).kernel,
             min_values=6)
