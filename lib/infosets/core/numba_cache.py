@@ -29,7 +29,8 @@ _CORE = Path(__file__).resolve().parent
 _PACKAGE = _CORE.parent
 _GAMES = _PACKAGE / "games"
 ENGINE_FILES = frozenset(str(p) for p in (_CORE / "pcg32.py", _CORE / "numba_cache.py",
-                                          _PACKAGE / "search" / "compiled.py"))
+                                          _PACKAGE / "search" / "compiled.py",
+                                          _PACKAGE / "search" / "tag_rules_nb.py"))
 
 
 def _game_folder(path: Path) -> Path | None:

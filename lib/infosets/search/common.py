@@ -17,6 +17,7 @@ import pyspiel
 from infosets.core.chance import sample_chance  # noqa: F401  (re-exported: search's callers use it)
 from infosets.core.pcg32 import PCG32
 from infosets.core.search_state import SearchState
+from infosets.search import tag_rules as tr
 
 # rollout_policy(state, rnd) -> action, with rnd the search's PCG32 (or a random.Random).
 RolloutPolicy = Callable[[SearchState, random.Random], int]
@@ -75,6 +76,52 @@ def random_rollout(state: SearchState, rnd: random.Random,
         steps += 1
         mover = current_player()
     return mover
+
+
+def mast_rollout(state: SearchState, rnd: PCG32, mast_n, mast_w, temperature: float,
+                 limit: int | None = None, record: list | None = None) -> int:
+    """``random_rollout`` with the players' moves chosen by TAG's MAST policy (issue 56;
+    ``MASTPlayer``): ``tag_rules.mast_rollout_choice`` over ``tag_rules.mast_values`` of the
+    mover's legal actions in the bot's table ``mast_n``/``mast_w``, temperature
+    ``temperature``. Each (player, action) played is appended to ``record``."""
+    current_player, apply_action = state.current_player, state.apply_action
+    mover = current_player()
+    steps = 0
+    while mover != TERMINAL:
+        if limit is not None and steps >= limit:
+            break
+        if mover == CHANCE:
+            apply_action(sample_chance(state, rnd))
+        else:
+            legal = state.legal_actions()
+            values = tr.mast_values(mast_n, mast_w, mover, legal)
+            action = legal[tr.mast_rollout_choice(values, rnd, temperature)]
+            if record is not None:
+                record.append((mover, action))
+            apply_action(action)
+        steps += 1
+        mover = current_player()
+    return mover
+
+
+def tag_choice(policy: str, n, w, q, avail, node_visits: int, node_wsum: float, low: float,
+               high: float, c: float, fpu, epsilon: float, rnd: PCG32) -> int:
+    """Index of the action TAG's tree ``policy`` chooses among actions with visits ``n``, reward
+    sums ``w``, squared sums ``q`` and availabilities ``avail`` (``MCTSSettings.tree_policy``,
+    issue 56): "UCB_Tuned" (``tag_rules.ucb_tuned_scores``, K = ``c``, then
+    ``argmax_tiebreak``; no epsilon, as TAG), "NoAveragingRM" (``rm_regrets``) or "EXP3"
+    (``exp3_potentials``), sampled by ``sample_tree_policy`` with ``epsilon``. ``fpu`` None is
+    TAG's FPU (1e6). ``low``/``high``: the search's reward bounds (``update_reward_bounds``)."""
+    f = tr.FPU_DEFAULT if fpu is None else fpu
+    if policy == "UCB_Tuned":
+        return tr.argmax_tiebreak(tr.ucb_tuned_scores(n, w, q, avail, low, high, c, f), rnd)
+    if policy == "NoAveragingRM":
+        values = tr.rm_regrets(n, w, node_visits, node_wsum, f)
+    elif policy == "EXP3":
+        values = tr.exp3_potentials(n, w, node_visits, node_wsum, low, high, tr.EXP3_BOLTZMANN_DEFAULT, f)
+    else:
+        raise ValueError(f"policy: must be 'UCB_Tuned', 'NoAveragingRM' or 'EXP3', got {policy!r}")
+    return tr.sample_tree_policy(values, rnd, epsilon)
 
 
 class RewardScale:

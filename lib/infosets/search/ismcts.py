@@ -26,14 +26,17 @@ from infosets.core.checks import check_game, check_int, check_real
 from infosets.core.rng import as_generator
 from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
 from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
     argmax_random,
     check_decision_state,
     is_python_game,
+    mast_rollout,
     python_random,
     random_rollout,
     sample_chance,
+    tag_choice,
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
@@ -51,13 +54,16 @@ NEG_INF = float("-inf")
 
 
 class _Node:
-    """Per-action statistics of one information-state node: [visits, reward sum, availability]."""
+    """Per-action statistics of one information-state node: [visits, reward sum, availability]
+    (under TAG's settings also the sum of squared rewards and every player's reward sums, MaxMC;
+    ``_tag_entry``); the node's visits and (TAG's settings) its mover's reward sum over them."""
 
-    __slots__ = ("stats", "visits")
+    __slots__ = ("stats", "visits", "wsum")
 
     def __init__(self):
         self.stats: dict[int, list] = {}
         self.visits = 0
+        self.wsum = 0.0
 
 
 def _worlds(sampler, state, player, rng, iterations):
@@ -72,6 +78,14 @@ def _worlds(sampler, state, player, rng, iterations):
         resample, uniform = state.resample_from_infostate, pyspiel.UniformProbabilitySampler
         return (resample(player, uniform(seed, 0.0, 1.0)) for seed in seeds)
     return (sampler(state, player, rng) for _ in range(iterations))
+
+
+def _tag_entry(entry):
+    """``entry`` with TAG's statistics [.., sum of squared rewards, every player's reward sums
+    (None until used)], added in place to an entry made by ``_select``."""
+    if len(entry) == 3:
+        entry.extend((0.0, None))
+    return entry
 
 
 class ISMCTSBot(pyspiel.Bot):
@@ -106,6 +120,9 @@ class ISMCTSBot(pyspiel.Bot):
         search; ``last_search_info`` holds the tree depths of the last search.
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings, as
         ``OLMCTSBot`` (see ``infosets.search.settings``).
+      tree_policy, backup, max_backup_threshold, rollout, mast_gamma, mast_boltzmann: TAG's
+        settings (issue 56), as ``OLMCTSBot``: N in UCB-Tuned is the action's availability
+        count (the node's visits with ``availability=False``); the MAST table lives with the bot.
       node_key: "infostate" (a node is the mover's information state in the sampled world) or
         "moves" (a node is the sequence of player moves from the root, chance left out: the
         belote_ismcts tree, for games whose moves are public).
@@ -121,7 +138,7 @@ class ISMCTSBot(pyspiel.Bot):
     def __init__(self, game, player, *, iterations=1000, uct_c=1.0, rng, sampler=None,
                  availability=True, normalize_rewards=True, final="mean", rollout_policy=None,
                  engine="python", rollout_length=None, heuristic=None, max_depth=None, fpu=None,
-                 explore_epsilon=0.0, node_key="infostate", reward="returns"):
+                 explore_epsilon=0.0, node_key="infostate", reward="returns", **tag):
         check_search_args(game, player, iterations, uct_c, sampler, rollout_policy)
         if final not in FINALS:
             raise ValueError(f"final: must be one of {FINALS}, got {final!r}")
@@ -140,7 +157,10 @@ class ISMCTSBot(pyspiel.Bot):
             if custom:
                 raise ValueError("engine: 'compiled' draws worlds and rollouts in the kernel; "
                                  "pass no sampler and no rollout_policy (or use engine='python')")
-        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
+        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon,
+                                 **tag)
+        if settings.rollout == "MAST" and rollout_policy is not None:
+            raise ValueError("rollout: 'MAST' is the rollout policy; pass no rollout_policy")
         self._reward_heuristic = None
         if reward == "heuristic":
             self._reward_heuristic = settings.heuristic or (
@@ -175,6 +195,11 @@ class ISMCTSBot(pyspiel.Bot):
                           if engine == "compiled" else None)
         self._aoh = uses_aoh_key(game)
         self.nodes: dict[str, _Node] = {}
+        # TAG's settings (issue 56): the search's reward bounds and the bot's MAST table.
+        self._tag = not settings.tag_default
+        self._bounds = [math.inf, -math.inf]
+        shape = (game.num_players(), game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
+        self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
@@ -195,13 +220,29 @@ class ISMCTSBot(pyspiel.Bot):
         depth_total = depth_max = 0
         worlds = (_worlds(sampler, state, player, self._rng, self.iterations) if not uses_pcg(sampler)
                   else (sampler(state, player, rnd) for _ in range(self.iterations)))
+        tag, settings = self._tag, self.settings
+        if tag:
+            self._bounds = [math.inf, -math.inf]
+            if settings.rollout == "MAST":
+                tr.mast_decay(*self.mast, settings.mast_gamma)
         for world in worlds:
             path, mover = self._descend(world, nodes, rnd)
             depth = len(path)
             depth_total += depth
             if depth > depth_max:
                 depth_max = depth
-            self._backup(path, self._playout(world, mover, rnd))
+            if not tag:
+                self._backup(path, self._playout(world, mover, rnd))
+                continue
+            record = []
+            returns = self._playout(world, mover, rnd, record)
+            if settings.tree_policy == "UCB" and settings.backup == "mean":
+                self._backup([step[:3] for step in path], returns)
+            else:
+                self._backup_tag(path, returns)
+            if settings.rollout == "MAST":  # MAST Both: the rollout's moves, then the tree's
+                record.extend((m, a) for _, _, m, a in path)
+                tr.mast_update(*self.mast, [p for p, _ in record], [a for _, a in record], returns)
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         root = nodes.get(self._key(state, player))
         if root is None:
@@ -218,6 +259,8 @@ class ISMCTSBot(pyspiel.Bot):
         player where it stopped)."""
         current_player, apply_action = world.current_player, world.apply_action
         max_depth, by_moves, aoh = self.settings.max_depth, self.node_key == "moves", self._aoh
+        tag = self._tag
+        select_tag = self.settings.tree_policy != "UCB"
         path = []
         moves_key = ()  # the node's key when nodes are keyed by moves
         # current_player() is TERMINAL (< 0, != CHANCE) at the end, CHANCE at chance nodes.
@@ -236,9 +279,13 @@ class ISMCTSBot(pyspiel.Bot):
             node = nodes.get(key)
             if node is None:
                 node = nodes[key] = _Node()
-            action, expand = self._select(node, world.legal_actions(), rnd)
+            if select_tag:
+                action, expand = self._select_tag(node, world.legal_actions(), rnd)
+            else:
+                action, expand = self._select(node, world.legal_actions(), rnd)
             moves_key = (moves_key, action)
-            path.append((node, node.stats[action], mover))
+            path.append((node, node.stats[action], mover) if not tag else
+                        (node, node.stats[action], mover, action))
             apply_action(action)
             mover = current_player()
             if expand:
@@ -295,11 +342,76 @@ class ISMCTSBot(pyspiel.Bot):
             stats[action][2] = 1
         return action, expand
 
-    def _playout(self, world, mover, rnd):
-        """Roll ``world`` out (``random_rollout``, cut after the settings' rollout length) and
-        score it: the reward heuristic if set, else the returns at the end or the game
-        heuristic at a cut."""
-        if mover != TERMINAL:
+    def _select_tag(self, node, legal, rnd):
+        """``_select`` under a TAG tree policy (``settings.tree_policy``, ``common.tag_choice``;
+        twin ``compiled._ismcts_select_tag``): availability counted as in ``_select``, the
+        actions' statistics in legal order, N the availability (the node's visits without
+        availability counts). Returns (action, expand)."""
+        settings, availability = self.settings, self.availability
+        from_expansion = availability == "expanded"
+        stats = node.stats
+        n, w, q, avail = [], [], [], []
+        for a in legal:
+            entry = stats.get(a)
+            if entry is None:
+                entry = stats[a] = [0, 0.0, 0 if from_expansion else 1, 0.0, None]
+            elif entry[0] or not from_expansion:
+                entry[2] += 1
+            n.append(entry[0])
+            w.append(entry[1])
+            q.append(entry[3])
+            avail.append(entry[2] if availability else node.visits)
+        i = tag_choice(settings.tree_policy, n, w, q, avail, node.visits, node.wsum, self._bounds[0],
+                       self._bounds[1], self.uct_c, settings.fpu, settings.explore_epsilon, rnd)
+        action = legal[i]
+        expand = stats[action][0] == 0
+        if from_expansion and expand:
+            stats[action][2] = 1
+        return action, expand
+
+    def _backup_tag(self, path, returns):
+        """``_backup`` with TAG's statistics (twin ``compiled._ismcts_backup_tag``), from the
+        leaf up: each (node, action)'s visit, mover's reward and its square, the node's reward
+        sum, and under MaxMC every player's sums and the value passed up
+        (``tag_rules.max_mc_value`` over the node's actions in action order). The search's
+        reward bounds are updated with the stored rewards (``tag_rules.update_reward_bounds``)."""
+        scale, settings = self.scale, self.settings
+        if scale.normalize:
+            low, span = scale.low, scale.span
+            vec = [(r - low) / span for r in returns]
+        else:
+            vec = list(returns)
+        self._bounds = list(tr.update_reward_bounds(self._bounds[0], self._bounds[1], vec))
+        maxmc, players = settings.backup == "MaxMC", len(vec)
+        for i in range(len(path) - 1, -1, -1):
+            node, entry, mover, action = path[i]
+            _tag_entry(entry)
+            node.visits += 1
+            entry[0] += 1
+            r = vec[mover]
+            entry[1] += r
+            entry[3] += r * r
+            node.wsum += r
+            if maxmc:
+                if entry[4] is None:
+                    entry[4] = [0.0] * players
+                for p in range(players):
+                    entry[4][p] += vec[p]
+                if i > 0:
+                    acts = sorted(node.stats)
+                    rows = [_tag_entry(node.stats[a]) for a in acts]
+                    w_all = [e[4] if e[4] is not None else [0.0] * players for e in rows]
+                    vec = tr.max_mc_value(vec, [e[0] for e in rows], w_all, mover, acts.index(action),
+                                          node.visits, settings.max_backup_threshold).tolist()
+
+    def _playout(self, world, mover, rnd, record=None):
+        """Roll ``world`` out (``random_rollout``, or ``common.mast_rollout`` recording its moves
+        in ``record`` under MAST; cut after the settings' rollout length) and score it: the
+        reward heuristic if set, else the returns at the end or the game heuristic at a cut."""
+        if mover != TERMINAL and self.settings.rollout == "MAST":
+            mover = mast_rollout(world, rnd, self.mast[0], self.mast[1], self.settings.mast_boltzmann,
+                                 self.settings.rollout_length, record)
+        elif mover != TERMINAL:
             mover = random_rollout(world, rnd, self.rollout_policy, self.settings.rollout_length)
         if self._reward_heuristic is not None:
             return self._reward_heuristic(world)

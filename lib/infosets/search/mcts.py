@@ -31,20 +31,24 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pyspiel
 
 from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
 from infosets.core.rng import as_generator
 from infosets.games.determinizers import sampler_for
 from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
     argmax_random,
     check_decision_state,
     is_python_game,
+    mast_rollout,
     python_random,
     random_rollout,
     sample_chance,
+    tag_choice,
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
@@ -106,7 +110,89 @@ def _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, stale):
     return action, child, True
 
 
-def _descend(root, world, rnd, uct_c, settings):
+def _new_node(mover, action):
+    """A node of ``uct_search_tag``: ``uct_search``'s five fields [visits, reward sum of the
+    player who chose it, children, that player, cached view], then the action that led to it
+    and TAG's statistics (issue 56): sum of squared rewards, selections made from it and their
+    reward sum (its mover's), every player's reward sums (MaxMC; None until used)."""
+    return [0, 0.0, {}, mover, None, action, 0.0, 0, 0.0, None]
+
+
+def _complete(root, path):
+    """The fields of ``_new_node`` added to a node of ``path`` made by ``_select_child``
+    (under UCB with TAG's backup or rollout; only an iteration's new leaf can lack them)."""
+    for i, nd in enumerate(path):
+        if len(nd) == 5:
+            siblings = (path[i - 1] if i else root)[2]
+            action = next(a for a, ch in siblings.items() if ch is nd)
+            nd.extend((action, 0.0, 0, 0.0, None))
+
+
+def _select_child_tag(node, legal, mover, rnd, uct_c, settings, bounds):
+    """``_select_child`` under a TAG tree policy (``settings.tree_policy``, ``common.tag_choice``):
+    the children's statistics in legal order, an unvisited one scored by FPU (TAG's 1e6 if
+    ``fpu`` is None), N the node's visits (open loop: every action is available at each visit).
+    Returns (action, child, new)."""
+    children = node[2]
+    n, w, q = [], [], []
+    for a in legal:
+        ch = children.get(a)
+        if ch is None:
+            n.append(0)
+            w.append(0.0)
+            q.append(0.0)
+        else:
+            n.append(ch[0])
+            w.append(ch[1])
+            q.append(ch[6])
+    i = tag_choice(settings.tree_policy, n, w, q, [node[0]] * len(legal), node[7], node[8], bounds[0],
+                   bounds[1], uct_c, settings.fpu, settings.explore_epsilon, rnd)
+    action = legal[i]
+    child = children.get(action)
+    if child is None:
+        child = children[action] = _new_node(mover, action)
+        return action, child, True
+    return action, child, False
+
+
+def _backup_tag(root, path, returns, scale, settings, bounds):
+    """The backup of ``uct_search`` with TAG's statistics (issue 56), from the leaf up: each
+    node's visit, its chooser's reward and square, its parent's selection count and sum, and
+    under ``backup`` MaxMC every player's sums and the value passed up
+    (``tag_rules.max_mc_value`` over the parent's children in action order). ``bounds``
+    [low, high] is updated with the stored rewards (``tag_rules.update_reward_bounds``)."""
+    if scale.normalize:
+        low, span = scale.low, scale.span
+        vec = [(r - low) / span for r in returns]
+    else:
+        vec = list(returns)
+    bounds[0], bounds[1] = tr.update_reward_bounds(bounds[0], bounds[1], vec)
+    maxmc, players = settings.backup == "MaxMC", len(vec)
+    root[0] += 1
+    for nd in path:
+        nd[0] += 1
+    for i in range(len(path) - 1, -1, -1):
+        nd = path[i]
+        parent = path[i - 1] if i > 0 else root
+        r = vec[nd[3]]
+        nd[1] += r
+        nd[6] += r * r
+        parent[7] += 1
+        parent[8] += r
+        if maxmc:
+            if nd[9] is None:
+                nd[9] = [0.0] * players
+            for p in range(players):
+                nd[9][p] += vec[p]
+            if i > 0:
+                acts = sorted(parent[2])
+                kids = [parent[2][a] for a in acts]
+                w_all = [ch[9] if ch[9] is not None else [0.0] * players for ch in kids]
+                vec = tr.max_mc_value(vec, [ch[0] for ch in kids], w_all, nd[3], acts.index(nd[5]),
+                                      parent[0], settings.max_backup_threshold).tolist()
+
+
+def _descend(root, world, rnd, uct_c, settings, bounds=None):
     """The tree part of one ``uct_search`` iteration from ``root``: select down to a new leaf,
     the depth bound or the end of the game. Returns (path, state, actions, returns, expanded):
     the nodes chosen, the state reached (None while it is still the world plus ``actions``,
@@ -143,7 +229,10 @@ def _descend(root, world, rnd, uct_c, settings):
                 return path, state, actions, returns, False
         if max_depth is not None and len(path) >= max_depth:
             return path, state, actions, returns, True
-        action, child, new = _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, action)
+        if bounds is None:
+            action, child, new = _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, action)
+        else:
+            action, child, new = _select_child_tag(node, legal, mover, rnd, uct_c, settings, bounds)
         if not new and child is node:
             # No score beat -inf: the stale action is replayed on the real state, as before
             # this cache existed; stop trusting the cache.
@@ -167,7 +256,7 @@ def _replay(world, actions):
 
 
 def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
-               rollout_policy=None, settings: MCTSSettings = DEFAULT) -> RootStats:
+               rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
     """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
 
     Each node stores [visits, reward sum of the player who chose it, children, that player,
@@ -180,7 +269,12 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     its action path, so the node caches (current player, legal actions, returns if
     terminal) and the world is cloned and replayed only when a state is really needed
     (chance, an uncached node, the rollout). Results and random draws are unchanged.
+
+    TAG's settings (issue 56, ``uct_search_tag``): ``mast`` is the bot's MAST table
+    (``mast_n``, ``mast_w``) when ``settings.rollout`` is MAST.
     """
+    if not settings.tag_default:
+        return uct_search_tag(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast)
     normalize, low, span = scale.normalize, scale.low, scale.span
     root = [0, 0.0, {}, -1, None]
     depth_total = depth_max = 0
@@ -204,6 +298,56 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
             for nd in path:
                 nd[0] += 1
                 nd[1] += returns[nd[3]]
+    stats = RootStats((a, (ch[0], ch[1])) for a, ch in root[2].items())
+    stats.depth_total, stats.depth_max, stats.iterations = depth_total, depth_max, iterations
+    return stats
+
+
+def uct_search_tag(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
+                   rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
+    """``uct_search`` with TAG's tree policy, backup and rollout (``settings.tree_policy``,
+    ``backup``, ``rollout``; rules in ``infosets.search.tag_rules``; the compiled twin is
+    ``compiled.uct_tree_tag``). Under UCB the selection is ``_select_child``'s; the search keeps
+    the reward bounds [low, high] of the stored rewards for UCB-Tuned/EXP3. With MAST the
+    rollout is ``common.mast_rollout`` on the table ``mast`` (``mast_n``, ``mast_w``), updated
+    after each iteration with the rollout's then the tree's moves (``tag_rules.mast_update``,
+    the raw returns)."""
+    root = _new_node(-1, -1)
+    bounds = [math.inf, -math.inf]
+    select_bounds = None if settings.tree_policy == "UCB" else bounds
+    plain = settings.tree_policy == "UCB" and settings.backup == "mean"
+    use_mast = settings.rollout == "MAST"
+    if use_mast and (mast is None or rollout_policy is not None):
+        raise ValueError("rollout: 'MAST' needs the bot's MAST table and no rollout_policy")
+    normalize, low, span = scale.normalize, scale.low, scale.span
+    depth_total = depth_max = 0
+    for _ in range(iterations):
+        path, state, actions, returns, expanded = _descend(root, world, rnd, uct_c, settings, select_bounds)
+        _complete(root, path)
+        depth = len(path)
+        depth_total += depth
+        if depth > depth_max:
+            depth_max = depth
+        record = []
+        if expanded:
+            if state is None:
+                state = _replay(world, actions)
+            if use_mast:
+                mover = mast_rollout(state, rnd, mast[0], mast[1], settings.mast_boltzmann,
+                                     settings.rollout_length, record)
+            else:
+                mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length)
+            returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
+        if plain:
+            root[0] += 1
+            for nd in path:
+                nd[0] += 1
+                nd[1] += (returns[nd[3]] - low) / span if normalize else returns[nd[3]]
+        else:
+            _backup_tag(root, path, returns, scale, settings, bounds)
+        if use_mast:  # MAST Both: the rollout's moves, then the tree's
+            record.extend((nd[3], nd[5]) for nd in path)
+            tr.mast_update(mast[0], mast[1], [p for p, _ in record], [a for _, a in record], returns)
     stats = RootStats((a, (ch[0], ch[1])) for a, ch in root[2].items())
     stats.depth_total, stats.depth_max, stats.iterations = depth_total, depth_max, iterations
     return stats
@@ -249,7 +393,7 @@ def check_engine(game, engine: str) -> None:
 
 
 def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
-                 runners: dict | None = None, settings: MCTSSettings = DEFAULT) -> RootStats:
+                 runners: dict | None = None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
     """One per-world tree with the Python or C++ engine, drawing from ``rnd`` (the move's
     PCG32); the C++ engine takes one seed draw per tree whether or not a runner is cached.
 
@@ -268,7 +412,7 @@ def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
                 runners[iterations] = runner
         stats = runner.search(world)
     else:
-        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings)
+        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast)
     stats.engine = engine
     return stats
 
@@ -321,8 +465,8 @@ class OpenLoopPlanner:
             raise ValueError("engine: 'compiled' draws worlds and rollouts in the kernel; "
                              "pass no sampler and no rollout_policy (or use engine='python')")
         if engine == "cpp" and not settings.is_default:
-            raise ValueError("engine: 'cpp' runs OpenSpiel's MCTSBot, which takes none of "
-                             "rollout_length/max_depth/fpu/explore_epsilon; use 'python' or 'compiled'")
+            raise ValueError("engine: 'cpp' runs OpenSpiel's MCTSBot, which takes none of rollout_length/"
+                             "max_depth/fpu/explore_epsilon nor TAG's settings; use 'python' or 'compiled'")
         python_game = is_python_game(game)
         self.choice = open_loop_choice(game, engine, kernel, custom, settings, budget, python_game)
         log_choice(bot, game, self.choice)
@@ -338,6 +482,11 @@ class OpenLoopPlanner:
         self._compiled = (CompiledSearch(game, kernel, uct_c, scale, settings)
                           if engine == "compiled" else None)
         self._runners: dict = {}
+        # The bot's MAST table (issue 56), kept across its decisions (decayed at each).
+        shape = (game.num_players(), game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
+        self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
+        if settings.rollout == "MAST" and rollout_policy is not None:
+            raise ValueError("rollout: 'MAST' is the rollout policy; pass no rollout_policy")
         self.engine_used = self.choice.engine
         self.last_search_info = None
 
@@ -349,10 +498,12 @@ class OpenLoopPlanner:
         else:
             sampler, pcg = self.sampler, uses_pcg(self.sampler)
             result, depth_total, depth_max = [], 0, 0
+            if self.settings.rollout == "MAST":
+                tr.mast_decay(*self.mast, self.settings.mast_gamma)
             for _ in range(trees):
                 world = sampler(state, self.player, rnd if pcg else rng)
                 stats = search_world(world, budget, self.uct_c, rnd, self.scale, self.rollout_policy,
-                                     self.engine, self._runners, self.settings)
+                                     self.engine, self._runners, self.settings, self.mast)
                 result.append(stats)
                 depth_total += stats.depth_total
                 depth_max = max(depth_max, stats.depth_max)
@@ -405,6 +556,9 @@ class OLMCTSBot(pyspiel.Bot):
         on that module's logger; ``engine_used`` holds it from construction.
       rollout_length, heuristic, max_depth, fpu, explore_epsilon: per-game settings (see
         ``infosets.search.settings``); a kernel game's heuristic is its kernel's.
+      tree_policy, backup, max_backup_threshold, rollout, mast_gamma, mast_boltzmann: TAG's
+        settings (issue 56; ``infosets.search.settings``), in both engines; the defaults are
+        today's search. MAST's table lives with the bot (shared by a move's trees).
     Raises:
       ValueError: a bad argument (one line naming it), before any compute; and from
         ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or
@@ -413,9 +567,11 @@ class OLMCTSBot(pyspiel.Bot):
 
     def __init__(self, game, player, *, iterations=4000, uct_c=1.0, rng, sampler=None,
                  normalize_rewards=True, final="mean", rollout_policy=None, engine="python",
-                 rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
+                 rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0,
+                 **tag):
         validate_common(game, player, iterations, uct_c, final, engine, sampler, rollout_policy)
-        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
+        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon,
+                                 **tag)
         self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player
@@ -465,12 +621,14 @@ class OLMCTSBot(pyspiel.Bot):
         pass
 
 
-def game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon) -> MCTSSettings:
+def game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon,
+                  **tag) -> MCTSSettings:
     """Validated settings; a rollout cut-off defaults to the game kernel's heuristic. The
-    compiled engine scores cut-offs with its kernel's heuristic only."""
+    compiled engine scores cut-offs with its kernel's heuristic only. ``tag``: TAG's settings
+    (``settings.TAG_FIELDS``)."""
     kernel = kernel_for(game)
     if engine == "compiled" and heuristic is not None:
         raise ValueError("heuristic: the compiled engine scores cut-offs with its kernel's "
                          "heuristic; pass heuristic=None (or use engine='python')")
     return make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
-                         kernel_heuristic(game, kernel) if kernel is not None else None)
+                         kernel_heuristic(game, kernel) if kernel is not None else None, **tag)

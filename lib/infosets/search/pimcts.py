@@ -87,7 +87,9 @@ class PIMCTSBot(pyspiel.Bot):
       settings serve OL-MCTS, PI-MCTS and IS-MCTS alike). engine="auto" applies the budget
       rule to each tree's budget floor(B / D). ``engine_used`` (from construction: the
       planned engine, logged once at INFO with its reason) and ``last_search_info`` (tree
-      depths over the D trees) describe the last search.
+      depths over the D trees) describe the last search. TAG's settings (``tree_policy``,
+      ``backup``, ``max_backup_threshold``, ``rollout``, ``mast_gamma``, ``mast_boltzmann``)
+      as ``OLMCTSBot``; the D trees of a move share the bot's MAST table, one after the other.
     Raises:
       ValueError: a bad argument (one line naming it), before any compute; and from
         ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or
@@ -97,7 +99,8 @@ class PIMCTSBot(pyspiel.Bot):
     def __init__(self, game, player, *, iterations=4000, determinizations=1,
                  aggregation="AverageValue", uct_c=1.0, rng, sampler=None,
                  normalize_rewards=True, rollout_policy=None, engine="python",
-                 rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0):
+                 rollout_length=None, heuristic=None, max_depth=None, fpu=None, explore_epsilon=0.0,
+                 **tag):
         validate_common(game, player, iterations, uct_c, "mean", engine, sampler, rollout_policy)
         try:
             determinizations = check_int(determinizations, "determinizations", lo=1)
@@ -108,7 +111,8 @@ class PIMCTSBot(pyspiel.Bot):
                 f"determinizations: must be <= iterations ({iterations}), got {determinizations}")
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
-        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon)
+        settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon,
+                                 **tag)
         self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player

@@ -14,7 +14,22 @@ The defaults here reproduce the engines' behaviour without them, draw for draw.
 * ``fpu``: ``None`` tries every untried action first (uniformly at random); a number scores
   an untried action by it, against the tried ones' UCB values (first maximum in legal order).
 * ``explore_epsilon``: at each tree node, with this probability a legal action is chosen
-  uniformly at random instead (0 draws nothing).
+  uniformly at random instead (0 draws nothing). Under ``tree_policy`` UCB_Tuned it is not
+  used, as in TAG (``SingleTreeNode.treePolicyAction``).
+
+TAG's further settings (issue 56; rules in ``infosets.search.tag_rules``, read from
+GAIGResearch/TabletopGames ``players/mcts/``):
+
+* ``tree_policy``: "UCB" (our UCB1 above, with epsilon), "UCB_Tuned" (``ucb_tuned_scores``,
+  K = ``uct_c``, ties drawn uniformly), "NoAveragingRM" (``rm_regrets``) or "EXP3"
+  (``exp3_potentials``, TAG's ``exp3Boltzmann`` 0.1), the last two sampled by
+  ``sample_tree_policy`` with ``explore_epsilon``. With ``fpu`` None an untried action scores
+  TAG's FPU, 1e6.
+* ``backup``: "mean" or "MaxMC" (``max_mc_value``) with ``max_backup_threshold`` (TAG's
+  ``maxBackupThreshold``, default 1,000,000).
+* ``rollout``: "random" or "MAST" (``mast_rollout_choice``: Boltzmann over the MAST means with
+  temperature ``mast_boltzmann``; the table lives with the bot and is decayed by
+  ``mast_gamma`` at each of its decisions, ``mast_decay``; TAG's defaults 0.1 and 0.0).
 """
 
 from __future__ import annotations
@@ -24,6 +39,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 # heuristic(state) -> one value per player, on the game's return scale.
+TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3")
+BACKUPS = ("mean", "MaxMC")
+ROLLOUTS = ("random", "MAST")
+TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann")
 Heuristic = Callable[[object], Sequence[float]]
 
 
@@ -34,6 +53,12 @@ class MCTSSettings:
     fpu: float | None = None
     explore_epsilon: float = 0.0
     heuristic: Heuristic | None = None
+    tree_policy: str = "UCB"
+    backup: str = "mean"
+    max_backup_threshold: int = 1_000_000
+    rollout: str = "random"
+    mast_gamma: float = 0.0
+    mast_boltzmann: float = 0.1
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -47,6 +72,25 @@ class MCTSSettings:
             raise ValueError(f"explore_epsilon: must be in [0, 1], got {self.explore_epsilon!r}")
         if self.heuristic is not None and not callable(self.heuristic):
             raise ValueError("heuristic: must be a callable heuristic(state) -> values per player")
+        if self.tree_policy not in TREE_POLICIES:
+            raise ValueError(f"tree_policy: must be one of {TREE_POLICIES}, got {self.tree_policy!r}")
+        if self.backup not in BACKUPS:
+            raise ValueError(f"backup: must be one of {BACKUPS}, got {self.backup!r}")
+        if isinstance(self.max_backup_threshold, bool) or not (
+                isinstance(self.max_backup_threshold, int) and self.max_backup_threshold >= 0):
+            raise ValueError(f"max_backup_threshold: must be an int >= 0, got {self.max_backup_threshold!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout: must be one of {ROLLOUTS}, got {self.rollout!r}")
+        if not (isinstance(self.mast_gamma, (int, float)) and 0.0 <= self.mast_gamma <= 1.0):
+            raise ValueError(f"mast_gamma: must be in [0, 1], got {self.mast_gamma!r}")
+        if not (isinstance(self.mast_boltzmann, (int, float)) and math.isfinite(self.mast_boltzmann)
+                and self.mast_boltzmann > 0.0):
+            raise ValueError(f"mast_boltzmann: must be a finite number > 0, got {self.mast_boltzmann!r}")
+
+    @property
+    def tag_default(self) -> bool:
+        """True when TAG's further settings (tree policy, backup, rollout) are today's."""
+        return (self.tree_policy, self.backup, self.rollout) == ("UCB", "mean", "random")
 
     @property
     def is_default(self) -> bool:
@@ -57,13 +101,16 @@ DEFAULT = MCTSSettings()
 
 
 def make_settings(rollout_length=None, max_depth=None, fpu=None, explore_epsilon=0.0,
-                  heuristic=None, default_heuristic: Heuristic | None = None) -> MCTSSettings:
+                  heuristic=None, default_heuristic: Heuristic | None = None, **tag) -> MCTSSettings:
     """Validated settings; a rollout length takes ``heuristic`` or else the game's own
-    (``default_heuristic``), and is refused without either."""
-    MCTSSettings(rollout_length, max_depth, fpu, explore_epsilon)  # validates, in this order
+    (``default_heuristic``), and is refused without either. ``tag``: any of ``TAG_FIELDS``."""
+    unknown = sorted(set(tag) - set(TAG_FIELDS))
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not a setting (TAG's are {TAG_FIELDS})")
+    MCTSSettings(rollout_length, max_depth, fpu, explore_epsilon, **tag)  # validates, in this order
     if rollout_length is not None and heuristic is None:
         heuristic = default_heuristic
         if heuristic is None:
             raise ValueError("heuristic: a rollout_length needs a heuristic and this game has none")
     return MCTSSettings(rollout_length, max_depth, None if fpu is None else float(fpu),
-                        float(explore_epsilon), heuristic)
+                        float(explore_epsilon), heuristic, **tag)

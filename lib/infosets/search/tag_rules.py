@@ -37,31 +37,31 @@ only (``SingleTreeNode.treePolicyAction``), not to UCB or UCB_Tuned; and TAG's p
 (``ucbValue``, ``default`` branch) is ``sqrt(ln N / n)`` with no ``K`` since TAG's commit
 10421f192 ("FPU refactor", March 2024); UCB_Tuned keeps ``K``.
 
-Wiring (the next stage; nothing here is called by the engines yet):
+Wiring (stage 2, done; ``MCTSSettings.tree_policy``/``backup``/``rollout``, in both engines,
+tests/search/test_tag_wiring.py):
 
-* ``ucb_tuned_scores`` + ``argmax_tiebreak``: replace the UCB1 score in ``mcts._select_child``,
-  ``ismcts.ISMCTSBot._select``, ``compiled._uct_select`` and ``compiled._ismcts_select`` when
-  ``treePolicy`` is UCB_Tuned; the nodes then also keep ``q`` (sum of squared rewards) and the
-  search keeps ``low``/``high`` by ``update_reward_bounds`` (``compiled._uct_backup`` and
-  ``_ismcts_backup``, ``mcts.uct_search``'s backup, ``ISMCTSBot._backup``). The FPU and
-  availability (``avail``) rules are TAG's: ``max(FPU, K sqrt(N))`` for an unvisited action.
-* ``rm_regrets`` / ``exp3_potentials`` + ``sample_tree_policy``: the same selection functions
-  when ``treePolicy`` is NoAveragingRM or EXP3 (no expansion of untried actions at random:
-  FPU enters the regret/potential); ``node_update`` is the statistics update of
-  ``compiled._ismcts_backup`` / ``ISMCTSBot._backup`` extended with ``q``. TAG's final choice
-  for NoAveragingRM is SIMPLE (best mean, as our ``choose_final``); for EXP3 it is
-  ``sample_tree_policy(..., explore=False)``.
-* ``max_mc_value``: the value passed up from each node in those backups (``backupPolicy
-  MaxMC``), which then walk the path from the leaf up with a per-node value vector.
-* ``mast_update`` / ``mast_decay`` / ``mast_values`` + ``mast_rollout_choice``: the rollout
-  action choice of ``common.random_rollout`` (its ``rollout_policy``) and of
-  ``compiled._rollout``; the table lives with the bot across moves (decayed at each of its
-  decisions), updated after each iteration with the tree and rollout actions (MAST Both).
-* ``rollout_depth`` + ``rollout_finished``: the stopping test of ``common.random_rollout`` and
-  ``compiled._rollout`` (which now stop after ``limit`` steps counting chance steps; TAG counts
-  the players' actions only, chance being inside its forward model).
+* ``ucb_tuned_scores`` + ``argmax_tiebreak`` (UCB_Tuned), ``rm_regrets``/``exp3_potentials`` +
+  ``sample_tree_policy`` (NoAveragingRM, EXP3): ``common.tag_choice``, called by
+  ``mcts._select_child_tag`` and ``ISMCTSBot._select_tag``; twins ``compiled._tag_choice``,
+  ``_uct_select_tag``, ``_ismcts_select_tag``. N is the action's availability count in IS-MCTS
+  (ours: counted at selection, including the current visit; TAG's ``validVisits`` is counted in
+  the backup) and the node's visits in open loop; ``node_visits``/``node_wsum`` are the number
+  and reward sum of the selections made from the node (the visit that created it is not
+  counted). ``low``/``high`` (``update_reward_bounds``) are kept per tree on the stored rewards
+  (mapped to [0, 1] when the bot normalises). ``fpu`` None is ``FPU_DEFAULT``; UCB_Tuned ignores
+  ``explore_epsilon`` as TAG does; EXP3 uses ``EXP3_BOLTZMANN_DEFAULT``. Not wired: TAG's final
+  choice for EXP3 (``sample_tree_policy(..., explore=False)``); the bots keep their ``final``.
+* ``max_mc_value`` (``backup`` MaxMC): ``mcts._backup_tag``/``ISMCTSBot._backup_tag``, twins
+  ``compiled._uct_backup_tag``/``_ismcts_backup_tag``, over the node's actions in action order.
+* ``mast_values`` + ``mast_rollout_choice``: ``common.mast_rollout`` and ``compiled._rollout_mast``;
+  ``mast_update`` after each iteration (rollout's then tree's moves, raw returns);
+  ``mast_decay`` at each decision of the bot, which holds the table (PI-MCTS: the D trees of a
+  move share it, one after the other).
+* Not wired yet: ``rollout_depth`` + ``rollout_finished`` (the stopping test of
+  ``common.random_rollout`` and ``compiled._rollout``, which stop after ``limit`` steps counting
+  chance steps; TAG counts the players' actions only, chance being inside its forward model).
 
-Structural settings are left to the wiring stage, not stated here: ``opponentTreePolicy``
+Structural settings are not stated here and not wired yet (a later stage of issue 56): ``opponentTreePolicy``
 MultiTree (one tree per player, ``MultiTreeNode``) and SelfOnly (the tree holds the root
 player's decisions only, opponents moved by the rollout policy, every player backed up with
 the root player's reward), and ``reuseTree`` (``MCTSPlayer.backtrack``/``SingleTreeNode.rootify``).

@@ -1,7 +1,8 @@
 """Numba twins of ``infosets.search.tag_rules`` (issue 56, stage 1): TAG's UCB-Tuned,
 NoAveragingRM/EXP3 selection, MaxMC backup, MAST and rollout termination, for the compiled
-engine (``infosets.search.compiled``) of the PI-MCTS comparison of Ravichandran, Goodman and
-Lucas, "PIMCTS evaluation in tabletop games" (docs/papers/pimcts_aggregation.md).
+engine (``infosets.search.compiled``, its ``*_tag`` searches) of the PI-MCTS comparison of
+Ravichandran, Goodman and Lucas, "PIMCTS evaluation in tabletop games"
+(docs/papers/pimcts_aggregation.md).
 
 Each function computes what its namesake in ``tag_rules`` computes (the rules, their TAG
 sources in GAIGResearch/TabletopGames ``src/main/java/players/mcts/`` and TAG's defaults are
