@@ -33,8 +33,11 @@ def test_tests_of_one_xdist_group_run_on_one_worker(tmp_path):
         def test_free(i):
             _record(f"free{i}")
     '''))
+    # The plugins that play no part in grouping stay out: hypothesis's alone took about 2 s
+    # of import in each of the three processes (the controller and its two workers).
+    unrelated = ["-p", "no:hypothesispytest", "-p", "no:anyio", "-p", "no:platformdirs"]
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *unrelated, "-n", "2",
          "--dist", "loadgroup", "test_grouped.py"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
