@@ -53,6 +53,11 @@ def _hidden_rank_counts(arr, player):
 
 
 def test_determinize_keeps_the_information_state_and_matches_the_adapter():
+    """500 draws each (the adapter's sampler costs about 65 ms a draw; 1,500 took over a
+    minute). Measured 2026-12-02: the kernel passes (flag p = 0.58, square p = 0.46), and a
+    Python copy of ``nb_determinize`` whose Fisher-Yates draws ``j`` over the whole range (the
+    naive shuffle) fails the flags' test at 500 draws on each of 3 seeds (p < 1e-24). A
+    Sattolo shuffle (``j < i``) passes at 500 and at the former 1,500 draws alike."""
     game = pyspiel.load_game("stratego")
     kernel = kernel_for(game)
     state = _decision(game, seed=4, moves=60)
@@ -60,7 +65,7 @@ def test_determinize_keeps_the_information_state_and_matches_the_adapter():
     np_rng = np.random.default_rng(3)
     ours, theirs = Counter(), Counter()
     info = state.information_state_string(player)
-    for world in worlds(game, state, draws=1500, seed=3):
+    for world in worlds(game, state, draws=500, seed=3):
         assert kernel.infostate_string(world, player) == info
         for (q, r), c in _hidden_rank_counts(world, player).items():
             assert not (world[sk.MOVED + q] and r in (stratego.FLAG, stratego.BOMB))
