@@ -253,3 +253,20 @@ def test_the_generic_fallback_warns_once_per_game(monkeypatch):
     fallback = [w for w in caught if "no specific determinizer" in str(w.message)]
     assert len(fallback) == 1
     assert str(fallback[0].message).startswith("game 'dark_hex': no specific determinizer")
+
+
+def test_the_chain_proposes_no_free_redraw_without_a_free_site():
+    """One hidden position and no chance site with an unused outcome: a draw in [0.6, 0.9)
+    used to propose a free redraw, which then drew from an empty list (ValueError, seen on
+    phantom_ttt_ir); it is a redraw of the hidden position."""
+    from infosets.games.history_replay import ReplayDeterminizer
+
+    class Draws:
+        def random(self):
+            return 0.7
+
+    chain = ReplayDeterminizer(pyspiel.load_game("kuhn_poker"))
+    chain._classes, chain._hidden, chain._free_sites = [], [0], []
+    assert chain._propose(Draws()) == ("redraw",)
+    chain._free_sites = [0]
+    assert chain._propose(Draws()) == ("free",)

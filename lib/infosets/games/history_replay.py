@@ -574,7 +574,7 @@ class ReplayDeterminizer:
         if u < 0.9 - free and len(self._hidden) >= 2:
             i, j = rng.choice(len(self._hidden), size=2, replace=False)
             return "block", -1, 2, [self._hidden[i], self._hidden[j]]
-        if u < 0.9:
+        if u < 0.9 and self._free_sites:
             return ("free",)
         return ("redraw",)
 
