@@ -51,32 +51,76 @@ def git(cwd, *args) -> str:
                           text=True).stdout
 
 
-@pytest.fixture(scope="session")
-def quickstart_in_checkout(tmp_path_factory):
-    """One smoke run of the quickstart notebook through ``run_notebook``, its figures root a
-    temporary git checkout holding a copy of the committed quickstart outputs. Executed once
-    per session for tests/papers/test_notebook_quickstart.py (the numbers it wrote) and
-    tests/project/test_notebook_outputs.py (it changed no tracked file); mark its readers
-    ``pytest.mark.xdist_group("quickstart_in_checkout")`` so that ``make test``'s workers do
-    not each run it.
+# What a run may write to in the clone: ``--out`` must leave them all as they were.
+OUTPUT_PATHS = ("build", "data", "figures", "results", "reports", "notebooks")
+# The xdist_group of every test reading ``quickstart_twice``: ``make test``'s workers each
+# build a session fixture they are asked for, so its readers must all land on one worker.
+QUICKSTART_TWICE = "quickstart_twice"
 
-    ``run``: the ``NotebookRun``; ``checkout``: the checkout; ``status``: its
-    ``git status --porcelain --untracked-files=all`` right after the run."""
+
+def clone_state() -> str:
+    """Every file git sees under the folders a run writes to, ignored ones included."""
     from infosets.experiments.config import repo_root
-    from infosets.experiments.run_notebooks import run_notebook
 
-    tmp = tmp_path_factory.mktemp("quickstart")
-    checkout = tmp / "checkout"
-    shutil.copytree(repo_root() / "figures" / "quickstart", checkout / "figures" / "quickstart")
-    shutil.copy(repo_root() / ".gitignore", checkout / ".gitignore")
-    git(checkout, "init", "-q")
-    git(checkout, "add", "-A")
-    git(checkout, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "published")
+    return git(repo_root(), "status", "--porcelain", "--ignored=matching",
+               "--untracked-files=all", "--", *OUTPUT_PATHS)
+
+
+def _figures_checkout(figures: Path) -> None:
+    """``figures`` as a git checkout of the committed quickstart outputs, ignoring what the
+    clone's .gitignore ignores under figures/ (its ``figures/`` patterns, made relative)."""
+    from infosets.experiments.config import repo_root
+
+    shutil.copytree(repo_root() / "figures" / "quickstart", figures / "quickstart")
+    lines = (repo_root() / ".gitignore").read_text().splitlines()
+    patterns = [ln[len("figures/"):] for ln in lines if ln.startswith("figures/")]
+    assert patterns, "the clone's .gitignore ignores nothing under figures/"
+    (figures / ".gitignore").write_text("\n".join(patterns) + "\n")
+    git(figures, "init", "-q")
+    git(figures, "add", "-A")
+    git(figures, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "published")
+
+
+@pytest.fixture(scope="session")
+def quickstart_twice(tmp_path_factory):
+    """quickstart at smoke through the runner's CLI with ``--out``, twice into one folder, as a
+    user reruns it: the first run computes, the second replots from the first one's cache.
+    ``--out``'s figures folder starts as a git checkout of the committed quickstart outputs.
+    Executed once per session (three quickstart runs were two) for
+    tests/experiments/test_run_log.py (what a headless run writes), test_reports.py (the
+    reports exported from the two notebooks), tests/papers/test_notebook_quickstart.py (the
+    numbers it wrote) and tests/project/test_notebook_outputs.py (it changed no tracked file);
+    mark its readers ``pytest.mark.xdist_group(QUICKSTART_TWICE)``.
+
+    ``out``: the ``--out`` folder (the runs' outputs only); ``runs``: (completed process,
+    notebook bytes, run log text) of each run; ``before``/``after``: the clone's state around
+    the runs; ``first``/``second``: the two executed notebooks (the first one's copy is kept
+    outside ``out``); ``status``: ``git status --porcelain --untracked-files=all`` of the
+    figures checkout after both runs; ``run``: the first run's ``NotebookRun`` (its figures
+    folder, data folder and files)."""
+    from infosets.experiments.run_notebooks import NotebookRun
+
+    out = tmp_path_factory.mktemp("out")
+    kept = tmp_path_factory.mktemp("first") / "quickstart.ipynb"
+    notebook = out / "notebooks" / "smoke" / "quickstart.ipynb"
+    _figures_checkout(out / "figures")
+    before = clone_state()
+    runs = []
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("INFOSETS_FIGURES_DIR", str(checkout / "figures"))
-        env.setenv("INFOSETS_DATA_DIR", str(tmp / "data"))
-        env.setenv("INFOSETS_RESULTS_DIR", str(tmp / "results"))
         env.delenv("DASK_SCHEDULER", raising=False)
-        run = run_notebook("quickstart", tmp / "run", figures_root=checkout / "figures")
-    return SimpleNamespace(run=run, checkout=checkout,
-                           status=git(checkout, "status", "--porcelain", "--untracked-files=all"))
+        for _ in range(2):
+            proc = subprocess.run(
+                [sys.executable, "-m", "infosets.experiments.run_notebooks", "--paper",
+                 "quickstart", "--preset", "smoke", "--workers", "1", "--out", str(out)],
+                capture_output=True, text=True, timeout=1500)
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            runs.append((proc, notebook.read_bytes(), notebook.with_suffix(".log").read_text()))
+            if not kept.exists():
+                kept.write_bytes(runs[0][1])
+    (folder,) = (out / "figures" / "quickstart" / "custom").glob("smoke-*")
+    run = NotebookRun(kept, folder, out / "data" / "quickstart",
+                      sorted(p for p in folder.rglob("*") if p.is_file()))
+    return SimpleNamespace(out=out, runs=runs, before=before, after=clone_state(), first=kept,
+                           second=notebook, run=run,
+                           status=git(out / "figures", "status", "--porcelain",
+                                      "--untracked-files=all"))

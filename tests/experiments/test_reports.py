@@ -14,7 +14,7 @@ from infosets.experiments import reports
 def executed(quickstart_twice, tmp_path):
     """The quickstart notebook run twice into one folder at the smoke preset (the second run
     reads the first one's cache), as a user reruns it: the session's ``quickstart_twice``
-    (tests/experiments/conftest.py, shared with test_run_log), read under its
+    (tests/conftest.py, shared with test_run_log), read under its
     ``xdist_group`` so that ``make test``'s two workers run it once, not once each. The
     reports go under this test's own folder."""
     return quickstart_twice.first, quickstart_twice.second, tmp_path

@@ -30,7 +30,7 @@ def _outputs(path):
 @pytest.fixture
 def two_runs(quickstart_twice):
     """quickstart at smoke with ``--out``, twice: the first computes, the second replots (the
-    session's ``quickstart_twice``, tests/experiments/conftest.py)."""
+    session's ``quickstart_twice``, tests/conftest.py)."""
     run = quickstart_twice
     return run.out, run.runs, run.before, run.after
 

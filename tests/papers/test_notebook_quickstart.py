@@ -1,4 +1,5 @@
-"""Smoke run of the quickstart notebook through papermill; checks the numbers it wrote."""
+"""Smoke run of the quickstart notebook through the runner and papermill; checks the numbers
+it wrote."""
 
 import pytest
 
@@ -7,11 +8,11 @@ from infosets.claims import COLUMNS, VERDICTS
 pytestmark = pytest.mark.notebook
 
 
-@pytest.mark.xdist_group("quickstart_in_checkout")
-def test_quickstart_smoke(quickstart_in_checkout):
-    """The run is the session's ``quickstart_in_checkout`` (tests/conftest.py), shared with
-    tests/project/test_notebook_outputs.py."""
-    run = quickstart_in_checkout.run
+@pytest.mark.xdist_group("quickstart_twice")
+def test_quickstart_smoke(quickstart_twice):
+    """The run is the session's ``quickstart_twice`` (tests/conftest.py), shared with
+    tests/project/test_notebook_outputs.py and tests/experiments' run-log and report tests."""
+    run = quickstart_twice.run
     names = {p.name for p in run.files}
     assert {"exploitability_vs_iterations.png", "exploitability_vs_iterations.svg",
             "claims.csv", "claims.md", "outputs.csv"} <= names
