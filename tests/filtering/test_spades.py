@@ -42,7 +42,10 @@ def _replays_legally(world):
 
 
 @pytest.mark.parametrize("mode", ["uniform", "mcmc"])
-@pytest.mark.parametrize("decisions", [0, 3, 4, 9, 22, 41])  # bids, first lead, mid-trick, late
+# bidding, first lead, mid-trick, late (seats 0, 0, 3, 2, 2). Bids do not enter the public
+# state (plays only), so the bidding phase is one public state: 3 decisions (seat 3, also seen
+# at 9) was the same case as 0 and the dearest, about 6 s for its two modes.
+@pytest.mark.parametrize("decisions", [0, 4, 9, 22, 41])
 def test_worlds_keep_the_information_state_and_are_real_states(mode, decisions):
     state = _play(decisions)
     player = state.current_player()
