@@ -147,29 +147,39 @@ def test_compiled_searches_give_the_same_trees_with_either_allocator(tmp_path):
     assert len(default) == 6
 
 
-@pytest.mark.xdist_group("runner")  # starts a local Dask cluster: beside the other multi-process tests
-@pytest.mark.parametrize("through", ["argument", "DASK_SCHEDULER"])
-def test_a_sessions_local_dask_workers_start_with_the_allocator_environment(tmp_path, through):
+@pytest.mark.xdist_group("runner")  # starts local Dask clusters: beside the other multi-process tests
+def test_a_sessions_local_dask_workers_start_with_the_allocator_environment(tmp_path):
     # Dask's nanny starts them with MALLOC_TRIM_THRESHOLD_=65536 unless its own environment
-    # says otherwise (Session.create sets it)
-    scheduler = "'local-dask'" if through == "argument" else "None"
+    # says otherwise (Session.create sets it). Both ways of asking for a local cluster, the
+    # argument and then $DASK_SCHEDULER, in one interpreter (was one each), with one worker
+    # each (was two): every worker is started by a nanny the same way.
     extra = {f"INFOSETS_{kind}_DIR": str(tmp_path / kind.lower())
              for kind in ("FIGURES", "DATA", "RESULTS")}
-    if through == "DASK_SCHEDULER":
-        extra["DASK_SCHEDULER"] = "local-dask"
     out = _python("""
-        import json
+        import json, os
         from infosets.experiments.session import Session
 
         def environment():
             import os
             return {k: v for k, v in os.environ.items() if k.startswith("MALLOC_")}
 
-        session = Session.create("quickstart", "smoke", workers=2, scheduler=SCHEDULER)
-        try:
-            print(json.dumps(list(session.executor().submit_all([(environment, ())]))))
-        finally:
-            session.close()
-    """.replace("SCHEDULER", scheduler), tmp_path, extra)
-    [[index, environment]] = json.loads(out)
-    assert environment == allocator.ENVIRONMENT
+        seen = {}
+        for through, scheduler in (("argument", "local-dask"), ("DASK_SCHEDULER", None)):
+            for name in [k for k in os.environ if k.startswith("MALLOC_")]:
+                del os.environ[name]  # each session must set them itself
+            if scheduler is None:
+                os.environ["DASK_SCHEDULER"] = "local-dask"
+            session = Session.create("quickstart", "smoke", workers=1, scheduler=scheduler)
+            try:
+                executor = session.executor()
+                seen[through] = [type(executor).__name__,
+                                 list(executor.submit_all([(environment, ())]))]
+            finally:
+                session.close()
+        print(json.dumps(seen))
+    """, tmp_path, extra)
+    seen = json.loads(out)
+    for through in ("argument", "DASK_SCHEDULER"):
+        name, [[index, environment]] = seen[through]
+        assert name == "DaskExecutor", (through, name)
+        assert environment == allocator.ENVIRONMENT, through
