@@ -212,13 +212,18 @@ def _apply_tracking_draws(kernel, held, epoch, step, action):
     return epoch
 
 
+# 100 games (2-4 players), not 300: measured 2026-12-02 (line tracing of games/virus/ over the
+# 300 games), every line is first reached by game 25, all but one by game 10.
+EPOCH_GAMES = 100
+
+
 def test_kernel_epochs_are_the_history_epochs():
-    """The kernel's hand epochs (the determinization's information) after every step of 300
+    """The kernel's hand epochs (the determinization's information) after every step of 100
     random games are those the history gives each draw still held, and ``history_context``
     (the draws' steps too) agrees. The kernel had no epochs: only the history knew them."""
     rnd = random.Random(11)
     reshuffled = 0
-    for g in range(300):
+    for g in range(EPOCH_GAMES):
         n = 2 + g % 3
         game = pyspiel.load_game(f"virus(players={n})")
         kernel, held, epoch, history = game.new_kernel(), [[] for _ in range(n)], 0, []
@@ -239,7 +244,7 @@ def test_kernel_epochs_are_the_history_epochs():
                     [sorted(map(tuple, h)) for h in held]
                 assert [[e[1] for e in h] for h in context["in_hand"]] == kernel.hands
         reshuffled += epoch > 0
-    assert reshuffled > 200
+    assert reshuffled > 90  # 99 of the 100 games reshuffle
 
 
 def _epoch_cards(kernel, player):
