@@ -32,7 +32,11 @@ from tabletop_checks import (
     seven_wonders_face_down_weights,
 )
 
-GAMES = 500          # per seed: 1,000 random games in all
+# 500 random games on one seed (two seeds until 2026-12-02). Measured then (line tracing of
+# games/seven_wonders/ over seed 0's games): every line is first reached by game 43, so the
+# second seed's 500 games checked no more rules; ties are rare (one in 500 games on either
+# seed), so the games stay at 500 for the tie's returns (``len(wins) >= 4``).
+GAMES = 500
 STRINGS_EVERY = 25   # one game in 25 compares every player's string and key at every step
 
 
@@ -54,7 +58,7 @@ def _array_fields(s) -> dict:
             "pending": row(swk.PENDING), "packet": row(swk.PACKET), "built": built, "hands": hands}
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", [0])
 def test_kernel_agrees_with_the_adapter_on_random_games(seed):
     game = pyspiel.load_game("seven_wonders")
     kernel = kernel_for(game)
