@@ -72,11 +72,9 @@ smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder 
 	exit $$rc
 
 test: $(STAMP) ## the whole pytest suite, notebook smoke runs included (compiles the numba engine first)
-	@# every kernel game compiled once before the parallel run, one process per core (each core
-	@# first compiles half the games for the shared cache, then half the bounds-checked builds)
-	( $(PY) -m infosets.search.warm_cache --all --shard 0/2 && $(PY) tests/games/test_kernels_boundscheck.py --shard 0/2 ) & a=$$!; \
-	$(PY) -m infosets.search.warm_cache --all --shard 1/2 && $(PY) tests/games/test_kernels_boundscheck.py --shard 1/2; rc=$$?; \
-	wait $$a; ra=$$?; exit $$(( rc || ra ))
+	@# every kernel game's engine (shared cache) and bounds-checked kernels compiled once before
+	@# the parallel run, as one queue over both cores, slowest first (tests/precompile.py)
+	$(PY) tests/precompile.py --jobs 2
 	@# the 25 slowest tests are listed at the end, to show where the 10-minute goal is lost
 	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=25 $(PYTEST_ARGS)
 

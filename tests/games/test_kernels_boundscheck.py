@@ -1,6 +1,13 @@
-"""Every game kernel and the compiled engine (pimcts_aggregation) run with numba's bounds
-checking on: random games through every kernel function, and every search variant of the
-engine compiled for that game (``search.compiled.engine_for``), one game at a time.
+"""Every game kernel and the compiled engine run with numba's bounds checking on.
+
+Every kernel game: random games through every kernel function, and from sampled decisions a
+determinized world (what the engine searches) played out to the end, with the kernel contract
+the engine indexes by checked in Python on the way (legal actions and chance outcomes inside
+``num_actions``, the mover inside ``num_players``, probabilities summing to one, a world keeping
+the mover's information-state key). The engine's own code (``search.compiled``) is the same for
+every game but its array sizes and calls, so its search variants are bounds-checked on
+``ENGINE_GAMES`` (two players with chance, and a five-player card game), not recompiled for
+every game: the contract checks are what keep the engine's indices in range on the others.
 
 Runs in a subprocess with NUMBA_BOUNDSCHECK=1 and its own NUMBA_CACHE_DIR (numba's cache key
 ignores the flag, so the shared cache must not serve or receive these builds). As a script,
@@ -25,7 +32,8 @@ import pyspiel
 import infosets.games  # registers the Python ports
 from infosets.games import kernels as K
 from infosets.core.pcg32 import PCG32
-from infosets.search.compiled import AVAIL_EXPANDED, engine_for
+from infosets.search.compiled import (AVAIL_EXPANDED, POLICY_EXP3, POLICY_RM, POLICY_UCB_TUNED,
+                                      engine_for)
 
 @nb.njit
 def _probe(a):
@@ -48,39 +56,61 @@ GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0
          ("virus", {"players": 6}, 1, 0.01),
          # tabletop ports (stratego in short games)
          ("stratego", {"max_moves": 20}, 3, 0.05), ("exploding_kittens", {"players": 3}, 3, 0.05),
-         ("dominion", {"players": 3, "max_turns": 12}, 3, 0.05)]
-# -- seven_wonders --
-GAMES += [("seven_wonders", {}, 2, 0.02)]
-# -- end seven_wonders --
-# -- colt_express / monopoly_deal kernels --
-GAMES += [("colt_express", {"players": 3}, 2, 0.03), ("colt_express", {"players": 6}, 1, 0.02)]
-GAMES += [("monopoly_deal", {"players": 3}, 2, 0.02), ("monopoly_deal", {"players": 5}, 1, 0.01)]
-# -- end colt_express / monopoly_deal kernels --
+         ("dominion", {"players": 3, "max_turns": 12}, 3, 0.05), ("seven_wonders", {}, 2, 0.02),
+         ("colt_express", {"players": 3}, 2, 0.03), ("colt_express", {"players": 6}, 1, 0.02),
+         ("monopoly_deal", {"players": 3}, 2, 0.02), ("monopoly_deal", {"players": 5}, 1, 0.01)]
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
+ENGINE_GAMES = {("leduc_poker", ()), ("sushi_go", (("players", 5),))}
+# (tree policy, MaxMC, MAST): UCB-Tuned, regret matching with MaxMC, EXP3 with MAST rollouts
+TAG_VARIANTS = [(POLICY_UCB_TUNED, 0, 0), (POLICY_RM, 1, 0), (POLICY_EXP3, 0, 1)]
 unknown = sorted(set(sys.argv[1:]) - {name for name, *_ in GAMES})
 if unknown:
     raise SystemExit(f"games: not checked here: {', '.join(unknown)}")
+
+
+def step(rules, s, buf, probs, a, p, rnd):
+    """One random step of ``s`` in place, the contract checked; False at the end."""
+    mover = int(rules.nb_current_player(s))
+    if mover == -4:
+        return False
+    if mover == -1:
+        n = rules.nb_chance_outcomes(s, buf, probs)
+        assert 0 < n <= a and abs(probs[:n].sum() - 1.0) < 1e-9, (n, probs[:n].sum())
+    else:
+        assert 0 <= mover < p, mover
+        n = rules.nb_legal_actions(s, buf)
+        assert 0 < n <= a, n
+    assert 0 <= buf[:n].min() and buf[:n].max() < a, buf[:n]
+    rules.nb_apply_action(s, buf[rnd.randrange(n)])
+    return True
+
+
 for name, params, games, search_rate in GAMES:
     if sys.argv[1:] and name not in sys.argv[1:]:
         continue
     game = pyspiel.load_game(name, params)
     kernel = K.kernel_for(game)
     rules, a, p = kernel.rules, kernel.num_actions, kernel.num_players
-    engine = engine_for(rules)
+    engine = engine_for(rules) if (name, tuple(sorted(params.items()))) in ENGINE_GAMES else None
     buf, probs, out = np.zeros(a, np.int64), np.zeros(a), np.zeros(p)
     rng, rnd = PCG32(1).to_array(), random.Random(0)  # per game: a check of one game is the same
     for _ in range(games):
         s = kernel.from_history([])
-        while rules.nb_current_player(s) != -4:
-            if rules.nb_current_player(s) >= 0:
+        while True:
+            mover = int(rules.nb_current_player(s))
+            if mover >= 0:
                 for player in range(p):
                     rules.nb_infostate_key(s, player)
                 rules.nb_heuristic(s, out)
                 if rnd.random() < search_rate:
-                    mover = int(rules.nb_current_player(s))
                     w = s.copy()
                     rules.nb_determinize(w, mover, rng)
-                    for variant in VARIANTS:
+                    assert rules.nb_infostate_key(w, mover) == rules.nb_infostate_key(s, mover)
+                    while step(rules, w, buf, probs, a, p, rnd):  # the world, as a search plays it
+                        pass
+                    rules.nb_returns(w, out)
+                    rules.nb_heuristic(w, out)
+                    for variant in VARIANTS if engine is not None else ():
                         for availability in (True, False):
                             engine.ismcts_tree(s, mover, 30, 1.0, availability, True, -13.0, 26.0,
                                                *variant, rng, a, p, np.zeros(a, np.int64), np.zeros(a),
@@ -93,11 +123,19 @@ for name, params, games, search_rate in GAMES:
                         engine.pimcts_trees(s, mover, 2, 15, 1.0, False, 0.0, 1.0, *variant, rng, a, p,
                                             np.zeros((2, a), np.int64), np.zeros((2, a)),
                                             np.zeros(2, np.int64))
-            if rules.nb_current_player(s) == -1:
-                n = rules.nb_chance_outcomes(s, buf, probs)
-            else:
-                n = rules.nb_legal_actions(s, buf)
-            rules.nb_apply_action(s, buf[rnd.randrange(n)])
+                        # TAG's settings (issue 56): each tree policy, MaxMC, MAST
+                        for policy, maxmc, mast in TAG_VARIANTS:
+                            tag = np.array([policy, maxmc, 3, mast], np.int64)
+                            mast_n, mast_w = np.zeros((p, a), np.int64), np.zeros((p, a))
+                            engine.pimcts_trees_tag(s, mover, 2, 15, 1.0, True, 0.0, 1.0, *variant, rng,
+                                                    a, p, np.zeros((2, a), np.int64), np.zeros((2, a)),
+                                                    np.zeros(2, np.int64), tag, 0.1, mast_n, mast_w)
+                            engine.ismcts_tree_tag(s, mover, 30, 1.0, AVAIL_EXPANDED, False, False, True,
+                                                   -13.0, 26.0, *variant, rng, a, p, np.zeros(a, np.int64),
+                                                   np.zeros(a), np.zeros(a, np.bool_), np.zeros(a, np.int64),
+                                                   np.zeros(2, np.int64), tag, 0.1, mast_n, mast_w)
+            if not step(rules, s, buf, probs, a, p, rnd):
+                break
         rules.nb_returns(s, out)
 print("ok")
 '''
