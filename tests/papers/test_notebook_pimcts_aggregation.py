@@ -10,7 +10,9 @@ pytestmark = pytest.mark.notebook
 
 
 def test_pimcts_aggregation_smoke(tmp_path):
-    run = run_notebook("pimcts_aggregation", tmp_path)
+    # workers=1: serial, as quickstart_twice runs; no 2-process pool to start and no warm-up of
+    # the numba engine of every game the paper module names
+    run = run_notebook("pimcts_aggregation", tmp_path, workers=1)
     names = {p.name for p in run.files}
     assert {"win_rate_vs_d_B30.png", "win_rate_vs_d_B10.png", "search_vs_d_B30.png",
             "beyond_paper_win_rate_vs_d_B30.png", "beyond_paper_gains.csv", "mcts_settings.csv",
