@@ -9,7 +9,9 @@ pytestmark = pytest.mark.notebook
 
 
 def test_belief_mixtures_smoke(tmp_path):
-    run = run_notebook("belief_mixtures", tmp_path)
+    # workers=1: serial, as quickstart_twice runs; no 2-process pool to start and no warm-up of
+    # the numba engine of every game the paper module names
+    run = run_notebook("belief_mixtures", tmp_path, workers=1)
     names = {p.name for p in run.files}
     assert {"tssr_vs_lambda.png", "best_responder_vs_lambda.png", "best_responder_heatmaps.png",
             "winrate_vs_lambda.png", "claims.csv", "best_responder_seat0.csv",
