@@ -9,7 +9,9 @@ pytestmark = pytest.mark.notebook
 
 
 def test_belote_ismcts_smoke(tmp_path):
-    run = run_notebook("belote_ismcts", tmp_path)
+    # workers=1: serial, as quickstart_twice runs; no 2-process pool to start and no warm-up of
+    # the numba engine of every game the paper module names
+    run = run_notebook("belote_ismcts", tmp_path, workers=1)
     names = {p.name for p in run.files}
     for stem in ["score_by_opponent", "score_by_first_leader", "trick_win_rate",
                  "heatmap_exploration_iterations"]:
