@@ -8,7 +8,9 @@ from infosets.experiments.run_notebooks import run_notebook
 
 @pytest.mark.notebook
 def test_smoke(tmp_path):
-    run = run_notebook("history_filtering", tmp_path)
+    # workers=1: serial, as quickstart_twice runs; no 2-process pool to start and no warm-up of
+    # the numba engine of every game the paper module names
+    run = run_notebook("history_filtering", tmp_path, workers=1)
     for name in ("value_error_vs_samples", "burn_in_at_equal_transitions",
                  "enumeration_vs_mcmc_cost", "public_state_size_sparse_vs_dense",
                  "fsat_construction_cost"):
