@@ -10,7 +10,9 @@ pytestmark = pytest.mark.notebook
 
 
 def test_smoke(tmp_path):
-    run = run_notebook("progressive_hiding", tmp_path)
+    # workers=1: serial, as quickstart_twice runs; no 2-process pool to start and no warm-up of
+    # the numba engine of every game the paper module names
+    run = run_notebook("progressive_hiding", tmp_path, workers=1)
     for name in ("trade_comm_payoff_vs_iterations", "trade_comm_final_payoff_distribution",
                  "cmp_success_rates", "tiny_bridge_payoff_vs_episodes"):
         assert (run.figures_dir / f"{name}.png").exists(), name
