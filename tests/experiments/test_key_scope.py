@@ -94,3 +94,19 @@ def test_each_paper_names_the_games_it_plays():
     # a shared games module's imports of the games it serves are not followed
     closure = store.import_closure("infosets.papers.quickstart")
     assert not any(f.startswith("games/love_letter/") for f in closure)
+
+
+def test_imports_are_parsed_again_when_a_file_changes(tmp_path, monkeypatch):
+    """``store._imports_of`` parses each version of a file once: an edit in the same process
+    (a new size or modification time) is read, not served from the parse of the old text."""
+    from infosets.experiments import store
+
+    monkeypatch.setattr(store, "_PACKAGE_ROOT", tmp_path / "infosets")
+    module = tmp_path / "infosets" / "papers" / "x.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("import infosets.games.leduc_poker\n")
+    assert "infosets.games.leduc_poker" in store._imports_of(module)
+    assert store._imports_of(module) is store._imports_of(module)  # one parse per version
+    module.write_text("from infosets.games import love_letter  # another game\n")
+    after = store._imports_of(module)
+    assert "infosets.games.love_letter" in after and "infosets.games.leduc_poker" not in after
