@@ -21,8 +21,8 @@ LIB = Path(store.__file__).resolve().parents[1]
 def lib_copy(tmp_path, monkeypatch):
     """A copy of lib/infosets that ``store`` hashes instead of the real one."""
     root = tmp_path / "infosets"
-    shutil.copytree(LIB, root, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.csv",
-                                                             "*.md", "*.json", "*.parquet"))
+    shutil.copytree(LIB, root, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", "*.md",
+                                                             "*.json", "*.parquet"))
     monkeypatch.setattr(store, "_PACKAGE_ROOT", root)
     monkeypatch.setattr(store, "_GAMES_DIR", root / "games")
     # a file's executable source depends on its bytes only: parse each version once
@@ -66,6 +66,18 @@ def test_editing_belote_rekeys_belote_only(lib_copy):
     rules.write_text(rules.read_text() + "\nEXTRA_RULE = 1\n")
     after = keys(("default",))
     assert {slug for (slug, _), key in after.items() if key != before[slug, _]} == {"belote_ismcts"}
+
+
+def test_editing_a_tuned_setting_in_a_table_rekeys_its_paper(lib_copy):
+    """Regression: ``pimcts_settings.csv`` (K, rollout length, ... of the paper's games) is read
+    at task time; the key covered only Python files, so an edited K replotted the old results."""
+    before = keys(("default",))
+    table = lib_copy / "papers" / "pimcts_settings.csv"
+    row = "Tic-Tac-Toe,tic_tac_toe,2,"
+    table.write_text(table.read_text().replace(row + "1.0,", row + "0.5,"))
+    after = keys(("default",))
+    assert {slug for (slug, _), key in after.items() if key != before[slug, _]} == {"pimcts_aggregation"}
+    assert "papers/pimcts_settings.csv" in store.run_files("pimcts_aggregation")
 
 
 def test_a_comment_in_a_game_rekeys_nothing(lib_copy):

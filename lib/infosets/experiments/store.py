@@ -190,14 +190,35 @@ def games_named(slug: str, values: dict | None = None) -> tuple[str, ...]:
     return tuple(sorted(words & set(game_folders())))
 
 
+def data_files_of(path: Path) -> frozenset[str]:
+    """The data files (relative to ``lib/infosets``) a module names: every string constant of
+    its source that is the name of a non-Python file beside it (``pimcts_settings.csv``, read
+    by ``papers/pimcts_aggregation.py`` at task time). Their bytes are in the key: a tuned
+    setting edited in a table reruns what it can change."""
+    status = path.stat()
+    return _parsed_data_files(path, status.st_mtime_ns, status.st_size)
+
+
+@cache
+def _parsed_data_files(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
+    names = {node.value for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path)))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and 0 < len(node.value) < 256 and "/" not in node.value and "\n" not in node.value}
+    return frozenset(str((path.parent / name).relative_to(_PACKAGE_ROOT)) for name in names
+                     if not name.endswith(".py") and (path.parent / name).is_file())
+
+
 def run_files(slug: str, values: dict | None = None) -> tuple[str, ...]:
-    """The source files (relative to ``lib/infosets``) a run's results key covers: the paper's
-    ``import_closure`` and the folders of the games it names (``games_named``). Editing one
-    game's folder changes the keys of the runs that play it and no other."""
+    """The files (relative to ``lib/infosets``) a run's results key covers: the paper's
+    ``import_closure``, the folders of the games it names (``games_named``) and the data files
+    those modules name (``data_files_of``). Editing one game's folder changes the keys of the
+    runs that play it and no other."""
     files = set(import_closure(f"infosets.papers.{slug}"))
     for game in games_named(slug, values):
         for path in (_GAMES_DIR / game).rglob("*.py"):  # the folder and what it imports
             files.update(import_closure(_module_name(path)))
+    for name in list(files):
+        files.update(data_files_of(_PACKAGE_ROOT / name))
     return tuple(sorted(files))
 
 
@@ -229,7 +250,8 @@ def _hash_files(rel: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     for name in rel:
         digest.update(name.encode())
-        digest.update(executable_source((_PACKAGE_ROOT / name).read_bytes()).encode())
+        source = (_PACKAGE_ROOT / name).read_bytes()
+        digest.update(executable_source(source).encode() if name.endswith(".py") else source)
     return digest.hexdigest()
 
 
