@@ -38,11 +38,11 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-# heuristic(state) -> one value per player, on the game's return scale.
 TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3")
 BACKUPS = ("mean", "MaxMC")
 ROLLOUTS = ("random", "MAST")
 TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann")
+# heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
 
