@@ -414,3 +414,17 @@ def test_every_committed_figures_folder_is_under_the_current_key():
             recorded = json.loads(path.read_text())["run_id"]
             current = run_id(config.load(slug, preset))
             assert recorded == current, f"{path.relative_to(root)}: run {recorded}, code {current}"
+
+
+def test_the_engine_is_warmed_for_the_games_the_config_plays(monkeypatch):
+    """Regression: ``warm_engine`` warmed every game the paper module names (eleven for
+    pimcts_aggregation) when the smoke config plays two; a fresh machine compiled nine games'
+    engines for nothing."""
+    from infosets.search import warm_cache
+
+    warmed = []
+    monkeypatch.setattr(warm_cache, "warm", lambda games, progress=True: warmed.extend(games) or 0.0)
+    session.warm_engine(config.load("pimcts_aggregation", "smoke", seed=0))
+    assert sorted(warmed) == sorted(set(store.games_in_values(
+        config.load("pimcts_aggregation", "smoke", seed=0).values)))
+    assert "love_letter" not in warmed and "leduc_poker" in warmed

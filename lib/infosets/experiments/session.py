@@ -51,6 +51,7 @@ from infosets.experiments.store import (
     check_writable,
     data_root,
     dependency_versions,
+    games_in_values,
     games_named,
     naming_path,
     write_if_changed,
@@ -133,14 +134,16 @@ def prune_unlisted(folder: Path) -> list[Path]:
 
 
 def warm_engine(cfg: _config.Config) -> None:
-    """Compile (or load) the numba engine in this process for the kernel games ``cfg`` names
-    (``store.games_named``, ``search.warm_cache``): about a second a game when cached, tens of
+    """Compile (or load) the numba engine in this process for the kernel games ``cfg`` plays
+    (``search.warm_cache``): the games its values name (``store.games_in_values``), else those
+    its paper module names (``store.games_named``). About a second a game when cached, tens of
     seconds on a fresh machine, with a progress bar; in a headless run (``runlog``) without the
     bar, and what the compile says goes to the run log."""
     from infosets.games.kernels import kernel_games
     from infosets.search.warm_cache import warm
 
-    games = [g for g in games_named(cfg.slug, cfg.values) if g in kernel_games()]
+    played = games_in_values(cfg.values) or games_named(cfg.slug, cfg.values)
+    games = [g for g in played if g in kernel_games()]
     if not games:
         return
     with runlog.captured():

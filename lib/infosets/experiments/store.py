@@ -178,16 +178,26 @@ def _strings(value) -> list[str]:
     return []
 
 
+def _folders_in(texts: list[str]) -> tuple[str, ...]:
+    words = {w for text in texts for w in re.findall(r"[a-z][a-z0-9_]*", text)}
+    return tuple(sorted(words & set(game_folders())))
+
+
+def games_in_values(values: dict) -> tuple[str, ...]:
+    """The game folders a config's ``values`` name (game strings such as
+    ``love_letter(players=3)``): the games a run plays, where its config lists them."""
+    return _folders_in(_strings(values))
+
+
 def games_named(slug: str, values: dict | None = None) -> tuple[str, ...]:
-    """The game folders a paper's run names: in its config ``values`` (game strings such as
-    ``love_letter(players=3)``) or in a string of its paper module (``papers/<slug>.py``)."""
+    """The game folders a paper's run names: in its config ``values`` (``games_in_values``) or
+    in a string of its paper module (``papers/<slug>.py``); over-inclusive, as a key must be."""
     texts = _strings(values or {})
     paper = _PACKAGE_ROOT / "papers" / f"{slug}.py"
     if paper.is_file():
         texts += [node.value for node in ast.walk(ast.parse(paper.read_bytes()))
                   if isinstance(node, ast.Constant) and isinstance(node.value, str)]
-    words = {w for text in texts for w in re.findall(r"[a-z][a-z0-9_]*", text)}
-    return tuple(sorted(words & set(game_folders())))
+    return _folders_in(texts)
 
 
 def data_files_of(path: Path) -> frozenset[str]:
