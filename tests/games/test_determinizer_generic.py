@@ -270,3 +270,37 @@ def test_the_chain_proposes_no_free_redraw_without_a_free_site():
     assert chain._propose(Draws()) == ("redraw",)
     chain._free_sites = [0]
     assert chain._propose(Draws()) == ("free",)
+
+
+
+@pytest.mark.parametrize("phase", ["draw"])
+def test_a_slow_clock_fails_the_chain_start_but_never_changes_its_world(phase, monkeypatch):
+    """Regression: a repair cut short by ``start_seconds`` handed the start to the next
+    randomized replay, so a seeded run drew other worlds on a busy machine than on an idle one.
+    With a clock that runs 1,000 times faster, a seed gives the idle machine's world or a
+    one-line RuntimeError naming the game, nothing else."""
+    import sys
+
+    from determinizer_phases import states_by_phase
+
+    replay_module = sys.modules[ReplayDeterminizer.__module__]
+    state = states_by_phase("gin_rummy", seed=0)[phase]
+    player = state.current_player()
+
+    def worlds():
+        out = []
+        for k in range(6):
+            sampler = ReplayDeterminizer(state.get_game(), mode="chain", burn_in_sweeps=0,
+                                         thin=1, seconds_per_world=1e12, start_seconds=3.0)
+            try:
+                out.append(tuple(sampler(state, player, np.random.default_rng([7, k])).history()))
+            except RuntimeError as error:
+                assert "'gin_rummy'" in str(error) and "\n" not in str(error)
+                out.append(None)
+        return out
+
+    calm = worlds()
+    clock = itertools.count(step=1.0)  # one second a reading: the 3 s are up at once
+    monkeypatch.setattr(replay_module.time, "perf_counter", lambda: float(next(clock)))
+    hurried = worlds()
+    assert all(h is None or h == c for h, c in zip(hurried, calm)), phase

@@ -602,9 +602,10 @@ class ReplayDeterminizer:
         hidden values (``_repair``). Every choice reads only the player's view, so a chain that
         cannot move returns a world drawn independently of the truth, never the truth itself
         more often than chance allows. Up to ``start_restarts`` fresh replays, each with
-        ``start_repairs`` replays of repair proposals, within ``start_seconds`` in all; then a
-        RuntimeError naming the game (the chain
-        never falls back to the real history). Measured phase by phase in
+        ``start_repairs`` replays of repair proposals; then a RuntimeError naming the game (the
+        chain never falls back to the real history). Past ``start_seconds`` the start fails at
+        once with a RuntimeError: the seed alone decides which world comes back, the clock
+        only whether the call fails. Measured phase by phase in
         tests/games/test_determinizer_audit.py.
         """
         views = target if self._aoh else self._step_views(actions, player)
@@ -618,9 +619,20 @@ class ReplayDeterminizer:
                     return result
         name = self.game.get_type().short_name
         raise RuntimeError(f"chain determinizer: no consistent world of '{name}' found without "
-                           f"the truth in {self.start_restarts} randomized replays or "
-                           f"{self.start_seconds:g} s (raise start_restarts, start_repairs or "
-                           f"start_seconds)")
+                           f"the truth in {self.start_restarts} randomized replays of "
+                           f"{self.start_repairs} repairs each (raise start_restarts or "
+                           f"start_repairs)")
+
+    def _check_start_clock(self):
+        """Raise once the start has run past ``start_seconds``: a loud failure, never a
+        different world (a repair cut short used to hand the start to the next randomized
+        replay, so a busy machine drew other worlds than an idle one from the same seed)."""
+        self._check_clock()
+        if time.perf_counter() > self._start_deadline:
+            name = self.game.get_type().short_name
+            raise RuntimeError(f"chain determinizer: no consistent world of '{name}' found without "
+                               f"the truth within {self.start_seconds:g} s (raise start_seconds, "
+                               f"start_restarts or start_repairs)")
 
     def _step_views(self, actions, player):
         """The player's information-state string after each real step."""
@@ -705,7 +717,7 @@ class ReplayDeterminizer:
         met (a hand shown only when the deal ends), each round keeps the proposal whose view
         at ``pos`` is nearest the real one (``_closeness``), if no further than before, so the
         hand is met card by card. The repair ends when step ``pos`` can be made, or returns
-        None when ``budget[0]`` replays are spent or the start's ``start_seconds`` are up.
+        None when ``budget[0]`` replays are spent (raises past the start's ``start_seconds``).
         """
         before = [q for q in self._hidden if q < pos]
         if not before:
@@ -715,8 +727,8 @@ class ReplayDeterminizer:
                    else [] if node.is_terminal() else node.legal_actions())
         refused = needed is not None and needed not in allowed
         score = -1
-        while budget[0] > 0 and time.perf_counter() < self._start_deadline:
-            self._check_clock()
+        while budget[0] > 0:
+            self._check_start_clock()
             best = None
             for proposal in self._repair_proposals(history, before, needed, rng, refused):
                 budget[0] -= 1
