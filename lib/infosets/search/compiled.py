@@ -17,17 +17,20 @@ Trees are preallocated arrays, one node per iteration at most:
   there).
 
 TAG's tree policies, MaxMC backup and MAST rollouts (issue 56; ``MCTSSettings.tree_policy``,
-``backup``, ``rollout``) run in the ``*_tag`` searches (``uct_tree_tag``, ``pimcts_trees_tag``,
-``ismcts_tree_tag``), which call the numba twins of ``infosets.search.tag_rules``
-(``tag_rules_nb``) from the shared helpers ``_tag_choice``, ``_uct_select_tag``,
-``_ismcts_select_tag``, ``_uct_backup_tag`` and ``_ismcts_backup_tag`` (compiled once, not per
-game). ``uct_tree``, ``pimcts_trees`` and ``ismcts_tree_with`` stay today's searches,
-unchanged (a shared loop with the TAG branches cost about 10% on small games' default runs);
-the ``*_tag`` copies are compiled for a game only when one of its bots uses a TAG setting.
-With TAG settings the nodes also keep the sum of squared rewards ``q``, the number and reward
-sum of the selections made from them (TAG's ``nVisits`` and ``nodeValue``, used by
-NoAveragingRM and EXP3; the visit that created a node is not counted), every player's reward
-sums per action under MaxMC, and the search keeps the lowest and highest (scaled) reward seen.
+``backup``, ``rollout``) run in the same searches, given the optional ``tag`` arguments: one
+loop per search (``uct_tree``, ``pimcts_trees``, ``ismcts_tree_with``), whose selection,
+rollout and backup helpers (``_uct_select``, ``_ismcts_select``, ``_rollout``, ``_uct_backup``,
+``_ismcts_backup``) take TAG's state ``tg`` (a ``TagSearch``) and call the numba twins of
+``infosets.search.tag_rules`` (``tag_rules_nb``; ``_tag_choice``). Numba compiles one version
+per argument types: with ``tag`` omitted, ``tg`` is None and every ``tg is None`` test is
+decided at compile time (numba prunes branches on None arguments), so today's searches compile
+without TAG's arrays and branches (a runtime test in the shared loop had cost about 10% on small
+games' default runs); the TAG version is compiled for a game only when one of its bots uses a
+TAG setting. With TAG's settings the nodes also keep the sum of squared rewards ``q``, the
+number and reward sum of the selections made from them (TAG's ``nVisits`` and ``nodeValue``,
+used by NoAveragingRM and EXP3; the visit that created a node is not counted), every player's
+reward sums per action under MaxMC, and the search keeps the lowest and highest (scaled) reward
+seen.
 
 The final choice and the PI-MCTS aggregation are done by the Python code of the reference
 (``choose_final``, ``aggregate``) from these statistics, with the generator's state carried
@@ -38,10 +41,13 @@ from __future__ import annotations
 
 import math
 import types
+from collections import namedtuple
 from types import ModuleType, SimpleNamespace
 
 import numba as nb
 import numpy as np
+from numba import types as nb_types
+from numba.extending import overload
 
 from infosets.core.pcg32 import rng_bounded, rng_random
 from infosets.search import tag_rules as tr
@@ -81,33 +87,30 @@ def _sample_chance(s, actions, probs, rng):
     return actions[n - 1]
 
 
-def _rollout(st, rng, limit, buf, probs, returns):
-    """Random playout from ``st`` in place; raw returns (or the heuristic at a cut-off after
-    ``limit`` actions, ``limit < 0``: none) into ``returns``."""
-    steps = 0
-    mover = nb_current_player(st)
-    while mover != TERMINAL:
-        if limit >= 0 and steps >= limit:
-            break
-        if mover == CHANCE:
-            action = _sample_chance(st, buf, probs, rng)
-        else:
-            n = nb_legal_actions(st, buf)
-            action = buf[int(rng_random(rng) * n)]
-        nb_apply_action(st, action)
-        steps += 1
-        mover = nb_current_player(st)
-    if mover == TERMINAL:
-        nb_returns(st, returns)
-    else:
-        nb_heuristic(st, returns)
+@nb.njit(cache=True)
+def _record(rec_p, rec_a, count, mover, action):
+    """(player, action) ``count`` of a MAST rollout written to ``rec_p``/``rec_a``, grown
+    (doubled, from 64) when full; returns the arrays."""
+    if count == rec_p.shape[0]:
+        size = 2 * count if count else 64
+        grown_p = np.empty(size, np.int64)
+        grown_a = np.empty(size, np.int64)
+        grown_p[:count] = rec_p[:count]
+        grown_a[:count] = rec_a[:count]
+        rec_p, rec_a = grown_p, grown_a
+    rec_p[count] = mover
+    rec_a[count] = action
+    return rec_p, rec_a
 
 
-def _rollout_mast(st, rng, limit, buf, probs, returns, mast_n, mast_w, temperature, vals, pots,
-                  rec_p, rec_a):
-    """``_rollout`` with the players' moves chosen by MAST (``tag_rules_nb.nb_mast_values`` and
-    ``nb_mast_rollout_choice``, as ``common.mast_rollout``); the (player, action) pairs played
-    go to ``rec_p``/``rec_a`` (grown if full). Returns (count, rec_p, rec_a)."""
+def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
+    """Playout from ``st`` in place (as ``common.random_rollout``); raw returns (or the
+    heuristic at a cut-off after ``limit`` actions, ``limit < 0``: none) into ``returns``.
+
+    Players move uniformly at random; with TAG's MAST (``tg`` a ``TagSearch`` with ``mast``)
+    by ``tag_rules_nb.nb_mast_values`` and ``nb_mast_rollout_choice``, each (player, action)
+    played recorded in ``rec_p``/``rec_a`` (``_record``). Returns (count, rec_p, rec_a);
+    ``tg`` None (today's settings) compiles the random playout alone."""
     steps = 0
     count = 0
     mover = nb_current_player(st)
@@ -118,17 +121,15 @@ def _rollout_mast(st, rng, limit, buf, probs, returns, mast_n, mast_w, temperatu
             action = _sample_chance(st, buf, probs, rng)
         else:
             n = nb_legal_actions(st, buf)
-            nb_mast_values(mast_n, mast_w, mover, buf, n, 0.0, vals)
-            action = buf[nb_mast_rollout_choice(vals, n, temperature, 0.0, rng, pots)]
-            if count == rec_p.shape[0]:
-                grown_p = np.empty(2 * count, np.int64)
-                grown_a = np.empty(2 * count, np.int64)
-                grown_p[:count] = rec_p
-                grown_a[:count] = rec_a
-                rec_p, rec_a = grown_p, grown_a
-            rec_p[count] = mover
-            rec_a[count] = action
-            count += 1
+            action = -1
+            if tg is not None:
+                if tg.mast:
+                    nb_mast_values(tg.mast_n, tg.mast_w, mover, buf, n, 0.0, tg.vals)
+                    action = buf[nb_mast_rollout_choice(tg.vals, n, tg.temperature, 0.0, rng, tg.pots)]
+                    rec_p, rec_a = _record(rec_p, rec_a, count, mover, action)
+                    count += 1
+            if action < 0:  # not MAST: uniformly at random
+                action = buf[int(rng_random(rng) * n)]
         nb_apply_action(st, action)
         steps += 1
         mover = nb_current_player(st)
@@ -139,13 +140,96 @@ def _rollout_mast(st, rng, limit, buf, probs, returns, mast_n, mast_w, temperatu
     return count, rec_p, rec_a
 
 
-# ``MCTSSettings.tree_policy`` codes and the layout of the ``tag`` argument of the *_tag searches.
+# ``MCTSSettings.tree_policy`` codes and the layout of the ``tag`` argument of the searches.
 POLICY_UCB, POLICY_UCB_TUNED, POLICY_RM, POLICY_EXP3 = 0, 1, 2, 3
 POLICIES = {"UCB": POLICY_UCB, "UCB_Tuned": POLICY_UCB_TUNED, "NoAveragingRM": POLICY_RM,
             "EXP3": POLICY_EXP3}
 TAG_POLICY, TAG_MAXMC, TAG_THRESHOLD, TAG_MAST = 0, 1, 2, 3
 FPU_TAG = tr.FPU_DEFAULT  # an untried action's score under TAG's policies when fpu is None
 EXP3_BOLTZMANN = tr.EXP3_BOLTZMANN_DEFAULT
+
+# TAG's state of one search (issue 56): the settings (``policy`` code, ``maxmc``, its
+# ``threshold``, ``mast``, MAST's ``temperature`` and the bot's table ``mast_n``/``mast_w``),
+# the node statistics (``q`` squared reward sums; ``sel_n``/``sel_w`` the selections made from
+# a node and their reward sum, TAG's nVisits and nodeValue; ``w_all`` every player's reward
+# sums under MaxMC), scratch rows (``gn`` ... ``pots``), the reward ``bounds`` [low, high] seen,
+# and the path's actions and movers (MAST's tree moves).
+TagSearch = namedtuple("TagSearch", "policy maxmc threshold mast temperature mast_n mast_w q sel_n sel_w "
+                                    "w_all gw_all gn gw gq gav scores vec tmp bounds vals pots path_action "
+                                    "path_mover")
+
+
+@nb.njit(cache=True)
+def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, sel_n, sel_w, w_all,
+                path_action, path_mover):
+    """A ``TagSearch`` from the ``tag`` array [tree policy code, MaxMC on, its threshold, MAST
+    on] and the search's own statistics arrays."""
+    maxmc = tag[TAG_MAXMC] != 0
+    return TagSearch(tag[TAG_POLICY], maxmc, tag[TAG_THRESHOLD], tag[TAG_MAST] != 0, temperature, mast_n,
+                     mast_w, q, sel_n, sel_w, w_all,
+                     np.zeros((num_actions if maxmc else 1, num_players), np.float64),
+                     np.zeros(num_actions, np.float64), np.zeros(num_actions, np.float64),
+                     np.zeros(num_actions, np.float64), np.zeros(num_actions, np.float64),
+                     np.zeros(num_actions, np.float64), np.zeros(num_players, np.float64),
+                     np.zeros(num_players, np.float64), np.array([np.inf, -np.inf]),
+                     np.zeros(num_actions, np.float64), np.zeros(num_actions, np.float64), path_action,
+                     path_mover)
+
+
+def _no_tag(tag):
+    """True when the searches run today's settings: ``tag`` typed None (omitted)."""
+    return isinstance(tag, (nb_types.NoneType, nb_types.Omitted))
+
+
+def _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
+    """``uct_tree``'s ``TagSearch`` (``cap`` nodes), or None for today's settings (``tag``
+    None): chosen when numba compiles the search for the argument types (``overload`` below),
+    so today's search compiles without TAG's arrays and branches."""
+
+
+@overload(_uct_tag)
+def _uct_tag_typed(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
+    if _no_tag(tag):
+        return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players: None
+
+    def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
+        rows = cap if tag[TAG_MAXMC] != 0 else 1
+        return _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
+                           np.zeros(cap, np.float64), np.zeros(cap, np.int64), np.zeros(cap, np.float64),
+                           np.zeros((rows, num_players), np.float64), np.empty(cap, np.int64),
+                           np.empty(cap, np.int64))
+    return build
+
+
+def _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover):
+    """``ismcts_tree_with``'s ``TagSearch`` (``q`` and ``w_all`` per node and action, ``sel_w``
+    the node's reward sum; ``sel_n`` unused: the node's visits serve), or None for today's
+    settings, chosen at compile time as ``_uct_tag``."""
+
+
+@overload(_ismcts_tag)
+def _ismcts_tag_typed(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action,
+                      path_mover):
+    if _no_tag(tag):
+        return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, \
+            path_mover: None
+
+    def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover):
+        rows = cap if tag[TAG_MAXMC] != 0 else 1
+        return _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
+                           np.zeros((cap, num_actions), np.float64), np.zeros(1, np.int64),
+                           np.zeros(cap, np.float64),
+                           np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64),
+                           path_action, path_mover)
+    return build
+
+
+@nb.njit(cache=True)
+def _policy_of(tg):
+    """The tree policy code of ``tg`` (``POLICY_UCB`` for today's settings, ``tg`` None)."""
+    if tg is None:
+        return POLICY_UCB
+    return tg.policy
 
 
 @nb.njit(cache=True)
@@ -166,31 +250,6 @@ def _tag_choice(policy, gn, gw, gq, gav, m, c, fpu, epsilon, node_visits, node_w
 
 
 @nb.njit(cache=True)
-def _uct_select_tag(node, buf, n, children, visits, wsum, qsum, sel_n, sel_w, policy, c, use_fpu,
-                    fpu, epsilon, low, high, rng, gn, gw, gq, gav, scores):
-    """``_uct_select`` under a TAG tree policy (as ``mcts._select_child_tag``): the children's
-    statistics in legal order, N the node's visits. Returns (action, child, new)."""
-    for i in range(n):
-        ch = children[node, buf[i]]
-        if ch < 0:
-            gn[i] = 0.0
-            gw[i] = 0.0
-            gq[i] = 0.0
-        else:
-            gn[i] = visits[ch]
-            gw[i] = wsum[ch]
-            gq[i] = qsum[ch]
-        gav[i] = visits[node]
-    k = _tag_choice(policy, gn, gw, gq, gav, n, c, fpu if use_fpu else FPU_TAG, epsilon, sel_n[node],
-                    sel_w[node], low, high, rng, scores)
-    action = buf[k]
-    child = children[node, action]
-    if child < 0:
-        return action, -1, True
-    return action, child, False
-
-
-@nb.njit(cache=True)
 def _scaled(returns, normalize, low, span, vec, bounds):
     """The rewards stored in the tree (``returns`` mapped to [0, 1] if ``normalize``) into
     ``vec``; ``bounds`` [low, high] seen so far updated (``nb_update_reward_bounds``)."""
@@ -203,47 +262,26 @@ def _scaled(returns, normalize, low, span, vec, bounds):
 
 
 @nb.njit(cache=True)
-def _uct_backup_tag(path, plen, visits, wsum, qsum, sel_n, sel_w, w_all, mover_of, children, returns,
-                    normalize, low, span, maxmc, threshold, vec, tmp, gn, gw_all, bounds):
-    """``_uct_backup`` with TAG's statistics (as ``mcts._backup_tag``): from the leaf up, each
-    node's visit, chooser's reward and its square, the parent's selection count and sum, and
-    under MaxMC every player's sums and the value passed up (``nb_max_mc_value``)."""
-    _scaled(returns, normalize, low, span, vec, bounds)
-    visits[0] += 1
-    for i in range(plen):
-        visits[path[i]] += 1
-    for i in range(plen - 1, -1, -1):
-        nd = path[i]
-        parent = path[i - 1] if i > 0 else 0
-        r = vec[mover_of[nd]]
-        wsum[nd] += r
-        qsum[nd] += r * r
-        sel_n[parent] += 1
-        sel_w[parent] += r
-        if maxmc:
-            for p in range(vec.shape[0]):
-                w_all[nd, p] += vec[p]
-            if i > 0:
-                m = 0
-                taken = 0
-                for a in range(children.shape[1]):
-                    ch = children[parent, a]
-                    if ch >= 0:
-                        if ch == nd:
-                            taken = m
-                        gn[m] = visits[ch]
-                        for p in range(vec.shape[0]):
-                            gw_all[m, p] = w_all[ch, p]
-                        m += 1
-                nb_max_mc_value(vec, gn, gw_all, m, mover_of[nd], taken, visits[parent], threshold, tmp)
-                vec[:] = tmp
-
-
-@nb.njit(cache=True)
-def _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c, use_fpu, fpu, epsilon, rng):
-    """One UCB1 selection step of ``uct_tree`` at ``node`` over the ``n`` legal actions in
-    ``buf`` (as ``mcts._select_child``): returns (action, child, new), ``new`` when the action
-    has no child yet (the caller expands it; ``child`` is then -1)."""
+def _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c, use_fpu, fpu, epsilon, rng, tg):
+    """One selection step of ``uct_tree`` at ``node`` over the ``n`` legal actions in ``buf``:
+    returns (action, child, new), ``new`` when the action has no child yet (the caller expands
+    it; ``child`` is then -1). UCB1 (as ``mcts._select_child``), or TAG's tree policy of ``tg``
+    (as ``mcts._select_child_tag``: the children's statistics in legal order, N the node's
+    visits, ``_tag_choice``)."""
+    if _policy_of(tg) != POLICY_UCB:
+        if tg is not None:
+            for i in range(n):
+                ch = children[node, buf[i]]
+                tg.gn[i] = visits[ch] if ch >= 0 else 0.0
+                tg.gw[i] = wsum[ch] if ch >= 0 else 0.0
+                tg.gq[i] = tg.q[ch] if ch >= 0 else 0.0
+                tg.gav[i] = visits[node]
+            k = _tag_choice(tg.policy, tg.gn, tg.gw, tg.gq, tg.gav, n, c, fpu if use_fpu else FPU_TAG,
+                            epsilon, tg.sel_n[node], tg.sel_w[node], tg.bounds[0], tg.bounds[1], rng,
+                            tg.scores)
+            action = buf[k]
+            child = children[node, action]
+            return action, child, child < 0
     log_parent = math.log(visits[node]) if nchild[node] > 0 else 0.0
     nu = 0
     best = -np.inf
@@ -290,10 +328,46 @@ def _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c, use_fp
 
 
 @nb.njit(cache=True)
-def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span):
+def _uct_backup(path, plen, visits, wsum, mover_of, children, returns, normalize, low, span, tg):
     """Add one visit and the chooser's reward (mapped to [0, 1] if ``normalize``) to the root
-    and to each node of ``path[:plen]``."""
+    and to each node of ``path[:plen]`` (as ``mcts.uct_search``). With TAG's settings (``tg``;
+    as ``mcts._backup_tag``), from the leaf up: also the reward's square, the parent's selection
+    count and sum, and under MaxMC every player's sums and the value passed up
+    (``nb_max_mc_value`` over the parent's children in action order)."""
     visits[0] += 1
+    if tg is not None:
+        if tg.policy != POLICY_UCB or tg.maxmc:  # TAG's statistics
+            vec = tg.vec
+            _scaled(returns, normalize, low, span, vec, tg.bounds)
+            for i in range(plen):
+                visits[path[i]] += 1
+            for i in range(plen - 1, -1, -1):
+                nd = path[i]
+                parent = path[i - 1] if i > 0 else 0
+                r = vec[mover_of[nd]]
+                wsum[nd] += r
+                tg.q[nd] += r * r
+                tg.sel_n[parent] += 1
+                tg.sel_w[parent] += r
+                if tg.maxmc:
+                    for p in range(vec.shape[0]):
+                        tg.w_all[nd, p] += vec[p]
+                    if i > 0:
+                        m = 0
+                        taken = 0
+                        for a in range(children.shape[1]):
+                            ch = children[parent, a]
+                            if ch >= 0:
+                                if ch == nd:
+                                    taken = m
+                                tg.gn[m] = visits[ch]
+                                for p in range(vec.shape[0]):
+                                    tg.gw_all[m, p] = tg.w_all[ch, p]
+                                m += 1
+                        nb_max_mc_value(vec, tg.gn, tg.gw_all, m, mover_of[nd], taken, visits[parent],
+                                        tg.threshold, tg.tmp)
+                        vec[:] = tg.tmp
+            return
     for i in range(plen):
         nd = path[i]
         visits[nd] += 1
@@ -304,12 +378,16 @@ def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, spa
 
 
 def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
-             epsilon, rng, num_actions, num_players, out_n, out_w, depths):
+             epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None, temperature=0.0,
+             mast_n=None, mast_w=None):
     """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
 
     Root children's visits and reward sums go to ``out_n[a]``/``out_w[a]``; ``depths``
-    receives [sum of tree depths over iterations, max depth]. Today's settings (UCB, mean
-    backup, random rollouts); ``uct_tree_tag`` is the same loop with TAG's settings.
+    receives [sum of tree depths over iterations, max depth]. TAG's settings (issue 56):
+    ``tag`` [tree policy code, MaxMC on, its threshold, MAST on], ``temperature`` MAST's
+    Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST table (updated in place; shape
+    (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB, mean backup, random
+    rollouts) without TAG's branches (``_uct_tag``).
     """
     cap = iterations + 1
     visits = np.zeros(cap, np.int64)
@@ -323,6 +401,8 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     untried = np.empty(num_actions, np.int64)
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
+    tg = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players)
+    rec_p = rec_a = path[:0]  # MAST's record of a rollout's moves: empty until the first (_record)
     nnodes = 1
     depth_total = 0
     depth_max = 0
@@ -344,7 +424,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
                 expanded = True
                 break
             action, child, new = _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c,
-                                             use_fpu, fpu, epsilon, rng)
+                                             use_fpu, fpu, epsilon, rng, tg)
             if new:
                 child = nnodes
                 nnodes += 1
@@ -354,117 +434,9 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
                 expanded = True
             node = child
             path[plen] = child
-            plen += 1
-            nb_apply_action(st, action)
-            if expanded:
-                break
-        depth_total += plen
-        if plen > depth_max:
-            depth_max = plen
-        if expanded:
-            _rollout(st, rng, limit, buf, probs, returns)
-        _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span)
-    for a in range(num_actions):
-        ch = children[0, a]
-        if ch >= 0:
-            out_n[a] = visits[ch]
-            out_w[a] = wsum[ch]
-    depths[0] += depth_total
-    depths[1] = max(depths[1], depth_max)
-
-
-def uct_tree_tag(world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
-                 epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag, temperature,
-                 mast_n, mast_w):
-    """``uct_tree`` with TAG's settings: ``tag`` [tree policy code, MaxMC on, its threshold,
-    MAST on], ``temperature`` MAST's Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST
-    table (updated in place; shape (1, 1) without MAST)."""
-    policy = tag[TAG_POLICY]
-    maxmc = tag[TAG_MAXMC] != 0
-    threshold = tag[TAG_THRESHOLD]
-    mast = tag[TAG_MAST] != 0
-    plain = policy == POLICY_UCB and not maxmc  # today's backup
-    cap = iterations + 1
-    visits = np.zeros(cap, np.int64)
-    wsum = np.zeros(cap, np.float64)
-    mover_of = np.zeros(cap, np.int64)
-    nchild = np.zeros(cap, np.int64)
-    children = np.full((cap, num_actions), -1, np.int64)
-    path = np.empty(cap, np.int64)
-    st = np.empty_like(world)
-    buf = np.empty(num_actions, np.int64)
-    untried = np.empty(num_actions, np.int64)
-    probs = np.empty(num_actions, np.float64)
-    returns = np.zeros(num_players, np.float64)
-    # TAG's arrays; a search that does not use them gets three tiny stand-ins (fewer allocations).
-    tiny = np.array([np.inf, -np.inf])
-    tiny_i = np.zeros(1, np.int64)
-    tiny_2 = np.zeros((1, num_players), np.float64)
-    if plain:
-        qsum, sel_n, sel_w, w_all, gw_all = tiny, tiny_i, tiny, tiny_2, tiny_2
-        gn, gw, gq, gav, scores, vec, tmp, bounds = tiny, tiny, tiny, tiny, tiny, tiny, tiny, tiny
-    else:
-        qsum = np.zeros(cap, np.float64)
-        sel_n = np.zeros(cap, np.int64)
-        sel_w = np.zeros(cap, np.float64)
-        w_all = np.zeros((cap, num_players), np.float64) if maxmc else tiny_2
-        gw_all = np.zeros((num_actions, num_players), np.float64) if maxmc else tiny_2
-        gn = np.zeros(num_actions, np.float64)
-        gw = np.zeros(num_actions, np.float64)
-        gq = np.zeros(num_actions, np.float64)
-        gav = np.zeros(num_actions, np.float64)
-        scores = np.zeros(num_actions, np.float64)
-        vec = np.zeros(num_players, np.float64)
-        tmp = np.zeros(num_players, np.float64)
-        bounds = np.array([np.inf, -np.inf])
-    if mast:
-        path_action = np.empty(cap, np.int64)
-        path_mover = np.empty(cap, np.int64)
-        rec_p = np.empty(64, np.int64)
-        rec_a = np.empty(64, np.int64)
-        vals = np.zeros(num_actions, np.float64)
-        pots = np.zeros(num_actions, np.float64)
-    else:
-        path_action, path_mover, rec_p, rec_a, vals, pots = tiny_i, tiny_i, tiny_i, tiny_i, tiny, tiny
-    nnodes = 1
-    depth_total = 0
-    depth_max = 0
-    for _ in range(iterations):
-        st[:] = world
-        node = 0
-        plen = 0
-        expanded = False
-        while True:
-            mover = nb_current_player(st)
-            if mover == TERMINAL:
-                nb_returns(st, returns)
-                break
-            if mover == CHANCE:
-                nb_apply_action(st, _sample_chance(st, buf, probs, rng))
-                continue
-            n = nb_legal_actions(st, buf)
-            if max_depth >= 0 and plen >= max_depth:
-                expanded = True
-                break
-            if policy == POLICY_UCB:
-                action, child, new = _uct_select(node, buf, n, untried, children, visits, wsum, nchild,
-                                                 c, use_fpu, fpu, epsilon, rng)
-            else:
-                action, child, new = _uct_select_tag(node, buf, n, children, visits, wsum, qsum, sel_n,
-                                                     sel_w, policy, c, use_fpu, fpu, epsilon, bounds[0],
-                                                     bounds[1], rng, gn, gw, gq, gav, scores)
-            if new:
-                child = nnodes
-                nnodes += 1
-                mover_of[child] = mover
-                children[node, action] = child
-                nchild[node] += 1
-                expanded = True
-            node = child
-            path[plen] = child
-            if mast:
-                path_action[plen] = action
-                path_mover[plen] = mover
+            if tag is not None:
+                tg.path_action[plen] = action
+                tg.path_mover[plen] = mover
             plen += 1
             nb_apply_action(st, action)
             if expanded:
@@ -474,19 +446,12 @@ def uct_tree_tag(world, iterations, c, normalize, low, span, limit, max_depth, u
             depth_max = plen
         nrec = 0
         if expanded:
-            if mast:
-                nrec, rec_p, rec_a = _rollout_mast(st, rng, limit, buf, probs, returns, mast_n, mast_w,
-                                                   temperature, vals, pots, rec_p, rec_a)
-            else:
-                _rollout(st, rng, limit, buf, probs, returns)
-        if plain:
-            _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span)
-        else:
-            _uct_backup_tag(path, plen, visits, wsum, qsum, sel_n, sel_w, w_all, mover_of, children,
-                            returns, normalize, low, span, maxmc, threshold, vec, tmp, gn, gw_all, bounds)
-        if mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
-            nb_mast_update(mast_n, mast_w, rec_p, rec_a, nrec, returns)
-            nb_mast_update(mast_n, mast_w, path_mover, path_action, plen, returns)
+            nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a)
+        _uct_backup(path, plen, visits, wsum, mover_of, children, returns, normalize, low, span, tg)
+        if tag is not None:
+            if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
+                nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
+                nb_mast_update(tg.mast_n, tg.mast_w, tg.path_mover, tg.path_action, plen, returns)
     for a in range(num_actions):
         ch = children[0, a]
         if ch >= 0:
@@ -497,30 +462,18 @@ def uct_tree_tag(world, iterations, c, normalize, low, span, limit, max_depth, u
 
 
 def pimcts_trees(state, player, trees, budget, c, normalize, low, span, limit, max_depth,
-                 use_fpu, fpu, epsilon, rng, num_actions, num_players, out_n, out_w, depths):
+                 use_fpu, fpu, epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None,
+                 temperature=0.0, mast_n=None, mast_w=None):
     """``trees`` open-loop trees, each on a world determinized for ``player`` (as
     ``PIMCTSBot.search``; ``trees = 1`` is OL-MCTS). Row t of ``out_n``/``out_w`` is tree t.
-    ``pimcts_trees_tag``: with TAG's settings."""
+    TAG's settings as in ``uct_tree``; the trees share the MAST table, one after the other."""
     world = np.empty_like(state)
     for t in range(trees):
         world[:] = state
         nb_determinize(world, player, rng)
         uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
-                 epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths)
-
-
-def pimcts_trees_tag(state, player, trees, budget, c, normalize, low, span, limit, max_depth,
-                     use_fpu, fpu, epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag,
-                     temperature, mast_n, mast_w):
-    """``pimcts_trees`` with TAG's settings (``uct_tree_tag``); the trees share the MAST table,
-    one after the other."""
-    world = np.empty_like(state)
-    for t in range(trees):
-        world[:] = state
-        nb_determinize(world, player, rng)
-        uct_tree_tag(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
-                     epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag,
-                     temperature, mast_n, mast_w)
+                 epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag, temperature,
+                 mast_n, mast_w)
 
 
 @nb.njit(cache=True)
@@ -566,14 +519,19 @@ def _node_of(table_keys, table_nodes, key, mask, nnodes):
     return node, nnodes
 
 
+
+
 @nb.njit(cache=True)
 def _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of, present, c, avail_mode,
-                   use_fpu, fpu, epsilon, rng):
+                   use_fpu, fpu, epsilon, rng, tg):
     """One selection step of ``ismcts_tree_with`` at ``node`` over the ``n`` legal actions in
     ``buf`` (as ``ISMCTSBot._select``): counts availability, scores by UCB (or FPU), draws an
-    epsilon move or an untried action; returns (action, expand)."""
+    epsilon move or an untried action; returns (action, expand). Under TAG's tree policy of
+    ``tg`` the actions' statistics are gathered in legal order instead, N the action's
+    availability (the node's visits with ``AVAIL_PARENT``), and ``_tag_choice`` decides."""
+    ucb = _policy_of(tg) == POLICY_UCB
     chosen = False
-    if epsilon > 0.0:
+    if ucb and epsilon > 0.0:
         chosen = rng_random(rng) < epsilon
     log_parent = math.log(node_visits[node]) if node_visits[node] > 0 else 0.0
     nu = 0
@@ -585,17 +543,18 @@ def _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of, pre
             present[node, a] = True
             if avail_mode != AVAIL_EXPANDED:
                 avail_of[node, a] = 1
-            if use_fpu:
-                score = fpu
-                if score > best:
-                    best, action = score, a
-            else:
-                untried[nu] = a
-                nu += 1
-            continue
-        na = n_of[node, a]
-        if avail_mode != AVAIL_EXPANDED or na > 0:
-            avail_of[node, a] += 1
+            na = 0
+        else:
+            na = n_of[node, a]
+            if avail_mode != AVAIL_EXPANDED or na > 0:
+                avail_of[node, a] += 1
+        if tg is not None:
+            if not ucb:
+                tg.gn[i] = na
+                tg.gw[i] = w_of[node, a]
+                tg.gq[i] = tg.q[node, a]
+                tg.gav[i] = avail_of[node, a] if avail_mode != AVAIL_PARENT else node_visits[node]
+                continue
         if na == 0:
             if use_fpu:
                 score = fpu
@@ -611,7 +570,14 @@ def _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of, pre
                 score = w_of[node, a] / na + c * math.sqrt(log_parent / na)
             if score > best:
                 best, action = score, a
-    if chosen:
+    if tg is not None:
+        if not ucb:
+            action = buf[_tag_choice(tg.policy, tg.gn, tg.gw, tg.gq, tg.gav, n, c,
+                                     fpu if use_fpu else FPU_TAG, epsilon, node_visits[node], tg.sel_w[node],
+                                     tg.bounds[0], tg.bounds[1], rng, tg.scores)]
+    if not ucb:
+        expand = n_of[node, action] == 0
+    elif chosen:
         action = buf[rng_bounded(rng, n)]
         expand = n_of[node, action] == 0
     elif use_fpu:
@@ -626,10 +592,44 @@ def _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of, pre
 
 
 @nb.njit(cache=True)
-def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
-                   normalize, low, span):
+def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, present, returns,
+                   normalize, low, span, tg):
     """Add one visit and the mover's reward (mapped to [0, 1] if ``normalize``) to each
-    (node, action) of the path."""
+    (node, action) of the path (as ``ISMCTSBot._backup``). With TAG's settings (``tg``; as
+    ``ISMCTSBot._backup``), from the leaf up: also the reward's square, the node's reward
+    sum, and under MaxMC every player's sums and the value passed up over the actions present
+    at the node in action order (``nb_max_mc_value``)."""
+    if tg is not None:
+        if tg.policy != POLICY_UCB or tg.maxmc:  # TAG's statistics
+            vec = tg.vec
+            _scaled(returns, normalize, low, span, vec, tg.bounds)
+            for i in range(plen - 1, -1, -1):
+                node = path_node[i]
+                a = path_action[i]
+                node_visits[node] += 1
+                n_of[node, a] += 1
+                r = vec[path_mover[i]]
+                w_of[node, a] += r
+                tg.q[node, a] += r * r
+                tg.sel_w[node] += r
+                if tg.maxmc:
+                    for p in range(vec.shape[0]):
+                        tg.w_all[node, a, p] += vec[p]
+                    if i > 0:
+                        m = 0
+                        taken = 0
+                        for b in range(present.shape[1]):
+                            if present[node, b]:
+                                if b == a:
+                                    taken = m
+                                tg.gn[m] = n_of[node, b]
+                                for p in range(vec.shape[0]):
+                                    tg.gw_all[m, p] = tg.w_all[node, b, p]
+                                m += 1
+                        nb_max_mc_value(vec, tg.gn, tg.gw_all, m, path_mover[i], taken, node_visits[node],
+                                        tg.threshold, tg.tmp)
+                        vec[:] = tg.tmp
+            return
     for i in range(plen):
         node = path_node[i]
         a = path_action[i]
@@ -641,79 +641,16 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
             w_of[node, a] += returns[path_mover[i]]
 
 
-@nb.njit(cache=True)
-def _ismcts_select_tag(node, buf, n, node_visits, node_wsum, n_of, w_of, q_of, avail_of, present,
-                       avail_mode, policy, c, use_fpu, fpu, epsilon, low, high, rng, gn, gw, gq, gav,
-                       scores):
-    """``_ismcts_select`` under a TAG tree policy (as ``ISMCTSBot._select_tag``): availability
-    counted as there, N the action's availability (the node's visits with ``AVAIL_PARENT``).
-    Returns (action, expand)."""
-    for i in range(n):
-        a = buf[i]
-        if not present[node, a]:
-            present[node, a] = True
-            if avail_mode != AVAIL_EXPANDED:
-                avail_of[node, a] = 1
-        elif avail_mode != AVAIL_EXPANDED or n_of[node, a] > 0:
-            avail_of[node, a] += 1
-        gn[i] = n_of[node, a]
-        gw[i] = w_of[node, a]
-        gq[i] = q_of[node, a]
-        gav[i] = avail_of[node, a] if avail_mode != AVAIL_PARENT else node_visits[node]
-    k = _tag_choice(policy, gn, gw, gq, gav, n, c, fpu if use_fpu else FPU_TAG, epsilon,
-                    node_visits[node], node_wsum[node], low, high, rng, scores)
-    action = buf[k]
-    expand = n_of[node, action] == 0
-    if avail_mode == AVAIL_EXPANDED and expand:
-        avail_of[node, action] = 1
-    return action, expand
-
-
-@nb.njit(cache=True)
-def _ismcts_backup_tag(path_node, path_action, path_mover, plen, node_visits, node_wsum, n_of, w_of,
-                       q_of, w_all, present, returns, normalize, low, span, maxmc, threshold, vec, tmp,
-                       gn, gw_all, bounds):
-    """``_ismcts_backup`` with TAG's statistics (as ``ISMCTSBot._backup_tag``): from the leaf
-    up, each (node, action)'s visit, mover's reward and its square, the node's reward sum, and
-    under MaxMC every player's sums and the value passed up over the actions present at the
-    node in action order (``nb_max_mc_value``)."""
-    _scaled(returns, normalize, low, span, vec, bounds)
-    for i in range(plen - 1, -1, -1):
-        node = path_node[i]
-        a = path_action[i]
-        node_visits[node] += 1
-        n_of[node, a] += 1
-        r = vec[path_mover[i]]
-        w_of[node, a] += r
-        q_of[node, a] += r * r
-        node_wsum[node] += r
-        if maxmc:
-            for p in range(vec.shape[0]):
-                w_all[node, a, p] += vec[p]
-            if i > 0:
-                m = 0
-                taken = 0
-                for b in range(present.shape[1]):
-                    if present[node, b]:
-                        if b == a:
-                            taken = m
-                        gn[m] = n_of[node, b]
-                        for p in range(vec.shape[0]):
-                            gw_all[m, p] = w_all[node, b, p]
-                        m += 1
-                nb_max_mc_value(vec, gn, gw_all, m, path_mover[i], taken, node_visits[node], threshold,
-                                tmp)
-                vec[:] = tmp
-
-
 def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
                      normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
-                     num_players, root_n, root_w, root_present, root_avail, depths):
+                     num_players, root_n, root_w, root_present, root_avail, depths, tag=None,
+                     temperature=0.0, mast_n=None, mast_w=None):
     """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``),
     ``key_by_moves`` (a node is the sequence of player moves from the root, not the mover's
     information state: the belote_ismcts tree), ``heuristic_reward`` (playouts scored by the
     kernel's heuristic, also at the end of the game). Root availabilities go to ``root_avail``.
-    Today's settings; ``ismcts_tree_tag`` is the same loop with TAG's settings.
+    TAG's settings ``tag``, ``temperature``, ``mast_n``/``mast_w`` as in ``uct_tree``
+    (``_ismcts_tag``: omitted, today's search compiles without them).
     """
     cap = iterations + 2
     size = 1
@@ -735,6 +672,8 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     untried = np.empty(num_actions, np.int64)
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
+    tg = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover)
+    rec_p = rec_a = path_node[:0]  # MAST's record of a rollout's moves: empty until the first (_record)
     nnodes = 0
     depth_total = 0
     depth_max = 0
@@ -755,7 +694,7 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
             node, nnodes = _node_of(table_keys, table_nodes, key, mask, nnodes)
             n = nb_legal_actions(st, buf)
             action, expand = _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of,
-                                            present, c, avail_mode, use_fpu, fpu, epsilon, rng)
+                                            present, c, avail_mode, use_fpu, fpu, epsilon, rng, tg)
             node_key = (node + 1) * num_actions + action
             path_node[plen] = node
             path_action[plen] = action
@@ -768,140 +707,15 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
         depth_total += plen
         if plen > depth_max:
             depth_max = plen
-        _rollout(st, rng, limit, buf, probs, returns)
+        nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a)
         if heuristic_reward:
             nb_heuristic(st, returns)
-        _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
-                       normalize, low, span)
-    key = -1 if key_by_moves else nb_infostate_key(state, player)
-    slot = _find_node(table_keys, table_nodes, key, mask)
-    root = table_nodes[slot]
-    if root >= 0:
-        for a in range(num_actions):
-            root_n[a] = n_of[root, a]
-            root_w[a] = w_of[root, a]
-            root_present[a] = present[root, a]
-            root_avail[a] = avail_of[root, a]
-    depths[0] += depth_total
-    depths[1] = max(depths[1], depth_max)
-
-
-def ismcts_tree_tag(state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
-                    normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
-                    num_players, root_n, root_w, root_present, root_avail, depths, tag, temperature,
-                    mast_n, mast_w):
-    """``ismcts_tree_with`` with TAG's settings: ``tag``, ``temperature``, ``mast_n``/``mast_w``
-    as in ``uct_tree_tag``."""
-    policy = tag[TAG_POLICY]
-    maxmc = tag[TAG_MAXMC] != 0
-    threshold = tag[TAG_THRESHOLD]
-    mast = tag[TAG_MAST] != 0
-    plain = policy == POLICY_UCB and not maxmc  # today's backup
-    cap = iterations + 2
-    size = 1
-    while size < 2 * cap:
-        size *= 2
-    mask = size - 1
-    table_keys = np.zeros(size, np.int64)
-    table_nodes = np.full(size, -1, np.int64)
-    node_visits = np.zeros(cap, np.int64)
-    n_of = np.zeros((cap, num_actions), np.int64)
-    w_of = np.zeros((cap, num_actions), np.float64)
-    avail_of = np.zeros((cap, num_actions), np.int64)
-    present = np.zeros((cap, num_actions), np.bool_)
-    path_node = np.empty(cap, np.int64)
-    path_action = np.empty(cap, np.int64)
-    path_mover = np.empty(cap, np.int64)
-    st = np.empty_like(state)
-    buf = np.empty(num_actions, np.int64)
-    untried = np.empty(num_actions, np.int64)
-    probs = np.empty(num_actions, np.float64)
-    returns = np.zeros(num_players, np.float64)
-    # TAG's arrays; a search that does not use them gets four tiny stand-ins (fewer allocations).
-    tiny = np.array([np.inf, -np.inf])
-    tiny_i = np.zeros(1, np.int64)
-    tiny_2 = np.zeros((1, num_players), np.float64)
-    tiny_3 = np.zeros((1, 1, num_players), np.float64)
-    if plain:
-        q_of, node_wsum, w_all, gw_all = tiny_2, tiny, tiny_3, tiny_2
-        gn, gw, gq, gav, scores, vec, tmp, bounds = tiny, tiny, tiny, tiny, tiny, tiny, tiny, tiny
-    else:
-        q_of = np.zeros((cap, num_actions), np.float64)
-        node_wsum = np.zeros(cap, np.float64)
-        w_all = np.zeros((cap, num_actions, num_players), np.float64) if maxmc else tiny_3
-        gw_all = np.zeros((num_actions, num_players), np.float64) if maxmc else tiny_2
-        gn = np.zeros(num_actions, np.float64)
-        gw = np.zeros(num_actions, np.float64)
-        gq = np.zeros(num_actions, np.float64)
-        gav = np.zeros(num_actions, np.float64)
-        scores = np.zeros(num_actions, np.float64)
-        vec = np.zeros(num_players, np.float64)
-        tmp = np.zeros(num_players, np.float64)
-        bounds = np.array([np.inf, -np.inf])
-    if mast:
-        rec_p = np.empty(64, np.int64)
-        rec_a = np.empty(64, np.int64)
-        vals = np.zeros(num_actions, np.float64)
-        pots = np.zeros(num_actions, np.float64)
-    else:
-        rec_p, rec_a, vals, pots = tiny_i, tiny_i, tiny, tiny
-    nnodes = 0
-    depth_total = 0
-    depth_max = 0
-    for _ in range(iterations):
-        st[:] = state
-        nb_determinize(st, player, rng)
-        plen = 0
-        node_key = -1  # the root's key when nodes are keyed by moves
-        mover = nb_current_player(st)
-        while mover != TERMINAL:
-            if mover == CHANCE:
-                nb_apply_action(st, _sample_chance(st, buf, probs, rng))
-                mover = nb_current_player(st)
-                continue
-            if max_depth >= 0 and plen >= max_depth:
-                break
-            key = node_key if key_by_moves else nb_infostate_key(st, mover)
-            node, nnodes = _node_of(table_keys, table_nodes, key, mask, nnodes)
-            n = nb_legal_actions(st, buf)
-            if policy == POLICY_UCB:
-                action, expand = _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of,
-                                                present, c, avail_mode, use_fpu, fpu, epsilon, rng)
-            else:
-                action, expand = _ismcts_select_tag(node, buf, n, node_visits, node_wsum, n_of, w_of, q_of,
-                                                    avail_of, present, avail_mode, policy, c, use_fpu, fpu,
-                                                    epsilon, bounds[0], bounds[1], rng, gn, gw, gq, gav,
-                                                    scores)
-            node_key = (node + 1) * num_actions + action
-            path_node[plen] = node
-            path_action[plen] = action
-            path_mover[plen] = mover
-            plen += 1
-            nb_apply_action(st, action)
-            mover = nb_current_player(st)
-            if expand:
-                break
-        depth_total += plen
-        if plen > depth_max:
-            depth_max = plen
-        nrec = 0
-        if mast:
-            nrec, rec_p, rec_a = _rollout_mast(st, rng, limit, buf, probs, returns, mast_n, mast_w,
-                                               temperature, vals, pots, rec_p, rec_a)
-        else:
-            _rollout(st, rng, limit, buf, probs, returns)
-        if heuristic_reward:
-            nb_heuristic(st, returns)
-        if plain:
-            _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
-                           normalize, low, span)
-        else:
-            _ismcts_backup_tag(path_node, path_action, path_mover, plen, node_visits, node_wsum, n_of, w_of,
-                               q_of, w_all, present, returns, normalize, low, span, maxmc, threshold, vec,
-                               tmp, gn, gw_all, bounds)
-        if mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
-            nb_mast_update(mast_n, mast_w, rec_p, rec_a, nrec, returns)
-            nb_mast_update(mast_n, mast_w, path_mover, path_action, plen, returns)
+        _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, present, returns,
+                       normalize, low, span, tg)
+        if tag is not None:
+            if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
+                nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
+                nb_mast_update(tg.mast_n, tg.mast_w, path_mover, path_action, plen, returns)
     key = -1 if key_by_moves else nb_infostate_key(state, player)
     slot = _find_node(table_keys, table_nodes, key, mask)
     root = table_nodes[slot]
@@ -920,8 +734,11 @@ def ismcts_tree_tag(state, player, iterations, c, avail_mode, key_by_moves, heur
 # compiles a copy of them for one game, with those names bound to the game's kernel module:
 # numba compiles and caches each game's engine on that game's first use, in its own cache
 # files (the copies' names carry the game), and never compiles the games a run does not play.
-GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_rollout_mast", "uct_tree_tag", "uct_tree",
-                  "pimcts_trees", "pimcts_trees_tag", "ismcts_tree_tag", "ismcts_tree_with", "ismcts_tree")
+GAME_FUNCTIONS = ("_sample_chance", "_rollout", "uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
+# Former names of the searches with TAG's settings, now the same functions (their callers pass
+# ``tag``, ``temperature``, ``mast_n``, ``mast_w`` last, as before).
+ALIASES = {"uct_tree_tag": "uct_tree", "pimcts_trees_tag": "pimcts_trees",
+           "ismcts_tree_tag": "ismcts_tree_with"}
 KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
 _ENGINES: dict[str, SimpleNamespace] = {}
@@ -948,6 +765,8 @@ def engine_for(rules: ModuleType) -> SimpleNamespace:
         copy.infosets_game_files = rules.__file__  # stamps its cache with the game's files
         namespace[name] = nb.njit(cache=True)(copy)
         setattr(engine, name, namespace[name])
+    for alias, name in ALIASES.items():
+        setattr(engine, alias, namespace[name])
     _ENGINES[rules.__name__] = engine
     return engine
 
@@ -966,7 +785,7 @@ class CompiledSearch:
         self._params = (-1 if limit is None else int(limit), -1 if depth is None else int(depth),
                         settings.fpu is not None, 0.0 if settings.fpu is None else float(settings.fpu),
                         float(settings.explore_epsilon))
-        # TAG's settings (issue 56): None runs today's searches (the entries warm_cache warms).
+        # TAG's settings (issue 56): None runs today's searches (the versions warm_cache warms).
         self._tag = None
         if not settings.tag_default:
             self._tag = (np.array([POLICIES[settings.tree_policy], settings.backup == "MaxMC",
@@ -1007,7 +826,7 @@ class CompiledSearch:
             engine_for(kernel.rules).pimcts_trees(*args)
         else:
             self._decay_mast()
-            engine_for(kernel.rules).pimcts_trees_tag(*args, *self._tag, self.mast_n, self.mast_w)
+            engine_for(kernel.rules).pimcts_trees(*args, *self._tag, self.mast_n, self.mast_w)
         rnd.load(stream)
         result = []
         for t in range(trees):
@@ -1048,7 +867,7 @@ class CompiledSearch:
             engine.ismcts_tree_with(*args)
         else:
             self._decay_mast()
-            engine.ismcts_tree_tag(*args, *self._tag, self.mast_n, self.mast_w)
+            engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w)
         rnd.load(stream)
         root = {}
         for x in legal:

@@ -1,6 +1,6 @@
 """Numba twins of ``infosets.search.tag_rules`` (issue 56, stage 1): TAG's UCB-Tuned,
 NoAveragingRM/EXP3 selection, MaxMC backup, MAST and rollout termination, for the compiled
-engine (``infosets.search.compiled``, its ``*_tag`` searches) of the PI-MCTS comparison of
+engine (``infosets.search.compiled``, its searches given TAG's settings) of the PI-MCTS comparison of
 Ravichandran, Goodman and Lucas, "PIMCTS evaluation in tabletop games"
 (docs/papers/pimcts_aggregation.md).
 
