@@ -18,7 +18,7 @@ import infosets.games  # noqa: F401  (registers our games)
 from infosets.core.pcg32 import PCG32
 from infosets.search import compiled, mcts
 from infosets.search import tag_rules as tr
-from infosets.search.common import mast_rollout, tag_choice
+from infosets.search.common import random_rollout, tag_choice
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
@@ -137,7 +137,7 @@ def test_mast_rollout_follows_the_table():
             state.apply_action(0)
             state.apply_action(1)
             record = []
-            assert mast_rollout(state, PCG32(seed), mast_n, mast_w, temperature, None, record) < 0
+            assert random_rollout(state, PCG32(seed), None, None, (mast_n, mast_w, temperature), record) < 0
             assert state.is_terminal() and record[0][0] == 0 and record[1][0] == 1
             firsts[temperature].add(record[0])
     assert firsts == {0.1: {(0, 1)}, 1000.0: {(0, 0), (0, 1)}}

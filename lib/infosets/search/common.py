@@ -54,11 +54,17 @@ def uses_pcg(sampler) -> bool:
 
 
 def random_rollout(state: SearchState, rnd: random.Random,
-                   rollout_policy: RolloutPolicy | None = None, limit: int | None = None) -> int:
+                   rollout_policy: RolloutPolicy | None = None, limit: int | None = None,
+                   mast=None, record: list | None = None) -> int:
     """Play ``state`` on in place: chance by its probabilities, players uniformly (or by
     ``rollout_policy``), to the end or until ``limit`` actions have been played (None: no
     cut). Returns the current player where it stopped (``PlayerId.TERMINAL`` at the end).
-    The rollout of every Python search (MCTS, PI-MCTS, IS-MCTS)."""
+    The rollout of every Python search (MCTS, PI-MCTS, IS-MCTS).
+
+    ``mast`` (``mast_n``, ``mast_w``, temperature): the players' moves are chosen by TAG's MAST
+    policy (issue 56; ``MASTPlayer``), ``tag_rules.mast_rollout_choice`` over
+    ``tag_rules.mast_values`` of the mover's legal actions in the bot's table, and each
+    (player, action) played is appended to ``record``."""
     rand = rnd.random
     current_player, apply_action = state.current_player, state.apply_action
     mover = current_player()
@@ -68,37 +74,18 @@ def random_rollout(state: SearchState, rnd: random.Random,
             break
         if mover == CHANCE:
             apply_action(sample_chance(state, rnd))
+        elif mast is not None:
+            legal = state.legal_actions()
+            values = tr.mast_values(mast[0], mast[1], mover, legal)
+            action = legal[tr.mast_rollout_choice(values, rnd, mast[2])]
+            if record is not None:
+                record.append((mover, action))
+            apply_action(action)
         elif rollout_policy is None:
             legal = state.legal_actions()
             apply_action(legal[int(rand() * len(legal))])
         else:
             apply_action(rollout_policy(state, rnd))
-        steps += 1
-        mover = current_player()
-    return mover
-
-
-def mast_rollout(state: SearchState, rnd: PCG32, mast_n, mast_w, temperature: float,
-                 limit: int | None = None, record: list | None = None) -> int:
-    """``random_rollout`` with the players' moves chosen by TAG's MAST policy (issue 56;
-    ``MASTPlayer``): ``tag_rules.mast_rollout_choice`` over ``tag_rules.mast_values`` of the
-    mover's legal actions in the bot's table ``mast_n``/``mast_w``, temperature
-    ``temperature``. Each (player, action) played is appended to ``record``."""
-    current_player, apply_action = state.current_player, state.apply_action
-    mover = current_player()
-    steps = 0
-    while mover != TERMINAL:
-        if limit is not None and steps >= limit:
-            break
-        if mover == CHANCE:
-            apply_action(sample_chance(state, rnd))
-        else:
-            legal = state.legal_actions()
-            values = tr.mast_values(mast_n, mast_w, mover, legal)
-            action = legal[tr.mast_rollout_choice(values, rnd, temperature)]
-            if record is not None:
-                record.append((mover, action))
-            apply_action(action)
         steps += 1
         mover = current_player()
     return mover

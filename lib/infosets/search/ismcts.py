@@ -32,7 +32,6 @@ from infosets.search.common import (
     argmax_random,
     check_decision_state,
     is_python_game,
-    mast_rollout,
     python_random,
     random_rollout,
     sample_chance,
@@ -220,10 +219,11 @@ class ISMCTSBot(pyspiel.Bot):
         depth_total = depth_max = 0
         worlds = (_worlds(sampler, state, player, self._rng, self.iterations) if not uses_pcg(sampler)
                   else (sampler(state, player, rnd) for _ in range(self.iterations)))
-        tag, settings = self._tag, self.settings
-        if tag:
+        settings = self.settings
+        mast = settings.rollout == "MAST"
+        if self._tag:
             self._bounds = [math.inf, -math.inf]
-            if settings.rollout == "MAST":
+            if mast:
                 tr.mast_decay(*self.mast, settings.mast_gamma)
         for world in worlds:
             path, mover = self._descend(world, nodes, rnd)
@@ -231,16 +231,10 @@ class ISMCTSBot(pyspiel.Bot):
             depth_total += depth
             if depth > depth_max:
                 depth_max = depth
-            if not tag:
-                self._backup(path, self._playout(world, mover, rnd))
-                continue
-            record = []
+            record = [] if mast else None
             returns = self._playout(world, mover, rnd, record)
-            if settings.tree_policy == "UCB" and settings.backup == "mean":
-                self._backup([step[:3] for step in path], returns)
-            else:
-                self._backup_tag(path, returns)
-            if settings.rollout == "MAST":  # MAST Both: the rollout's moves, then the tree's
+            self._backup(path, returns)
+            if mast:  # MAST Both: the rollout's moves, then the tree's
                 record.extend((m, a) for _, _, m, a in path)
                 tr.mast_update(*self.mast, [p for p, _ in record], [a for _, a in record], returns)
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
@@ -260,7 +254,6 @@ class ISMCTSBot(pyspiel.Bot):
         current_player, apply_action = world.current_player, world.apply_action
         max_depth, by_moves, aoh = self.settings.max_depth, self.node_key == "moves", self._aoh
         tag = self._tag
-        select_tag = self.settings.tree_policy != "UCB"
         path = []
         moves_key = ()  # the node's key when nodes are keyed by moves
         # current_player() is TERMINAL (< 0, != CHANCE) at the end, CHANCE at chance nodes.
@@ -279,10 +272,7 @@ class ISMCTSBot(pyspiel.Bot):
             node = nodes.get(key)
             if node is None:
                 node = nodes[key] = _Node()
-            if select_tag:
-                action, expand = self._select_tag(node, world.legal_actions(), rnd)
-            else:
-                action, expand = self._select(node, world.legal_actions(), rnd)
+            action, expand = self._select(node, world.legal_actions(), rnd)
             moves_key = (moves_key, action)
             path.append((node, node.stats[action], mover) if not tag else
                         (node, node.stats[action], mover, action))
@@ -295,29 +285,38 @@ class ISMCTSBot(pyspiel.Bot):
     def _select(self, node, legal, rnd):
         """One selection step at ``node``: count availability, score the tried actions by UCB
         (or every action by FPU), then take an epsilon move, the best score or an untried
-        action at random. Returns (action, expand)."""
+        action at random. Returns (action, expand). Under a TAG tree policy
+        (``settings.tree_policy``, ``common.tag_choice``; twin ``compiled._ismcts_select``) the
+        actions' statistics are gathered in legal order instead, N the availability (the node's
+        visits without availability counts), and ``tag_choice`` decides."""
         settings, availability, c = self.settings, self.availability, self.uct_c
         fpu, epsilon = settings.fpu, settings.explore_epsilon
         from_expansion = availability == "expanded"
+        ucb, tag = settings.tree_policy == "UCB", self._tag
         log, sqrt = math.log, math.sqrt
         stats = node.stats
-        chosen = epsilon > 0.0 and rnd.random() < epsilon  # an epsilon move: no UCB
+        chosen = ucb and epsilon > 0.0 and rnd.random() < epsilon  # an epsilon move: no UCB
         # One pass: count availability, collect untried actions (or score them by FPU) and,
         # while there are none, score the tried ones by UCB (in legal order, first max wins).
         untried = None
         best, action = NEG_INF, legal[0]  # raw rewards can be below -1
         visits = node.visits
         log_parent = log(visits) if visits else 0.0
+        gathered = []  # TAG's policies: (n, w, q, N) per legal action
         for a in legal:
             entry = stats.get(a)
             if entry is None:
                 entry = stats[a] = [0, 0.0, 0 if from_expansion else 1]
+                if tag:
+                    entry.extend((0.0, None))  # _tag_entry
                 n = 0
             else:
                 n = entry[0]
                 if n or not from_expansion:
                     entry[2] += 1
-            if n == 0:
+            if not ucb:
+                gathered.append((n, entry[1], entry[3], entry[2] if availability else visits))
+            elif n == 0:
                 if fpu is not None:
                     if fpu > best:
                         best, action = fpu, a
@@ -329,7 +328,12 @@ class ISMCTSBot(pyspiel.Bot):
                 score = entry[1] / n + c * sqrt((log(entry[2]) if availability else log_parent) / n)
                 if score > best:
                     best, action = score, a
-        if chosen:
+        if not ucb:
+            n, w, q, avail = zip(*gathered)
+            action = legal[tag_choice(settings.tree_policy, list(n), list(w), list(q), list(avail), visits,
+                                      node.wsum, self._bounds[0], self._bounds[1], c, fpu, epsilon, rnd)]
+            expand = stats[action][0] == 0
+        elif chosen:
             action = legal[rnd.randrange(len(legal))]
             expand = stats[action][0] == 0
         elif fpu is not None:
@@ -342,84 +346,58 @@ class ISMCTSBot(pyspiel.Bot):
             stats[action][2] = 1
         return action, expand
 
-    def _select_tag(self, node, legal, rnd):
-        """``_select`` under a TAG tree policy (``settings.tree_policy``, ``common.tag_choice``;
-        twin ``compiled._ismcts_select_tag``): availability counted as in ``_select``, the
-        actions' statistics in legal order, N the availability (the node's visits without
-        availability counts). Returns (action, expand)."""
-        settings, availability = self.settings, self.availability
-        from_expansion = availability == "expanded"
-        stats = node.stats
-        n, w, q, avail = [], [], [], []
-        for a in legal:
-            entry = stats.get(a)
-            if entry is None:
-                entry = stats[a] = [0, 0.0, 0 if from_expansion else 1, 0.0, None]
-            elif entry[0] or not from_expansion:
-                entry[2] += 1
-            n.append(entry[0])
-            w.append(entry[1])
-            q.append(entry[3])
-            avail.append(entry[2] if availability else node.visits)
-        i = tag_choice(settings.tree_policy, n, w, q, avail, node.visits, node.wsum, self._bounds[0],
-                       self._bounds[1], self.uct_c, settings.fpu, settings.explore_epsilon, rnd)
-        action = legal[i]
-        expand = stats[action][0] == 0
-        if from_expansion and expand:
-            stats[action][2] = 1
-        return action, expand
-
-    def _backup_tag(self, path, returns):
-        """``_backup`` with TAG's statistics (twin ``compiled._ismcts_backup_tag``), from the
-        leaf up: each (node, action)'s visit, mover's reward and its square, the node's reward
-        sum, and under MaxMC every player's sums and the value passed up
-        (``tag_rules.max_mc_value`` over the node's actions in action order). The search's
-        reward bounds are updated with the stored rewards (``tag_rules.update_reward_bounds``)."""
-        scale, settings = self.scale, self.settings
-        if scale.normalize:
-            low, span = scale.low, scale.span
-            vec = [(r - low) / span for r in returns]
-        else:
-            vec = list(returns)
-        self._bounds = list(tr.update_reward_bounds(self._bounds[0], self._bounds[1], vec))
-        maxmc, players = settings.backup == "MaxMC", len(vec)
-        for i in range(len(path) - 1, -1, -1):
-            node, entry, mover, action = path[i]
-            _tag_entry(entry)
-            node.visits += 1
-            entry[0] += 1
-            r = vec[mover]
-            entry[1] += r
-            entry[3] += r * r
-            node.wsum += r
-            if maxmc:
-                if entry[4] is None:
-                    entry[4] = [0.0] * players
-                for p in range(players):
-                    entry[4][p] += vec[p]
-                if i > 0:
-                    acts = sorted(node.stats)
-                    rows = [_tag_entry(node.stats[a]) for a in acts]
-                    w_all = [e[4] if e[4] is not None else [0.0] * players for e in rows]
-                    vec = tr.max_mc_value(vec, [e[0] for e in rows], w_all, mover, acts.index(action),
-                                          node.visits, settings.max_backup_threshold).tolist()
-
     def _playout(self, world, mover, rnd, record=None):
-        """Roll ``world`` out (``random_rollout``, or ``common.mast_rollout`` recording its moves
-        in ``record`` under MAST; cut after the settings' rollout length) and score it: the
+        """Roll ``world`` out (``random_rollout``, by MAST recording its moves in ``record``
+        under MAST; cut after the settings' rollout length) and score it: the
         reward heuristic if set, else the returns at the end or the game heuristic at a cut."""
-        if mover != TERMINAL and self.settings.rollout == "MAST":
-            mover = mast_rollout(world, rnd, self.mast[0], self.mast[1], self.settings.mast_boltzmann,
-                                 self.settings.rollout_length, record)
-        elif mover != TERMINAL:
-            mover = random_rollout(world, rnd, self.rollout_policy, self.settings.rollout_length)
+        if mover != TERMINAL:
+            settings = self.settings
+            mast = (*self.mast, settings.mast_boltzmann) if settings.rollout == "MAST" else None
+            mover = random_rollout(world, rnd, self.rollout_policy, settings.rollout_length, mast, record)
         if self._reward_heuristic is not None:
             return self._reward_heuristic(world)
         return world.returns() if mover == TERMINAL else self.settings.heuristic(world)
 
     def _backup(self, path, returns):
-        """Add one visit and the mover's reward (scaled to [0, 1] if normalising) along ``path``."""
-        scale = self.scale
+        """Add one visit and the mover's reward (scaled to [0, 1] if normalising) along ``path``.
+
+        Under TAG's settings (twin ``compiled._ismcts_backup``) other than UCB with the mean
+        backup, from the leaf up: each (node, action)'s visit, mover's reward and its square, the
+        node's reward sum, and under MaxMC every player's sums and the value passed up
+        (``tag_rules.max_mc_value`` over the node's actions in action order). The search's
+        reward bounds are updated with the stored rewards (``tag_rules.update_reward_bounds``)."""
+        scale, settings = self.scale, self.settings
+        if self._tag and (settings.tree_policy != "UCB" or settings.backup != "mean"):
+            if scale.normalize:
+                low, span = scale.low, scale.span
+                vec = [(r - low) / span for r in returns]
+            else:
+                vec = list(returns)
+            self._bounds = list(tr.update_reward_bounds(self._bounds[0], self._bounds[1], vec))
+            maxmc, players = settings.backup == "MaxMC", len(vec)
+            for i in range(len(path) - 1, -1, -1):
+                node, entry, mover, action = path[i]
+                _tag_entry(entry)
+                node.visits += 1
+                entry[0] += 1
+                r = vec[mover]
+                entry[1] += r
+                entry[3] += r * r
+                node.wsum += r
+                if maxmc:
+                    if entry[4] is None:
+                        entry[4] = [0.0] * players
+                    for p in range(players):
+                        entry[4][p] += vec[p]
+                    if i > 0:
+                        acts = sorted(node.stats)
+                        rows = [_tag_entry(node.stats[a]) for a in acts]
+                        w_all = [e[4] if e[4] is not None else [0.0] * players for e in rows]
+                        vec = tr.max_mc_value(vec, [e[0] for e in rows], w_all, mover, acts.index(action),
+                                              node.visits, settings.max_backup_threshold).tolist()
+            return
+        if self._tag:
+            path = [step[:3] for step in path]
         if scale.normalize:
             low, span = scale.low, scale.span
             for node, entry, mover in path:

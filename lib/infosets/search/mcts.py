@@ -44,7 +44,6 @@ from infosets.search.common import (
     argmax_random,
     check_decision_state,
     is_python_game,
-    mast_rollout,
     python_random,
     random_rollout,
     sample_chance,
@@ -111,9 +110,9 @@ def _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, stale):
 
 
 def _new_node(mover, action):
-    """A node of ``uct_search_tag``: ``uct_search``'s five fields [visits, reward sum of the
-    player who chose it, children, that player, cached view], then the action that led to it
-    and TAG's statistics (issue 56): sum of squared rewards, selections made from it and their
+    """A node of ``uct_search`` under TAG's settings: the five fields of its plain nodes
+    [visits, reward sum of the player who chose it, children, that player, cached view], then
+    the action that led to it and TAG's statistics (issue 56): sum of squared rewards, selections made from it and their
     reward sum (its mover's), every player's reward sums (MaxMC; None until used)."""
     return [0, 0.0, {}, mover, None, action, 0.0, 0, 0.0, None]
 
@@ -270,81 +269,52 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     terminal) and the world is cloned and replayed only when a state is really needed
     (chance, an uncached node, the rollout). Results and random draws are unchanged.
 
-    TAG's settings (issue 56, ``uct_search_tag``): ``mast`` is the bot's MAST table
-    (``mast_n``, ``mast_w``) when ``settings.rollout`` is MAST.
+    TAG's tree policy, backup and rollout (issue 56; ``settings.tree_policy``, ``backup``,
+    ``rollout``; rules in ``infosets.search.tag_rules``; the compiled twin is
+    ``compiled.uct_tree`` with its ``tag`` arguments): nodes made by ``_new_node``, selection
+    by ``_select_child_tag`` (under UCB ``_select_child``'s), the backup ``_backup_tag`` (under
+    UCB and mean the plain one), and the search keeps the reward bounds [low, high] of the stored
+    rewards for UCB-Tuned/EXP3. With MAST the rollout is ``common.random_rollout``'s MAST policy
+    on the bot's table ``mast`` (``mast_n``, ``mast_w``), updated after each iteration with the
+    rollout's then the tree's moves (``tag_rules.mast_update``, the raw returns).
     """
-    if not settings.tag_default:
-        return uct_search_tag(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast)
-    normalize, low, span = scale.normalize, scale.low, scale.span
-    root = [0, 0.0, {}, -1, None]
-    depth_total = depth_max = 0
-    for _ in range(iterations):
-        path, state, actions, returns, expanded = _descend(root, world, rnd, uct_c, settings)
-        depth = len(path)
-        depth_total += depth
-        if depth > depth_max:
-            depth_max = depth
-        if expanded:
-            if state is None:
-                state = _replay(world, actions)
-            mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length)
-            returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
-        root[0] += 1
-        if normalize:
-            for nd in path:
-                nd[0] += 1
-                nd[1] += (returns[nd[3]] - low) / span
-        else:
-            for nd in path:
-                nd[0] += 1
-                nd[1] += returns[nd[3]]
-    stats = RootStats((a, (ch[0], ch[1])) for a, ch in root[2].items())
-    stats.depth_total, stats.depth_max, stats.iterations = depth_total, depth_max, iterations
-    return stats
-
-
-def uct_search_tag(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
-                   rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
-    """``uct_search`` with TAG's tree policy, backup and rollout (``settings.tree_policy``,
-    ``backup``, ``rollout``; rules in ``infosets.search.tag_rules``; the compiled twin is
-    ``compiled.uct_tree_tag``). Under UCB the selection is ``_select_child``'s; the search keeps
-    the reward bounds [low, high] of the stored rewards for UCB-Tuned/EXP3. With MAST the
-    rollout is ``common.mast_rollout`` on the table ``mast`` (``mast_n``, ``mast_w``), updated
-    after each iteration with the rollout's then the tree's moves (``tag_rules.mast_update``,
-    the raw returns)."""
-    root = _new_node(-1, -1)
-    bounds = [math.inf, -math.inf]
-    select_bounds = None if settings.tree_policy == "UCB" else bounds
-    plain = settings.tree_policy == "UCB" and settings.backup == "mean"
+    tag = not settings.tag_default
     use_mast = settings.rollout == "MAST"
     if use_mast and (mast is None or rollout_policy is not None):
         raise ValueError("rollout: 'MAST' needs the bot's MAST table and no rollout_policy")
+    root = _new_node(-1, -1) if tag else [0, 0.0, {}, -1, None]
+    bounds = [math.inf, -math.inf]
+    select_bounds = None if settings.tree_policy == "UCB" else bounds
+    stats_backup = settings.tree_policy != "UCB" or settings.backup != "mean"
+    rollout_mast = (mast[0], mast[1], settings.mast_boltzmann) if use_mast else None
     normalize, low, span = scale.normalize, scale.low, scale.span
     depth_total = depth_max = 0
     for _ in range(iterations):
         path, state, actions, returns, expanded = _descend(root, world, rnd, uct_c, settings, select_bounds)
-        _complete(root, path)
+        if tag:
+            _complete(root, path)
         depth = len(path)
         depth_total += depth
         if depth > depth_max:
             depth_max = depth
-        record = []
+        record = [] if use_mast else None
         if expanded:
             if state is None:
                 state = _replay(world, actions)
-            if use_mast:
-                mover = mast_rollout(state, rnd, mast[0], mast[1], settings.mast_boltzmann,
-                                     settings.rollout_length, record)
-            else:
-                mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length)
+            mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length, rollout_mast, record)
             returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
-        if plain:
-            root[0] += 1
-            for nd in path:
-                nd[0] += 1
-                nd[1] += (returns[nd[3]] - low) / span if normalize else returns[nd[3]]
-        else:
+        if stats_backup:
             _backup_tag(root, path, returns, scale, settings, bounds)
+        else:
+            root[0] += 1
+            if normalize:
+                for nd in path:
+                    nd[0] += 1
+                    nd[1] += (returns[nd[3]] - low) / span
+            else:
+                for nd in path:
+                    nd[0] += 1
+                    nd[1] += returns[nd[3]]
         if use_mast:  # MAST Both: the rollout's moves, then the tree's
             record.extend((nd[3], nd[5]) for nd in path)
             tr.mast_update(mast[0], mast[1], [p for p, _ in record], [a for _, a in record], returns)

@@ -42,8 +42,8 @@ tests/search/test_tag_wiring.py):
 
 * ``ucb_tuned_scores`` + ``argmax_tiebreak`` (UCB_Tuned), ``rm_regrets``/``exp3_potentials`` +
   ``sample_tree_policy`` (NoAveragingRM, EXP3): ``common.tag_choice``, called by
-  ``mcts._select_child_tag`` and ``ISMCTSBot._select_tag``; twins ``compiled._tag_choice``,
-  ``_uct_select_tag``, ``_ismcts_select_tag``. N is the action's availability count in IS-MCTS
+  ``mcts._select_child_tag`` and ``ISMCTSBot._select``; twins ``compiled._tag_choice``,
+  ``_uct_select``, ``_ismcts_select``. N is the action's availability count in IS-MCTS
   (ours: counted at selection, including the current visit; TAG's ``validVisits`` is counted in
   the backup) and the node's visits in open loop; ``node_visits``/``node_wsum`` are the number
   and reward sum of the selections made from the node (the visit that created it is not
@@ -51,9 +51,9 @@ tests/search/test_tag_wiring.py):
   (mapped to [0, 1] when the bot normalises). ``fpu`` None is ``FPU_DEFAULT``; UCB_Tuned ignores
   ``explore_epsilon`` as TAG does; EXP3 uses ``EXP3_BOLTZMANN_DEFAULT``. Not wired: TAG's final
   choice for EXP3 (``sample_tree_policy(..., explore=False)``); the bots keep their ``final``.
-* ``max_mc_value`` (``backup`` MaxMC): ``mcts._backup_tag``/``ISMCTSBot._backup_tag``, twins
-  ``compiled._uct_backup_tag``/``_ismcts_backup_tag``, over the node's actions in action order.
-* ``mast_values`` + ``mast_rollout_choice``: ``common.mast_rollout`` and ``compiled._rollout_mast``;
+* ``max_mc_value`` (``backup`` MaxMC): ``mcts._backup_tag``/``ISMCTSBot._backup``, twins
+  ``compiled._uct_backup``/``_ismcts_backup``, over the node's actions in action order.
+* ``mast_values`` + ``mast_rollout_choice``: ``common.random_rollout`` and ``compiled._rollout``;
   ``mast_update`` after each iteration (rollout's then tree's moves, raw returns);
   ``mast_decay`` at each decision of the bot, which holds the table (PI-MCTS: the D trees of a
   move share it, one after the other).
