@@ -77,6 +77,68 @@ def test_chain_matches_exact_joint_range_chi_square(small):
     assert sum(counts.values()) == n
 
 
+def exact_kernel_rows(c, log_reach, hs):
+    """The chain's transition probabilities from each history, from the paper's rule
+    (Solinas et al., arXiv 2311.14651, section 5.3: a deal h' of a RingSwap neighbour or the
+    current assignment proposed with probability 1/|Omega_sigma|, accepted with probability
+    min{1, P(h') |Omega_sigma| / (P(h) |Omega_sigma'|)}), with exact deal counts."""
+    omega = {}
+
+    def size(a):
+        if a not in omega:
+            omega[a] = sum(c.deals_in_assignment(b) for b in ring_swap_neighbours(c, a) + [a])
+        return omega[a]
+
+    rows = {}
+    for h in hs:
+        a = assignment_of(c, h)
+        row = collections.defaultdict(float)
+        for b in ring_swap_neighbours(c, a) + [a]:
+            for g in iter_deals(c, b):
+                z = math.exp(log_reach(g) - log_reach(h)) * size(a) / size(b)
+                row[g] += min(1.0, z) / size(a)
+        row[h] += 1.0 - sum(row.values())
+        rows[h] = row
+    return rows
+
+
+def test_chain_kernel_is_reversible_and_step_follows_it(small):
+    """Detailed balance for the exact range, so a chain thinned by an even number of
+    transitions has a non-negative spectrum and cannot beat i.i.d. exact ("True") sampling in
+    variance beyond chance (history_filtering, Fig. 4); and ``step`` draws from that kernel."""
+    _, _, c, rng_range = small
+    hs, p = exact_probs(c, rng_range.log_reach)
+    pi = dict(zip(hs, p))
+    rows = exact_kernel_rows(c, rng_range.log_reach, hs)
+    worst = max(abs(pi[h] * t - pi[g] * rows[g].get(h, 0.0))
+                for h, row in rows.items() for g, t in row.items())
+    assert worst < 1e-12 * max(p)
+    flow = collections.defaultdict(float)
+    for h, row in rows.items():
+        for g, t in row.items():
+            flow[g] += pi[h] * t
+    assert max(abs(flow[h] - pi[h]) for h in hs) < 1e-12
+    h0 = hs[int(np.argmax(p))]
+    chain = RingSwapChain(c, rng_range.log_reach, rng=11, initial=h0)
+    n = 20_000
+    counts = collections.Counter()
+    for _ in range(n):
+        chain.reset(h0)
+        chain.step()
+        counts[chain.hands] += 1
+    assert set(counts) <= set(rows[h0])
+    support = sorted(rows[h0], key=rows[h0].get)
+    obs, exp, acc_o, acc_e = [], [], 0, 0.0
+    for g in support:  # pool rare moves so expected counts are >= 5
+        acc_o, acc_e = acc_o + counts[g], acc_e + rows[h0][g] * n
+        if acc_e >= 5:
+            obs.append(acc_o)
+            exp.append(acc_e)
+            acc_o, acc_e = 0, 0.0
+    obs[-1], exp[-1] = obs[-1] + acc_o, exp[-1] + acc_e
+    assert len(obs) > 10 and chisquare(obs, np.array(exp) * n / sum(exp)).pvalue > 1e-3
+
+
 def test_chain_on_a_tilted_range_is_not_uniform(small):
     """The chain follows the policy's range, not the uniform one (test can fail)."""
     _, _, c, rng_range = small
