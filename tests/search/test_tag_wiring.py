@@ -16,6 +16,7 @@ import pytest
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.core.pcg32 import PCG32
+from infosets.games.kernels import kernel_for
 from infosets.search import compiled, mcts
 from infosets.search import tag_rules as tr
 from infosets.search.common import random_rollout, tag_choice
@@ -251,3 +252,27 @@ def test_default_settings_are_unchanged_draw_for_draw():
     assert len(out) == 72
     assert hashlib.sha256("\n".join(out).encode()).hexdigest() == DEFAULT_OUTPUTS
     assert tr.FPU_DEFAULT == compiled.FPU_TAG
+
+
+def test_the_tag_version_at_todays_settings_equals_todays_version():
+    """The compiled searches given TAG's arguments at today's settings (UCB, mean backup, random
+    rollouts: the version compiled with TAG's branches) and without them (the version numba
+    compiles with those branches pruned) give the same root statistics, depths and generator."""
+    game = pyspiel.load_game("leduc_poker")
+    kernel = kernel_for(game)
+    engine, a, p = compiled.engine_for(kernel.rules), kernel.num_actions, kernel.num_players
+    plain_tag = (np.array([compiled.POLICY_UCB, 0, 0, 0], np.int64), 1.0, np.zeros((1, 1), np.int64),
+                 np.zeros((1, 1)))
+    for i, st in enumerate(decision_states(game, 4, 11, stop=0.4, uniform_chance=True)):
+        array, player = kernel.from_history(kernel.history_of(st)), st.current_player()
+        results = []
+        for tag in ((), plain_tag):
+            rng, depths = PCG32(i).to_array(), np.zeros(2, np.int64)
+            out_n, out_w = np.zeros((2, a), np.int64), np.zeros((2, a))
+            engine.pimcts_trees(array, player, 2, 30, 1.0, True, -13.0, 26.0, -1, -1, False, 0.0, 0.1, rng,
+                                a, p, out_n, out_w, depths, *tag)
+            root = (np.zeros(a, np.int64), np.zeros(a), np.zeros(a, np.bool_), np.zeros(a, np.int64))
+            engine.ismcts_tree_with(array, player, 30, 1.0, compiled.AVAIL_LEGAL, False, False, True, -13.0,
+                                    26.0, -1, -1, False, 0.0, 0.1, rng, a, p, *root, depths, *tag)
+            results.append([x.tolist() for x in (out_n, out_w, depths, rng, *root)])
+        assert results[0] == results[1] and sum(results[0][0][0]) == 30

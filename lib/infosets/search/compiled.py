@@ -121,14 +121,14 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
             action = _sample_chance(st, buf, probs, rng)
         else:
             n = nb_legal_actions(st, buf)
-            action = -1
-            if tg is not None:
-                if tg.mast:
-                    nb_mast_values(tg.mast_n, tg.mast_w, mover, buf, n, 0.0, tg.vals)
-                    action = buf[nb_mast_rollout_choice(tg.vals, n, tg.temperature, 0.0, rng, tg.pots)]
-                    rec_p, rec_a = _record(rec_p, rec_a, count, mover, action)
-                    count += 1
-            if action < 0:  # not MAST: uniformly at random
+            if tg is None:
+                action = buf[int(rng_random(rng) * n)]
+            elif tg.mast:
+                nb_mast_values(tg.mast_n, tg.mast_w, mover, buf, n, 0.0, tg.vals)
+                action = buf[nb_mast_rollout_choice(tg.vals, n, tg.temperature, 0.0, rng, tg.pots)]
+                rec_p, rec_a = _record(rec_p, rec_a, count, mover, action)
+                count += 1
+            else:
                 action = buf[int(rng_random(rng) * n)]
         nb_apply_action(st, action)
         steps += 1
@@ -182,29 +182,31 @@ def _no_tag(tag):
 
 
 def _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
-    """``uct_tree``'s ``TagSearch`` (``cap`` nodes), or None for today's settings (``tag``
-    None): chosen when numba compiles the search for the argument types (``overload`` below),
-    so today's search compiles without TAG's arrays and branches."""
+    """``uct_tree``'s ``TagSearch`` (``cap`` nodes) and MAST's empty record of a rollout's
+    players and actions (``_record``), or three Nones for today's settings (``tag`` None):
+    chosen when numba compiles the search for the argument types (``overload`` below), so
+    today's search compiles without TAG's arrays and branches."""
 
 
 @overload(_uct_tag)
 def _uct_tag_typed(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
     if _no_tag(tag):
-        return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players: None
+        return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players: (None, None, None)
 
     def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
         rows = cap if tag[TAG_MAXMC] != 0 else 1
-        return _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
-                           np.zeros(cap, np.float64), np.zeros(cap, np.int64), np.zeros(cap, np.float64),
-                           np.zeros((rows, num_players), np.float64), np.empty(cap, np.int64),
-                           np.empty(cap, np.int64))
+        tg = _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
+                         np.zeros(cap, np.float64), np.zeros(cap, np.int64), np.zeros(cap, np.float64),
+                         np.zeros((rows, num_players), np.float64), np.empty(cap, np.int64),
+                         np.empty(cap, np.int64))
+        return tg, np.empty(0, np.int64), np.empty(0, np.int64)
     return build
 
 
 def _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover):
     """``ismcts_tree_with``'s ``TagSearch`` (``q`` and ``w_all`` per node and action, ``sel_w``
-    the node's reward sum; ``sel_n`` unused: the node's visits serve), or None for today's
-    settings, chosen at compile time as ``_uct_tag``."""
+    the node's reward sum; ``sel_n`` unused: the node's visits serve) and MAST's empty record,
+    or three Nones for today's settings, chosen at compile time as ``_uct_tag``."""
 
 
 @overload(_ismcts_tag)
@@ -212,15 +214,16 @@ def _ismcts_tag_typed(tag, temperature, mast_n, mast_w, cap, num_actions, num_pl
                       path_mover):
     if _no_tag(tag):
         return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, \
-            path_mover: None
+            path_mover: (None, None, None)
 
     def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover):
         rows = cap if tag[TAG_MAXMC] != 0 else 1
-        return _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
-                           np.zeros((cap, num_actions), np.float64), np.zeros(1, np.int64),
-                           np.zeros(cap, np.float64),
-                           np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64),
-                           path_action, path_mover)
+        tg = _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
+                         np.zeros((cap, num_actions), np.float64), np.zeros(1, np.int64),
+                         np.zeros(cap, np.float64),
+                         np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64),
+                         path_action, path_mover)
+        return tg, np.empty(0, np.int64), np.empty(0, np.int64)
     return build
 
 
@@ -401,8 +404,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     untried = np.empty(num_actions, np.int64)
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
-    tg = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players)
-    rec_p = rec_a = path[:0]  # MAST's record of a rollout's moves: empty until the first (_record)
+    tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players)
     nnodes = 1
     depth_total = 0
     depth_max = 0
@@ -672,8 +674,8 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     untried = np.empty(num_actions, np.int64)
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
-    tg = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover)
-    rec_p = rec_a = path_node[:0]  # MAST's record of a rollout's moves: empty until the first (_record)
+    tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
+                                   path_action, path_mover)
     nnodes = 0
     depth_total = 0
     depth_max = 0
