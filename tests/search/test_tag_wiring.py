@@ -79,7 +79,7 @@ def test_ucb_tuned_selection_uses_the_node_visits_as_n():
     tag = np.array([compiled.POLICY_UCB_TUNED, 0, 0, 0], np.int64)
     tg = compiled._tag_search(tag, 1.0, np.zeros((1, 1), np.int64), np.zeros((1, 1)), 3, 2, qsum,
                               np.zeros(3, np.int64), np.zeros(3), np.zeros((1, 2)), np.zeros(3, np.int64),
-                              np.zeros(3, np.int64))
+                              np.zeros(3, np.int64), children)
     tg.bounds[:] = [0.0, 1.0]
     got = compiled._uct_select(0, np.arange(3), 3, np.zeros(3, np.int64), children, visits, wsum,
                                np.array([2, 0, 0]), 0.2, True, 0.61, 0.0, PCG32(5).to_array(), tg)

@@ -153,15 +153,16 @@ EXP3_BOLTZMANN = tr.EXP3_BOLTZMANN_DEFAULT
 # the node statistics (``q`` squared reward sums; ``sel_n``/``sel_w`` the selections made from
 # a node and their reward sum, TAG's nVisits and nodeValue; ``w_all`` every player's reward
 # sums under MaxMC), scratch rows (``gn`` ... ``pots``), the reward ``bounds`` [low, high] seen,
-# and the path's actions and movers (MAST's tree moves).
+# the path's actions and movers (MAST's tree moves), and where MaxMC finds a node's siblings (the
+# tree's ``children``; IS-MCTS: ``present``).
 TagSearch = namedtuple("TagSearch", "policy maxmc threshold mast temperature mast_n mast_w q sel_n sel_w "
                                     "w_all gw_all gn gw gq gav scores vec tmp bounds vals pots path_action "
-                                    "path_mover")
+                                    "path_mover siblings")
 
 
 @nb.njit(cache=True)
 def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, sel_n, sel_w, w_all,
-                path_action, path_mover):
+                path_action, path_mover, siblings):
     """A ``TagSearch`` from the ``tag`` array [tree policy code, MaxMC on, its threshold, MAST
     on] and the search's own statistics arrays."""
     maxmc = tag[TAG_MAXMC] != 0
@@ -173,7 +174,7 @@ def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, s
                      np.zeros(num_actions, np.float64), np.zeros(num_players, np.float64),
                      np.zeros(num_players, np.float64), np.array([np.inf, -np.inf]),
                      np.zeros(num_actions, np.float64), np.zeros(num_actions, np.float64), path_action,
-                     path_mover)
+                     path_mover, siblings)
 
 
 def _no_tag(tag):
@@ -181,7 +182,7 @@ def _no_tag(tag):
     return isinstance(tag, (nb_types.NoneType, nb_types.Omitted))
 
 
-def _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
+def _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children):
     """``uct_tree``'s ``TagSearch`` (``cap`` nodes) and MAST's empty record of a rollout's
     players and actions (``_record``), or three Nones for today's settings (``tag`` None):
     chosen when numba compiles the search for the argument types (``overload`` below), so
@@ -189,21 +190,23 @@ def _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
 
 
 @overload(_uct_tag)
-def _uct_tag_typed(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
+def _uct_tag_typed(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children):
     if _no_tag(tag):
-        return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players: (None, None, None)
+        return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children: \
+            (None, None, None)
 
-    def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players):
+    def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children):
         rows = cap if tag[TAG_MAXMC] != 0 else 1
         tg = _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
                          np.zeros(cap, np.float64), np.zeros(cap, np.int64), np.zeros(cap, np.float64),
                          np.zeros((rows, num_players), np.float64), np.empty(cap, np.int64),
-                         np.empty(cap, np.int64))
+                         np.empty(cap, np.int64), children)
         return tg, np.empty(0, np.int64), np.empty(0, np.int64)
     return build
 
 
-def _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover):
+def _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover,
+                present):
     """``ismcts_tree_with``'s ``TagSearch`` (``q`` and ``w_all`` per node and action, ``sel_w``
     the node's reward sum; ``sel_n`` unused: the node's visits serve) and MAST's empty record,
     or three Nones for today's settings, chosen at compile time as ``_uct_tag``."""
@@ -211,18 +214,19 @@ def _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
 
 @overload(_ismcts_tag)
 def _ismcts_tag_typed(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action,
-                      path_mover):
+                      path_mover, present):
     if _no_tag(tag):
         return lambda tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, \
-            path_mover: (None, None, None)
+            path_mover, present: (None, None, None)
 
-    def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover):
+    def build(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, path_action, path_mover,
+              present):
         rows = cap if tag[TAG_MAXMC] != 0 else 1
         tg = _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players,
                          np.zeros((cap, num_actions), np.float64), np.zeros(1, np.int64),
                          np.zeros(cap, np.float64),
                          np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64),
-                         path_action, path_mover)
+                         path_action, path_mover, present)
         return tg, np.empty(0, np.int64), np.empty(0, np.int64)
     return build
 
@@ -331,7 +335,7 @@ def _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c, use_fp
 
 
 @nb.njit(cache=True)
-def _uct_backup(path, plen, visits, wsum, mover_of, children, returns, normalize, low, span, tg):
+def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span, tg):
     """Add one visit and the chooser's reward (mapped to [0, 1] if ``normalize``) to the root
     and to each node of ``path[:plen]`` (as ``mcts.uct_search``). With TAG's settings (``tg``;
     as ``mcts._backup_tag``), from the leaf up: also the reward's square, the parent's selection
@@ -358,6 +362,7 @@ def _uct_backup(path, plen, visits, wsum, mover_of, children, returns, normalize
                     if i > 0:
                         m = 0
                         taken = 0
+                        children = tg.siblings
                         for a in range(children.shape[1]):
                             ch = children[parent, a]
                             if ch >= 0:
@@ -404,7 +409,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     untried = np.empty(num_actions, np.int64)
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
-    tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players)
+    tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children)
     nnodes = 1
     depth_total = 0
     depth_max = 0
@@ -449,7 +454,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
         nrec = 0
         if expanded:
             nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a)
-        _uct_backup(path, plen, visits, wsum, mover_of, children, returns, normalize, low, span, tg)
+        _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span, tg)
         if tag is not None:
             if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
                 nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
@@ -594,8 +599,8 @@ def _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of, pre
 
 
 @nb.njit(cache=True)
-def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, present, returns,
-                   normalize, low, span, tg):
+def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns, normalize,
+                   low, span, tg):
     """Add one visit and the mover's reward (mapped to [0, 1] if ``normalize``) to each
     (node, action) of the path (as ``ISMCTSBot._backup``). With TAG's settings (``tg``; as
     ``ISMCTSBot._backup``), from the leaf up: also the reward's square, the node's reward
@@ -620,6 +625,7 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
                     if i > 0:
                         m = 0
                         taken = 0
+                        present = tg.siblings
                         for b in range(present.shape[1]):
                             if present[node, b]:
                                 if b == a:
@@ -675,7 +681,7 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
-                                   path_action, path_mover)
+                                   path_action, path_mover, present)
     nnodes = 0
     depth_total = 0
     depth_max = 0
@@ -712,8 +718,8 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
         nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a)
         if heuristic_reward:
             nb_heuristic(st, returns)
-        _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, present, returns,
-                       normalize, low, span, tg)
+        _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns, normalize,
+                       low, span, tg)
         if tag is not None:
             if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
                 nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
