@@ -127,10 +127,10 @@ for name, params, games, search_rate in GAMES:
                         for policy, maxmc, mast in TAG_VARIANTS:
                             tag = np.array([policy, maxmc, 3, mast], np.int64)
                             mast_n, mast_w = np.zeros((p, a), np.int64), np.zeros((p, a))
-                            engine.pimcts_trees_tag(s, mover, 2, 15, 1.0, True, 0.0, 1.0, *variant, rng,
+                            engine.pimcts_trees(s, mover, 2, 15, 1.0, True, 0.0, 1.0, *variant, rng,
                                                     a, p, np.zeros((2, a), np.int64), np.zeros((2, a)),
                                                     np.zeros(2, np.int64), tag, 0.1, mast_n, mast_w)
-                            engine.ismcts_tree_tag(s, mover, 30, 1.0, AVAIL_EXPANDED, False, False, True,
+                            engine.ismcts_tree_with(s, mover, 30, 1.0, AVAIL_EXPANDED, False, False, True,
                                                    -13.0, 26.0, *variant, rng, a, p, np.zeros(a, np.int64),
                                                    np.zeros(a), np.zeros(a, np.bool_), np.zeros(a, np.int64),
                                                    np.zeros(2, np.int64), tag, 0.1, mast_n, mast_w)

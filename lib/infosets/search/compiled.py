@@ -743,10 +743,6 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
 # numba compiles and caches each game's engine on that game's first use, in its own cache
 # files (the copies' names carry the game), and never compiles the games a run does not play.
 GAME_FUNCTIONS = ("_sample_chance", "_rollout", "uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
-# Former names of the searches with TAG's settings, now the same functions (their callers pass
-# ``tag``, ``temperature``, ``mast_n``, ``mast_w`` last, as before).
-ALIASES = {"uct_tree_tag": "uct_tree", "pimcts_trees_tag": "pimcts_trees",
-           "ismcts_tree_tag": "ismcts_tree_with"}
 KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
 _ENGINES: dict[str, SimpleNamespace] = {}
@@ -773,8 +769,6 @@ def engine_for(rules: ModuleType) -> SimpleNamespace:
         copy.infosets_game_files = rules.__file__  # stamps its cache with the game's files
         namespace[name] = nb.njit(cache=True)(copy)
         setattr(engine, name, namespace[name])
-    for alias, name in ALIASES.items():
-        setattr(engine, alias, namespace[name])
     _ENGINES[rules.__name__] = engine
     return engine
 

@@ -112,8 +112,9 @@ def _select_child(node, legal, mover, rnd, uct_c, fpu, epsilon, stale):
 def _new_node(mover, action):
     """A node of ``uct_search`` under TAG's settings: the five fields of its plain nodes
     [visits, reward sum of the player who chose it, children, that player, cached view], then
-    the action that led to it and TAG's statistics (issue 56): sum of squared rewards, selections made from it and their
-    reward sum (its mover's), every player's reward sums (MaxMC; None until used)."""
+    the action that led to it and TAG's statistics (issue 56): sum of squared rewards,
+    selections made from it and their reward sum (its mover's), every player's reward sums
+    (MaxMC; None until used)."""
     return [0, 0.0, {}, mover, None, action, 0.0, 0, 0.0, None]
 
 
