@@ -158,7 +158,10 @@ def test_unknown_hands_after_the_deal_uniform_over_the_unseen_base_cards():
 
 
 def test_resample_at_every_decision():
-    check_resample_along_games(pyspiel.load_game("exploding_kittens(players=4)"), seed=7, games=4)
+    # 2 games (274 decisions), not 4: with the replay's last view check dropped
+    # (``world_history`` returning a world the player's current view refuses), 4 of their
+    # sampled worlds fail, 2 in the first game (the 4 games: 31 in 537 decisions)
+    check_resample_along_games(pyspiel.load_game("exploding_kittens(players=4)"), seed=7, games=2)
 
 
 def test_kernel_is_a_search_state():
