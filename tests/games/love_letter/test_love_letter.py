@@ -172,7 +172,10 @@ def test_resample_deals_only_worlds_the_rebuild_accepts():
 
 
 def test_resample_at_every_decision():
-    check_resample_along_games(pyspiel.load_game("love_letter(players=4)"), seed=7, games=4)
+    # 2 games (187 decisions), not 4: with the witness history not undoing a King's swap, a
+    # Baron's loss or a Princess's discard (``witness``), the first game alone fails at 44 to
+    # 112 of its sampled worlds
+    check_resample_along_games(pyspiel.load_game("love_letter(players=4)"), seed=7, games=2)
 
 
 def test_kernel_is_a_search_state():
