@@ -195,9 +195,20 @@ def games_named(slug: str, values: dict | None = None) -> tuple[str, ...]:
     texts = _strings(values or {})
     paper = _PACKAGE_ROOT / "papers" / f"{slug}.py"
     if paper.is_file():
-        texts += [node.value for node in ast.walk(ast.parse(paper.read_bytes()))
-                  if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+        texts += list(_string_constants(paper))
     return _folders_in(texts)
+
+
+def _string_constants(path: Path) -> tuple[str, ...]:
+    """Every string constant of a module's source, parsed once per version of the file."""
+    status = path.stat()
+    return _parsed_strings(path, status.st_mtime_ns, status.st_size)
+
+
+@cache
+def _parsed_strings(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
+    return tuple(node.value for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path)))
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str))
 
 
 def data_files_of(path: Path) -> frozenset[str]:
@@ -205,15 +216,8 @@ def data_files_of(path: Path) -> frozenset[str]:
     its source that is the name of a non-Python file beside it (``pimcts_settings.csv``, read
     by ``papers/pimcts_aggregation.py`` at task time). Their bytes are in the key: a tuned
     setting edited in a table reruns what it can change."""
-    status = path.stat()
-    return _parsed_data_files(path, status.st_mtime_ns, status.st_size)
-
-
-@cache
-def _parsed_data_files(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
-    names = {node.value for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path)))
-             if isinstance(node, ast.Constant) and isinstance(node.value, str)
-             and 0 < len(node.value) < 256 and "/" not in node.value and "\n" not in node.value}
+    names = {text for text in _string_constants(path)
+             if 0 < len(text) < 256 and "/" not in text and "\n" not in text}
     return frozenset(str((path.parent / name).relative_to(_PACKAGE_ROOT)) for name in names
                      if not name.endswith(".py") and (path.parent / name).is_file())
 
