@@ -33,6 +33,7 @@ from infosets.experiments.tasks import Task
 from infosets.games import heuristics
 from infosets.games.determinizers import determinizer_obstacle, infostate_key, sampler_for
 from infosets.games.kernels import kernel_for
+from infosets.papers.pimcts_tag_agents import missing_settings, tag_agent_kwargs, tag_agent_row
 from infosets.search.common import is_python_game
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import OLMCTSBot
@@ -104,6 +105,21 @@ def _per_game(values: dict, key: str, games) -> dict:
     return dict(given)
 
 
+def _check_tag_agents(values: dict) -> None:
+    """With ``tag_agents`` on, every paper game of the preset must run as TAG's agent: refused
+    in one line, before any compute, while a setting of its row is not in our engines."""
+    if not values["tag_agents"]:
+        return
+    if not values["tuned_settings"]:
+        raise ConfigError("tag_agents: needs tuned_settings true (TAG's agents are tuned per game)")
+    for game in values["games"] + values["tabletop_games"]:
+        row = tag_agent_row(*game_key(game))
+        missing = [] if row is None else missing_settings(row)
+        if missing:
+            raise ConfigError(f"tag_agents: {game} needs {', '.join(missing)}, which our engines do "
+                              "not have yet (docs/tag_agents.md)")
+
+
 def _derive(values: dict) -> dict:
     def pick(key, fallback):
         return values[key] if values[key] is not None else values[fallback]
@@ -146,6 +162,7 @@ def _derive(values: dict) -> dict:
     high["games"], high["pairs"] = list(high_games), [list(p) for p in pairs]
     per_budget = {b: c for b, c in zip(high["budgets"], _cells_per_budget(values, high["d_grid"]))}
     high["n_cells"] = sum(per_budget[b] for _, b in pairs)
+    _check_tag_agents(values)
     return {"d_grid": main["d_grid"],
             "slices": {"main": main, "tabletop": tabletop, "high": high},
             "n_cells": main["n_cells"] + tabletop["n_cells"] + high["n_cells"]}
@@ -168,6 +185,8 @@ SCHEMA = Schema(
         "uct_c": Param(float, lo=0.0, hi=100.0, doc="UCT exploration constant (on [0,1] rewards)"),
         "tuned_settings": Param(bool, doc="paper games take TAG's per-game settings from "
                                           "pimcts_settings.csv when the engine accepts them"),
+        "tag_agents": Param(bool, doc="paper games play TAG's own agent (pimcts_tag_agents.csv: "
+                            "tree policy, opponent trees, MAST, ...) instead of pimcts_settings.csv"),
         "normalize_rewards": Param(bool, doc="rewards mapped to [0,1] with the game's bounds"),
         "final": Param(str, choices=["mean", "visits"],
                        doc="final move of OL-MCTS and IS-MCTS (PI-MCTS uses its aggregation)"),
@@ -303,6 +322,8 @@ def tuned_kwargs(bot_class, game_string: str, cfg: dict) -> dict:
     none of them, so K stays ``cfg["uct_c"]``); each keyword only if the signature has it."""
     if not cfg.get("tuned_settings"):
         return {}
+    if cfg.get("tag_agents"):
+        return _tag_agent_kwargs(bot_class, game_string)
     row = paper_settings(game_string)
     if row is None:
         return {}
@@ -315,6 +336,15 @@ def tuned_kwargs(bot_class, game_string: str, cfg: dict) -> dict:
           "max_depth": int(row["max_tree_depth"]), "fpu": fpu if math.isfinite(fpu) else None,
           "explore_epsilon": float(row["explore_epsilon"])}
     return {k: v for k, v in kw.items() if k in accepted}
+
+
+def _tag_agent_kwargs(bot_class, game_string: str) -> dict:
+    """TAG's agent of a paper game (``pimcts_tag_agents``) for ``bot_class``; {} for a game
+    beyond the paper or an engine without per-game settings."""
+    row = tag_agent_row(*game_key(game_string))
+    if row is None or "rollout_length" not in inspect.signature(bot_class.__init__).parameters:
+        return {}
+    return tag_agent_kwargs(row, heuristics.heuristic)
 
 
 def make_agent(game, player, agent: dict, cfg: dict, rng, game_string: str | None = None):
