@@ -57,13 +57,19 @@ def reading_game(sides: int, rule: str) -> str:
 
 
 # The game the headline tables and heatmaps play where the paper says "LD 2D" (Tables 1 and 3,
-# Figs 3 and 6). Read literally as one 2-sided die each, PIMC is unexploitable at every λ (the
-# heatmap panels are constant at ±0.50) while the paper's values vary with λ, so that cannot be
-# the paper's game. Among the readings scored in ``table1_readings`` (sides, bidding rule, PIMC
-# mode, tie-break), one 6-sided die each under OpenSpiel's reset-quantity bidding rule is the
-# closest in shape to Table 1's row (Pearson r = 0.94 over λ at the default preset), so it
-# stands for "LD 2D". The choice is the game only: nothing else is tuned toward the paper.
-LD_2D_GAME = reading_game(6, "reset-quantity")
+# Figs 3 and 6): one 6-sided die each under OpenSpiel's reset-face bidding rule (its default).
+# - The bidding rule is the paper's text (Sec. 4.1.2): a player "must at least bid more dice
+#   than the previous player's bid, or the same number of dice, but with a higher value". That
+#   is OpenSpiel's kResetFace (open_spiel 2.0.2, games/liars_dice/liars_dice.h: "a higher
+#   quantity of any particular face, or the same quantity of a higher face"); kResetQuantity is
+#   "a higher quantity of the same face, or any particular quantity of a higher face". The
+#   highest face is wild in both the text and OpenSpiel.
+# - The number of sides is a reading: as one 2-sided die each, PIMC is unexploitable at every λ
+#   (the heatmap panels are constant at ±0.50) while Table 1's row varies with λ, so "2D" is not
+#   the die; among the sides scored in ``table1_readings`` (2, 3, 6), the 6-sided die is the
+#   nearest to Table 1's row in shape.
+# The choice is the game only: PIMC's mode, tie-break and every budget stay as configured.
+LD_2D_GAME = reading_game(6, "reset-face")
 
 READING = re.compile(r"^(\d+):(reset-face|reset-quantity):(exact|protocol):(uniform|first)$")
 

@@ -109,7 +109,7 @@ def readings(utility_rows: pd.DataFrame, session=None) -> pd.DataFrame:
             for r, g in sub.groupby("reading", sort=False)}
     out["shape_corr"] = out.reading.map(corr)
     out["best_diff"] = out[["mean_abs_diff", "mean_abs_diff_winprob"]].min(axis=1)
-    # The headline tables and heatmaps play this reading's game (LD_2D_GAME, chosen by shape).
+    # The headline tables and heatmaps play this reading's game (LD_2D_GAME: the text's bidding rule).
     out["headline_game"] = [parse_reading(r)["game"] == LD_2D_GAME for r in out.reading]
     out = out.sort_values("best_diff").reset_index(drop=True)
     out["closest"] = [i == 0 for i in range(len(out))]
