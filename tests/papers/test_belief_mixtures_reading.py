@@ -9,6 +9,7 @@ play the 6-sided die (``LD_2D_GAME``); the readings table stays, and marks that 
 """
 
 import itertools
+from types import SimpleNamespace
 
 import pandas as pd
 import pyspiel
@@ -112,3 +113,22 @@ def test_readings_table_marks_the_headline_game():
         "6:reset-quantity:exact:uniform": False,
         "6:reset-face:exact:uniform": True,
     }
+
+
+def test_a_flat_reading_is_never_the_closest_and_the_claim_reads_ours():
+    # the 2-sided die: flat over λ and, as a win probability, nearest the paper's level (0.30, 0.38)
+    rows = []
+    for reading, br in (
+        ("2:reset-face:protocol:uniform", [-0.35, -0.35]),
+        ("6:reset-quantity:protocol:uniform", [0.11, 0.44]),
+        ("6:reset-face:protocol:uniform", [0.22, 0.33]),
+        ("6:reset-face:exact:uniform", [0.22, 0.33]),
+    ):
+        rows += [{"reading": reading, "lam": lam, "br": b} for lam, b in zip([0.0, 1.0], br)]
+    out = analysis.readings(pd.DataFrame(rows))
+    assert out.loc[out.closest, "reading"].tolist() == ["6:reset-face:protocol:uniform"]
+    assert out.iloc[-1].reading == "2:reset-face:protocol:uniform"  # flat rows sort last
+    session = SimpleNamespace(cfg=SimpleNamespace(values={"pimc_mode": "protocol", "tie_break": "uniform"}))
+    (claim,) = analysis._reading_claim(out, session)
+    # (|0.22 - 0.300| + |0.33 - 0.382|) / 2, the paper's λ = 0 and λ = 1 cells
+    assert claim.ours.startswith("6:reset-face:protocol:uniform: mean |diff| 0.066")
