@@ -177,6 +177,7 @@ def test_worlds_keep_the_players_view_and_replay(pass_dir, decisions):
             assert K.array_infostate_string(world, player) == view
             rebuilt = replay(KERNEL.history(world), first_play)
             assert rebuilt.information_state_string(player) == view
+            assert str(rebuilt) == K.array_state_string(world)
             assert np.array_equal(KERNEL.from_history(KERNEL.history(world)), world)
 
 
@@ -245,19 +246,26 @@ def test_no_unseen_pass_is_kept_while_passing():
 
 def test_worlds_have_hearts_worlds_distribution():
     """Late in a game (trick 11 of 13), the opponents' hands drawn by the kernel and by
-    HeartsWorlds are one distribution (chi-square homogeneity), on the same support."""
+    HeartsWorlds are one distribution, on the same support, and so are the cards in the
+    passes the player did not see (chi-square homogeneity)."""
     state = random_state(21, 12 + 40, pass_dir=1)
     player = state.current_player()
     opponents = [p for p in range(4) if p != player]
+    hidden = [53 + 3 * p + i for p in opponents if p != (player - 1) % 4 for i in range(3)]
     s = KERNEL.from_state(state)
     stream = PCG32(5).to_array()
-    ours = collections.Counter(opponent_hands(draw(s, player, stream), opponents) for _ in range(3000))
+    ours = [draw(s, player, stream) for _ in range(3000)]
     sampler, rng = HeartsWorlds(GAME), np.random.default_rng(0)
-    theirs = collections.Counter(
-        opponent_hands(KERNEL.from_state(sampler(state, player, rng)), opponents) for _ in range(3000)
-    )
-    assert set(ours) == set(theirs) and 2 < len(ours) < 300
-    table = [[ours[h] for h in sorted(ours)], [theirs[h] for h in sorted(ours)]]
+    theirs = [KERNEL.from_state(sampler(state, player, rng)) for _ in range(3000)]
+    hands = [collections.Counter(opponent_hands(w, opponents) for w in worlds) for worlds in (ours, theirs)]
+    assert set(hands[0]) == set(hands[1]) and 2 < len(hands[0]) < 300
+    table = [[count[h] for h in sorted(hands[0])] for count in hands]
+    assert scipy_stats.chi2_contingency(table).pvalue > P_MIN
+    passed = [
+        collections.Counter(int(w[K.HIST + i]) for w in worlds for i in hidden) for worlds in (ours, theirs)
+    ]
+    assert set(passed[0]) == set(passed[1]) and len(passed[0]) > 10
+    table = [[count[c] for c in sorted(passed[0])] for count in passed]
     assert scipy_stats.chi2_contingency(table).pvalue > P_MIN
 
 

@@ -2,6 +2,8 @@
 
 This folder holds everything about the game:
 * ``worlds.py``: its world sampler (determinizer)
+* ``kernel.py``: its numba kernel for the compiled search engine (OpenSpiel's rules, the
+  worlds' distribution)
 
 Its tests are in ``tests/games/hearts/``.
 """
