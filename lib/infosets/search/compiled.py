@@ -121,14 +121,14 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
             action = _sample_chance(st, buf, probs, rng)
         else:
             n = nb_legal_actions(st, buf)
-            if tg is None:
-                action = buf[int(rng_random(rng) * n)]
-            elif tg.mast:
-                nb_mast_values(tg.mast_n, tg.mast_w, mover, buf, n, 0.0, tg.vals)
-                action = buf[nb_mast_rollout_choice(tg.vals, n, tg.temperature, 0.0, rng, tg.pots)]
-                rec_p, rec_a = _record(rec_p, rec_a, count, mover, action)
-                count += 1
-            else:
+            action = -1  # a random move unless MAST chooses (actions are >= 0)
+            if tg is not None:
+                if tg.mast:
+                    nb_mast_values(tg.mast_n, tg.mast_w, mover, buf, n, 0.0, tg.vals)
+                    action = buf[nb_mast_rollout_choice(tg.vals, n, tg.temperature, 0.0, rng, tg.pots)]
+                    rec_p, rec_a = _record(rec_p, rec_a, count, mover, action)
+                    count += 1
+            if action < 0:
                 action = buf[int(rng_random(rng) * n)]
         nb_apply_action(st, action)
         steps += 1
@@ -175,6 +175,43 @@ def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, s
                      np.zeros(num_players, np.float64), np.array([np.inf, -np.inf]),
                      np.zeros(num_actions, np.float64), np.zeros(num_actions, np.float64), path_action,
                      path_mover, siblings)
+
+
+# The parts of a ``TagSearch`` each helper reads: the searches pass a helper only its part (or
+# None where today's rule applies: a UCB selection, the mean backup, a random rollout), since
+# every array in a tuple argument is passed and reference-counted at each call (passing the
+# whole ``TagSearch`` made the TAG searches up to 2x slower). The helpers also take a whole
+# ``TagSearch``: they read fields by name.
+TagSelect = namedtuple("TagSelect", "policy q sel_n sel_w gn gw gq gav scores bounds")
+TagBackup = namedtuple("TagBackup", "policy maxmc threshold q sel_n sel_w w_all gw_all gn vec tmp bounds "
+                                    "siblings")
+TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots")
+
+
+@nb.njit(cache=True)
+def _tag_parts(tg):
+    """The ``TagSelect``, ``TagBackup`` and ``TagRollout`` views of ``tg`` (same arrays)."""
+    return (TagSelect(tg.policy, tg.q, tg.sel_n, tg.sel_w, tg.gn, tg.gw, tg.gq, tg.gav, tg.scores, tg.bounds),
+            TagBackup(tg.policy, tg.maxmc, tg.threshold, tg.q, tg.sel_n, tg.sel_w, tg.w_all, tg.gw_all, tg.gn,
+                      tg.vec, tg.tmp, tg.bounds, tg.siblings),
+            TagRollout(tg.mast, tg.temperature, tg.mast_n, tg.mast_w, tg.vals, tg.pots))
+
+
+def _split(tg):
+    """``tg``'s parts (``_tag_parts``) and whether the search selects by TAG's policy, backs up
+    TAG's statistics, rolls out by MAST; Nones and False for today's settings (``tg`` None),
+    chosen at compile time as ``_uct_tag``."""
+
+
+@overload(_split)
+def _split_typed(tg):
+    if _no_tag(tg):
+        return lambda tg: (None, None, None, False, False, False)
+
+    def split(tg):
+        sel, back, roll = _tag_parts(tg)
+        return sel, back, roll, tg.policy != POLICY_UCB, tg.policy != POLICY_UCB or tg.maxmc, tg.mast
+    return split
 
 
 def _no_tag(tag):
@@ -410,6 +447,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children)
+    sel, back, roll, tag_select, tag_backup, tag_mast = _split(tg)
     nnodes = 1
     depth_total = 0
     depth_max = 0
@@ -430,8 +468,12 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             if max_depth >= 0 and plen >= max_depth:
                 expanded = True
                 break
-            action, child, new = _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c,
-                                             use_fpu, fpu, epsilon, rng, tg)
+            if tag_select:
+                action, child, new = _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c,
+                                                 use_fpu, fpu, epsilon, rng, sel)
+            else:
+                action, child, new = _uct_select(node, buf, n, untried, children, visits, wsum, nchild, c,
+                                                 use_fpu, fpu, epsilon, rng, None)
             if new:
                 child = nnodes
                 nnodes += 1
@@ -453,8 +495,14 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             depth_max = plen
         nrec = 0
         if expanded:
-            nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a)
-        _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span, tg)
+            if tag_mast:
+                nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, roll, rec_p, rec_a)
+            else:
+                _rollout(st, rng, limit, buf, probs, returns, None, None, None)
+        if tag_backup:
+            _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span, back)
+        else:
+            _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, span, None)
         if tag is not None:
             if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
                 nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
@@ -682,6 +730,7 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
                                    path_action, path_mover, present)
+    sel, back, roll, tag_select, tag_backup, tag_mast = _split(tg)
     nnodes = 0
     depth_total = 0
     depth_max = 0
@@ -701,8 +750,12 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
             key = node_key if key_by_moves else nb_infostate_key(st, mover)
             node, nnodes = _node_of(table_keys, table_nodes, key, mask, nnodes)
             n = nb_legal_actions(st, buf)
-            action, expand = _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of,
-                                            present, c, avail_mode, use_fpu, fpu, epsilon, rng, tg)
+            if tag_select:
+                action, expand = _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of,
+                                                present, c, avail_mode, use_fpu, fpu, epsilon, rng, sel)
+            else:
+                action, expand = _ismcts_select(node, buf, n, untried, node_visits, n_of, w_of, avail_of,
+                                                present, c, avail_mode, use_fpu, fpu, epsilon, rng, None)
             node_key = (node + 1) * num_actions + action
             path_node[plen] = node
             path_action[plen] = action
@@ -715,11 +768,19 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
         depth_total += plen
         if plen > depth_max:
             depth_max = plen
-        nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a)
+        nrec = 0
+        if tag_mast:
+            nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, roll, rec_p, rec_a)
+        else:
+            _rollout(st, rng, limit, buf, probs, returns, None, None, None)
         if heuristic_reward:
             nb_heuristic(st, returns)
-        _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns, normalize,
-                       low, span, tg)
+        if tag_backup:
+            _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
+                           normalize, low, span, back)
+        else:
+            _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, w_of, returns,
+                           normalize, low, span, None)
         if tag is not None:
             if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
                 nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
