@@ -183,7 +183,8 @@ def test_worlds_keep_the_players_view_and_replay(pass_dir, decisions):
 
 def test_keys_tell_information_states_apart():
     """Across random states, two states share a player's key exactly when they share its
-    information-state string."""
+    information-state string; at the end the string is the state's, whatever order the deal
+    came in."""
     by_key, by_string = {}, {}
     for seed in range(60):
         state = random_state(seed, seed % 20 + 10, 1 + seed % 3)
@@ -195,6 +196,13 @@ def test_keys_tell_information_states_apart():
             )
             assert by_key.setdefault(key, string) == string
             assert by_string.setdefault(string, key) == key
+    end = random_state(4, 64, 2)
+    history = end.history()
+    history[1], history[5] = history[5], history[1]  # North's first two cards dealt the other way
+    swapped = KERNEL.from_history(history)
+    assert K.array_state_string(swapped) == str(end)
+    assert K.nb_infostate_key(swapped, 2) == K.nb_infostate_key(KERNEL.from_state(end), 2)
+    assert K.nb_infostate_key(KERNEL.from_state(random_state(5, 64, 2)), 2) != K.nb_infostate_key(swapped, 2)
     state = random_state(3, 20, 1)
     world = draw(KERNEL.from_state(state), 0, PCG32(1).to_array())
     assert K.nb_infostate_key(world, 0) == K.nb_infostate_key(KERNEL.from_state(state), 0)

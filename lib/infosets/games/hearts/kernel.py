@@ -365,12 +365,14 @@ def _first_play(s):
 def nb_infostate_key(s, player):
     """A 64-bit hash of ``player``'s information state as OpenSpiel's string shows it: the pass
     direction, the current hand, the cards it passed and (once every pass is made) received,
-    and every card played (their order fixes the tricks' leaders and the points). At the end
-    the whole state (OpenSpiel's string is then the state's) . Two information states share a
-    key with probability about 2**-64 per pair."""
+    and every card played (their order fixes the tricks' leaders and the points). At the end,
+    where OpenSpiel's string is the state's: every dealt hand, the passes in their order and
+    the plays. Two information states share a key with probability about 2**-64 per pair."""
     h = _mix(np.uint64(0x9E3779B97F4A7C15) * np.uint64(player + 1), s[PASS_DIR])
     if s[PHASE] == PH_OVER:
-        for i in range(s[HIST_LEN]):
+        for p in range(NUM_PLAYERS):
+            h = _mix(h, s[DEALT + p])
+        for i in range(PASSES_START, s[HIST_LEN]):
             h = _mix(h, s[HIST + i])
         return np.int64(h >> np.uint64(1))
     made = min(PASS_SIZE, max(0, s[NPASSED] - PASS_SIZE * player))
