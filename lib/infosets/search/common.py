@@ -111,6 +111,21 @@ def tag_choice(policy: str, n, w, q, avail, node_visits: int, node_wsum: float, 
     return tr.sample_tree_policy(values, rnd, epsilon)
 
 
+
+def exp3_final(actions, counts, sums, bounds, fpu, rnd: PCG32) -> int:
+    """The final move of a search under TAG's tree policy EXP3 (``SingleTreeNode.bestAction``:
+    ``treePolicyAction(false)``, docs/tag_agents.md section 4): among the root's ``actions``
+    with visits ``counts`` and reward sums ``sums`` (0 and 0 for an unvisited one), one sampled
+    in proportion to its ``tag_rules.exp3_potentials`` (normalised by the tree's reward
+    ``bounds`` (low, high), FPU ``fpu``, None for TAG's) with no exploration epsilon
+    (``sample_tree_policy(..., explore=False)``: one ``rnd.random()``, or none for one action)."""
+    n = np.asarray(counts, dtype=np.int64)
+    w = np.asarray(sums, dtype=np.float64)
+    f = tr.FPU_DEFAULT if fpu is None else fpu
+    values = tr.exp3_potentials(n, w, int(n.sum()), float(w.sum()), bounds[0], bounds[1],
+                                tr.EXP3_BOLTZMANN_DEFAULT, f)
+    return actions[tr.sample_tree_policy(values, rnd, 0.0, explore=False)]
+
 class RewardScale:
     """Maps raw returns to [0, 1] with the game's utility bounds (or leaves them raw)."""
 

@@ -424,7 +424,7 @@ def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, spa
 
 def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
              epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None, temperature=0.0,
-             mast_n=None, mast_w=None):
+             mast_n=None, mast_w=None, out_bounds=None):
     """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
 
     Root children's visits and reward sums go to ``out_n[a]``/``out_w[a]``; ``depths``
@@ -432,7 +432,8 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     ``tag`` [tree policy code, MaxMC on, its threshold, MAST on], ``temperature`` MAST's
     Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST table (updated in place; shape
     (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB, mean backup, random
-    rollouts) without TAG's branches (``_uct_tag``).
+    rollouts) without TAG's branches (``_uct_tag``). ``out_bounds`` (with ``tag``) receives the
+    tree's reward bounds [low, high] (EXP3's final choice, ``common.exp3_final``).
     """
     cap = iterations + 1
     visits = np.zeros(cap, np.int64)
@@ -512,23 +513,32 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
         if ch >= 0:
             out_n[a] = visits[ch]
             out_w[a] = wsum[ch]
+    if tag is not None:
+        if out_bounds is not None:
+            out_bounds[:] = tg.bounds
     depths[0] += depth_total
     depths[1] = max(depths[1], depth_max)
 
 
 def pimcts_trees(state, player, trees, budget, c, normalize, low, span, limit, max_depth,
                  use_fpu, fpu, epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None,
-                 temperature=0.0, mast_n=None, mast_w=None):
+                 temperature=0.0, mast_n=None, mast_w=None, out_bounds=None):
     """``trees`` open-loop trees, each on a world determinized for ``player`` (as
-    ``PIMCTSBot.search``; ``trees = 1`` is OL-MCTS). Row t of ``out_n``/``out_w`` is tree t.
-    TAG's settings as in ``uct_tree``; the trees share the MAST table, one after the other."""
+    ``PIMCTSBot.search``; ``trees = 1`` is OL-MCTS). Row t of ``out_n``/``out_w`` (and of
+    ``out_bounds``) is tree t. TAG's settings as in ``uct_tree``; the trees share the MAST
+    table, one after the other."""
     world = np.empty_like(state)
     for t in range(trees):
         world[:] = state
         nb_determinize(world, player, rng)
-        uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
-                 epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag, temperature,
-                 mast_n, mast_w)
+        if out_bounds is None:
+            uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
+                     epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag, temperature,
+                     mast_n, mast_w)
+        else:
+            uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
+                     epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag, temperature,
+                     mast_n, mast_w, out_bounds[t])
 
 
 @nb.njit(cache=True)
@@ -700,13 +710,13 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
 def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
                      normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
                      num_players, root_n, root_w, root_present, root_avail, depths, tag=None,
-                     temperature=0.0, mast_n=None, mast_w=None):
+                     temperature=0.0, mast_n=None, mast_w=None, out_bounds=None):
     """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``),
     ``key_by_moves`` (a node is the sequence of player moves from the root, not the mover's
     information state: the belote_ismcts tree), ``heuristic_reward`` (playouts scored by the
     kernel's heuristic, also at the end of the game). Root availabilities go to ``root_avail``.
-    TAG's settings ``tag``, ``temperature``, ``mast_n``/``mast_w`` as in ``uct_tree``
-    (``_ismcts_tag``: omitted, today's search compiles without them).
+    TAG's settings ``tag``, ``temperature``, ``mast_n``/``mast_w``, ``out_bounds`` as in
+    ``uct_tree`` (``_ismcts_tag``: omitted, today's search compiles without them).
     """
     cap = iterations + 2
     size = 1
@@ -794,6 +804,9 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
             root_w[a] = w_of[root, a]
             root_present[a] = present[root, a]
             root_avail[a] = avail_of[root, a]
+    if tag is not None:
+        if out_bounds is not None:
+            out_bounds[:] = tg.bounds
     depths[0] += depth_total
     depths[1] = max(depths[1], depth_max)
 
@@ -885,17 +898,20 @@ class CompiledSearch:
         args = (self._state_array(state), player, trees, budget, self.uct_c, scale.normalize,
                 float(scale.low), float(scale.span), limit, max_depth, use_fpu, fpu, epsilon, stream, a,
                 kernel.num_players, out_n, out_w, depths)
+        bounds = np.empty((trees, 2), np.float64)
         if self._tag is None:
             engine_for(kernel.rules).pimcts_trees(*args)
         else:
             self._decay_mast()
-            engine_for(kernel.rules).pimcts_trees(*args, *self._tag, self.mast_n, self.mast_w)
+            engine_for(kernel.rules).pimcts_trees(*args, *self._tag, self.mast_n, self.mast_w, bounds)
         rnd.load(stream)
         result = []
         for t in range(trees):
             visited = np.flatnonzero(out_n[t])
             stats = RootStats((int(x), (int(out_n[t, x]), float(out_w[t, x]))) for x in visited)
             stats.engine = "compiled"
+            if self._tag is not None:
+                stats.bounds = (float(bounds[t, 0]), float(bounds[t, 1]))
             result.append(stats)
         return result, int(depths[0]), int(depths[1])
 
@@ -905,7 +921,8 @@ class CompiledSearch:
         ``state`` seen at the root; returns (root, summed depth, max depth). ``availability``,
         ``node_key`` and ``reward`` as in ``ISMCTSBot``; ``array``: search this kernel state
         array instead of ``state``'s (``state`` may then be None). The root's availability
-        counts are left in ``self.last_root_availability``."""
+        counts are left in ``self.last_root_availability``, the search's reward bounds (TAG's
+        settings) in ``self.last_root_bounds``."""
         kernel, scale = self.kernel, self.scale
         limit, max_depth, use_fpu, fpu, epsilon = self._params
         a = kernel.num_actions
@@ -926,12 +943,14 @@ class CompiledSearch:
         args = (array, player, iterations, self.uct_c, mode, node_key == "moves", reward == "heuristic",
                 scale.normalize, float(scale.low), float(scale.span), limit, max_depth, use_fpu, fpu,
                 epsilon, stream, a, kernel.num_players, root_n, root_w, present, avail, depths)
+        bounds = np.array([np.inf, -np.inf])
         if self._tag is None:
             engine.ismcts_tree_with(*args)
         else:
             self._decay_mast()
-            engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w)
+            engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w, bounds)
         rnd.load(stream)
+        self.last_root_bounds = (float(bounds[0]), float(bounds[1]))
         root = {}
         for x in legal:
             if present[x]:

@@ -31,6 +31,7 @@ from infosets.search.common import (
     RewardScale,
     argmax_random,
     check_decision_state,
+    exp3_final,
     is_python_game,
     python_random,
     random_rollout,
@@ -109,7 +110,8 @@ class ISMCTSBot(pyspiel.Bot):
       normalize_rewards: rewards mapped to [0, 1] with the game's utility bounds.
       final: "mean" (highest mean reward), "visits" (most visited) or "visits_mean" (most
         visited, ties to the higher mean) for ``step``; remaining ties are broken uniformly
-        at random (seeded).
+        at random (seeded). Under ``tree_policy`` "EXP3", TAG's sample from the root's EXP3
+        potentials instead (``common.exp3_final``).
       rollout_policy: a callable ``policy(state, rnd) -> action`` for rollouts; uniform random
         if None.
       engine: "python", "compiled" (games with a kernel) or "auto": compiled where a kernel
@@ -416,6 +418,8 @@ class ISMCTSBot(pyspiel.Bot):
                                                              self.availability, rnd, self.node_key,
                                                              self.reward, array)
         self.last_root_availability = self._compiled.last_root_availability
+        if self._tag:
+            self._bounds = list(self._compiled.last_root_bounds)
         self.engine_used = "compiled"
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         return root
@@ -436,6 +440,11 @@ class ISMCTSBot(pyspiel.Bot):
         visited = {a: s for a, s in root_stats.items() if s[0] > 0}
         if not visited:
             return None
+        if self.settings.tree_policy == "EXP3":  # TAG's final choice (common.exp3_final)
+            actions = sorted(root_stats)  # the root's legal actions seen, in legal order
+            return exp3_final(actions, [root_stats[a][0] for a in actions],
+                              [root_stats[a][0] * root_stats[a][1] for a in actions], self._bounds,
+                              self.settings.fpu, rnd)
         if self.final == "visits_mean":
             return argmax_random({a: (s[0], s[1]) for a, s in visited.items()}, rnd)
         index = 1 if self.final == "mean" else 0

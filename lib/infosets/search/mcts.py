@@ -43,6 +43,7 @@ from infosets.search.common import (
     RewardScale,
     argmax_random,
     check_decision_state,
+    exp3_final,
     is_python_game,
     python_random,
     random_rollout,
@@ -321,6 +322,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
             tr.mast_update(mast[0], mast[1], [p for p, _ in record], [a for _, a in record], returns)
     stats = RootStats((a, (ch[0], ch[1])) for a, ch in root[2].items())
     stats.depth_total, stats.depth_max, stats.iterations = depth_total, depth_max, iterations
+    if tag:
+        stats.bounds = (bounds[0], bounds[1])  # EXP3's final choice (common.exp3_final)
     return stats
 
 
@@ -488,11 +491,18 @@ class OpenLoopPlanner:
         return result
 
 
-def choose_final(stats: RootStats, final: str, legal, rnd):
+def choose_final(stats: RootStats, final: str, legal, rnd, settings: MCTSSettings = DEFAULT):
     """Highest mean (final="mean") or most visits among visited legal actions; random ties.
 
-    With final="visits", a known terminal outcome (``stats.outcomes``) ranks first.
+    With final="visits", a known terminal outcome (``stats.outcomes``) ranks first. Under
+    ``settings.tree_policy`` EXP3, TAG's final choice instead: a sample from the root's EXP3
+    potentials over ``legal`` in its order (``common.exp3_final``; ``stats.bounds`` the tree's
+    reward bounds).
     """
+    if settings.tree_policy == "EXP3":
+        counts = [stats.get(a, (0, 0.0)) for a in legal]
+        return exp3_final(list(legal), [n for n, _ in counts], [w for _, w in counts], stats.bounds,
+                          settings.fpu, rnd)
     legal = set(legal)
     visited = {a: s for a, s in stats.items() if s[0] > 0 and a in legal}
     if not visited:
@@ -516,7 +526,8 @@ class OLMCTSBot(pyspiel.Bot):
       sampler: a callable ``sampler(state, player, rng)``; defaults to the game kernel's
         determinizer where there is a kernel, else ``sampler_for(game)``.
       normalize_rewards: map returns to [0, 1] with the game's utility bounds.
-      final: "mean" or "visits".
+      final: "mean" or "visits" (under ``tree_policy`` "EXP3" TAG's sample instead,
+        ``choose_final``).
       rollout_policy: a callable ``policy(state, rnd) -> action`` or None (uniform random).
       engine: "python", "cpp" (C++ MCTSBot per world; C++ games only), "compiled" (the numba
         engine; games with a kernel) or "auto": compiled where a kernel covers the game's
@@ -575,7 +586,7 @@ class OLMCTSBot(pyspiel.Bot):
         check_decision_state(state, self.player)  # before the move's seed is drawn
         rnd = python_random(self._rng)
         stats = self.search(state, rnd)
-        action = choose_final(stats, self.final, state.legal_actions(), rnd)
+        action = choose_final(stats, self.final, state.legal_actions(), rnd, self.settings)
         total = sum(n for n, _ in stats.values()) or 1
         return [(a, n / total) for a, (n, _) in stats.items()], action
 
