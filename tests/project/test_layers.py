@@ -1,8 +1,8 @@
 """Layers point one way (design pass, issue 13): each package imports only from those below it.
 
 core (bottom) < games < search, learning, filtering < experiments < play < papers < explore.
-The top-level modules sit between: beliefs (belief states over games) and stats (intervals)
-below search; arena (the one tournament loop), metrics, claims and plots above search. A
+The top-level modules sit between: beliefs (belief states over games), stats (intervals) and
+sequential (group-sequential boundaries) below search; arena (the one tournament loop), metrics, claims and plots above search. A
 module may also never import another package's private name (``_x``) or private module.
 """
 
@@ -16,7 +16,7 @@ LIB = Path(store.__file__).resolve().parents[1]
 # Each layer with the layers it may import (besides itself).
 CORE = {"core"}
 GAMES = CORE | {"games"}
-MIDDLE = GAMES | {"beliefs", "stats"}
+MIDDLE = GAMES | {"beliefs", "stats", "sequential"}
 SEARCH = MIDDLE | {"search", "learning", "filtering"}
 UPPER = SEARCH | {"arena", "metrics", "claims", "plots"}
 ALLOWED = {
@@ -24,6 +24,7 @@ ALLOWED = {
     "games": GAMES,
     "beliefs": GAMES,
     "stats": CORE,
+    "sequential": CORE,
     "search": MIDDLE | {"search"},
     "learning": MIDDLE | {"learning"},
     "filtering": MIDDLE | {"filtering"},
