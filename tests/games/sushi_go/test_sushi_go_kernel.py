@@ -1,12 +1,13 @@
-"""The sushi_go numba kernel (pimcts_aggregation, 3 and 5 players in the paper) against its
-pyspiel adapter, the adapter's resampler, and the Python reference engines."""
+"""The sushi_go numba kernel (pimcts_aggregation, 3 and 5 players in the paper): its
+information-state keys against the adapter's strings, its determinizer against the adapter's
+resampler, its heuristic, and the compiled engine against the Python reference engines. The
+rules themselves are checked against the frozen oracle in ``test_sushi_go_oracle.py``."""
 
 import numpy as np
 import pyspiel
 import pytest
 
 from infosets.games.kernels import kernel_for
-from infosets.games.sushi_go import game as sg
 from infosets.games.sushi_go import kernel as sk
 from kernel_checks import (
     check_determinize_keeps_infostate,
@@ -66,13 +67,13 @@ def test_determinize_matches_the_adapter_resample():
     other = (player + 1) % 3  # an unseen hand (the turn-0 hands are all unseen)
 
     def unseen_hand(k):
-        return tuple(k.hands[other][t] for t in (sg.TEMPURA, sg.SASHIMI, sg.DUMPLING, sg.MAKI2))
+        return tuple(k.hands[other][t] for t in (sk.TEMPURA, sk.SASHIMI, sk.DUMPLING, sk.MAKI2))
 
     def hidden_pick(k):
         return k.pending[0], k.pending[1]
 
     def deck(k):
-        return k.deck[sg.PUDDING], k.deck[sg.WASABI]
+        return k.deck[sk.PUDDING], k.deck[sk.WASABI]
 
     for statistic in (unseen_hand, hidden_pick, deck):
         pvalue = compare_samplers(game, state, statistic, draws=3000, seed=5)
@@ -89,7 +90,7 @@ def test_determinize_changes_only_what_the_player_cannot_see():
         k = kernel.to_kernel(world)
         assert k.hands[player] == state.kernel.hands[player]
         changed |= {q for q in range(3) if k.hands[q] != state.kernel.hands[q]}
-        assert np.sum(world[sk.DECK:sk.DECK + sk.NT]) == np.sum(arr[sk.DECK:sk.DECK + sk.NT])
+        assert np.sum(world[sk.DECK : sk.DECK + sk.NT]) == np.sum(arr[sk.DECK : sk.DECK + sk.NT])
     assert changed == {q for q in range(3) if q != player}
 
 
@@ -97,7 +98,8 @@ def test_heuristic_is_the_leader_lead():
     game = pyspiel.load_game("sushi_go", {"players": 3})
     kernel = kernel_for(game)
     k = game.new_kernel()
-    k.to_deal, k.score, k.table[0][sg.T_TEMPURA] = 0, [10, 4, 12], 2  # p0: 10 + 5 points
+    k.s[sk.TO_DEAL], k.s[sk.TABLE + sk.T_TEMPURA] = 0, 2  # p0: 10 + 5 points
+    k.s[sk.SCORE : sk.SCORE + 3] = [10, 4, 12]
     out = np.zeros(3)
     kernel.rules.nb_heuristic(kernel.from_kernel(k), out)
     leads = np.array([15 - 12, 4 - 15, 12 - 15])

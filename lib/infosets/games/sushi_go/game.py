@@ -16,6 +16,10 @@ pair, sashimi 10 per three, dumplings 1/3/6/10/15, nigiri 1/2/3. Puddings are ke
 scored at the end: most +6, fewest -6 (ties split; no penalty with 2 players; nothing when
 all tie). Highest score wins; ties go to most puddings; remaining ties share the win.
 
+The rules are written once, in numba, in ``kernel.py`` (both engines run them); this module
+holds what is not rules: the registration, the string views and tensors (reading the
+kernel's state array), the public log and the world sampler.
+
 Modelling choices (documented simplifications):
 * Simultaneous picks are sequential hidden picks: players 0..n-1 choose in turn and the
   choices stay hidden until the last one, then all are revealed (as in TAG).
@@ -24,6 +28,8 @@ Modelling choices (documented simplifications):
 * A chopsticks move is one action naming the two card types in play order (type1 <= type2,
   plus wasabi before a nigiri). Using chopsticks is announced (public); the cards are not.
 * Returns are win shares (see ``_tabletop``); ``kernel.scores()`` gives the points.
+* Action ids: card type t (0..11) picks one card; ``kernel.pair_action(a, b)`` plays a then b with
+  chopsticks.
 
 Hidden information: other players' hands that have not yet passed through the player's
 hands this round (player p knows q's hand iff (q - p) mod n <= turn), the current turn's
@@ -47,334 +53,197 @@ from __future__ import annotations
 import numpy as np
 
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
+from infosets.games.sushi_go import kernel as sk
+from infosets.games.sushi_go.kernel import HAND_SIZE, NUM_ACTIONS, NUM_ROUNDS, NUM_TYPES
 
 GAME_NAME = "sushi_go"
-
-TEMPURA, SASHIMI, DUMPLING, MAKI1, MAKI2, MAKI3, SALMON, SQUID, EGG, PUDDING, WASABI, CHOPSTICKS = range(12)
-NUM_TYPES = 12
-CARD_NAMES = ("tempura", "sashimi", "dumpling", "maki1", "maki2", "maki3", "salmon", "squid",
-              "egg", "pudding", "wasabi", "chopsticks")
-DECK_COUNTS = (14, 14, 14, 6, 12, 8, 10, 5, 5, 10, 6, 4)
-HAND_SIZE = {2: 10, 3: 9, 4: 8, 5: 7}
-NUM_ROUNDS = 3
-NIGIRI_POINTS = {SALMON: 2, SQUID: 3, EGG: 1}
-MAKI_ICONS = {MAKI1: 1, MAKI2: 2, MAKI3: 3}
-DUMPLING_POINTS = (0, 1, 3, 6, 10, 15)
-NUM_ACTIONS = NUM_TYPES + NUM_TYPES * NUM_TYPES  # singles, then ordered chopsticks pairs
-
-# Table layout per player (counts for the current round).
-T_TEMPURA, T_SASHIMI, T_DUMPLING, T_MAKI, T_NIGIRI, T_WASABI, T_CHOP = range(7)
-
-
-def pair_action(first: int, second: int) -> int:
-    """Action id of a chopsticks move playing ``first`` then ``second``."""
-    return NUM_TYPES + first * NUM_TYPES + second
+CARD_NAMES = (
+    "tempura",
+    "sashimi",
+    "dumpling",
+    "maki1",
+    "maki2",
+    "maki3",
+    "salmon",
+    "squid",
+    "egg",
+    "pudding",
+    "wasabi",
+    "chopsticks",
+)
+NT, SLOTS = NUM_TYPES, sk.TABLE_SLOTS
 
 
-def _pair_allowed(first: int, second: int) -> bool:
-    return first <= second or (first == WASABI and second in NIGIRI_POINTS)
+def _action_cards(action: int) -> tuple:
+    """The card types a pick plays (one, or a chopsticks pair in play order)."""
+    if action < NT:
+        return (action,)
+    return divmod(action - NT, NT)
 
 
-def _split(points: int, k: int) -> int:
-    return points // k
+class SushiGoKernel(ArrayKernel):
+    """A Sushi Go! state: the kernel's array (``self.s``), played by its jitted rules."""
 
-
-class SushiGoKernel(tt.Kernel):
-    """Whole Sushi Go! state on count vectors."""
-
-    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
+    __slots__ = ()
+    RULES = sk
+    NUM_ACTIONS = NUM_ACTIONS
+    MAX_PLAYERS = sk.MAX_PLAYERS
+    REBUILDS_WORLDS = True  # sampled worlds replay from their history (_tabletop)
     CHECKS_EACH_MOVE = False  # the view and the revealed picks cover every earlier view
 
-    VALUE_FIELDS = ("n", "hand_size", "round", "turn", "to_deal", "cur")
-    LIST_FIELDS = ("deck", "pending", "puddings", "score", "log")
-    NESTED_FIELDS = ("hands", "table")
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
-
     def __init__(self, n: int):
-        self.n = n
-        self.hand_size = HAND_SIZE[n]
-        self.round = 0
-        self.turn = 0
-        self.to_deal = n * self.hand_size
-        self.cur = 0
-        self.deck = list(DECK_COUNTS)
-        self.hands = [[0] * NUM_TYPES for _ in range(n)]
-        self.pending = [-1] * n
-        self.table = [[0] * 7 for _ in range(n)]
-        self.puddings = [0] * n
-        self.score = [0] * n
-        self.log = []  # revealed picks, one tuple per turn (public)
+        super().__init__(sk.new_state(n))
 
-    # -- flow ---------------------------------------------------------------------------
-    def is_terminal(self):
-        return self.round >= NUM_ROUNDS
+    # -- the array's fields, read-only (as Python values) --------------------------------
+    def fields(self) -> Fields:
+        """Every field of the state, read from the array at once (what the views read)."""
+        return Fields(self.s)
 
-    def current_player(self):
-        if self.round >= NUM_ROUNDS:
-            return tt.TERMINAL
-        if self.to_deal:
-            return tt.CHANCE
-        return self.cur
-
-    def chance_outcomes(self):
-        return tt.count_outcomes(self.deck)
-
-    def chance_possible(self, action):
-        return 0 <= action < NUM_TYPES and self.deck[action] > 0
-
-    def legal_actions(self):
-        if self.to_deal or self.round >= NUM_ROUNDS:
-            return []
-        hand = self.hands[self.cur]
-        actions = [t for t in range(NUM_TYPES) if hand[t]]
-        if self.table[self.cur][T_CHOP] and sum(hand) >= 2:
-            for a in range(NUM_TYPES):
-                if not hand[a]:
-                    continue
-                for b in range(NUM_TYPES):
-                    if hand[b] and (a != b or hand[a] >= 2) and _pair_allowed(a, b):
-                        actions.append(pair_action(a, b))
-        actions.sort()
-        return actions
-
-    def apply(self, action):
-        if self.to_deal:
-            player = self.n - 1 - (self.to_deal - 1) // self.hand_size
-            self.hands[player][action] += 1
-            self.deck[action] -= 1
-            self.to_deal -= 1
-            return
-        p = self.cur
-        hand = self.hands[p]
-        if action < NUM_TYPES:
-            hand[action] -= 1
-        else:
-            a, b = divmod(action - NUM_TYPES, NUM_TYPES)
-            hand[a] -= 1
-            hand[b] -= 1
-        self.pending[p] = action
-        if p < self.n - 1:
-            self.cur = p + 1
-            return
-        self._reveal()
-
-    def _reveal(self):
-        for p, action in enumerate(self.pending):
-            if action < NUM_TYPES:
-                self._place(p, action)
-            else:
-                a, b = divmod(action - NUM_TYPES, NUM_TYPES)
-                self._place(p, a)
-                self._place(p, b)
-                self.table[p][T_CHOP] -= 1
-                self.hands[p][CHOPSTICKS] += 1
-        self.log.append(tuple(self.pending))
-        self.pending = [-1] * self.n
-        self.hands = [self.hands[-1]] + self.hands[:-1]  # player i's hand goes to i + 1
-        self.cur = 0
-        self.turn += 1
-        if self.turn == self.hand_size:
-            self._score_round()
-
-    def _place(self, p: int, card: int):
-        t = self.table[p]
-        if card == TEMPURA:
-            t[T_TEMPURA] += 1
-        elif card == SASHIMI:
-            t[T_SASHIMI] += 1
-        elif card == DUMPLING:
-            t[T_DUMPLING] += 1
-        elif card in MAKI_ICONS:
-            t[T_MAKI] += MAKI_ICONS[card]
-        elif card in NIGIRI_POINTS:
-            if t[T_WASABI]:
-                t[T_WASABI] -= 1
-                t[T_NIGIRI] += 3 * NIGIRI_POINTS[card]
-            else:
-                t[T_NIGIRI] += NIGIRI_POINTS[card]
-        elif card == PUDDING:
-            self.puddings[p] += 1
-        elif card == WASABI:
-            t[T_WASABI] += 1
-        else:
-            t[T_CHOP] += 1
-
-    def _score_round(self):
-        n = self.n
-        for p in range(n):
-            t = self.table[p]
-            self.score[p] += (5 * (t[T_TEMPURA] // 2) + 10 * (t[T_SASHIMI] // 3)
-                              + DUMPLING_POINTS[min(t[T_DUMPLING], 5)] + t[T_NIGIRI])
-        maki = [t[T_MAKI] for t in self.table]
-        top = max(maki)
-        if top > 0:
-            first = [p for p in range(n) if maki[p] == top]
-            for p in first:
-                self.score[p] += _split(6, len(first))
-            if len(first) == 1:
-                rest = [m for m in maki if 0 < m < top]
-                if rest:
-                    second_value = max(rest)
-                    second = [p for p in range(n) if maki[p] == second_value]
-                    for p in second:
-                        self.score[p] += _split(3, len(second))
-        self.table = [[0] * 7 for _ in range(n)]
-        self.round += 1
-        self.turn = 0
-        if self.round < NUM_ROUNDS:
-            self.to_deal = n * self.hand_size
-        else:
-            self._score_puddings()
-
-    def _score_puddings(self):
-        n = self.n
-        most, fewest = max(self.puddings), min(self.puddings)
-        if most == fewest:
-            return
-        top = [p for p in range(n) if self.puddings[p] == most]
-        for p in top:
-            self.score[p] += _split(6, len(top))
-        if n > 2:
-            bottom = [p for p in range(n) if self.puddings[p] == fewest]
-            for p in bottom:
-                self.score[p] -= _split(6, len(bottom))
+    n = property(lambda self: int(self.s[sk.N]))
+    hand_size = property(lambda self: int(self.s[sk.HAND_LEN]))
+    round = property(lambda self: int(self.s[sk.ROUND]))
+    turn = property(lambda self: int(self.s[sk.TURN]))
+    to_deal = property(lambda self: int(self.s[sk.TO_DEAL]))
+    cur = property(lambda self: int(self.s[sk.CUR]))
+    deck = property(lambda self: self.s[sk.DECK : sk.DECK + NT].tolist())
+    hands = property(lambda self: self.fields().hands)
+    pending = property(lambda self: self.s[sk.PENDING : sk.PENDING + self.n].tolist())
+    table = property(lambda self: self.fields().table)
+    puddings = property(lambda self: self.s[sk.PUDDINGS : sk.PUDDINGS + self.n].tolist())
+    score = property(lambda self: self.s[sk.SCORE : sk.SCORE + self.n].tolist())
+    log = property(lambda self: self.fields().log, doc="The revealed picks, one tuple per turn.")
 
     def scores(self) -> list[int]:
         """Points so far (round and pudding scoring included once they happened)."""
-        return self.score[:]
+        return self.score
 
-    def returns(self):
-        if not self.is_terminal():
-            return [0.0] * self.n
-        # Ties on points are broken by puddings, then shared.
-        keys = [(self.score[p], self.puddings[p]) for p in range(self.n)]
-        return tt.win_shares(keys)
+    def chance_possible(self, action):
+        return 0 <= action < NT and self.s[sk.DECK + action] > 0
 
-    # -- information ---------------------------------------------------------------------
+    _action_cards = staticmethod(_action_cards)
+
+    # -- information -------------------------------------------------------------------------
     def knows_hand(self, player: int, other: int) -> bool:
         """True when ``player`` has seen the hand ``other`` holds now (it passed through theirs)."""
-        if self.to_deal:
-            return player == other
-        return (other - player) % self.n <= self.turn
-
-    def _hand_str(self, hand) -> str:
-        return "".join(f"{CARD_NAMES[t]}x{c} " for t, c in enumerate(hand) if c).strip() or "-"
-
-    def _view(self, player: int) -> list[str]:
-        parts = [f"p{player} round {self.round} turn {self.turn} mover {self.current_player()}",
-                 f"hand: {self._hand_str(self.hands[player])}"]
-        if self.pending[player] >= 0:
-            parts.append(f"my pick: {self.action_to_string(player, self.pending[player])}")
-        for q in range(self.n):
-            if q == player:
-                continue
-            if self.knows_hand(player, q):
-                hand = self.hands[q][:]
-                if self.pending[q] >= 0:  # q's hidden pick is still somewhere in this hand
-                    for c in self._action_cards(self.pending[q]):
-                        hand[c] += 1
-                parts.append(f"p{q} hand{self._pick_mark(q)}: {self._hand_str(hand)}")
-            else:
-                parts.append(f"p{q} hand: {sum(self.hands[q])} unknown{self._pick_mark(q)}")
-        parts.append("tables: " + " | ".join(",".join(map(str, t)) for t in self.table))
-        parts.append(f"puddings: {self.puddings} score: {self.score}")
-        return parts
-
-    def _pick_mark(self, q: int) -> str:
-        # Taking two cards with chopsticks is announced, so the pick's size is public.
-        if self.pending[q] < 0:
-            return ""
-        return " +pick" if self.pending[q] < NUM_TYPES else " +chopsticks pick"
+        return self.fields().knows_hand(player, other)
 
     @staticmethod
-    def _action_cards(action: int) -> tuple:
-        if action < NUM_TYPES:
-            return (action,)
-        return divmod(action - NUM_TYPES, NUM_TYPES)
+    def _hand_str(hand) -> str:
+        return "".join(f"{CARD_NAMES[t]}x{c} " for t, c in enumerate(hand) if c).strip() or "-"
+
+    def information_state_string(self, player: int) -> str:
+        f = self.fields()  # read once for the view and the log
+        return "\n".join(self._view(player, f) + [f"{self.LOG_LABEL}: {_log_text(f)}"])
+
+    def _view(self, player: int, f: Fields | None = None) -> list[str]:
+        f = self.fields() if f is None else f
+        shown = f.shown_hands(player)
+        pending = f.pending
+        parts = [
+            f"p{player} round {f.round} turn {f.turn} mover {self.current_player()}",
+            f"hand: {self._hand_str(f.hands[player])}",
+        ]
+        if pending[player] >= 0:
+            parts.append(f"my pick: {self.action_to_string(player, pending[player])}")
+        for q in range(f.n):
+            if q == player:
+                continue
+            mark = _pick_mark(pending[q])
+            if shown[q] is not None:
+                parts.append(f"p{q} hand{mark}: {self._hand_str(shown[q])}")
+            else:
+                parts.append(f"p{q} hand: {sum(f.hands[q])} unknown{mark}")
+        parts.append("tables: " + " | ".join(",".join(map(str, t)) for t in f.table))
+        parts.append(f"puddings: {f.puddings} score: {f.score}")
+        return parts
 
     # Tensor layout: see the module docstring.
     LOG_CODES = NUM_ACTIONS
 
     def tensor_pieces(self, player):
-        n = self.n
-        hands = np.zeros((n, NUM_TYPES), np.float32)
+        f = self.fields()
+        n, pending = f.n, f.pending
+        shown = f.shown_hands(player)
+        hands = np.zeros((n, NT), np.float32)
         known = np.zeros(n, np.float32)
         picks = np.zeros((n, 3), np.float32)
         for q in range(n):
-            if q != player and self.knows_hand(player, q):
+            if shown[q] is not None:
                 known[q] = 1
-                hands[q] = self.hands[q]
-                if self.pending[q] >= 0:
-                    for c in self._action_cards(self.pending[q]):
-                        hands[q, c] += 1
-            if self.pending[q] >= 0:
-                picks[q, 1 if self.pending[q] < NUM_TYPES else 2] = 1
-            else:
-                picks[q, 0] = 1
-        my_pick = np.zeros(NUM_TYPES, np.float32)
-        if self.pending[player] >= 0:
-            for c in self._action_cards(self.pending[player]):
+                hands[q] = shown[q]
+            picks[q, 0 if pending[q] < 0 else (1 if pending[q] < NT else 2)] = 1
+        my_pick = np.zeros(NT, np.float32)
+        if pending[player] >= 0:
+            for c in _action_cards(pending[player]):
                 my_pick[c] += 1
-        return [("player", tt.one_hot(player, n)),
-                ("mover", tt.mover_one_hot(self, n)),
-                ("round", tt.one_hot(self.round, NUM_ROUNDS + 1)),
-                ("turn", tt.one_hot(self.turn, self.hand_size + 1)),
-                ("hand", np.asarray(self.hands[player], np.float32)),
-                ("my_pick", my_pick),
-                ("hand_known", known),
-                ("hands", hands),
-                ("hand_sizes", np.asarray([sum(h) for h in self.hands], np.float32)),
-                ("pick", picks),
-                ("tables", np.asarray(self.table, np.float32)),
-                ("puddings", np.asarray(self.puddings, np.float32)),
-                ("scores", np.asarray(self.score, np.float32))]
+        return [
+            ("player", tt.one_hot(player, n)),
+            ("mover", tt.mover_one_hot(self, n)),
+            ("round", tt.one_hot(f.round, NUM_ROUNDS + 1)),
+            ("turn", tt.one_hot(f.turn, f.hand_size + 1)),
+            ("hand", np.asarray(f.hands[player], np.float32)),
+            ("my_pick", my_pick),
+            ("hand_known", known),
+            ("hands", hands),
+            ("hand_sizes", np.asarray([sum(h) for h in f.hands], np.float32)),
+            ("pick", picks),
+            ("tables", np.asarray(f.table, np.float32)),
+            ("puddings", np.asarray(f.puddings, np.float32)),
+            ("scores", np.asarray(f.score, np.float32)),
+        ]
 
     def log_codes(self):
-        return [(q, action) for picks in self.log for q, action in enumerate(picks)]
+        return [(q, action) for picks in self.fields().log for q, action in enumerate(picks)]
 
     LOG_LABEL = "revealed"
 
     def _log_text(self):
-        return ";".join(",".join(map(str, picks)) for picks in self.log)
+        return _log_text(self.fields())
 
+    # -- worlds ------------------------------------------------------------------------------
     def resample(self, player, rng):
-        """Keep what ``player`` has seen; deal the unseen cards uniformly into unseen slots."""
+        """Keep what ``player`` has seen; deal the unseen cards uniformly into unseen slots.
+
+        The hands ``player`` has not seen (their owners' hidden picks put back) and the deck
+        are shuffled together (``tt.shuffled_cards``) and dealt back, each hand keeping its
+        size; then every other hidden pick of this turn is redrawn uniformly (one
+        ``rng.random()``) among its picker's legal picks of the same size (one card, or a
+        chopsticks pair: that size is public). ``kernel.nb_determinize`` draws the same law
+        from a PCG32 stream.
+        """
         k = self.copy()
-        n = self.n
-        pool = list(k.deck)
+        s, n = k.s, k.n
+        hands = s[sk.HANDS : sk.HANDS + n * NT].reshape(n, NT)  # views into the array
+        pending = s[sk.PENDING : sk.PENDING + n]
+        pool = s[sk.DECK : sk.DECK + NT].tolist()
         unknown = [q for q in range(n) if q != player and not k.knows_hand(player, q)]
         sizes = {}
         for q in unknown:
-            hand = k.hands[q]
-            if k.pending[q] >= 0:
-                for c in self._action_cards(k.pending[q]):
-                    hand[c] += 1
-            sizes[q] = sum(hand)
-            for t in range(NUM_TYPES):
-                pool[t] += hand[t]
+            if pending[q] >= 0:
+                for c in _action_cards(int(pending[q])):
+                    hands[q, c] += 1
+            sizes[q] = int(hands[q].sum())
+            pool = [a + b for a, b in zip(pool, hands[q].tolist())]
         cards = tt.shuffled_cards(pool, rng)
         pos = 0
         for q in unknown:
-            k.hands[q] = tt.list_to_counts(cards[pos:pos + sizes[q]], NUM_TYPES)
+            hands[q] = tt.list_to_counts(cards[pos : pos + sizes[q]], NT)
             pos += sizes[q]
-        k.deck = tt.list_to_counts(cards[pos:], NUM_TYPES)
-        # Hidden picks already made this turn: uniform over the picker's legal moves of the
-        # same size (a chopsticks move is announced).
+        s[sk.DECK : sk.DECK + NT] = tt.list_to_counts(cards[pos:], NT)
+        buf = np.zeros(NUM_ACTIONS, np.int64)
         for q in range(n):
-            if q == player or k.pending[q] < 0:
+            picked = int(pending[q])
+            if q == player or picked < 0:
                 continue
             if q not in sizes:
-                for c in self._action_cards(k.pending[q]):
-                    k.hands[q][c] += 1
-            saved_cur = k.cur
-            k.cur = q
-            pair = k.pending[q] >= NUM_TYPES
-            legal = [a for a in k.legal_actions() if (a >= NUM_TYPES) == pair]
-            k.cur = saved_cur
+                for c in _action_cards(picked):
+                    hands[q, c] += 1
+            legal = [a for a in buf[: sk._player_actions(s, q, buf)].tolist() if (a >= NT) == (picked >= NT)]
             action = legal[min(int(rng.random() * len(legal)), len(legal) - 1)]
-            for c in self._action_cards(action):
-                k.hands[q][c] -= 1
-            k.pending[q] = action
+            for c in _action_cards(action):
+                hands[q, c] -= 1
+            pending[q] = action
         return k
 
     def plan_history(self, game, history, player, context=None):
@@ -388,23 +257,25 @@ class SushiGoKernel(tt.Kernel):
         leaves unchanged keeps its real order of draws, a changed one is dealt sorted.
         """
         n, size = self.n, self.hand_size
-        start = self.round * 2 * n * size          # first deal step of this round
+        start = self.round * 2 * n * size  # first deal step of this round
         planned = list(history)
         dealt_steps = len(history) - start if self.to_deal else n * size
         dealt_steps = min(dealt_steps, n * size)
-        turns = self.log[len(self.log) - self.turn:] if self.turn else []
+        f = self.fields()
+        hands, pending, log = f.hands, f.pending, f.log
+        turns = log[len(log) - self.turn :] if self.turn else []
         for q in range(n):
-            hand = self.hands[q][:]
-            if self.pending[q] >= 0:
-                for c in self._action_cards(self.pending[q]):
+            hand = hands[q]
+            if pending[q] >= 0:
+                for c in _action_cards(pending[q]):
                     hand[c] += 1
-            seat = (q - self.turn) % n                   # the seat this hand was dealt to
+            seat = (q - self.turn) % n  # the seat this hand was dealt to
             for s, picks in enumerate(turns):
                 action = picks[(seat + s) % n]
-                for c in self._action_cards(action):
+                for c in _action_cards(action):
                     hand[c] += 1
-                if action >= NUM_TYPES:
-                    hand[CHOPSTICKS] -= 1
+                if action >= NT:
+                    hand[sk.CHOPSTICKS] -= 1
             if min(hand) < 0:
                 return None
             lo = start + seat * size
@@ -412,13 +283,13 @@ class SushiGoKernel(tt.Kernel):
             real = history[lo:hi] if hi > lo else []
             if sum(hand) != len(real):
                 return None
-            if tt.list_to_counts(real, NUM_TYPES) != hand:
+            if tt.list_to_counts(real, NT) != hand:
                 planned[lo:hi] = tt.counts_to_list(hand)
-        if not self.to_deal:                              # this turn's hidden picks
+        if not self.to_deal:  # this turn's hidden picks
             first = start + n * size + self.turn * n
             for q in range(n):
-                if self.pending[q] >= 0:
-                    planned[first + q] = self.pending[q]
+                if pending[q] >= 0:
+                    planned[first + q] = pending[q]
         return planned
 
     def same_cards(self, other):
@@ -427,17 +298,94 @@ class SushiGoKernel(tt.Kernel):
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
             return f"deal {CARD_NAMES[action]}"
-        if action < NUM_TYPES:
+        if action < NT:
             return f"pick {CARD_NAMES[action]}"
-        a, b = divmod(action - NUM_TYPES, NUM_TYPES)
+        a, b = divmod(action - NT, NT)
         return f"chopsticks {CARD_NAMES[a]}+{CARD_NAMES[b]}"
 
-    def _state_line(self):
-        return f"round {self.round} turn {self.turn} mover {self.current_player()} deck {sum(self.deck)}"
+    def __str__(self):
+        f = self.fields()
+        lines = [f"round {f.round} turn {f.turn} mover {self.current_player()} deck {sum(f.deck)}"]
+        lines += [
+            f"p{p} hand {self._hand_str(f.hands[p])} pick {f.pending[p]} "
+            f"table {f.table[p]} pudding {f.puddings[p]} score {f.score[p]}"
+            for p in range(f.n)
+        ]
+        return "\n".join(lines)
 
-    def _player_line(self, p):
-        return (f"p{p} hand {self._hand_str(self.hands[p])} pick {self.pending[p]} "
-                f"table {self.table[p]} pudding {self.puddings[p]} score {self.score[p]}")
+
+class Fields:
+    """The fields of a state array as Python values, read at once (``SushiGoKernel.fields``):
+    n, hand_size, round, turn, to_deal, cur, deck (12 counts), hands (n x 12 counts),
+    pending (n hidden picks, -1 for none), table (n x 7 ``T_*`` counts), puddings, score, and
+    log (the revealed picks, one n-tuple per turn)."""
+
+    __slots__ = (
+        "n",
+        "hand_size",
+        "round",
+        "turn",
+        "to_deal",
+        "cur",
+        "deck",
+        "hands",
+        "pending",
+        "table",
+        "puddings",
+        "score",
+        "_log_rows",
+    )
+
+    def __init__(self, s: np.ndarray):
+        v = s[: sk.LOG].tolist()
+        n = self.n = v[sk.N]
+        self.hand_size, self.round, self.turn = v[sk.HAND_LEN], v[sk.ROUND], v[sk.TURN]
+        self.to_deal, self.cur = v[sk.TO_DEAL], v[sk.CUR]
+        self.deck = v[sk.DECK : sk.DECK + NT]
+        self.hands = [v[sk.HANDS + q * NT : sk.HANDS + (q + 1) * NT] for q in range(n)]
+        self.pending = v[sk.PENDING : sk.PENDING + n]
+        self.table = [v[sk.TABLE + q * SLOTS : sk.TABLE + (q + 1) * SLOTS] for q in range(n)]
+        self.puddings = v[sk.PUDDINGS : sk.PUDDINGS + n]
+        self.score = v[sk.SCORE : sk.SCORE + n]
+        self._log_rows = s[sk.LOG : sk.LOG + v[sk.LOG_LEN] * sk.MAX_PLAYERS]
+
+    @property
+    def log(self) -> list[tuple]:
+        """The revealed picks, one n-tuple per turn (read when asked: the views need none)."""
+        rows, n = self._log_rows.tolist(), self.n
+        return [tuple(rows[i : i + n]) for i in range(0, len(rows), sk.MAX_PLAYERS)]
+
+    def knows_hand(self, player: int, other: int) -> bool:
+        if self.to_deal:
+            return player == other
+        return (other - player) % self.n <= self.turn
+
+    def shown_hands(self, player: int) -> list:
+        """Each other hand as ``player`` sees it (a known player's hidden pick back in the
+        hand), None where unseen (and for ``player``)."""
+        shown = []
+        for q, hand in enumerate(self.hands):
+            if q == player or not self.knows_hand(player, q):
+                shown.append(None)
+                continue
+            hand = hand[:]
+            if self.pending[q] >= 0:  # q's hidden pick is still somewhere in this hand
+                for c in _action_cards(self.pending[q]):
+                    hand[c] += 1
+            shown.append(hand)
+        return shown
+
+
+def _log_text(f: Fields) -> str:
+    """The revealed picks, a turn's picks joined by ``,`` and turns by ``;``."""
+    return ";".join(",".join(map(str, picks)) for picks in f.log)
+
+
+def _pick_mark(pending: int) -> str:
+    # Taking two cards with chopsticks is announced, so the pick's size is public.
+    if pending < 0:
+        return ""
+    return " +pick" if pending < NT else " +chopsticks pick"
 
 
 _DEFAULT_PLAYERS = 3
@@ -451,9 +399,14 @@ class SushiGoGame(tt.TabletopGame):
         params = dict(params or {})
         n = tt.players_param(params, GAME_TYPE)
         hand = HAND_SIZE[n]
-        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
-                         max_chance_outcomes=NUM_TYPES,
-                         max_game_length=NUM_ROUNDS * (n * hand + n * hand))
+        super().__init__(
+            GAME_TYPE,
+            params,
+            num_players=n,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            max_game_length=NUM_ROUNDS * (n * hand + n * hand),
+        )
 
     def new_kernel(self):
         return SushiGoKernel(self.players)

@@ -1,23 +1,23 @@
-"""Numba kernel of the ``sushi_go`` port for the compiled search engine.
+"""Sushi Go!'s rules, once: the numba kernel that both engines and the pyspiel adapter run.
 
-Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (docs/papers/pimcts_aggregation.md), who ran Sushi Go! with 3 and 5
-players. The readable reference is ``infosets.games.sushi_go.game.SushiGoKernel``: this module
-runs the same rules, action ids, chance outcomes (card types of the undealt deck, in type
-order, probability count / total), returns (win shares, ties on points broken by puddings)
-and determinization distribution, on a flat int64 array (the kernel contract is in
-``infosets.games.kernels``).
+Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search
+in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md) ran Sushi Go! with 3 and
+5 players; the rules and modelling choices are stated in ``infosets.games.sushi_go.game``.
+This module is the only place they are written: dealing, legal picks, chopsticks, passing,
+round and pudding scoring, returns (win shares, ties on points broken by puddings), the
+cut-off heuristic and the compiled engine's determinizer, on a flat int64 array (the kernel
+contract is in ``infosets.games.kernels``). The pyspiel adapter (``game.SushiGoKernel``, an
+``infosets.games.array_kernel.ArrayKernel``) calls these functions and reads the array's
+fields for its strings and tensors. Action ids: card type ``t`` (0..11) picks one card;
+``NUM_TYPES + a * NUM_TYPES + b`` plays ``a`` then ``b`` with chopsticks. Chance outcomes:
+the card types left in the deck, in type order, probability count / total.
 
 State array (``n`` players, 2..5; rows of ``MAX_PLAYERS`` slots):
   [0] n, [1] hand size, [2] round (3 = over), [3] turn, [4] cards left to deal this round,
   [5] player to pick, [6] revealed turns so far, [7] running hash of the revealed picks;
   ``DECK`` 12 undealt counts; ``HANDS`` 5 x 12 hand counts; ``PENDING`` 5 hidden picks
-  (action id or -1); ``TABLE`` 5 x 7 table counts (``sushi_go.T_*``); ``PUDDINGS`` 5;
-  ``SCORE`` 5; ``LOG`` the revealed picks, ``MAX_PLAYERS`` slots per turn.
-
-The array holds exactly the reference kernel's fields, so ``array_from_kernel`` /
-``kernel_from_array`` convert both ways without replaying moves (worlds drawn by
-``nb_determinize`` have no pyspiel history: their hidden hands are not the dealt ones).
+  (action id or -1); ``TABLE`` 5 x 7 table counts (``T_*``); ``PUDDINGS`` 5; ``SCORE`` 5;
+  ``LOG`` the revealed picks, ``MAX_PLAYERS`` slots per turn.
 """
 
 from __future__ import annotations
@@ -28,24 +28,27 @@ import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_bounded
-from infosets.games.kernels import FieldKernel, Kernel, no_history
-from infosets.games.sushi_go import game as sg
+from infosets.games.array_kernel import kernel_record
+from infosets.games.kernels import Kernel
 
 CHANCE = -1
 TERMINAL = -4
 MAX_PLAYERS = 5
-NT = sg.NUM_TYPES
-NUM_ACTIONS = sg.NUM_ACTIONS
-NUM_ROUNDS = sg.NUM_ROUNDS
-(TEMPURA, SASHIMI, DUMPLING, MAKI1, MAKI2, MAKI3, SALMON, SQUID, EGG, PUDDING, WASABI,
- CHOPSTICKS) = range(NT)
+NUM_TYPES = NT = 12
+(TEMPURA, SASHIMI, DUMPLING, MAKI1, MAKI2, MAKI3, SALMON, SQUID, EGG, PUDDING, WASABI, CHOPSTICKS) = range(NT)
+# The published base game's 108 cards, by type.
+DECK_COUNTS = (14, 14, 14, 6, 12, 8, 10, 5, 5, 10, 6, 4)
+HAND_SIZE = {2: 10, 3: 9, 4: 8, 5: 7}  # cards dealt per player and round
+NUM_ROUNDS = 3
+NUM_ACTIONS = NT + NT * NT  # singles, then ordered chopsticks pairs
+# Table layout per player (counts for the current round).
 T_TEMPURA, T_SASHIMI, T_DUMPLING, T_MAKI, T_NIGIRI, T_WASABI, T_CHOP = range(7)
-DUMPLING_POINTS = np.array(sg.DUMPLING_POINTS, dtype=np.int64)
-HAND_SIZES = np.array([0, 0] + [sg.HAND_SIZE[n] for n in range(2, MAX_PLAYERS + 1)], dtype=np.int64)
+TABLE_SLOTS = 7
+DUMPLING_POINTS = np.array((0, 1, 3, 6, 10, 15), dtype=np.int64)
 # The heuristic's lead scale, in points (see nb_heuristic).
 LEAD_SCALE = 10.0
 
-N, HAND_SIZE, ROUND, TURN, TO_DEAL, CUR, LOG_LEN, LOG_HASH = range(8)
+N, HAND_LEN, ROUND, TURN, TO_DEAL, CUR, LOG_LEN, LOG_HASH = range(8)
 DECK = 8
 HANDS = DECK + NT
 PENDING = HANDS + MAX_PLAYERS * NT
@@ -53,19 +56,19 @@ TABLE = PENDING + MAX_PLAYERS
 PUDDINGS = TABLE + MAX_PLAYERS * 7
 SCORE = PUDDINGS + MAX_PLAYERS
 LOG = SCORE + MAX_PLAYERS
-MAX_TURNS = NUM_ROUNDS * max(sg.HAND_SIZE.values())
+MAX_TURNS = NUM_ROUNDS * max(HAND_SIZE.values())
 STATE_SIZE = LOG + MAX_TURNS * MAX_PLAYERS
 
 
 def new_state(n: int) -> np.ndarray:
     """The initial state array of an ``n``-player game (chance deals player 0's first card)."""
-    if n not in sg.HAND_SIZE:
+    if n not in HAND_SIZE:
         raise ValueError(f"players: must be in [2, {MAX_PLAYERS}], got {n}")
     s = np.zeros(STATE_SIZE, dtype=np.int64)
-    s[N], s[HAND_SIZE] = n, sg.HAND_SIZE[n]
-    s[TO_DEAL] = n * sg.HAND_SIZE[n]
-    s[DECK:DECK + NT] = sg.DECK_COUNTS
-    s[PENDING:PENDING + MAX_PLAYERS] = -1
+    s[N], s[HAND_LEN] = n, HAND_SIZE[n]
+    s[TO_DEAL] = n * HAND_SIZE[n]
+    s[DECK : DECK + NT] = DECK_COUNTS
+    s[PENDING : PENDING + MAX_PLAYERS] = -1
     return s
 
 
@@ -174,8 +177,12 @@ def _table_points(s, p):
     """Points of ``p``'s table this round without maki (tempura, sashimi, dumplings, nigiri)."""
     t = TABLE + p * 7
     d = s[t + T_DUMPLING]
-    return (5 * (s[t + T_TEMPURA] // 2) + 10 * (s[t + T_SASHIMI] // 3)
-            + DUMPLING_POINTS[d if d < 5 else 5] + s[t + T_NIGIRI])
+    return (
+        5 * (s[t + T_TEMPURA] // 2)
+        + 10 * (s[t + T_SASHIMI] // 3)
+        + DUMPLING_POINTS[d if d < 5 else 5]
+        + s[t + T_NIGIRI]
+    )
 
 
 @nb.njit(cache=True)
@@ -212,7 +219,7 @@ def _score_round(s):
     s[ROUND] += 1
     s[TURN] = 0
     if s[ROUND] < NUM_ROUNDS:
-        s[TO_DEAL] = n * s[HAND_SIZE]
+        s[TO_DEAL] = n * s[HAND_LEN]
     else:
         _score_puddings(s)
 
@@ -270,14 +277,14 @@ def _reveal(s):
         s[HANDS + t] = last
     s[CUR] = 0
     s[TURN] += 1
-    if s[TURN] == s[HAND_SIZE]:
+    if s[TURN] == s[HAND_LEN]:
         _score_round(s)
 
 
 @nb.njit(cache=True)
 def nb_apply_action(s, action):
     if s[TO_DEAL] > 0:
-        player = s[N] - 1 - (s[TO_DEAL] - 1) // s[HAND_SIZE]
+        player = s[N] - 1 - (s[TO_DEAL] - 1) // s[HAND_LEN]
         s[HANDS + player * NT + action] += 1
         s[DECK + action] -= 1
         s[TO_DEAL] -= 1
@@ -482,78 +489,22 @@ def nb_determinize(s, player, rng):
         s[PENDING + q] = action
 
 
-@nb.njit(cache=True)
-def _rehash_log(s):
-    h = 0
-    for i in range(s[LOG_LEN]):
-        for p in range(s[N]):
-            h = _mix(h, s[LOG + i * MAX_PLAYERS + p])
-    s[LOG_HASH] = h
-
-
-# -- conversions (Python) -----------------------------------------------------------------
-
-def array_from_history(history, n: int) -> np.ndarray:
-    """The state array reached by playing ``history`` (pyspiel action ids) from the start."""
-    s = new_state(n)
-    for action in history:
-        nb_apply_action(s, int(action))
-    return s
-
-
-def array_from_kernel(k: sg.SushiGoKernel, log: bool = True) -> np.ndarray:
-    """The state array holding the reference kernel's fields (no replay).
-
-    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
-    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
-    its information-state keys are wrong, so it is not a state to search from.
-    """
-    s = new_state(k.n)
-    s[ROUND], s[TURN], s[TO_DEAL], s[CUR] = k.round, k.turn, k.to_deal, k.cur
-    s[DECK:DECK + NT] = k.deck
-    for p in range(k.n):
-        s[HANDS + p * NT:HANDS + (p + 1) * NT] = k.hands[p]
-        s[PENDING + p] = k.pending[p]
-        s[TABLE + p * 7:TABLE + (p + 1) * 7] = k.table[p]
-        s[PUDDINGS + p], s[SCORE + p] = k.puddings[p], k.score[p]
-    if not log:
-        return s
-    s[LOG_LEN] = len(k.log)
-    for i, picks in enumerate(k.log):
-        s[LOG + i * MAX_PLAYERS:LOG + i * MAX_PLAYERS + k.n] = picks
-    _rehash_log(s)
-    return s
-
-
-def kernel_from_array(s: np.ndarray) -> sg.SushiGoKernel:
-    """The reference kernel with the array's fields."""
-    n = int(s[N])
-    k = sg.SushiGoKernel(n)
-    k.round, k.turn, k.to_deal, k.cur = (int(x) for x in s[[ROUND, TURN, TO_DEAL, CUR]])
-    k.deck = [int(x) for x in s[DECK:DECK + NT]]
-    k.hands = [[int(x) for x in s[HANDS + p * NT:HANDS + (p + 1) * NT]] for p in range(n)]
-    k.pending = [int(x) for x in s[PENDING:PENDING + n]]
-    k.table = [[int(x) for x in s[TABLE + p * 7:TABLE + (p + 1) * 7]] for p in range(n)]
-    k.puddings = [int(x) for x in s[PUDDINGS:PUDDINGS + n]]
-    k.score = [int(x) for x in s[SCORE:SCORE + n]]
-    k.log = [tuple(int(x) for x in s[LOG + i * MAX_PLAYERS:LOG + i * MAX_PLAYERS + n])
-             for i in range(int(s[LOG_LEN]))]
-    return k
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """The adapter's ``information_state_string(player)`` of a state array."""
-    return kernel_from_array(s).information_state_string(player)
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
+def pair_action(first: int, second: int) -> int:
+    """Action id of a chopsticks move playing ``first`` then ``second``."""
+    return NT + first * NT + second
+
+
+def array_from_kernel(kernel, log: bool = True) -> np.ndarray:
+    """The state array of the adapter's kernel object (``state.kernel.s`` itself, not a copy;
+    ``log`` is accepted for callers that leave the log out elsewhere: here it costs nothing)."""
+    return kernel.s
+
+
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
-    n = game.num_players()
-    return FieldKernel("sushi_go", RULES, n, NUM_ACTIONS,
-                       lambda history: array_from_history(history, n), no_history,
-                       array_infostate_string, from_kernel=array_from_kernel,
-                       to_kernel=kernel_from_array)
+    """This game's kernel for a loaded pyspiel ``game`` (every player count is covered;
+    ``infosets.games.kernels.kernel_for``)."""
+    return kernel_record("sushi_go", RULES, game)
