@@ -799,11 +799,8 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     slot = _find_node(table_keys, table_nodes, key, mask)
     root = table_nodes[slot]
     if root >= 0:
-        for a in range(num_actions):
-            root_n[a] = n_of[root, a]
-            root_w[a] = w_of[root, a]
-            root_present[a] = present[root, a]
-            root_avail[a] = avail_of[root, a]
+        root_n[:], root_w[:] = n_of[root], w_of[root]
+        root_present[:], root_avail[:] = present[root], avail_of[root]
     if tag is not None:
         if out_bounds is not None:
             out_bounds[:] = tg.bounds
