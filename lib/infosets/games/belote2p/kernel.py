@@ -25,6 +25,10 @@ uniform order, and worlds whose deal breaks the constraint are rejected. The swi
 rejection off, which is the determinization of the authors' code (a uniform shuffle of every
 card the player cannot see): ``search/belote_ismcts.py`` uses that.
 
+The fair-deal count behind the chance outcomes (``_deal_outcomes``) is compiled once, as a C
+function the other functions call through a symbol (see ``_deal_outcomes_call``), so that
+numba does not optimize a copy of its loops again inside every engine function.
+
 ``nb_heuristic`` is the card points each player has won so far (no last-trick bonus); at the
 end of the game it is the authors' ISMCTS reward.
 
@@ -36,8 +40,13 @@ from __future__ import annotations
 
 import sys
 
+import llvmlite.binding as llvm
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.errors import TypingError
+from numba.extending import intrinsic
 
 from infosets.core.pcg32 import rng_bounded
 from infosets.games.belote2p.rules import (
@@ -160,8 +169,6 @@ def _deal_outcomes(s, actions, probs):
                 w += sub[k, tt, pp]
         weights[c] = w
         total += w
-    if total == 0:
-        raise ValueError("partial deal admits no fair completion under the deal constraint")
     n = 0
     for c in range(NUM_CARDS):
         if weights[c] > 0:
@@ -169,6 +176,48 @@ def _deal_outcomes(s, actions, probs):
             probs[n] = weights[c] / total
             n += 1
     return n
+
+
+# The counting above is compiled once, as a C function that the callers reach through a symbol.
+# numba links the IR of every function a function calls into that function's module and
+# optimizes and emits it again there, so at NUMBA_OPT=3 each engine function reaching a chance
+# node paid seconds for its own copy of these loops (belote2p's engine: 106 CPU-s to compile,
+# 18 with the call below). The symbol is registered at import, before any caller is compiled
+# or loaded from numba's cache.
+_DEAL_SYMBOL = "infosets_belote2p_deal_outcomes"
+_I64P, _F64P = types.CPointer(types.int64), types.CPointer(types.float64)
+
+
+@nb.cfunc(types.int64(_I64P, types.int64, _I64P, types.int64, _F64P, types.int64), cache=True)
+def _deal_outcomes_c(s, s_size, actions, actions_size, probs, probs_size):
+    """``_deal_outcomes`` on raw buffers. A C function cannot raise: an exception (an index out
+    of bounds in the bounds-checked build) is printed and 0 returned, which the caller raises."""
+    return _deal_outcomes(nb.carray(s, s_size), nb.carray(actions, actions_size),
+                          nb.carray(probs, probs_size))
+
+
+llvm.add_symbol(_DEAL_SYMBOL, _deal_outcomes_c.address)
+
+
+@intrinsic
+def _deal_outcomes_call(typingctx, s, actions, probs):
+    """``_deal_outcomes(s, actions, probs)`` through ``_DEAL_SYMBOL``: a call that numba does not
+    link the counting into. Takes C-contiguous vectors (int64, int64, float64)."""
+    for array, dtype in zip((s, actions, probs), (types.int64, types.int64, types.float64)):
+        if not (isinstance(array, types.Array) and array.ndim == 1 and array.layout == "C"
+                and array.dtype == dtype):
+            raise TypingError(f"_deal_outcomes_call: expected a C-contiguous {dtype} vector, got {array}")
+
+    def codegen(context, builder, signature, args):
+        data_and_sizes = []
+        for array_type, value in zip(signature.args, args):
+            array = context.make_array(array_type)(context, builder, value)
+            data_and_sizes += [array.data, array.nitems]
+        function_type = ir.FunctionType(ir.IntType(64), [arg.type for arg in data_and_sizes])
+        function = cgutils.get_or_insert_function(builder.module, function_type, _DEAL_SYMBOL)
+        return builder.call(function, data_and_sizes)
+
+    return types.int64(s, actions, probs), codegen
 
 
 @nb.njit(cache=True)
@@ -182,7 +231,11 @@ def nb_chance_outcomes(s, actions, probs):
         actions[0], actions[1] = 0, 1
         probs[0], probs[1] = 0.5, 0.5
         return 2
-    return _deal_outcomes(s, actions, probs)
+    n = _deal_outcomes_call(s, actions, probs)
+    if n == 0:
+        raise ValueError("partial deal admits no fair completion under the deal constraint "
+                         "(or the count failed: see the error printed above)")
+    return n
 
 
 @nb.njit(cache=True)
