@@ -32,7 +32,10 @@ PLAYERS = {2: (100, 20), 3: (100, 5), 4: (100, 20), 5: (100, 5)}
 
 
 @pytest.mark.parametrize("players", sorted(PLAYERS))
-def test_kernel_agrees_with_adapter_on_random_games(players):
+def test_infostate_keys_match_strings_on_random_games(players):
+    """``nb_infostate_key`` is one-to-one with the adapter's information state strings on
+    random games, and pyspiel states replay to the arrays (the rules themselves are checked
+    against the oracle in ``test_sushi_go_oracle.py``; the adapter runs this kernel)."""
     game = pyspiel.load_game("sushi_go", {"players": players})
     games, strings_every = PLAYERS[players]
     distinct = check_random_games(game, games, seed=players, strings_every=strings_every)
