@@ -19,6 +19,7 @@ from infosets.games.kernels import kernel_for
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS, PIMCTSBot
+from tabletop_checks import slot_values
 
 CHANCE, TERMINAL = tt.CHANCE, tt.TERMINAL
 
@@ -142,7 +143,7 @@ def random_games_agree(game, kernel, games, seed, strings_every=1, keeps_history
 
 
 def _fields(kernel_object) -> dict:
-    return {name: getattr(kernel_object, name) for name in type(kernel_object).__slots__}
+    return slot_values(kernel_object)
 
 
 def check_random_games(game, games: int, seed: int, strings_every: int, fields_every: int = 4):

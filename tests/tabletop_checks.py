@@ -124,9 +124,17 @@ def check_resample_along_games(game, seed: int, games: int):
             state.apply_action(legal[rng.integers(len(legal))])
 
 
+def slot_values(kernel) -> dict:
+    """Every slot of a kernel object over its class hierarchy (an ``ArrayKernel`` holds its
+    state in the inherited slot ``s``), arrays as lists so that snapshots compare with ==."""
+    names = [n for cls in type(kernel).__mro__ for n in getattr(cls, "__slots__", ())]
+    values = {name: getattr(kernel, name) for name in names}
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in values.items()}
+
+
 def _kernel_fields(kernel) -> dict:
     """Every field of a kernel, deep-copied (a snapshot that later moves cannot alter)."""
-    return copy.deepcopy({name: getattr(kernel, name) for name in type(kernel).__slots__})
+    return copy.deepcopy(slot_values(kernel))
 
 
 def check_kernel_is_a_search_state(game, seed: int, moves: int = 400):

@@ -107,7 +107,7 @@ _KERNEL_GAMES = {"SushiGoKernel": "sushi_go", "LoveLetterKernel": "love_letter",
 # Ports scored by their kernel's ``nb_heuristic``: (it, the state array of a kernel object
 # holding what it reads). Built per call; the log, which costs most to convert, is left out.
 _PORT_HEURISTICS = {
-    "sushi_go": (sushi_kernel.nb_heuristic, lambda k: sushi_kernel.array_from_kernel(k, log=False)),
+    "sushi_go": (sushi_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "love_letter": (love_kernel.nb_heuristic, lambda k: love_kernel.array_from_kernel(k, log=False)),
     "virus": (virus_kernel.nb_heuristic, lambda k: virus_kernel.array_from_kernel(k, log=False)),
     "exploding_kittens": (kittens_kernel.nb_heuristic,
