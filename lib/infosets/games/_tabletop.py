@@ -5,9 +5,11 @@ Search in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md), whic
 the TAG framework's Java games. Each port (``sushi_go``, ``love_letter``,
 ``exploding_kittens``, ``virus``, ``stratego``, ``dominion``) is split in two:
 
-* a *kernel*: a small pure-Python object on ints, count lists and tuples holding the whole
-  game state, with ``current_player``, ``legal_actions``, ``chance_outcomes``, ``apply``,
-  ``is_terminal``, ``returns``, string views and ``resample(player, rng)``. Search may drive
+* a *kernel*: an object holding the whole game state (a small pure-Python object on ints,
+  count lists and tuples, or, for a port whose rules are written once in numba, an
+  ``array_kernel.ArrayKernel`` over the state array), with ``current_player``,
+  ``legal_actions``, ``chance_outcomes``, ``apply``, ``is_terminal``, ``returns``, string
+  views and ``resample(player, rng)``. Search may drive
   the kernel directly (``state.kernel``), skipping the pyspiel trampolines;
 * the pyspiel adapter defined here (``TabletopGame``, ``TabletopState``), which wraps the
   same kernel, so both paths share every rule.

@@ -108,6 +108,8 @@ class Kernel:
 class FieldKernel(Kernel):
     """A kernel of a tabletop port whose array holds exactly the fields of the port's Python
     kernel (``state.kernel``): states convert both ways directly, without replaying moves.
+    For a port whose Python kernel is an ``array_kernel.ArrayKernel`` (its rules written once,
+    in the kernel module) the array *is* the Python kernel's state.
 
     ``to_state`` gives a pyspiel state whose ``kernel`` is built from the array; its
     ``history()`` is empty (a determinized world has no history of its own: its hidden cards
