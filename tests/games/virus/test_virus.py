@@ -1,4 +1,4 @@
-"""Tests of the Virus! port (lib/infosets/games/virus/game.py)."""
+"""Tests of the Virus! port (lib/infosets/games/virus/: game.py's adapter on kernel.py's rules)."""
 
 import random
 from collections import Counter
@@ -11,6 +11,7 @@ import infosets.games  # noqa: F401
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 from infosets.games.virus import game as vi
+from infosets.games.virus import kernel as vk
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
@@ -44,18 +45,33 @@ def test_errors():
     check_errors("virus", bad_players=[1, 7])
 
 
+def _set_hand(k, p, cards):
+    """Player ``p`` holds ``cards`` (sorted, all of epoch 0)."""
+    s, at = k.s, vk.HAND * p
+    s[vk.HANDS + at : vk.HANDS + at + len(cards)] = sorted(cards)
+    s[vk.HAND_EPOCH + at : vk.HAND_EPOCH + at + len(cards)] = 0
+    s[vk.HAND_LEN + p] = len(cards)
+
+
+def _turn_of(k, p):
+    """Player ``p`` to move, nobody owing a card."""
+    k.s[vk.CUR] = p
+    k.s[vk.TO_DRAW : vk.TO_DRAW + k.n] = 0
+
+
 def _kernel(hands, bodies=None, n=3):
+    """A dealt kernel: player 0 to move holding ``hands[0]`` ..., with organs ``bodies``
+    ({player: {slot: attached cards}}) placed by the rules' ``_set_organ``."""
     k = vi.VirusKernel(n)
-    k.to_draw = [0] * n
-    k.hands = [sorted(h) for h in hands]
-    k.hand_epochs = [[0] * len(h) for h in hands]
-    if bodies:
-        for p, body in bodies.items():
-            for slot, organ in body.items():
-                k.bodies[p][slot] = organ
+    _turn_of(k, 0)
+    for p, h in enumerate(hands):
+        _set_hand(k, p, h)
+    for p, body in (bodies or {}).items():
+        for slot, organ in body.items():
+            vk._set_organ(k.s, p, slot, len(organ), *(list(organ) + [0, 0])[:2])
     for h in hands:
         for c in h:
-            k.pool[c] -= 1
+            k.s[vk.POOL + c] -= 1
     return k
 
 
@@ -70,8 +86,7 @@ def test_virus_vaccine_and_destruction():
     k.apply(red_on_red)                       # removes the vaccine
     assert k.bodies[1][R] == () and k.discard[vi.MEDICINE + R] == 1
     assert k.to_draw[0] == 1 and k.cur == 1
-    k.to_draw[0] = 0
-    k.cur = 0
+    _turn_of(k, 0)
     k.apply(wild_on_blue)                     # second virus destroys the organ
     assert k.bodies[1][B] is None and k.discard[vi.ORGAN + B] == 1
 
@@ -83,11 +98,11 @@ def test_medicine_cures_vaccinates_and_immunises():
     k.apply(cure)
     assert k.bodies[0][G] == ()
     for action in (cure, vi.A_MEDICINE + W * vi.NUM_SLOTS + G):
-        k.cur, k.to_draw = 0, [0, 0, 0]
+        _turn_of(k, 0)
         k.apply(action)
-    assert vi._immunised(k.bodies[0][G])
-    k.hands[1], k.hand_epochs[1] = [vi.VIRUS + G], [0]
-    k.cur, k.to_draw = 1, [0, 0, 0]
+    assert vk._immunised(k.s, 0, G)
+    _set_hand(k, 1, [vi.VIRUS + G])
+    _turn_of(k, 1)
     assert all(a >= vi.A_DISCARD for a in k.legal_actions())   # immunised: no target
 
 
@@ -102,15 +117,15 @@ def test_transplant_thief_error_and_glove():
     k = _kernel([[vi.TRANSPLANT, vi.THIEF, vi.GLOVE], [vi.ORGAN + R], []],
                 {0: {R: ()}, 1: {G: (vi.VIRUS + G,), B: (vi.MEDICINE + B, vi.MEDICINE + W)}})
     legal = k.legal_actions()
-    assert vi._triple(vi.A_TRANSPLANT, R, 1, B) not in legal    # their blue is immunised
+    assert vk._triple(vi.A_TRANSPLANT, R, 1, B) not in legal    # their blue is immunised
     assert vi.A_THIEF + 1 * vi.NUM_SLOTS + G in legal
     assert vi.A_THIEF + 1 * vi.NUM_SLOTS + B not in legal
-    k.apply(vi._triple(vi.A_TRANSPLANT, R, 1, G))
+    k.apply(vk._triple(vi.A_TRANSPLANT, R, 1, G))
     assert k.bodies[0][G] == (vi.VIRUS + G,) and k.bodies[1][R] == ()
     assert k.bodies[0][R] is None and k.bodies[1][G] is None
-    k.cur, k.to_draw = 0, [0, 0, 0]
+    _turn_of(k, 0)
     k.apply(vi.A_GLOVE)
-    k.to_draw = [0, 0, 0]
+    _turn_of(k, 1)
     assert k.hands[1] == [] and k.legal_actions() == [vi.A_NEW_HAND]  # player 1's turn
     k.apply(vi.A_NEW_HAND)
     assert k.to_draw[1] == vi.HAND

@@ -1,11 +1,15 @@
-"""Numba kernel of the ``virus`` port for the compiled search engine.
+"""Virus!'s rules, once: the numba kernel that both engines and the pyspiel adapter run.
 
-Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (docs/papers/pimcts_aggregation.md), who ran Virus! with 3 players.
-The readable reference is ``infosets.games.virus.game.VirusKernel``: this module runs the same
-rules, action ids (``virus.A_*``), chance outcomes (card types of the deck, in type order,
-probability count / total), returns (win shares; a draw after 100 rounds gives 1/n each) and
-determinization law, on a flat int64 array (contract in ``infosets.games.kernels``).
+Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search
+in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md) ran Virus! with 3
+players; the rules and modelling choices are stated in ``infosets.games.virus.game``. This
+module is the only place they are written: drawing (chance outcomes: the card types of the
+deck, in type order, probability count / total), legal plays and discards, their effects,
+the reshuffle, the end (four healthy organs, or a draw after 100 rounds), returns (win
+shares; a draw gives 1/n each), the cut-off heuristic and the compiled engine's
+determinizer, on a flat int64 array (the kernel contract is in ``infosets.games.kernels``).
+The pyspiel adapter (``game.VirusKernel``, an ``infosets.games.array_kernel.ArrayKernel``)
+calls these functions and reads the array's fields for its strings and tensors.
 
 State array (``n`` players, 2..6), header then fixed blocks:
   [0] n, [1] player to move, [2] turn, [3] game over, [4] log entries, [5] running hash of
@@ -19,15 +23,12 @@ State array (``n`` players, 2..6), header then fixed blocks:
   each: ``mover * LOG_MOVER + payload``, the payload an action id, or for a discard
   ``NUM_ACTIONS + code`` of the dropped cards (base 21, each card type + 1).
 
-The array holds exactly the reference kernel's fields (``array_from_kernel`` /
-``kernel_from_array`` convert both ways without replaying moves).
-
 Determinization (``nb_determinize``, the law of ``VirusKernel.deal_hidden``): a card drawn
 before a reshuffle came from that pile, so for each epoch in turn the other players' hand
 cards of that epoch (the last epoch's: with the deck) are dealt back to those slots (hands
 in player order, each in hand order) one by one, uniformly without replacement, each draw
 ``int(rng_random * total)`` over the type counts (``_tabletop.draw_index`` on a ``PCG32``):
-the same worlds and the same generator use as the reference.
+the same worlds and the same generator use as the adapter's sampler.
 """
 
 from __future__ import annotations
@@ -38,23 +39,38 @@ import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_random
-from infosets.games.kernels import FieldKernel, Kernel, no_history
-from infosets.games.virus import game as vg
+from infosets.games.array_kernel import kernel_record
+from infosets.games.kernels import Kernel
 
 CHANCE = -1
 TERMINAL = -4
-NT = vg.NUM_TYPES
-MP = vg.MAX_PLAYERS
-NS = vg.NUM_SLOTS
-HAND = vg.HAND
-NUM_ACTIONS = vg.NUM_ACTIONS
-VIRUS, MEDICINE = vg.VIRUS, vg.MEDICINE
-THIEF, CONTAGION, TRANSPLANT, GLOVE, ERROR = vg.THIEF, vg.CONTAGION, vg.TRANSPLANT, vg.GLOVE, vg.ERROR
-WILD = vg.WILD
-A_ORGAN, A_VIRUS, A_MEDICINE, A_THIEF = vg.A_ORGAN, vg.A_VIRUS, vg.A_MEDICINE, vg.A_THIEF
-A_TRANSPLANT, A_CONTAGION, A_GLOVE, A_ERROR = vg.A_TRANSPLANT, vg.A_CONTAGION, vg.A_GLOVE, vg.A_ERROR
-A_DISCARD, A_NEW_HAND = vg.A_DISCARD, vg.A_NEW_HAND
-DECK_COUNTS = np.array(vg.DECK_COUNTS, dtype=np.int64)
+RED, GREEN, BLUE, YELLOW, WILD = range(5)
+ORGAN, VIRUS, MEDICINE = 0, 5, 10  # card type = base + colour
+THIEF, CONTAGION, TRANSPLANT, GLOVE, ERROR = range(15, 20)
+NUM_TYPES = NT = 20
+# The 68 cards, by type: organs x5 per colour and a wild organ, viruses x4 per colour and a
+# wild virus, medicines x4 per colour and 4 wild ones, then the treatments.
+DECK_COUNTS = (5, 5, 5, 5, 1, 4, 4, 4, 4, 1, 4, 4, 4, 4, 4, 3, 2, 3, 1, 1)
+HAND = 3
+MAX_PLAYERS = MP = 6
+MAX_ROUNDS = 100
+ORGANS_TO_WIN = 4
+NUM_SLOTS = NS = 5
+
+# Action layout.
+A_ORGAN = 0  # + colour
+A_VIRUS = A_ORGAN + NUM_SLOTS  # + (colour * MAXP + target) * 5 + slot
+A_MEDICINE = A_VIRUS + NUM_SLOTS * MAX_PLAYERS * NUM_SLOTS  # + colour * 5 + slot
+A_THIEF = A_MEDICINE + NUM_SLOTS * NUM_SLOTS  # + target * 5 + slot
+A_TRANSPLANT = A_THIEF + MAX_PLAYERS * NUM_SLOTS  # + (mine * MAXP + target) * 5 + theirs
+A_CONTAGION = A_TRANSPLANT + NUM_SLOTS * MAX_PLAYERS * NUM_SLOTS
+A_GLOVE = A_CONTAGION + NUM_SLOTS * MAX_PLAYERS * NUM_SLOTS
+A_ERROR = A_GLOVE + 1  # + target
+A_DISCARD = A_ERROR + MAX_PLAYERS  # + subset mask - 1 (1..7)
+A_NEW_HAND = A_DISCARD + 7
+NUM_ACTIONS = A_NEW_HAND + 1
+
+DECK = np.array(DECK_COUNTS, dtype=np.int64)
 LOG_MOVER = 1 << 14  # > NUM_ACTIONS + 21**3
 LEAD_SCALE = 1.0  # the heuristic's lead scale, in healthy organs
 
@@ -75,12 +91,12 @@ def new_state(n: int) -> np.ndarray:
     """The initial state array (chance deals player 0's first card)."""
     if not 2 <= n <= MP:
         raise ValueError(f"players: must be in [2, {MP}], got {n}")
-    cap = vg.MAX_ROUNDS * n + 1
+    cap = MAX_ROUNDS * n + 1
     s = np.zeros(LOG + cap, dtype=np.int64)
     s[N], s[LOG_CAP] = n, cap
-    s[POOL:POOL + NT] = DECK_COUNTS
-    s[TO_DRAW:TO_DRAW + n] = HAND
-    s[ORGAN_LEN:ORGAN_LEN + NS * MP] = -1
+    s[POOL : POOL + NT] = DECK
+    s[TO_DRAW : TO_DRAW + n] = HAND
+    s[ORGAN_LEN : ORGAN_LEN + NS * MP] = -1
     return s
 
 
@@ -491,12 +507,12 @@ def nb_apply_action(s, action):
         _log(s, p * LOG_MOVER + action)
         s[TO_DRAW + p] = HAND - s[HAND_LEN + p]
     for q in range(s[N]):
-        if _healthy(s, q) >= vg.ORGANS_TO_WIN:
+        if _healthy(s, q) >= ORGANS_TO_WIN:
             s[DONE] = 1
     if not s[DONE]:
         s[TURN] += 1
         s[CUR] = (p + 1) % s[N]
-        if s[TURN] >= vg.MAX_ROUNDS * s[N]:
+        if s[TURN] >= MAX_ROUNDS * s[N]:
             s[DONE] = 1
     _settle(s)
 
@@ -512,12 +528,12 @@ def nb_returns(s, out):
         return
     k = 0
     for p in range(n):
-        if _healthy(s, p) >= vg.ORGANS_TO_WIN:
+        if _healthy(s, p) >= ORGANS_TO_WIN:
             k += 1
     for p in range(n):
         if k == 0:
             out[p] = 1.0 / n
-        elif _healthy(s, p) >= vg.ORGANS_TO_WIN:
+        elif _healthy(s, p) >= ORGANS_TO_WIN:
             out[p] = 1.0 / k
 
 
@@ -589,7 +605,7 @@ def nb_determinize(s, player, rng):
     """A world for ``player`` in place, as ``VirusKernel.resample`` (``deal_hidden``): for
     each epoch in turn, the other players' hand cards of that epoch (the last epoch's: with
     the deck) are dealt back to those slots one by one, uniformly without replacement (the
-    reference's draws, the same generator use); the hands are then re-sorted."""
+    adapter's draws, the same generator use); the hands are then re-sorted."""
     n = s[N]
     last = s[EPOCH]
     left = np.zeros(NT, np.int64)
@@ -628,106 +644,17 @@ def nb_determinize(s, player, rng):
             _sort_hand(s, q)
 
 
-@nb.njit(cache=True)
-def _rehash_log(s):
-    h = 0
-    for i in range(s[LOG_LEN]):
-        h = _mix(h, s[LOG + i])
-    s[LOG_HASH] = h
-
-
-# -- conversions (Python) -----------------------------------------------------------------
-
-def array_from_history(history, n: int) -> np.ndarray:
-    """The state array reached by playing ``history`` (pyspiel action ids) from the start."""
-    s = new_state(n)
-    for action in history:
-        nb_apply_action(s, int(action))
-    return s
-
-
-def _log_entry(entry) -> int:
-    p, move = entry
-    if isinstance(move, str):
-        code = 0
-        for c in move[1:].split(","):
-            code = code * 21 + int(c) + 1
-        return p * LOG_MOVER + NUM_ACTIONS + code
-    return p * LOG_MOVER + move
-
-
-def _log_tuple(code: int) -> tuple:
-    p, payload = divmod(code, LOG_MOVER)
-    if payload < NUM_ACTIONS:
-        return (p, payload)
-    rest, cards = payload - NUM_ACTIONS, []
-    while rest:
-        rest, c = divmod(rest, 21)
-        cards.append(c - 1)
-    return (p, "d" + ",".join(map(str, reversed(cards))))
-
-
-def array_from_kernel(k: vg.VirusKernel, log: bool = True) -> np.ndarray:
-    """The state array holding the reference kernel's fields (no replay).
-
-    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
-    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
-    its information-state keys are wrong, so it is not a state to search from.
-    """
-    s = new_state(k.n)
-    s[CUR], s[TURN], s[DONE], s[EPOCH] = k.cur, k.turn, int(k.done), k.epoch
-    s[POOL:POOL + NT] = k.pool
-    s[DISCARD:DISCARD + NT] = k.discard
-    s[TO_DRAW:TO_DRAW + k.n] = k.to_draw
-    s[NEEDS_HAND:NEEDS_HAND + k.n] = [int(x) for x in k.needs_hand]
-    for p in range(k.n):
-        s[HAND_LEN + p] = len(k.hands[p])
-        s[HANDS + HAND * p:HANDS + HAND * p + len(k.hands[p])] = k.hands[p]
-        s[HAND_EPOCH + HAND * p:HAND_EPOCH + HAND * p + len(k.hands[p])] = k.hand_epochs[p]
-        for slot, organ in enumerate(k.bodies[p]):
-            cards = list(organ or ()) + [0, 0]
-            _set_organ(s, p, slot, -1 if organ is None else len(organ), cards[0], cards[1])
-    if not log:
-        return s
-    s[LOG_LEN] = len(k.log)
-    s[LOG:LOG + len(k.log)] = [_log_entry(e) for e in k.log]
-    _rehash_log(s)
-    return s
-
-
-def kernel_from_array(s: np.ndarray) -> vg.VirusKernel:
-    """The reference kernel with the array's fields."""
-    n = int(s[N])
-    k = vg.VirusKernel(n)
-    k.cur, k.turn, k.done, k.epoch = int(s[CUR]), int(s[TURN]), bool(s[DONE]), int(s[EPOCH])
-    k.pool = [int(x) for x in s[POOL:POOL + NT]]
-    k.discard = [int(x) for x in s[DISCARD:DISCARD + NT]]
-    k.to_draw = [int(x) for x in s[TO_DRAW:TO_DRAW + n]]
-    k.needs_hand = [bool(x) for x in s[NEEDS_HAND:NEEDS_HAND + n]]
-    k.hands = [[int(x) for x in s[HANDS + HAND * p:HANDS + HAND * p + s[HAND_LEN + p]]] for p in range(n)]
-    k.hand_epochs = [[int(x) for x in s[HAND_EPOCH + HAND * p:HAND_EPOCH + HAND * p + s[HAND_LEN + p]]]
-                     for p in range(n)]
-    k.bodies = [[None if s[ORGAN_LEN + p * NS + slot] < 0 else
-                 tuple(int(s[ORGAN_CARDS + (p * NS + slot) * 2 + i])
-                       for i in range(s[ORGAN_LEN + p * NS + slot])) for slot in range(NS)]
-                for p in range(n)]
-    k.log = [_log_tuple(int(x)) for x in s[LOG:LOG + s[LOG_LEN]]]
-    return k
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """The adapter's ``information_state_string(player)`` of a state array."""
-    return kernel_from_array(s).information_state_string(player)
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
-    n = game.num_players()
-    return FieldKernel("virus", RULES, n, NUM_ACTIONS,
-                       lambda history: array_from_history(history, n), no_history,
-                       array_infostate_string, from_kernel=array_from_kernel,
-                       to_kernel=kernel_from_array)
+    """This game's kernel for a loaded pyspiel ``game`` (every player count is covered;
+    ``infosets.games.kernels.kernel_for``)."""
+    return kernel_record("virus", RULES, game)
+
+
+def array_from_kernel(kernel, log: bool = True) -> np.ndarray:
+    """The state array of the adapter's kernel object (``state.kernel.s`` itself, not a copy;
+    ``log`` is accepted for callers that leave the log out elsewhere: here it costs nothing)."""
+    return kernel.s
