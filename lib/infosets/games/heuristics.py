@@ -109,7 +109,7 @@ _KERNEL_GAMES = {"SushiGoKernel": "sushi_go", "LoveLetterKernel": "love_letter",
 _PORT_HEURISTICS = {
     "sushi_go": (sushi_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "love_letter": (love_kernel.nb_heuristic, lambda k: love_kernel.array_from_kernel(k, log=False)),
-    "virus": (virus_kernel.nb_heuristic, lambda k: virus_kernel.array_from_kernel(k, log=False)),
+    "virus": (virus_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "exploding_kittens": (kittens_kernel.nb_heuristic,
                           lambda k: kittens_kernel.from_python_kernel(k, (), log=False)),
     "dominion": (dominion_kernel.nb_heuristic,
