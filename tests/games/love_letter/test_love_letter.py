@@ -1,6 +1,10 @@
-"""Tests of the Love Letter port (lib/infosets/games/love_letter/game.py)."""
+"""Tests of the Love Letter port (lib/infosets/games/love_letter/game.py, on the rules of
+kernel.py): rules by hand-worked examples, the adapter, and the world sampler (its record,
+its worlds' independence from hidden history, exactness against brute force)."""
 
+import importlib.util
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -9,6 +13,7 @@ import pytest
 import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
 from infosets.games.love_letter import game as ll
+from infosets.games.love_letter import kernel as lk
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
@@ -20,6 +25,12 @@ from tabletop_checks import (
 )
 
 G, PR, B, H, P, K, C, X = range(8)
+
+_spec = importlib.util.spec_from_file_location("love_letter_oracle", Path(__file__).with_name("oracle.py"))
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
+# The state's fields, as the oracle names them (the port reads them from its array).
+FIELDS = oracle.LoveLetterKernel.__slots__
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -42,25 +53,29 @@ def test_errors():
     check_errors("love_letter", bad_players=[1, 5])
 
 
-def _owners_see_their_hands(k):
-    """``seen`` set by hand: each owner sees their cards, no one else does."""
-    k.seen = [[1 << p] * len(h) for p, h in enumerate(k.hands)]
+def _set_hands(k, hands):
+    """Write ``hands`` into the kernel's array; each owner sees their cards, no one else does."""
+    for p, hand in enumerate(hands):
+        k.s[lk.HAND_LEN + p] = len(hand)
+        for i, c in enumerate(hand):
+            k.s[lk.HANDS + 2 * p + i] = c
+            k.s[lk.SEEN + 2 * p + i] = 1 << p
 
 
 def _kernel(hands, pool=None, n=3, cur=0, tokens_to_win=1):
     """A kernel at ``cur``'s decision with the given hands (each owner sees their cards),
-    set by hand: it has no chance outcomes (``drawn``) to sample worlds from (``_dealt``)."""
+    written into the array: it has no chance outcomes (``drawn``) to sample worlds from
+    (``_dealt``)."""
     k = ll.LoveLetterKernel(n, tokens_to_win)
-    k.queue = []
-    k.hands = [list(h) for h in hands]
-    _owners_see_their_hands(k)
-    k.cur = cur
+    k.s[lk.QUEUE_LEN] = 0
+    _set_hands(k, hands)
+    k.s[lk.CUR] = cur
     if pool is None:
         pool = list(ll.DECK_COUNTS)
         for h in hands:
             for c in h:
                 pool[c] -= 1
-    k.pool = pool
+    k.s[lk.POOL : lk.POOL + 8] = pool
     return k
 
 
@@ -197,16 +212,14 @@ def test_rounds_until_affection_tokens():
     assert not k.is_terminal() and k.tokens == [0, 0, 1]
     assert k.cur == 2 and k.alive == [True] * 3 and sum(k.pool) == 16
     assert k.current_player() == pyspiel.PlayerId.CHANCE      # a fresh deal
-    k.tokens = [1, 0, 1]
-    k.queue = []
-    k.hands = [[G], [PR], [H, X]]
-    _owners_see_their_hands(k)
-    k.pool = [3, 1, 2, 1, 2, 1, 1, 0]
+    k.s[lk.TOKENS : lk.TOKENS + 3] = [1, 0, 1]
+    k.s[lk.QUEUE_LEN] = 0
+    _set_hands(k, [[G], [PR], [H, X]])
+    k.s[lk.POOL : lk.POOL + 8] = [3, 1, 2, 1, 2, 1, 1, 0]
     k.apply(ll.encode(X, 2))                       # playing the Princess: player 2 is out
-    k.queue = []
-    k.cur = 0
-    k.hands[0].append(G)
-    _owners_see_their_hands(k)
+    k.s[lk.QUEUE_LEN] = 0
+    k.s[lk.CUR] = 0
+    _set_hands(k, [[G, G], [PR], []])
     k.apply(ll.encode(G, 1, PR))                   # hit: player 0 is the last one in
     assert k.is_terminal() and k.tokens == [2, 0, 1]
     assert k.returns() == [1.0, 0.0, 0.0]
@@ -239,7 +252,7 @@ def _state(game, draws, plays):
 
 
 def _fields(k):
-    return {name: getattr(k, name) for name in type(k).__slots__}
+    return {name: getattr(k, name) for name in FIELDS}
 
 
 def _p1_holds_the_king(k):
@@ -375,18 +388,19 @@ def _consistent_placements(game, state, player):
 
 
 def _placements_of_the_record(k, player):
-    """Every placement of the cards ``player`` does not see that meets a case of the record."""
-    cases, _ = k.record(player)
+    """Every placement of the cards ``player`` does not see that meets a case of the record
+    (``game.record``: the kernel's ``_record``)."""
+    record = ll.record(k.s, player)
     pool = k.pool[:]
     slots = tt.pool_unseen_cards(k.hands, k.seen, player, pool)
     found = set()
     for cards in itertools.product(range(ll.NUM_TYPES), repeat=len(slots)):
         if all(c <= p for c, p in zip(tt.list_to_counts(cards, ll.NUM_TYPES), pool)):
-            hands = [h[:] for h in k.hands]
+            hands = k.s[lk.HANDS : lk.HANDS + 8].copy()
             for (q, i), c in zip(slots, cards):
-                hands[q][i] = c
-            if any(case.fits(hands) for case in cases):
-                found.add(str(hands))
+                hands[2 * q + i] = c
+            if record.first_fit(k.s, hands) is not None:
+                found.add(str([hands[2 * q : 2 * q + len(h)].tolist() for q, h in enumerate(k.hands)]))
     return found
 
 
@@ -421,7 +435,7 @@ def test_record_allows_exactly_the_consistent_placements():
     split = 0
     for state in states:
         for player in range(3):
-            split += len(state.kernel.record(player)[0]) > 1
+            split += len(ll.record(state.kernel.s, player).masks) > 1
             assert (_placements_of_the_record(state.kernel, player)
                     == _consistent_placements(game, state, player)), (state.history(), player)
     assert split >= 5

@@ -1,5 +1,7 @@
-"""The love_letter numba kernel (pimcts_aggregation) against its pyspiel adapter, the
-adapter's resampler, and the Python reference engines."""
+"""The love_letter numba kernel (pimcts_aggregation): its information-state keys against the
+adapter's strings, its determinizer against the adapter's resampler and the frozen oracle's
+world construction, its heuristic, and the compiled engine against the Python reference
+engines. The rules themselves are checked against the oracle in ``test_love_letter_oracle.py``."""
 
 import itertools
 import math
@@ -23,6 +25,7 @@ from test_love_letter import (
     _p1_holds_the_king,
     _state,
     assert_worlds_depend_on_the_information_state_only,
+    oracle,
 )
 
 from infosets.core.pcg32 import PCG32
@@ -48,7 +51,10 @@ CASES = {(2, 1): 300, (3, 1): 300, (4, 2): 250, (2, 0): 50, (3, 0): 50, (4, 0): 
 
 
 @pytest.mark.parametrize("players,tokens", sorted(CASES))
-def test_kernel_agrees_with_adapter_on_random_games(players, tokens):
+def test_infostate_keys_match_strings_on_random_games(players, tokens):
+    """``nb_infostate_key`` is one-to-one with the adapter's information state strings on
+    random games, and pyspiel states replay to the arrays (the rules themselves are checked
+    against the oracle in ``test_love_letter_oracle.py``; the adapter runs this kernel)."""
     game = pyspiel.load_game("love_letter", {"players": players, "tokens_to_win": tokens})
     distinct = check_random_games(game, CASES[players, tokens], seed=players + 10 * tokens,
                                   strings_every=10)
@@ -116,7 +122,7 @@ def test_heuristic_is_the_leader_lead_in_tokens():
     game = pyspiel.load_game("love_letter", {"players": 3})
     kernel = kernel_for(game)
     k = game.new_kernel()
-    k.tokens = [2, 0, 1]
+    k.s[lk.TOKENS : lk.TOKENS + 3] = [2, 0, 1]
     out = np.zeros(3)
     kernel.rules.nb_heuristic(kernel.from_kernel(k), out)
     leads = np.array([1, -2, -1])
@@ -206,12 +212,12 @@ def _after_play(game, kind, seed):
 def _worlds(state, player, draws, seed):
     """``draws`` worlds of ``nb_determinize`` (the function ``k_determinize`` runs) for
     ``player``, as kernel objects, from one PCG32 stream seeded with ``seed``."""
-    arr = lk.array_from_kernel(state.kernel)
+    arr = state.kernel.s
     rng = PCG32(seed).to_array()
     for _ in range(draws):
         world = arr.copy()
         lk.nb_determinize(world, player, rng)
-        yield lk.kernel_from_array(world)
+        yield ll.LoveLetterKernel.wrap(world)
 
 
 def _uniform_law(game, state, player):
@@ -309,8 +315,9 @@ def test_determinize_depends_on_the_information_state_only():
 
 
 def test_determinize_deals_the_python_world():
-    """Given the placement a kernel world deals, the Python reference (``record``,
-    ``witness``, replay) builds the same world, every field: one algorithm in both."""
+    """Given the placement a kernel world deals, the frozen Python reference (the oracle's
+    ``record``, ``witness`` and replay, on the same history) builds the same world, every
+    field: one algorithm in both."""
     rng = np.random.default_rng(23)
     checked = 0
     for name in ("love_letter(players=4,tokens_to_win=1)", "love_letter(players=3,tokens_to_win=1)",
@@ -318,7 +325,10 @@ def test_determinize_deals_the_python_world():
         game = pyspiel.load_game(name)
         for _ in range(20):
             state = play_to_decision(game, rng, int(rng.integers(0, 14)))
-            k = state.kernel
+            k = oracle.LoveLetterKernel(game.num_players(), game.tokens_to_win)
+            for action in state.history():
+                k.apply(action)
+            assert _fields(k) == _fields(state.kernel)
             for player in range(game.num_players()):
                 cases, events = k.record(player)
                 for world in _worlds(state, player, draws=3, seed=checked):

@@ -32,19 +32,24 @@ Modelling choices (documented simplifications):
   untargeted or no-effect play uses target = mover, guess = 0.
 * Returns are win shares (see ``_tabletop``).
 
+The rules are written once, in numba, in ``kernel.py`` (both engines run them); this module
+holds what is not rules: the registration, the string views and tensors (reading the
+kernel's state array), the public log and the world sampler.
+
 Hidden information: every card in a hand carries the set of players who see it (``seen``:
 Priest, Baron tie, King, the owner). A card is known to an observer until its owner plays a
 card of the same type (the observer cannot then tell which was kept). The information-state
 string is the player's current knowledge plus the public log of plays; the kernel also keeps
 the round's chance outcomes (``drawn``), from which the sampler rebuilds what a player knows.
 
-Worlds (``resample``; the numba kernel's ``nb_determinize`` is its twin). For the sampling
-player i, the cards in hand i does not see are dealt again, uniformly (each physical card
-alike) among the placements consistent with what i knows; the cards i sees stay. What i knows
-of the cards in hand is rebuilt by replaying the round (``record``) from the public log, i's
-own cards and what i saw, never from a card i did not see, so a world depends only on i's
-information state (i's views, move by move). Per hand card, i's knowledge is a type mask and
-a tie group, moved with the card by a King trade:
+Worlds (``resample``, and the compiled engine's ``kernel.nb_determinize``: one algorithm, the
+kernel's ``_record`` and ``_witness``, drawn from a Python rng here and a PCG32 stream there).
+For the sampling player i, the cards in hand i does not see are dealt again, uniformly (each
+physical card alike) among the placements consistent with what i knows; the cards i sees
+stay. What i knows of the cards in hand is rebuilt by replaying the round (``record``) from the
+public log, i's own cards and what i saw, never from a card i did not see, so a world depends
+only on i's information state (i's views, move by move). Per hand card, i's knowledge is a type
+mask and a tie group, moved with the card by a King trade:
 * allow (mask): a card i holds or sees (Priest, Baron tie or King with i) is of its type; a
   missed Guard guess excludes the named type; a Baron's winner holds a higher card than the
   loser's (now face up); the card kept beside a King or a Prince played is not the Countess.
@@ -58,18 +63,18 @@ a tie group, moved with the card by a King trade:
   elimination) pins its group to its type. After a tied card's owner plays a T the group may
   be, two cases: X was kept (it stays in the group) or X was the T played (the group is of
   type T and the kept card is Y, any type). Each case is a conjunction of masks and groups;
-  ``record`` keeps the list of cases (``_Case``), and a placement is consistent when it
-  meets one. (Few: a case splits only when a tied card may have been dropped, and the group
-  then dissolves in the new case; two Barons give at most two ties a round, so a case drops
-  at most two groups, at two of the at most 14 plays after the first tie: at most
-  1 + 14 + 91 = 106 cases. Measured: at most 5 in 2,250 random states x players.)
+  ``record`` keeps the list of cases (rows of masks, tie labels and play codes), and a
+  placement is consistent when it meets one. (Few: a case splits only when a tied card may have
+  been dropped, and the group then dissolves in the new case; two Barons give at most two ties
+  a round, so a case drops at most two groups, at two of the at most 14 plays after the first
+  tie: at most 1 + 14 + 91 = 106 cases. Measured: at most 5 in 2,250 random states x players.)
 * views (who else sees each card): not a mask of its own. A world is the round replayed
   from a history dealing it (``witness``: read backwards from the placement, each kept card
   is the old one whenever the case allows, so others keep what they saw when they can), so
   its ``seen`` masks are that history's and ``sample_world`` rebuilds it exactly
   (``plan_history``: the real history with the round's chance outcomes replaced).
 This is exact: every placement meeting a case is dealt by a history keeping i's information
-state at every move, and conversely (tests: test_love_letter*.py). The law is the standard
+state at every move, and conversely (tests: tests/games/love_letter/). The law is the standard
 uniform determinization over placements, not the posterior over histories (which would
 weight each placement by the ways its cards could have been drawn and played).
 
@@ -87,418 +92,145 @@ a public log (``_tabletop.TabletopObserver``).
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
+from infosets.games.love_letter import kernel as lk
+from infosets.games.love_letter.kernel import (  # noqa: F401  (the cards and ids, named from here too)
+    ANY_CARD,
+    BARON,
+    CARD_NAMES,
+    COUNTESS,
+    DECK_COUNTS_LIST,
+    GUARD,
+    HANDMAID,
+    KING,
+    LOG_OUTCOMES,
+    MAX_DEALS,
+    MAX_PLAYERS,
+    NUM_ACTIONS,
+    NUM_TYPES,
+    PRIEST,
+    PRINCE,
+    PRINCESS,
+    TARGETED,
+    decode,
+    encode,
+)
 
 GAME_NAME = "love_letter"
-
-GUARD, PRIEST, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = range(8)
-NUM_TYPES = 8
-CARD_NAMES = ("Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess")
-DECK_COUNTS = (5, 2, 2, 2, 2, 1, 1, 1)
-MAX_PLAYERS = 4
-NUM_ACTIONS = NUM_TYPES * MAX_PLAYERS * 8
-FACE_UP = -2          # draw-queue marker: a face-up removed card (2 players)
-TARGETED = (GUARD, PRIEST, BARON, KING)
-# Outcomes written to the public log after a play (``out<p>``: a Baron eliminated p).
-LOG_OUTCOMES = ("", "hit", "miss", "tie", "out", "redraw") + tuple(f"out{p}" for p in range(MAX_PLAYERS))
-ANY_CARD = (1 << NUM_TYPES) - 1   # ``allow`` mask of a card no public outcome constrains
-# Deals a resampler draws before it gives up: never reached (the fewest accepted by the
-# record's cases in 2,250 random states x players was 1 deal in 15).
-MAX_DEALS = 1 << 24
+DECK_COUNTS = DECK_COUNTS_LIST
+FACE_UP = lk.FACE_UP_MARK  # draw-queue mark: a face-up removed card (2 players)
 
 
-def encode(card: int, target: int, guess: int = 0) -> int:
-    """Action id of playing ``card`` at ``target`` (naming ``guess`` for a Guard)."""
-    return (card * MAX_PLAYERS + target) * 8 + guess
+def _log_tuple(code: int) -> tuple:
+    """A log entry of the array as (mover, card, target, guess, outcome); a round's end is
+    (-1, 0, 0, 0, "round:<winners>")."""
+    if code < 0:
+        return (-1, 0, 0, 0, "round:" + ",".join(str(p) for p in range(MAX_PLAYERS) if -code >> p & 1))
+    rest, outcome = divmod(code, 16)
+    p, action = divmod(rest, NUM_ACTIONS)
+    return (p, *decode(action), LOG_OUTCOMES[outcome])
 
 
-def decode(action: int) -> tuple[int, int, int]:
-    rest, guess = divmod(action, 8)
-    card, target = divmod(rest, MAX_PLAYERS)
-    return card, target, guess
+class LoveLetterKernel(ArrayKernel):
+    """A Love Letter state: the kernel's array (``self.s``), played by its jitted rules."""
 
-
-# How a play's mover kept a card, in a case of the record (``_Case.plays``): the old card
-# (held before the draw) and the drawn one played (KEEP), the old one played (DROP), or
-# either (FREE: the old card if its mask allows the kept type).
-KEEP, DROP, FREE = 0, 1, 2
-
-
-class _Case:
-    """One case of what a player knows of the cards in hand (module docstring): a type mask
-    and a tie label per card (``mask``, ``link``, parallel to the hands; cards with one
-    nonzero label are of one type) and, per play of the round, how its mover's kept card
-    came (``plays``: (code, the old card's mask))."""
-
-    __slots__ = ("mask", "link", "plays", "ok")
-
-    def __init__(self, n: int):
-        self.mask = [[] for _ in range(n)]
-        self.link = [[] for _ in range(n)]
-        self.plays = []
-        self.ok = True
-
-    def copy(self) -> _Case:
-        case = _Case(0)
-        case.mask = [m[:] for m in self.mask]
-        case.link = [m[:] for m in self.link]
-        case.plays = self.plays[:]
-        case.ok = self.ok
-        return case
-
-    def group(self, label: int) -> int:
-        """The types the cards of tie group ``label`` may be."""
-        bits = ANY_CARD
-        for masks, links in zip(self.mask, self.link):
-            for m, other in zip(masks, links):
-                if other == label:
-                    bits &= m
-        return bits
-
-    def feasible(self) -> bool:
-        return self.ok and all(m and (not label or self.group(label))
-                               for masks, links in zip(self.mask, self.link)
-                               for m, label in zip(masks, links))
-
-    def fits(self, hands) -> bool:
-        """Whether the placement ``hands`` meets every mask and tie of this case."""
-        types = {}
-        for hand, masks, links in zip(hands, self.mask, self.link):
-            for c, m, label in zip(hand, masks, links):
-                if not m >> c & 1 or (label and types.setdefault(label, c) != c):
-                    return False
-        return True
-
-    def pin_group(self, label: int, bits: int):
-        """The cards of tie group ``label`` are of the types ``bits`` (the group dissolves)."""
-        for masks, links in zip(self.mask, self.link):
-            for j, other in enumerate(links):
-                if other == label:
-                    masks[j] &= bits
-                    links[j] = 0
-
-    def reveal(self, q: int, i: int, card: int):
-        """``q``'s card ``i`` leaves the hand face up as ``card``: its tie group is of that type."""
-        label = self.link[q].pop(i)
-        self.ok &= bool(self.mask[q].pop(i) >> card & 1)
-        if label:
-            self.pin_group(label, 1 << card)
-
-    def keep(self, p: int, card: int) -> list[_Case]:
-        """``p`` (not the player) held an old card, drew one and played a ``card``: the cases
-        for the card kept. The drawn card is any card; the old one's record is its mask and
-        tie group. If the old card cannot be a ``card``, it was kept (KEEP). If it can and is
-        in no tie group, the kept card may be either: any type (FREE). If it can and is tied,
-        two cases: it was kept (the drawn ``card`` played; KEEP), or it was the ``card``
-        played, so its group is of that type and the kept card is the drawn one (DROP)."""
-        mask, label = self.mask[p][0], self.link[p][0]
-        del self.mask[p][1], self.link[p][1]
-        if not label:
-            self.plays.append((FREE if mask >> card & 1 else KEEP, mask))
-            if mask >> card & 1:
-                self.mask[p][0] = ANY_CARD
-            return [self]
-        if not self.group(label) >> card & 1:
-            self.plays.append((KEEP, mask))
-            return [self]
-        dropped = self.copy()
-        dropped.mask[p][0], dropped.link[p][0] = ANY_CARD, 0
-        dropped.pin_group(label, 1 << card)
-        dropped.plays.append((DROP, mask))
-        self.plays.append((KEEP, mask))
-        return [self, dropped]
-
-    def effects(self, k: LoveLetterKernel, player: int, p: int, card: int, target: int,
-                guess: int, outcome: str, label: int):
-        """The public outcome of ``p``'s play (and what ``player`` saw of it) after the kept
-        card is settled; ``k`` is the real kernel after the play: its hidden cards are read
-        only where ``player`` sees them, its discards (public) where a card is revealed."""
-        if card in (KING, PRINCE):       # the Countess must be played beside them
-            self.mask[p][0] &= ~(1 << COUNTESS)
-        if target == p and card in TARGETED:
-            return
-        if card == GUARD:
-            if outcome == "hit":
-                self.reveal(target, 0, guess)
-            else:
-                self.mask[target][0] &= ~(1 << guess)
-        elif card == PRIEST:
-            if p == player:
-                self.mask[target][0] &= 1 << k.hands[target][0]
-        elif card == BARON:
-            if outcome == "tie":
-                if player in (p, target):
-                    self.mask[p][0] &= 1 << k.hands[p][0]
-                    self.mask[target][0] &= 1 << k.hands[target][0]
-                else:
-                    a, b = self.link[p][0], self.link[target][0]
-                    for links in self.link:
-                        for j, other in enumerate(links):
-                            if other and other in (a, b):
-                                links[j] = label
-                    self.link[p][0] = self.link[target][0] = label
-            else:
-                loser = int(outcome[3:])
-                low = k.discards[loser][-1]
-                self.reveal(loser, 0, low)
-                winner = target if loser == p else p
-                self.mask[winner][0] &= ANY_CARD & ~((2 << low) - 1)   # higher than ``low``
-        elif card == KING:
-            for field in (self.mask, self.link):
-                field[p], field[target] = field[target], field[p]
-            if player in (p, target):
-                self.mask[p][0] &= 1 << k.hands[p][0]
-                self.mask[target][0] &= 1 << k.hands[target][0]
-        elif card == PRINCE:
-            self.reveal(target, 0, k.discards[target][-1])
-        elif card == PRINCESS:
-            self.reveal(p, 0, k.discards[p][-1])
-
-
-class LoveLetterKernel(tt.Kernel):
-    """Whole Love Letter state: hands with visibility bitmasks, deck as counts, and the
-    round's chance outcomes (``drawn``), from which the sampler rebuilds what each player
-    knows (module docstring)."""
-
-    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
-
-    VALUE_FIELDS = ("n", "cur", "after_draw", "done", "tokens_to_win")
-    # ``drawn``: the chance outcomes of the current round in order (face-up removed cards and
-    # every card drawn into a hand); a world's ``drawn`` is the history that deals it.
-    LIST_FIELDS = ("tokens", "pool", "alive", "immune", "face_up", "queue", "log", "drawn")
-    NESTED_FIELDS = ("hands", "seen", "discards")   # ``seen``: observer bitmask per hand card
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
+    __slots__ = ()
+    RULES = lk
+    NUM_ACTIONS = NUM_ACTIONS
+    MAX_PLAYERS = MAX_PLAYERS
+    REBUILDS_WORLDS = True  # sampled worlds replay from their history (_tabletop)
 
     def __init__(self, n: int, tokens_to_win: int = 1):
-        self.n = n
-        self.tokens = [0] * n
-        self.tokens_to_win = tokens_to_win
-        self.done = False
-        self.log = []
-        self._start_round(0)
+        super().__init__(lk.new_state(n, tokens_to_win))
 
-    def _start_round(self, first: int):
-        n = self.n
-        self.pool = list(DECK_COUNTS)
-        self.hands = [[] for _ in range(n)]
-        self.seen = [[] for _ in range(n)]      # bitmask of observers, parallel to hands
-        self.alive = [True] * n
-        self.immune = [False] * n
-        self.discards = [[] for _ in range(n)]
-        self.face_up = []
-        self.drawn = []
-        self.queue = ([FACE_UP] * 3 if n == 2 else []) + list(range(n)) + [first]
-        self.cur = first
-        self.after_draw = None                  # player whose turn ends after a Prince draw
+    # -- the array's fields, read-only (as Python values) --------------------------------
+    def fields(self) -> Fields:
+        """Every field of the state, read from the array at once (what the views read)."""
+        return Fields(self.s)
 
-    # -- flow ---------------------------------------------------------------------------
+    n = property(lambda self: int(self.s[lk.N]))
+    cur = property(lambda self: int(self.s[lk.CUR]))
+    done = property(lambda self: bool(self.s[lk.DONE]))
+    tokens_to_win = property(lambda self: int(self.s[lk.TOKENS_TO_WIN]))
+    after_draw = property(lambda self: self.fields().after_draw)
+    tokens = property(lambda self: self.fields().tokens)
+    pool = property(lambda self: self.s[lk.POOL : lk.POOL + NUM_TYPES].tolist())
+    alive = property(lambda self: self.fields().alive)
+    immune = property(lambda self: self.fields().immune)
+    face_up = property(lambda self: self.fields().face_up)
+    queue = property(lambda self: self.fields().queue)
+    drawn = property(lambda self: self.fields().drawn)
+    hands = property(lambda self: self.fields().hands)
+    seen = property(lambda self: self.fields().seen)
+    discards = property(lambda self: self.fields().discards)
+    log = property(lambda self: self.fields().log, doc="The public log, one tuple per entry.")
+
     def deck_size(self) -> int:
-        return sum(self.pool) - 1
+        return int(self.s[lk.POOL : lk.POOL + NUM_TYPES].sum()) - 1
 
-    def is_terminal(self):
-        return self.done
+    def chance_possible(self, action):
+        return 0 <= action < NUM_TYPES and self.s[lk.POOL + action] > 0
 
-    def current_player(self):
-        if self.done:
-            return tt.TERMINAL
-        if self.queue:
-            return tt.CHANCE
-        return self.cur
+    # -- information -----------------------------------------------------------------------
+    def information_state_string(self, player: int) -> str:
+        f = self.fields()  # read once for the view and the log
+        return "\n".join(self._view(player, f) + [f"{self.LOG_LABEL}: {_log_text(f.log)}"])
 
-    def chance_outcomes(self):
-        return tt.count_outcomes(self.pool)
-
-    def _targets(self, p: int) -> list[int]:
-        return [q for q in range(self.n) if q != p and self.alive[q] and not self.immune[q]]
-
-    def legal_actions(self):
-        if self.done or self.queue:
-            return []
-        p = self.cur
-        hand = self.hands[p]
-        cards = sorted(set(hand))
-        if COUNTESS in hand and (KING in hand or PRINCE in hand):
-            cards = [COUNTESS]
-        targets = self._targets(p)
-        actions = []
-        for c in cards:
-            if c == GUARD:
-                if targets:
-                    actions.extend(encode(c, t, g) for t in targets for g in range(1, NUM_TYPES))
-                else:
-                    actions.append(encode(c, p))
-            elif c in TARGETED:
-                actions.extend(encode(c, t) for t in targets) if targets else actions.append(encode(c, p))
-            elif c == PRINCE:
-                actions.extend(encode(c, t) for t in sorted(targets + [p]))
-            else:
-                actions.append(encode(c, p))
-        actions.sort()
-        return actions
-
-    def apply(self, action):
-        if self.queue:
-            who = self.queue.pop(0)
-            self.pool[action] -= 1
-            self.drawn.append(action)
-            if who == FACE_UP:
-                self.face_up.append(action)
-            else:
-                self.hands[who].append(action)
-                self.seen[who].append(1 << who)
-            if not self.queue and self.after_draw is not None:
-                self.after_draw = None
-                self._end_turn()
-            return
-        self._play(*decode(action))
-
-    def _play(self, card: int, target: int, guess: int):
-        p = self.cur
-        hand, seen = self.hands[p], self.seen[p]
-        i = len(hand) - 1 if hand[-1] == card else hand.index(card)   # the copy played
-        hand.pop(i)
-        seen.pop(i)
-        if hand[0] == card:      # observers cannot tell which copy was kept
-            seen[0] = 1 << p
-        self.discards[p].append(card)
-        self.immune[p] = False
-        outcome = ""
-        if target == p and card in TARGETED:
-            pass  # no valid target: played without effect
-        elif card == GUARD:
-            if self.hands[target][0] == guess:
-                self._eliminate(target)
-                outcome = "hit"
-            else:
-                outcome = "miss"
-        elif card == PRIEST:
-            self.seen[target][0] |= 1 << p
-        elif card == BARON:
-            mine, theirs = hand[0], self.hands[target][0]
-            if mine == theirs:
-                seen[0] |= 1 << target
-                self.seen[target][0] |= 1 << p
-                outcome = "tie"
-            else:
-                loser = p if mine < theirs else target
-                self._eliminate(loser)
-                outcome = f"out{loser}"
-        elif card == KING:
-            both = (1 << p) | (1 << target)
-            self.hands[p], self.hands[target] = self.hands[target], self.hands[p]
-            self.seen[p], self.seen[target] = self.seen[target], self.seen[p]
-            self.seen[p][0] |= both
-            self.seen[target][0] |= both
-        elif card == PRINCE:
-            dropped = self.hands[target].pop()
-            self.seen[target].pop()
-            self.discards[target].append(dropped)
-            if dropped == PRINCESS:
-                self.alive[target] = False
-                outcome = "out"
-            else:
-                self.log.append((p, card, target, guess, "redraw"))
-                self.queue.append(target)
-                self.after_draw = p
-                return
-        elif card == HANDMAID:
-            self.immune[p] = True
-        elif card == PRINCESS:
-            self._eliminate(p)
-        self.log.append((p, card, target, guess, outcome))
-        self._end_turn()
-
-    def _eliminate(self, q: int):
-        self.alive[q] = False
-        self.discards[q].extend(self.hands[q])
-        self.hands[q] = []
-        self.seen[q] = []
-
-    def _end_turn(self):
-        if sum(self.alive) == 1 or self.deck_size() <= 0:
-            self._end_round()
-            return
-        q = (self.cur + 1) % self.n
-        while not self.alive[q]:
-            q = (q + 1) % self.n
-        self.cur = q
-        self.immune[q] = False
-        self.queue.append(q)
-
-    def round_winners(self) -> list[int]:
-        """Players winning the round now: the last one in, else the highest card (ties:
-        the higher sum of discards; remaining ties all win)."""
-        keys = [(self.hands[p][0], sum(v + 1 for v in self.discards[p])) if self.alive[p]
-                else (-1, -1) for p in range(self.n)]
-        shares = tt.win_shares(keys, self.alive)
-        return [p for p in range(self.n) if shares[p] > 0]
-
-    def _end_round(self):
-        winners = self.round_winners()
-        for p in winners:
-            self.tokens[p] += 1
-        self.log.append((-1, 0, 0, 0, "round:" + ",".join(map(str, winners))))
-        if max(self.tokens) >= self.tokens_to_win:
-            self.done = True
-            return
-        self._start_round(winners[0])
-
-    def returns(self):
-        if not self.done:
-            return [0.0] * self.n
-        return tt.win_shares(self.tokens)
-
-    # -- information ---------------------------------------------------------------------
-    def _view(self, player: int) -> list[str]:
+    def _view(self, player: int, f: Fields | None = None) -> list[str]:
+        f = self.fields() if f is None else f
         bit = 1 << player
-        parts = [f"p{player} mover {self.current_player()} deck {self.deck_size()} "
-                 f"tokens {self.tokens}",
-                 "hand: " + ",".join(CARD_NAMES[c] for c in sorted(self.hands[player])),
-                 "face-up removed: " + ",".join(CARD_NAMES[c] for c in self.face_up)]
-        for q in range(self.n):
+        parts = [
+            f"p{player} mover {self.current_player()} deck {f.deck_size()} tokens {f.tokens}",
+            "hand: " + ",".join(CARD_NAMES[c] for c in sorted(f.hands[player])),
+            "face-up removed: " + ",".join(CARD_NAMES[c] for c in f.face_up),
+        ]
+        for q in range(f.n):
             if q == player:
                 continue
-            known = [CARD_NAMES[c] for c, s in zip(self.hands[q], self.seen[q]) if s & bit]
-            hidden = len(self.hands[q]) - len(known)
-            parts.append(f"p{q} {'in' if self.alive[q] else 'out'}"
-                         f"{' immune' if self.immune[q] else ''} holds {sorted(known)} +{hidden}?")
-        parts.append("discards: " + " | ".join(",".join(CARD_NAMES[c] for c in d)
-                                               for d in self.discards))
+            known = [CARD_NAMES[c] for c, s in zip(f.hands[q], f.seen[q]) if s & bit]
+            hidden = len(f.hands[q]) - len(known)
+            parts.append(
+                f"p{q} {'in' if f.alive[q] else 'out'}"
+                f"{' immune' if f.immune[q] else ''} holds {sorted(known)} +{hidden}?"
+            )
+        parts.append("discards: " + " | ".join(",".join(CARD_NAMES[c] for c in d) for d in f.discards))
         return parts
 
     # Tensor layout: see the module docstring.
     LOG_CODES = NUM_ACTIONS + len(LOG_OUTCOMES) + MAX_PLAYERS
 
     def tensor_pieces(self, player):
-        n, bit = self.n, 1 << player
+        f = self.fields()
+        n, bit = f.n, 1 << player
         known = np.zeros((n, NUM_TYPES), np.float32)
         unknown = np.zeros(n, np.float32)
         discards = np.zeros((n, NUM_TYPES), np.float32)
         for q in range(n):
-            for c in self.discards[q]:
+            for c in f.discards[q]:
                 discards[q, c] += 1
             if q == player:
                 continue
-            for c, s in zip(self.hands[q], self.seen[q]):
+            for c, s in zip(f.hands[q], f.seen[q]):
                 if s & bit:
                     known[q, c] += 1
                 else:
                     unknown[q] += 1
-        return [("player", tt.one_hot(player, n)),
-                ("mover", tt.mover_one_hot(self, n)),
-                ("deck", np.asarray([self.deck_size()], np.float32)),
-                ("tokens", np.asarray(self.tokens, np.float32)),
-                ("hand", np.asarray(tt.list_to_counts(self.hands[player], NUM_TYPES), np.float32)),
-                ("face_up", np.asarray(tt.list_to_counts(self.face_up, NUM_TYPES), np.float32)),
-                ("alive", np.asarray(self.alive, np.float32)),
-                ("immune", np.asarray(self.immune, np.float32)),
-                ("known", known),
-                ("unknown", unknown),
-                ("discards", discards)]
+        return [
+            ("player", tt.one_hot(player, n)),
+            ("mover", tt.mover_one_hot(self, n)),
+            ("deck", np.asarray([f.deck_size()], np.float32)),
+            ("tokens", np.asarray(f.tokens, np.float32)),
+            ("hand", np.asarray(tt.list_to_counts(f.hands[player], NUM_TYPES), np.float32)),
+            ("face_up", np.asarray(tt.list_to_counts(f.face_up, NUM_TYPES), np.float32)),
+            ("alive", np.asarray(f.alive, np.float32)),
+            ("immune", np.asarray(f.immune, np.float32)),
+            ("known", known),
+            ("unknown", unknown),
+            ("discards", discards),
+        ]
 
     def log_codes(self):
         codes = []
@@ -511,137 +243,58 @@ class LoveLetterKernel(tt.Kernel):
         return codes
 
     def _log_text(self):
-        return ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
-                        for p, c, t, g, o in self.log)
+        return _log_text(self.log)
 
     # -- worlds (module docstring) ---------------------------------------------------------
-    def _steps(self, draws):
-        """Replay the current round from its start with the chance outcomes ``draws`` and the
-        round's plays (this kernel's log). Yields ``(kernel, event)`` after each step: event
-        ``("draw", who)`` (``who``: FACE_UP for a face-up card) or ``("play", p, card, target,
-        guess, outcome, before)``, ``before`` the mover's hand before the play."""
-        if self.done:
-            return
-        start = len(self.log)
-        while start and self.log[start - 1][0] >= 0:
-            start -= 1
-        k = self.copy()
-        k.log = self.log[:start]
-        k._start_round(self.log[start][0] if start < len(self.log) else self.cur)
-        draws = list(draws)
-        while len(k.drawn) < len(self.drawn) or len(k.log) < len(self.log):
-            if k.queue:
-                if len(k.drawn) == len(draws):
-                    raise ValueError("love_letter: the round's draws do not replay its log")
-                who = k.queue[0]
-                k.apply(draws[len(k.drawn)])
-                yield k, ("draw", who)
-                continue
-            if len(k.log) == len(self.log):
-                raise ValueError("love_letter: the round's draws do not replay its log")
-            p, card, target, guess, _ = self.log[len(k.log)]
-            before = k.hands[p][:]
-            k.apply(encode(card, target, guess))
-            yield k, ("play", p, card, target, guess, k.log[-1][4], before)
-
     def _replay(self, draws) -> LoveLetterKernel:
-        """This kernel with the current round dealt by ``draws`` instead (``_steps``)."""
-        tail = deque(self._steps(draws), maxlen=1)  # only the last step is kept
-        return tail[0][0] if tail else self.copy()
-
-    def record(self, player: int) -> tuple[list[_Case], list[tuple]]:
-        """What ``player`` knows of the cards in hand: the cases of the public record (one of
-        which every consistent placement meets; module docstring) and the round's events
-        (``_steps``, for ``witness``). Reads hidden cards only where ``player`` sees them."""
-        cases, events = [_Case(self.n)], []
-        for k, event in self._steps(self.drawn):
-            events.append(event[:-1] if event[0] == "play" else event)
-            if event[0] == "draw":
-                who = event[1]
-                if who != FACE_UP:
-                    bits = 1 << k.hands[who][-1] if who == player else ANY_CARD
-                    for case in cases:
-                        case.mask[who].append(bits)
-                        case.link[who].append(0)
-                continue
-            _, p, card, target, guess, outcome, before = event
-            label = len(k.log)   # a new tie label: one per play, so unique
-            split = []           # cases split off by a tied card (after the others)
-            for case in cases:
-                if p == player:      # the player knows which copy they played
-                    played = 1 if before[1] == card else 0
-                    case.reveal(p, played, card)
-                    case.plays.append((KEEP if played else DROP, 0))
-                else:
-                    split.extend(case.keep(p, card)[1:])
-            grown, cases = cases + split, []
-            for case in grown:
-                case.effects(k, player, p, card, target, guess, outcome, label)
-                if case.feasible():
-                    cases.append(case)
-        return cases, events
-
-    def witness(self, events, case: _Case, hands) -> list[int]:
-        """The chance outcomes of a history of the current round that deals ``hands`` (a
-        placement meeting ``case``), read backwards from the placement: each play's mover
-        held the card kept and the card played, in the order ``case`` says (``KEEP``: the
-        kept card was the old one; ``FREE``: the old one if its mask allows the kept type)."""
-        hands = [h[:] for h in hands]
-        discards = [d[:] for d in self.discards]
-        face_up = self.face_up[:]
-        plays = len(case.plays)
-        draws = []
-        for event in reversed(events):
-            if event[0] == "draw":
-                draws.append(face_up.pop() if event[1] == FACE_UP else hands[event[1]].pop())
-                continue
-            _, p, card, target, guess, outcome = event
-            plays -= 1
-            if target == p and card in TARGETED:
-                pass
-            elif card == KING:
-                hands[p], hands[target] = hands[target], hands[p]
-            elif card == PRINCE or (card == GUARD and outcome == "hit"):
-                hands[target].append(discards[target].pop())
-            elif card == BARON and outcome.startswith("out"):
-                loser = int(outcome[3:])
-                hands[loser].append(discards[loser].pop())
-            elif card == PRINCESS:
-                hands[p].append(discards[p].pop())
-            discards[p].pop()    # the card played
-            (kept,) = hands[p]
-            code, mask = case.plays[plays]
-            hands[p] = [kept, card] if code == KEEP or (code == FREE and mask >> kept & 1) else [card, kept]
-        draws.reverse()
-        return draws
+        """This kernel with the current round dealt by ``draws`` instead: the round replayed
+        from its start with those chance outcomes and the round's plays (the log's)."""
+        s = self.s
+        t = s.copy()
+        start = _round_start(s)
+        t[lk.LOG_LEN] = start
+        lk._rehash_log(t)
+        lk._start_round(t, int(s[lk.CUR]) if start == s[lk.LOG_LEN] else _mover(s[lk.LOG + start]))
+        while t[lk.DRAW_LEN] < s[lk.DRAW_LEN] or t[lk.LOG_LEN] < s[lk.LOG_LEN]:
+            if t[lk.QUEUE_LEN] > 0:
+                if t[lk.DRAW_LEN] >= len(draws):
+                    raise ValueError("love_letter: the round's draws do not replay its log")
+                lk.nb_apply_action(t, int(draws[t[lk.DRAW_LEN]]))
+            elif t[lk.LOG_LEN] < s[lk.LOG_LEN]:
+                lk.nb_apply_action(t, int(s[lk.LOG + t[lk.LOG_LEN]] // 16 % NUM_ACTIONS))
+            else:
+                raise ValueError("love_letter: the round's draws do not replay its log")
+        return self.wrap(t)
 
     def resample(self, player, rng):
         """A world for ``player`` (module docstring, "Worlds"): the cards ``player`` does not
-        see dealt uniformly among the placements some case of ``record`` allows (by
-        rejection), then the round replayed from the history ``witness`` builds for it."""
-        if self.done:
+        see dealt uniformly among the placements some case of the record allows (by
+        rejection: the unseen cards and the pool shuffled together by ``tt.shuffled_cards``,
+        the first ones dealt into the unseen slots in order), then the round replayed from
+        the history the kernel's ``_witness`` builds for it."""
+        if self.s[lk.DONE]:
             return self.copy()
-        cases, events = self.record(player)
-        pool = self.pool[:]
-        slots = tt.pool_unseen_cards(self.hands, self.seen, player, pool)
-        allowed = [0] * len(slots)
-        for case in cases:
-            for j, (q, i) in enumerate(slots):
-                allowed[j] |= case.mask[q][i]
-        hands = [h[:] for h in self.hands]
+        s, f = self.s, self.fields()
+        rec = record(s, player)
+        pool = f.pool[:]
+        slots = tt.pool_unseen_cards(f.hands, f.seen, player, pool)
+        allowed = [int(np.bitwise_or.reduce(rec.masks[:, 2 * q + i])) for q, i in slots]
+        hands = s[lk.HANDS : lk.HANDS + 2 * MAX_PLAYERS].copy()
         for _ in range(MAX_DEALS):
             cards = tt.shuffled_cards(pool, rng)
             if any(not a >> c & 1 for a, c in zip(allowed, cards)):
                 continue
             for (q, i), c in zip(slots, cards):
-                hands[q][i] = c
-            case = next((case for case in cases if case.fits(hands)), None)
+                hands[2 * q + i] = c
+            case = rec.first_fit(s, hands)
             if case is not None:
                 break
         else:
             raise RuntimeError("love_letter: no deal fits the public record (MAX_DEALS draws)")
-        world = self._replay(self.witness(events, case, hands))
-        if world.hands != hands or world.log != self.log:
+        world = self._replay(rec.witness(s, case, hands))
+        w = world.fields()
+        placed = [hands[2 * q : 2 * q + len(h)].tolist() for q, h in enumerate(f.hands)]
+        if w.hands != placed or world.log != f.log:
             raise AssertionError("love_letter: the witness history does not replay the record")
         return world
 
@@ -650,7 +303,7 @@ class LoveLetterKernel(tt.Kernel):
         k, steps = game.new_kernel(), []
         for step, action in enumerate(history):
             if k.current_player() == tt.CHANCE:
-                if not k.drawn:
+                if not k.s[lk.DRAW_LEN]:
                     steps = []
                 steps.append(step)
             k.apply(action)
@@ -660,18 +313,19 @@ class LoveLetterKernel(tt.Kernel):
         """``history`` with the last round's chance outcomes replaced by this world's
         (``drawn``: the witness history ``resample`` dealt it with)."""
         steps = self.history_context(game, history) if context is None else context
-        if len(steps) != len(self.drawn):
+        drawn = self.drawn
+        if len(steps) != len(drawn):
             return None
         planned = list(history)
-        for step, card in zip(steps, self.drawn):
+        for step, card in zip(steps, drawn):
             planned[step] = int(card)
         return planned
 
     def same_cards(self, other):
         """Same cards in the same places (who has seen them and what the public record says
         of them is bookkeeping of the history: a rebuilt world has its own)."""
-        return (self.hands == other.hands and self.pool == other.pool
-                and self.face_up == other.face_up and self.discards == other.discards)
+        a, b = self.fields(), other.fields()
+        return a.hands == b.hands and a.pool == b.pool and a.face_up == b.face_up and a.discards == b.discards
 
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
@@ -683,19 +337,140 @@ class LoveLetterKernel(tt.Kernel):
             return f"{CARD_NAMES[card]} p{target}"
         return CARD_NAMES[card]
 
-    def _state_line(self):
-        return (f"mover {self.current_player()} deck {self.deck_size()} pool {self.pool} "
-                f"face-up {self.face_up} tokens {self.tokens}")
+    def __str__(self):
+        f = self.fields()
+        lines = [
+            f"mover {self.current_player()} deck {f.deck_size()} pool {f.pool} "
+            f"face-up {f.face_up} tokens {f.tokens}"
+        ]
+        lines += [
+            f"p{p} {'in' if f.alive[p] else 'out'} hand {f.hands[p]} "
+            f"seen {f.seen[p]} immune {f.immune[p]} discards {f.discards[p]}"
+            for p in range(f.n)
+        ]
+        return "\n".join(lines)
 
-    def _player_line(self, p):
-        return (f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
-                f"seen {self.seen[p]} immune {self.immune[p]} discards {self.discards[p]}")
+
+class Fields:
+    """The fields of a state array as Python values, read at once (``LoveLetterKernel.fields``),
+    by the lengths the array keeps (slots past them are stale): n, cur, after_draw (None:
+    no Prince draw pending), done, tokens_to_win, tokens, pool (8 counts), alive, immune,
+    face_up, queue, drawn (the round's chance outcomes), hands, seen (observer bitmask per
+    hand card), discards (in order), and log (one tuple per entry, ``_log_tuple``)."""
+
+    __slots__ = (
+        "n",
+        "cur",
+        "after_draw",
+        "done",
+        "tokens_to_win",
+        "tokens",
+        "pool",
+        "alive",
+        "immune",
+        "face_up",
+        "queue",
+        "drawn",
+        "hands",
+        "seen",
+        "discards",
+        "_log_codes",
+    )
+
+    def __init__(self, s: np.ndarray):
+        v = s[: lk.LOG].tolist()
+        n = self.n = v[lk.N]
+        self.cur, self.done, self.tokens_to_win = v[lk.CUR], bool(v[lk.DONE]), v[lk.TOKENS_TO_WIN]
+        self.after_draw = None if v[lk.AFTER_DRAW] < 0 else v[lk.AFTER_DRAW]
+        self.tokens = v[lk.TOKENS : lk.TOKENS + n]
+        self.pool = v[lk.POOL : lk.POOL + NUM_TYPES]
+        self.alive = [bool(x) for x in v[lk.ALIVE : lk.ALIVE + n]]
+        self.immune = [bool(x) for x in v[lk.IMMUNE : lk.IMMUNE + n]]
+        self.face_up = v[lk.FACE_UP : lk.FACE_UP + v[lk.FACE_UP_LEN]]
+        self.queue = v[lk.QUEUE : lk.QUEUE + v[lk.QUEUE_LEN]]
+        self.drawn = v[lk.DRAWN : lk.DRAWN + v[lk.DRAW_LEN]]
+        lengths = v[lk.HAND_LEN : lk.HAND_LEN + n]
+        self.hands = [v[lk.HANDS + 2 * p : lk.HANDS + 2 * p + lengths[p]] for p in range(n)]
+        self.seen = [v[lk.SEEN + 2 * p : lk.SEEN + 2 * p + lengths[p]] for p in range(n)]
+        self.discards = [
+            v[lk.DISCARDS + lk.MAX_DISCARDS * p : lk.DISCARDS + lk.MAX_DISCARDS * p + v[lk.DISC_LEN + p]]
+            for p in range(n)
+        ]
+        self._log_codes = s[lk.LOG : lk.LOG + v[lk.LOG_LEN]]
+
+    @property
+    def log(self) -> list[tuple]:
+        """The public log, one tuple per entry (read when asked)."""
+        return [_log_tuple(code) for code in self._log_codes.tolist()]
+
+    def deck_size(self) -> int:
+        return sum(self.pool) - 1
+
+
+def _log_text(log) -> str:
+    return ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}" for p, c, t, g, o in log)
+
+
+def _mover(code) -> int:
+    return int(code) // 16 // NUM_ACTIONS
+
+
+def _round_start(s: np.ndarray) -> int:
+    """The log index of the current round's first entry."""
+    start = int(s[lk.LOG_LEN])
+    while start > 0 and s[lk.LOG + start - 1] >= 0:
+        start -= 1
+    return start
+
+
+class Record:
+    """What a player knows of the cards in hand (module docstring, "Worlds"), as the kernel's
+    ``_record`` fills it: per case, a type mask per hand slot (``masks``, slot ``2 q + i``),
+    a tie label per slot (``links``) and a code per play of the round (``plays``: KEEP,
+    DROP or FREE in the low two bits, the old card's mask above); ``events`` the round's
+    draws and plays (``kernel.DRAW_EVENT``), ``start`` the round's first log index."""
+
+    __slots__ = ("masks", "links", "plays", "events", "start")
+
+    def __init__(self, s: np.ndarray, player: int):
+        cap = lk.CASE_CAP
+        cm, cl = np.zeros((cap, 2 * MAX_PLAYERS), np.int64), np.zeros((cap, 2 * MAX_PLAYERS), np.int64)
+        cp = np.zeros((cap, lk.PLAY_CAP), np.int64)
+        events, hl = np.zeros(lk.EVENT_CAP, np.int64), np.zeros(MAX_PLAYERS, np.int64)
+        scratch = np.zeros(lk.SCRATCH, np.int64)
+        nc, ne, self.start = lk._record(s, scratch, player, cm, cl, cp, events, hl, np.zeros(cap, np.int64))
+        self.masks, self.links, self.plays = cm[:nc], cl[:nc], cp[:nc]
+        self.events = events[:ne]
+
+    def fits(self, s: np.ndarray, case: int, hands: np.ndarray) -> bool:
+        """Whether the placement ``hands`` (slot ``2 q + i``) meets case ``case``."""
+        return bool(lk._fits_case(self.masks, self.links, case, hands, s, int(s[lk.N])))
+
+    def first_fit(self, s: np.ndarray, hands: np.ndarray) -> int | None:
+        """The first case the placement ``hands`` meets, None if none does."""
+        return next((c for c in range(len(self.masks)) if self.fits(s, c, hands)), None)
+
+    def witness(self, s: np.ndarray, case: int, hands: np.ndarray) -> list[int]:
+        """The chance outcomes of a history of the round dealing ``hands`` (kernel ``_witness``,
+        read backwards by case ``case``'s play codes)."""
+        draws = np.zeros(lk.MAX_DRAWN, np.int64)
+        work = [np.zeros(2 * MAX_PLAYERS, np.int64) for _ in range(4)]
+        lengths = [np.zeros(MAX_PLAYERS, np.int64) for _ in range(2)]
+        plays = np.ascontiguousarray(self.plays)
+        lk._witness(s, self.start, self.events, len(self.events), plays, case, hands, draws, *work, *lengths)
+        return draws[: s[lk.DRAW_LEN]].tolist()
+
+
+def record(s: np.ndarray, player: int) -> Record:
+    """``player``'s record of the round of state array ``s`` (``Record``)."""
+    return Record(s, player)
 
 
 _DEFAULT_PLAYERS = 3
-TOKENS_BY_PLAYERS = {2: 7, 3: 5, 4: 4}   # affection tokens to win, from the rule book
-GAME_TYPE = tt.make_game_type(GAME_NAME, "Love Letter", 2, MAX_PLAYERS,
-                              {"players": _DEFAULT_PLAYERS, "tokens_to_win": 0})
+TOKENS_BY_PLAYERS = {2: 7, 3: 5, 4: 4}  # affection tokens to win, from the rule book
+GAME_TYPE = tt.make_game_type(
+    GAME_NAME, "Love Letter", 2, MAX_PLAYERS, {"players": _DEFAULT_PLAYERS, "tokens_to_win": 0}
+)
 
 
 class LoveLetterGame(tt.TabletopGame):
@@ -709,9 +484,14 @@ class LoveLetterGame(tt.TabletopGame):
         params = dict(params or {})
         n = tt.players_param(params, GAME_TYPE)
         tokens = tt.int_param(params, "tokens_to_win", 0, 0, 10) or TOKENS_BY_PLAYERS[n]
-        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
-                         max_chance_outcomes=NUM_TYPES,
-                         max_game_length=3 * sum(DECK_COUNTS) * (n * (tokens - 1) + 1))
+        super().__init__(
+            GAME_TYPE,
+            params,
+            num_players=n,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            max_game_length=3 * sum(DECK_COUNTS) * (n * (tokens - 1) + 1),
+        )
         self.tokens_to_win = tokens
 
     def new_kernel(self):

@@ -1,11 +1,17 @@
-"""Numba kernel of the ``love_letter`` port for the compiled search engine.
+"""Love Letter's rules, once: the numba kernel that both engines and the pyspiel adapter run.
 
-Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (docs/papers/pimcts_aggregation.md). The readable reference is
-``infosets.games.love_letter.game.LoveLetterKernel``: this module runs the same rules, action ids
-(``love_letter.encode``), chance outcomes (card types of the pool, in type order, probability
-count / total), returns (win shares of the affection tokens) and determinization law, on a
-flat int64 array (contract in ``infosets.games.kernels``).
+Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search
+in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md) ran TAG's Love Letter;
+the rules, modelling choices and the world sampler's algorithm are stated in
+``infosets.games.love_letter.game``. This module is the only place the rules are written:
+dealing, legal plays (the Countess rule), each card's effect, rounds and affection tokens,
+returns (win shares of the tokens), the cut-off heuristic, the information-state keys and
+the compiled engine's determinizer (``nb_determinize``; its record, ``_record``, and witness
+history, ``_witness``, serve the adapter's sampler too), on a flat int64 array (contract in
+``infosets.games.kernels``). The pyspiel adapter (``game.LoveLetterKernel``, an
+``infosets.games.array_kernel.ArrayKernel``) calls these functions and reads the array's
+fields for its strings and tensors. Action ids: ``encode(card, target, guess)``. Chance
+outcomes: the card types of the pool, in type order, probability count / total.
 
 State array (``n`` players, 2..4), header then fixed blocks:
   [0] n, [1] player to move, [2] Prince-draw turn owner (-1: none), [3] game over,
@@ -15,12 +21,10 @@ State array (``n`` players, 2..4), header then fixed blocks:
   ``IMMUNE`` 4; ``FACE_UP`` 3; ``QUEUE`` who receives the next chance draws (-2: face up);
   ``HAND_LEN`` 4; ``HANDS`` 4 x 2 cards in hand order; ``SEEN`` 4 x 2 observer bitmasks;
   ``DISC_LEN`` 4; ``DISCARDS`` 4 x 16 in order; ``DRAWN`` 16: the round's chance outcomes
-  in order (``LoveLetterKernel.drawn``); ``LOG`` the public log, one entry each: ``(mover *
-  NUM_ACTIONS + action) * 16 + outcome`` (outcome: index in ``love_letter.LOG_OUTCOMES``)
-  or, for a round's end, minus the bitmask of its winners.
-
-The array holds exactly the reference kernel's fields (``array_from_kernel`` /
-``kernel_from_array`` convert both ways without replaying moves).
+  in order; ``LOG`` the public log, one entry each: ``(mover * NUM_ACTIONS + action) * 16 +
+  outcome`` (outcome: index in ``LOG_OUTCOMES``) or, for a round's end, minus the bitmask of
+  its winners. Slots past a list's length (a hand, a pile, the queue) may hold stale values:
+  readers go by the lengths.
 """
 
 from __future__ import annotations
@@ -31,23 +35,44 @@ import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_bounded
-from infosets.games.kernels import FieldKernel, Kernel, no_history
-from infosets.games.love_letter import game as ll
+from infosets.games.array_kernel import kernel_record
+from infosets.games.kernels import Kernel
 
 CHANCE = -1
 TERMINAL = -4
-NT = ll.NUM_TYPES
-MP = ll.MAX_PLAYERS
-NUM_ACTIONS = ll.NUM_ACTIONS
-GUARD, PRIEST, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = range(NT)
-FACE_UP_MARK = ll.FACE_UP
-HIT, MISS, TIE, OUT, REDRAW, OUT0 = 1, 2, 3, 4, 5, 6  # indices in ll.LOG_OUTCOMES
-assert ll.LOG_OUTCOMES[OUT0] == "out0" and ll.LOG_OUTCOMES[REDRAW] == "redraw"
-DECK_COUNTS = np.array(ll.DECK_COUNTS, dtype=np.int64)
+GUARD, PRIEST, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = range(8)
+NUM_TYPES = NT = 8
+CARD_NAMES = ("Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess")
+DECK_COUNTS_LIST = (5, 2, 2, 2, 2, 1, 1, 1)  # the classic 16-card deck, by type
+MAX_PLAYERS = MP = 4
+NUM_ACTIONS = NT * MP * 8
+FACE_UP_MARK = -2  # draw-queue mark: a face-up removed card (2 players)
+TARGETED = (GUARD, PRIEST, BARON, KING)
+# Outcomes written to the public log after a play (``out<p>``: a Baron eliminated p).
+LOG_OUTCOMES = ("", "hit", "miss", "tie", "out", "redraw") + tuple(f"out{p}" for p in range(MP))
+HIT, MISS, TIE, OUT, REDRAW, OUT0 = 1, 2, 3, 4, 5, 6  # indices in LOG_OUTCOMES
+DECK_COUNTS = np.array(DECK_COUNTS_LIST, dtype=np.int64)
 MAX_DISCARDS = 16
 QUEUE_CAP = 12
 LOG_PER_ROUND = 20  # at most 15 plays and one end-of-round entry
 LEAD_SCALE = 1.0  # the heuristic's lead scale, in affection tokens
+ANY_CARD = (1 << NT) - 1  # type mask of a card no public outcome constrains
+# Deals a resampler draws before it gives up: never reached (the fewest accepted by the
+# record's cases in 2,250 random states x players was 1 deal in 15).
+MAX_DEALS = 1 << 24
+
+
+def encode(card: int, target: int, guess: int = 0) -> int:
+    """Action id of playing ``card`` at ``target`` (naming ``guess`` for a Guard)."""
+    return (card * MP + target) * 8 + guess
+
+
+def decode(action: int) -> tuple[int, int, int]:
+    """(card, target, guess) of an action id."""
+    rest, guess = divmod(action, 8)
+    card, target = divmod(rest, MP)
+    return card, target, guess
+
 
 N, CUR, AFTER_DRAW, DONE, TOKENS_TO_WIN, QUEUE_LEN, LOG_LEN, LOG_HASH = range(8)
 FACE_UP_LEN, LOG_CAP, DRAW_LEN = range(8, 11)
@@ -62,11 +87,9 @@ HANDS = HAND_LEN + MP
 SEEN = HANDS + 2 * MP
 DISC_LEN = SEEN + 2 * MP
 DISCARDS = DISC_LEN + MP
-MAX_DRAWN = sum(ll.DECK_COUNTS)  # chance outcomes of a round: at most every card
+MAX_DRAWN = sum(DECK_COUNTS_LIST)  # chance outcomes of a round: at most every card
 DRAWN = DISCARDS + MAX_DISCARDS * MP
 LOG = DRAWN + MAX_DRAWN
-ANY_CARD = ll.ANY_CARD
-MAX_DEALS = ll.MAX_DEALS
 
 
 def new_state(n: int, tokens_to_win: int) -> np.ndarray:
@@ -451,14 +474,17 @@ def nb_infostate_key(s, player):
 
 
 # -- worlds (love_letter's module docstring) ------------------------------------------------
-# Cases of the record (``love_letter._Case``): rows of ``cm`` (type mask per hand slot), ``cl``
+# Cases of the record (game.py's docstring, "Worlds"): rows of ``cm`` (type mask per hand slot), ``cl``
 # (tie label per slot) and ``cp`` (per play of the round: code | old card's mask << 2).
-KEEP, DROP, FREE = ll.KEEP, ll.DROP, ll.FREE
-CASE_CAP = 128      # cases of one record (bound: module docstring of love_letter)
+# How a play's mover kept a card, per case: the old card (held before the draw) kept and the
+# drawn one played (KEEP), the old one played (DROP), or either (FREE: the old card if its mask
+# allows the kept type).
+KEEP, DROP, FREE = 0, 1, 2
+CASE_CAP = 128  # cases of one record (bound: game.py's docstring)
 PLAY_CAP = LOG_PER_ROUND
 EVENT_CAP = MAX_DRAWN + LOG_PER_ROUND
 WORK = CASE_CAP * (4 * MP + PLAY_CAP + 1) + EVENT_CAP + MAX_DRAWN + NT + 14 * MP
-DRAW_EVENT = -10    # event ``DRAW_EVENT - who``: a chance outcome to ``who`` (-2: face up);
+DRAW_EVENT = -10  # event ``DRAW_EVENT - who``: a chance outcome to ``who`` (-2: face up);
 #                     an event >= 0 is a play, by its index among the round's log entries
 SCRATCH = LOG + LOG_PER_ROUND  # a replayed round: ``s`` without the log of earlier rounds
 
@@ -506,7 +532,7 @@ def _pin_group(cm, cl, c, label, bits, hl, n):
 
 @nb.njit(cache=True)
 def _reveal(cm, cl, c, k, card, hl, n):
-    """Slot ``k``'s card leaves the hand face up as ``card`` (``_Case.reveal``): whether its
+    """Slot ``k``'s card leaves the hand face up as ``card`` (the oracle's ``_Case.reveal``): whether its
     mask allowed it. The caller drops the slot."""
     label = cl[c, k]
     cl[c, k] = 0
@@ -517,7 +543,7 @@ def _reveal(cm, cl, c, k, card, hl, n):
 
 @nb.njit(cache=True)
 def _effects(t, cm, cl, c, player, p, card, target, guess, outcome, label, hl, n):
-    """``_Case.effects`` on case ``c`` (``t``: the real state after the play, read only where
+    """The oracle's ``_Case.effects`` on case ``c`` (``t``: the real state after the play, read only where
     ``player`` sees); returns False when the case is impossible."""
     ok = True
     if card == KING or card == PRINCE:  # the Countess must be played beside them
@@ -589,9 +615,10 @@ def _copy_case(cm, cl, cp, src, dst, plays):
 
 @nb.njit(cache=True)
 def _record(s, t, player, cm, cl, cp, events, hl, alive):
-    """``LoveLetterKernel.record``: replays ``s``'s round in ``t`` and fills the cases
-    (``cm``, ``cl``, ``cp``), the round's ``events`` and the hand lengths ``hl`` (``alive``:
-    room for a flag per case); returns (cases, events, the round's first log index)."""
+    """The record (game.py's docstring, "Worlds"; ``game.record``): replays ``s``'s round in
+    ``t`` and fills the cases (``cm``, ``cl``, ``cp``), the round's ``events`` and the hand
+    lengths ``hl`` (``alive``: room for a flag per case); returns (cases, events, the round's
+    first log index)."""
     n = s[N]
     start = _round_start(s, t)
     plays = s[LOG_LEN] - start
@@ -687,7 +714,7 @@ def _record(s, t, player, cm, cl, cp, events, hl, alive):
 
 @nb.njit(cache=True)
 def _fits_case(cm, cl, c, hands, s, n):
-    """Whether the placement ``hands`` meets case ``c`` (``_Case.fits``)."""
+    """Whether the placement ``hands`` meets case ``c`` (the oracle's ``_Case.fits``)."""
     for q in range(n):
         for i in range(s[HAND_LEN + q]):
             k = 2 * q + i
@@ -705,10 +732,11 @@ def _fits_case(cm, cl, c, hands, s, n):
 
 @nb.njit(cache=True)
 def _witness(s, start, events, ne, cp, c, hands, draws, seen, wh, tr, done, hl, dl):
-    """``LoveLetterKernel.witness``: the chance outcomes (``draws``) of a history of the round
-    dealing ``hands``, read backwards by case ``c``'s play codes (``start``: the round's
-    first log index), and the ``seen`` masks that history gives the cards in hand (what the
-    Python reference gets by replaying it): going backwards, each card in hand collects the
+    """The witness history (game.py's docstring, "Worlds"): the chance outcomes (``draws``) of
+    a history of the round dealing ``hands``, read backwards by case ``c``'s play codes
+    (``start``: the round's first log index), and the ``seen`` masks that history gives the
+    cards in hand (what the adapter's sampler gets by replaying it): going backwards, each card
+    in hand collects the
     players who look at it (Priest, Baron tie, King) until its draw or a play of its type
     beside it (which resets ``seen`` to its holder). Work arrays: ``wh`` the cards in hand,
     ``tr`` the final slot of the card at each slot (-1: none), ``done`` whether a final card's
@@ -801,7 +829,7 @@ def _witness(s, start, events, ne, cp, c, hands, draws, seen, wh, tr, done, hl, 
 
 @nb.njit(cache=True)
 def nb_determinize(s, player, rng):
-    """A world for ``player`` in place, distributed as ``LoveLetterKernel.resample``: the
+    """A world for ``player`` in place, distributed as ``game.LoveLetterKernel.resample``: the
     cards ``player`` does not see (``SEEN``) join the pool and are dealt again by uniform
     draws without replacement, redrawn until the placement meets a case of the record
     (``_record``; early rejection by the union of the cases' masks), so the deal is uniform
@@ -812,22 +840,22 @@ def nb_determinize(s, player, rng):
     n = s[N]
     t = np.empty(SCRATCH, np.int64)
     work = np.empty(WORK, np.int64)  # one allocation, cut into the arrays below
-    cm = work[:CASE_CAP * 2 * MP].reshape((CASE_CAP, 2 * MP))
-    cl = work[CASE_CAP * 2 * MP:CASE_CAP * 4 * MP].reshape((CASE_CAP, 2 * MP))
+    cm = work[: CASE_CAP * 2 * MP].reshape((CASE_CAP, 2 * MP))
+    cl = work[CASE_CAP * 2 * MP : CASE_CAP * 4 * MP].reshape((CASE_CAP, 2 * MP))
     at = CASE_CAP * 4 * MP
-    cp = work[at:at + CASE_CAP * PLAY_CAP].reshape((CASE_CAP, PLAY_CAP))
+    cp = work[at : at + CASE_CAP * PLAY_CAP].reshape((CASE_CAP, PLAY_CAP))
     at += CASE_CAP * PLAY_CAP
-    alive = work[at:at + CASE_CAP]
-    events = work[at + CASE_CAP:at + CASE_CAP + EVENT_CAP]
+    alive = work[at : at + CASE_CAP]
+    events = work[at + CASE_CAP : at + CASE_CAP + EVENT_CAP]
     at += CASE_CAP + EVENT_CAP
-    draws = work[at:at + MAX_DRAWN]
-    pool = work[at + MAX_DRAWN:at + MAX_DRAWN + NT]
+    draws = work[at : at + MAX_DRAWN]
+    pool = work[at + MAX_DRAWN : at + MAX_DRAWN + NT]
     at += MAX_DRAWN + NT
-    hl, dl = work[at:at + MP], work[at + MP:at + 2 * MP]
+    hl, dl = work[at : at + MP], work[at + MP : at + 2 * MP]
     at += 2 * MP
-    hands, allowed = work[at:at + 2 * MP], work[at + 2 * MP:at + 4 * MP]
-    seen, wh = work[at + 4 * MP:at + 6 * MP], work[at + 6 * MP:at + 8 * MP]
-    tr, done = work[at + 8 * MP:at + 10 * MP], work[at + 10 * MP:at + 12 * MP]
+    hands, allowed = work[at : at + 2 * MP], work[at + 2 * MP : at + 4 * MP]
+    seen, wh = work[at + 4 * MP : at + 6 * MP], work[at + 6 * MP : at + 8 * MP]
+    tr, done = work[at + 8 * MP : at + 10 * MP], work[at + 10 * MP : at + 12 * MP]
     nc, ne, start = _record(s, t, player, cm, cl, cp, events, hl, alive)
     bit = 1 << player
     total = 0
@@ -902,101 +930,17 @@ def _rehash_log(s):
     s[LOG_HASH] = h
 
 
-# -- conversions (Python) -----------------------------------------------------------------
-
-def array_from_history(history, n: int, tokens_to_win: int) -> np.ndarray:
-    """The state array reached by playing ``history`` (pyspiel action ids) from the start."""
-    s = new_state(n, tokens_to_win)
-    for action in history:
-        nb_apply_action(s, int(action))
-    return s
-
-
-def _log_entry(entry) -> int:
-    p, card, target, guess, outcome = entry
-    if p < 0:
-        return -sum(1 << int(w) for w in outcome.split(":", 1)[1].split(","))
-    return (p * NUM_ACTIONS + ll.encode(card, target, guess)) * 16 + ll.LOG_OUTCOMES.index(outcome)
-
-
-def _log_tuple(code: int) -> tuple:
-    if code < 0:
-        winners = [str(p) for p in range(MP) if -code >> p & 1]
-        return (-1, 0, 0, 0, "round:" + ",".join(winners))
-    rest, outcome = divmod(code, 16)
-    p, action = divmod(rest, NUM_ACTIONS)
-    return (p, *ll.decode(action), ll.LOG_OUTCOMES[outcome])
-
-
-def array_from_kernel(k: ll.LoveLetterKernel, log: bool = True) -> np.ndarray:
-    """The state array holding the reference kernel's fields (no replay).
-
-    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
-    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
-    its information-state keys are wrong, so it is not a state to search from.
-    """
-    s = new_state(k.n, k.tokens_to_win)
-    s[CUR], s[DONE] = k.cur, int(k.done)
-    s[AFTER_DRAW] = -1 if k.after_draw is None else k.after_draw
-    s[TOKENS:TOKENS + k.n] = k.tokens
-    s[POOL:POOL + NT] = k.pool
-    for p in range(MP):
-        s[ALIVE + p] = int(k.alive[p]) if p < k.n else 0
-        s[IMMUNE + p] = int(k.immune[p]) if p < k.n else 0
-    s[FACE_UP_LEN] = len(k.face_up)
-    s[FACE_UP:FACE_UP + len(k.face_up)] = k.face_up
-    s[QUEUE_LEN] = len(k.queue)
-    s[QUEUE:QUEUE + len(k.queue)] = k.queue
-    s[DRAW_LEN] = len(k.drawn)
-    s[DRAWN:DRAWN + len(k.drawn)] = k.drawn
-    for p in range(k.n):
-        s[HAND_LEN + p] = len(k.hands[p])
-        s[HANDS + 2 * p:HANDS + 2 * p + len(k.hands[p])] = k.hands[p]
-        s[SEEN + 2 * p:SEEN + 2 * p + len(k.seen[p])] = k.seen[p]
-        s[DISC_LEN + p] = len(k.discards[p])
-        s[DISCARDS + MAX_DISCARDS * p:DISCARDS + MAX_DISCARDS * p + len(k.discards[p])] = k.discards[p]
-    if not log:
-        return s
-    s[LOG_LEN] = len(k.log)
-    s[LOG:LOG + len(k.log)] = [_log_entry(e) for e in k.log]
-    _rehash_log(s)
-    return s
-
-
-def kernel_from_array(s: np.ndarray) -> ll.LoveLetterKernel:
-    """The reference kernel with the array's fields."""
-    n = int(s[N])
-    k = ll.LoveLetterKernel(n, int(s[TOKENS_TO_WIN]))
-    k.cur, k.done = int(s[CUR]), bool(s[DONE])
-    k.after_draw = None if s[AFTER_DRAW] < 0 else int(s[AFTER_DRAW])
-    k.tokens = [int(x) for x in s[TOKENS:TOKENS + n]]
-    k.pool = [int(x) for x in s[POOL:POOL + NT]]
-    k.alive = [bool(x) for x in s[ALIVE:ALIVE + n]]
-    k.immune = [bool(x) for x in s[IMMUNE:IMMUNE + n]]
-    k.face_up = [int(x) for x in s[FACE_UP:FACE_UP + s[FACE_UP_LEN]]]
-    k.queue = [int(x) for x in s[QUEUE:QUEUE + s[QUEUE_LEN]]]
-    k.drawn = [int(x) for x in s[DRAWN:DRAWN + s[DRAW_LEN]]]
-    k.hands = [[int(x) for x in s[HANDS + 2 * p:HANDS + 2 * p + s[HAND_LEN + p]]] for p in range(n)]
-    k.seen = [[int(x) for x in s[SEEN + 2 * p:SEEN + 2 * p + s[HAND_LEN + p]]] for p in range(n)]
-    k.discards = [[int(x) for x in s[DISCARDS + MAX_DISCARDS * p:
-                                     DISCARDS + MAX_DISCARDS * p + s[DISC_LEN + p]]] for p in range(n)]
-    k.log = [_log_tuple(int(x)) for x in s[LOG:LOG + s[LOG_LEN]]]
-    return k
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """The adapter's ``information_state_string(player)`` of a state array."""
-    return kernel_from_array(s).information_state_string(player)
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
+def array_from_kernel(kernel, log: bool = True) -> np.ndarray:
+    """The state array of the adapter's kernel object (``kernel.s`` itself, not a copy;
+    ``log`` is accepted for callers that leave the log out elsewhere: here it costs nothing)."""
+    return kernel.s
+
+
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
-    n, tokens = game.num_players(), game.tokens_to_win
-    return FieldKernel("love_letter", RULES, n, NUM_ACTIONS,
-                       lambda history: array_from_history(history, n, tokens), no_history,
-                       array_infostate_string, from_kernel=array_from_kernel,
-                       to_kernel=kernel_from_array)
+    """This game's kernel for a loaded pyspiel ``game`` (every parameter is covered;
+    ``infosets.games.kernels.kernel_for``)."""
+    return kernel_record("love_letter", RULES, game)
