@@ -108,7 +108,7 @@ _KERNEL_GAMES = {"SushiGoKernel": "sushi_go", "LoveLetterKernel": "love_letter",
 # holding what it reads). Built per call; the log, which costs most to convert, is left out.
 _PORT_HEURISTICS = {
     "sushi_go": (sushi_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
-    "love_letter": (love_kernel.nb_heuristic, lambda k: love_kernel.array_from_kernel(k, log=False)),
+    "love_letter": (love_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "virus": (virus_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "exploding_kittens": (kittens_kernel.nb_heuristic,
                           lambda k: kittens_kernel.from_python_kernel(k, (), log=False)),
