@@ -652,9 +652,3 @@ def kernel_for(game) -> Kernel | None:
     """This game's kernel for a loaded pyspiel ``game`` (every player count is covered;
     ``infosets.games.kernels.kernel_for``)."""
     return kernel_record("virus", RULES, game)
-
-
-def array_from_kernel(kernel, log: bool = True) -> np.ndarray:
-    """The state array of the adapter's kernel object (``state.kernel.s`` itself, not a copy;
-    ``log`` is accepted for callers that leave the log out elsewhere: here it costs nothing)."""
-    return kernel.s
