@@ -91,6 +91,30 @@ def random_rollout(state: SearchState, rnd: random.Random,
     return mover
 
 
+
+def advance_to_turn(state: SearchState, player: int, rnd: random.Random,
+                    rollout_policy: RolloutPolicy | None = None, mast=None) -> int:
+    """Play ``state`` on in place until ``player`` is to move or the game ends: chance by its
+    probabilities, the other players by the rollout policy (uniform, ``rollout_policy`` or
+    MAST as ``random_rollout``), nothing recorded. TAG's ``advanceToTurnOfPlayer`` in the tree
+    phase of a SelfOnly search (``MCTSSettings.opponent_tree``, docs/tag_agents.md section 1);
+    twin ``compiled._advance_opponents``. Returns the current player where it stopped."""
+    mover = state.current_player()
+    while mover != TERMINAL and mover != player:
+        if mover == CHANCE:
+            state.apply_action(sample_chance(state, rnd))
+        elif mast is not None:
+            legal = state.legal_actions()
+            state.apply_action(legal[tr.mast_rollout_choice(tr.mast_values(mast[0], mast[1], mover, legal),
+                                                            rnd, mast[2])])
+        elif rollout_policy is None:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rnd.random() * len(legal))])
+        else:
+            state.apply_action(rollout_policy(state, rnd))
+        mover = state.current_player()
+    return mover
+
 def tag_choice(policy: str, n, w, q, avail, node_visits: int, node_wsum: float, low: float,
                high: float, c: float, fpu, epsilon: float, rnd: PCG32) -> int:
     """Index of the action TAG's tree ``policy`` chooses among actions with visits ``n``, reward

@@ -144,7 +144,7 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
 POLICY_UCB, POLICY_UCB_TUNED, POLICY_RM, POLICY_EXP3 = 0, 1, 2, 3
 POLICIES = {"UCB": POLICY_UCB, "UCB_Tuned": POLICY_UCB_TUNED, "NoAveragingRM": POLICY_RM,
             "EXP3": POLICY_EXP3}
-TAG_POLICY, TAG_MAXMC, TAG_THRESHOLD, TAG_MAST = 0, 1, 2, 3
+TAG_POLICY, TAG_MAXMC, TAG_THRESHOLD, TAG_MAST, TAG_SELF_ONLY = 0, 1, 2, 3, 4  # the last may be absent
 FPU_TAG = tr.FPU_DEFAULT  # an untried action's score under TAG's policies when fpu is None
 EXP3_BOLTZMANN = tr.EXP3_BOLTZMANN_DEFAULT
 
@@ -184,34 +184,72 @@ def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, s
 # ``TagSearch``: they read fields by name.
 TagSelect = namedtuple("TagSelect", "policy q sel_n sel_w gn gw gq gav scores bounds")
 TagBackup = namedtuple("TagBackup", "policy maxmc threshold q sel_n sel_w w_all gw_all gn vec tmp bounds "
-                                    "siblings")
+                                    "siblings self_only")
 TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots")
 
 
 @nb.njit(cache=True)
-def _tag_parts(tg):
-    """The ``TagSelect``, ``TagBackup`` and ``TagRollout`` views of ``tg`` (same arrays)."""
+def _tag_parts(tg, self_only):
+    """The ``TagSelect``, ``TagBackup`` and ``TagRollout`` views of ``tg`` (same arrays);
+    ``self_only``: SelfOnly's backup (every player's component the root player's reward)."""
     return (TagSelect(tg.policy, tg.q, tg.sel_n, tg.sel_w, tg.gn, tg.gw, tg.gq, tg.gav, tg.scores, tg.bounds),
             TagBackup(tg.policy, tg.maxmc, tg.threshold, tg.q, tg.sel_n, tg.sel_w, tg.w_all, tg.gw_all, tg.gn,
-                      tg.vec, tg.tmp, tg.bounds, tg.siblings),
+                      tg.vec, tg.tmp, tg.bounds, tg.siblings, self_only),
             TagRollout(tg.mast, tg.temperature, tg.mast_n, tg.mast_w, tg.vals, tg.pots))
 
 
-def _split(tg):
+def _split(tg, tag):
     """``tg``'s parts (``_tag_parts``) and whether the search selects by TAG's policy, backs up
-    TAG's statistics, rolls out by MAST; Nones and False for today's settings (``tg`` None),
-    chosen at compile time as ``_uct_tag``."""
+    TAG's statistics, rolls out by MAST, keeps the root player's tree only (SelfOnly, ``tag``'s
+    optional ``TAG_SELF_ONLY``); Nones and False for today's settings (``tg`` None), chosen at
+    compile time as ``_uct_tag``."""
 
 
 @overload(_split)
-def _split_typed(tg):
+def _split_typed(tg, tag):
     if _no_tag(tg):
-        return lambda tg: (None, None, None, False, False, False)
+        return lambda tg, tag: (None, None, None, False, False, False, False)
 
-    def split(tg):
-        sel, back, roll = _tag_parts(tg)
-        return sel, back, roll, tg.policy != POLICY_UCB, tg.policy != POLICY_UCB or tg.maxmc, tg.mast
+    def split(tg, tag):
+        self_only = tag.shape[0] > TAG_SELF_ONLY and tag[TAG_SELF_ONLY] != 0
+        sel, back, roll = _tag_parts(tg, self_only)
+        return (sel, back, roll, tg.policy != POLICY_UCB, tg.policy != POLICY_UCB or tg.maxmc, tg.mast,
+                self_only)
     return split
+
+
+def _self_only(tg):
+    """``tg.self_only`` where ``tg`` has it (a ``TagBackup``), else False (a whole ``TagSearch``)."""
+
+
+@overload(_self_only)
+def _self_only_typed(tg):
+    if isinstance(tg, nb_types.BaseNamedTuple) and "self_only" in tg.fields:
+        return lambda tg: tg.self_only
+    return lambda tg: False
+
+
+def _advance_opponents(st, player, buf, probs, rng, roll):
+    """Play ``st`` on in place until ``player`` is to move or the game ends (as
+    ``common.advance_to_turn``): chance by its probabilities, the other players at random or by
+    MAST (``roll`` a ``TagRollout`` with ``mast``), nothing recorded. SelfOnly's moves of the
+    other players (``MCTSSettings.opponent_tree``)."""
+    mover = nb_current_player(st)
+    while mover != TERMINAL and mover != player:
+        if mover == CHANCE:
+            action = _sample_chance(st, buf, probs, rng)
+        else:
+            n = nb_legal_actions(st, buf)
+            action = -1
+            if roll is not None:
+                if roll.mast:
+                    nb_mast_values(roll.mast_n, roll.mast_w, mover, buf, n, 0.0, roll.vals)
+                    action = buf[nb_mast_rollout_choice(roll.vals, n, roll.temperature, 0.0, rng, roll.pots)]
+            if action < 0:
+                action = buf[int(rng_random(rng) * n)]
+        nb_apply_action(st, action)
+        mover = nb_current_player(st)
+    return mover
 
 
 def _no_tag(tag):
@@ -383,6 +421,8 @@ def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, spa
         if tg.policy != POLICY_UCB or tg.maxmc:  # TAG's statistics
             vec = tg.vec
             _scaled(returns, normalize, low, span, vec, tg.bounds)
+            if _self_only(tg) and plen > 0:  # TAG's processResultsForParanoidOrSelfOnly
+                vec[:] = vec[mover_of[path[0]]]
             for i in range(plen):
                 visits[path[i]] += 1
             for i in range(plen - 1, -1, -1):
@@ -429,7 +469,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
 
     Root children's visits and reward sums go to ``out_n[a]``/``out_w[a]``; ``depths``
     receives [sum of tree depths over iterations, max depth]. TAG's settings (issue 56):
-    ``tag`` [tree policy code, MaxMC on, its threshold, MAST on], ``temperature`` MAST's
+    ``tag`` [tree policy code, MaxMC on, its threshold, MAST on(, SelfOnly on)], ``temperature`` MAST's
     Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST table (updated in place; shape
     (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB, mean backup, random
     rollouts) without TAG's branches (``_uct_tag``). ``out_bounds`` (with ``tag``) receives the
@@ -443,15 +483,13 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     children = np.full((cap, num_actions), -1, np.int64)
     path = np.empty(cap, np.int64)
     st = np.empty_like(world)
-    buf = np.empty(num_actions, np.int64)
-    untried = np.empty(num_actions, np.int64)
+    buf, untried = np.empty(num_actions, np.int64), np.empty(num_actions, np.int64)
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children)
-    sel, back, roll, tag_select, tag_backup, tag_mast = _split(tg)
-    nnodes = 1
-    depth_total = 0
-    depth_max = 0
+    sel, back, roll, tag_select, tag_backup, tag_mast, self_only = _split(tg, tag)
+    root_player = nb_current_player(world)
+    nnodes, depth_total, depth_max = 1, 0, 0
     for _ in range(iterations):
         st[:] = world
         node = 0
@@ -465,6 +503,10 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             if mover == CHANCE:
                 nb_apply_action(st, _sample_chance(st, buf, probs, rng))
                 continue
+            if tag is not None:  # (today's search compiles without this test)
+                if self_only and mover != root_player:  # SelfOnly: no node for the other players
+                    _advance_opponents(st, root_player, buf, probs, rng, roll)
+                    continue
             n = nb_legal_actions(st, buf)
             if max_depth >= 0 and plen >= max_depth:
                 expanded = True
@@ -492,10 +534,12 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             if expanded:
                 break
         depth_total += plen
-        if plen > depth_max:
-            depth_max = plen
+        depth_max = max(depth_max, plen)
         nrec = 0
         if expanded:
+            if tag is not None:
+                if self_only:
+                    _advance_opponents(st, root_player, buf, probs, rng, roll)
             if tag_mast:
                 nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, roll, rec_p, rec_a)
             else:
@@ -668,6 +712,8 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
         if tg.policy != POLICY_UCB or tg.maxmc:  # TAG's statistics
             vec = tg.vec
             _scaled(returns, normalize, low, span, vec, tg.bounds)
+            if _self_only(tg) and plen > 0:  # TAG's processResultsForParanoidOrSelfOnly
+                vec[:] = vec[path_mover[0]]
             for i in range(plen - 1, -1, -1):
                 node = path_node[i]
                 a = path_action[i]
@@ -723,27 +769,22 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     while size < 2 * cap:
         size *= 2
     mask = size - 1
-    table_keys = np.zeros(size, np.int64)
-    table_nodes = np.full(size, -1, np.int64)
+    table_keys, table_nodes = np.zeros(size, np.int64), np.full(size, -1, np.int64)
     node_visits = np.zeros(cap, np.int64)
-    n_of = np.zeros((cap, num_actions), np.int64)
-    w_of = np.zeros((cap, num_actions), np.float64)
+    n_of, w_of = np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.float64)
     avail_of = np.zeros((cap, num_actions), np.int64)
     present = np.zeros((cap, num_actions), np.bool_)
     path_node = np.empty(cap, np.int64)
     path_action = np.empty(cap, np.int64)
     path_mover = np.empty(cap, np.int64)
     st = np.empty_like(state)
-    buf = np.empty(num_actions, np.int64)
-    untried = np.empty(num_actions, np.int64)
+    buf, untried = np.empty(num_actions, np.int64), np.empty(num_actions, np.int64)
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
                                    path_action, path_mover, present)
-    sel, back, roll, tag_select, tag_backup, tag_mast = _split(tg)
-    nnodes = 0
-    depth_total = 0
-    depth_max = 0
+    sel, back, roll, tag_select, tag_backup, tag_mast, self_only = _split(tg, tag)
+    nnodes, depth_total, depth_max = 0, 0, 0
     for _ in range(iterations):
         st[:] = state
         nb_determinize(st, player, rng)
@@ -755,6 +796,10 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
                 nb_apply_action(st, _sample_chance(st, buf, probs, rng))
                 mover = nb_current_player(st)
                 continue
+            if tag is not None:  # (today's search compiles without this test)
+                if self_only and mover != player:  # SelfOnly: no node for the other players
+                    mover = _advance_opponents(st, player, buf, probs, rng, roll)
+                    continue
             if max_depth >= 0 and plen >= max_depth:
                 break
             key = node_key if key_by_moves else nb_infostate_key(st, mover)
@@ -775,9 +820,11 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
             mover = nb_current_player(st)
             if expand:
                 break
+        if tag is not None:
+            if self_only:
+                _advance_opponents(st, player, buf, probs, rng, roll)
         depth_total += plen
-        if plen > depth_max:
-            depth_max = plen
+        depth_max = max(depth_max, plen)
         nrec = 0
         if tag_mast:
             nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, roll, rec_p, rec_a)
@@ -813,7 +860,8 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
 # compiles a copy of them for one game, with those names bound to the game's kernel module:
 # numba compiles and caches each game's engine on that game's first use, in its own cache
 # files (the copies' names carry the game), and never compiles the games a run does not play.
-GAME_FUNCTIONS = ("_sample_chance", "_rollout", "uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
+GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "uct_tree", "pimcts_trees",
+                  "ismcts_tree_with", "ismcts_tree")
 KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
 _ENGINES: dict[str, SimpleNamespace] = {}
@@ -862,9 +910,11 @@ class CompiledSearch:
         self._tag = None
         if not settings.tag_default:
             self._tag = (np.array([POLICIES[settings.tree_policy], settings.backup == "MaxMC",
-                                   settings.max_backup_threshold, settings.rollout == "MAST"], np.int64),
+                                   settings.max_backup_threshold, settings.rollout == "MAST",
+                                   settings.opponent_tree == "SelfOnly"], np.int64),
                          float(settings.mast_boltzmann))
         self._mast_gamma = float(settings.mast_gamma)
+        self._self_only = settings.opponent_tree == "SelfOnly"
         # The bot's MAST table (players x actions), kept across its decisions.
         shape = (kernel.num_players, kernel.num_actions) if settings.rollout == "MAST" else (1, 1)
         self.mast_n = np.zeros(shape, np.int64)
@@ -937,7 +987,8 @@ class CompiledSearch:
         mode = AVAIL_EXPANDED if availability == "expanded" else AVAIL_LEGAL if availability else AVAIL_PARENT
         stream = rnd.to_array()
         engine = engine_for(kernel.rules)
-        args = (array, player, iterations, self.uct_c, mode, node_key == "moves", reward == "heuristic",
+        by_moves = node_key == "moves" or self._self_only  # SelfOnly: keyed by the root player's moves
+        args = (array, player, iterations, self.uct_c, mode, by_moves, reward == "heuristic",
                 scale.normalize, float(scale.low), float(scale.span), limit, max_depth, use_fpu, fpu,
                 epsilon, stream, a, kernel.num_players, root_n, root_w, present, avail, depths)
         bounds = np.array([np.inf, -np.inf])

@@ -29,6 +29,7 @@ from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler,
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
+    advance_to_turn,
     argmax_random,
     check_decision_state,
     exp3_final,
@@ -198,13 +199,14 @@ class ISMCTSBot(pyspiel.Bot):
         self.nodes: dict[str, _Node] = {}
         # TAG's settings (issue 56): the search's reward bounds and the bot's MAST table.
         self._tag = not settings.tag_default
+        self._self_only = settings.opponent_tree == "SelfOnly"
         self._bounds = [math.inf, -math.inf]
         shape = (game.num_players(), game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
         self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
-        if self.node_key == "moves":
+        if self.node_key == "moves" or self._self_only:
             return ()
         return infostate_key(world, mover) if self._aoh else world.information_state_string(mover)
 
@@ -252,9 +254,13 @@ class ISMCTSBot(pyspiel.Bot):
         """The tree part of one iteration on the sampled ``world``: chance drawn, a node per
         decision (found or added in ``nodes``), one selection step each, until an expansion,
         the depth bound or the end. Returns (path of (node, action entry, mover), the current
-        player where it stopped)."""
+        player where it stopped). Under SelfOnly (``MCTSSettings.opponent_tree``) the nodes are
+        the root player's, keyed by its own moves, and the other players move by the rollout
+        policy (``common.advance_to_turn``), also after the expansion."""
         current_player, apply_action = world.current_player, world.apply_action
-        max_depth, by_moves, aoh = self.settings.max_depth, self.node_key == "moves", self._aoh
+        self_only = self._self_only
+        max_depth, by_moves, aoh = self.settings.max_depth, self.node_key == "moves" or self_only, self._aoh
+        mast = (*self.mast, self.settings.mast_boltzmann) if self.settings.rollout == "MAST" else None
         tag = self._tag
         path = []
         moves_key = ()  # the node's key when nodes are keyed by moves
@@ -264,6 +270,9 @@ class ISMCTSBot(pyspiel.Bot):
             if mover == CHANCE:
                 apply_action(sample_chance(world, rnd))
                 mover = current_player()
+                continue
+            if self_only and mover != self.player:
+                mover = advance_to_turn(world, self.player, rnd, self.rollout_policy, mast)
                 continue
             if max_depth is not None and len(path) >= max_depth:
                 break
@@ -282,6 +291,8 @@ class ISMCTSBot(pyspiel.Bot):
             mover = current_player()
             if expand:
                 break
+        if self_only:
+            mover = advance_to_turn(world, self.player, rnd, self.rollout_policy, mast)
         return path, mover
 
     def _select(self, node, legal, rnd):
@@ -377,6 +388,8 @@ class ISMCTSBot(pyspiel.Bot):
                 vec = list(returns)
             self._bounds = list(tr.update_reward_bounds(self._bounds[0], self._bounds[1], vec))
             maxmc, players = settings.backup == "MaxMC", len(vec)
+            if self._self_only and path:  # TAG's processResultsForParanoidOrSelfOnly
+                vec = [vec[path[0][2]]] * players
             for i in range(len(path) - 1, -1, -1):
                 node, entry, mover, action = path[i]
                 _tag_entry(entry)

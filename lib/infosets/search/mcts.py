@@ -41,6 +41,7 @@ from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler,
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
+    advance_to_turn,
     argmax_random,
     check_decision_state,
     exp3_final,
@@ -169,6 +170,8 @@ def _backup_tag(root, path, returns, scale, settings, bounds):
         vec = list(returns)
     bounds[0], bounds[1] = tr.update_reward_bounds(bounds[0], bounds[1], vec)
     maxmc, players = settings.backup == "MaxMC", len(vec)
+    if settings.opponent_tree == "SelfOnly" and path:  # TAG's processResultsForParanoidOrSelfOnly
+        vec = [vec[path[0][3]]] * players
     root[0] += 1
     for nd in path:
         nd[0] += 1
@@ -193,11 +196,14 @@ def _backup_tag(root, path, returns, scale, settings, bounds):
                                       parent[0], settings.max_backup_threshold).tolist()
 
 
-def _descend(root, world, rnd, uct_c, settings, bounds=None):
+def _descend(root, world, rnd, uct_c, settings, bounds=None, opponents=None):
     """The tree part of one ``uct_search`` iteration from ``root``: select down to a new leaf,
     the depth bound or the end of the game. Returns (path, state, actions, returns, expanded):
     the nodes chosen, the state reached (None while it is still the world plus ``actions``,
-    see ``uct_search``), ``returns`` if a terminal ended it, ``expanded`` if a rollout is due."""
+    see ``uct_search``), ``returns`` if a terminal ended it, ``expanded`` if a rollout is due.
+    ``opponents`` (SelfOnly: the root player and a function advancing a state to its turn,
+    ``common.advance_to_turn``): the other players' moves are made by it, without nodes, and
+    the node cache is not used."""
     max_depth, fpu, epsilon = settings.max_depth, settings.fpu, settings.explore_epsilon
     node = root
     path = []
@@ -205,7 +211,7 @@ def _descend(root, world, rnd, uct_c, settings, bounds=None):
     actions = []
     returns = None
     action = None
-    deterministic = True  # no chance node drawn yet in this iteration
+    deterministic = opponents is None  # no chance node (or SelfOnly move) drawn yet in this iteration
     while True:
         view = node[4] if deterministic else None
         if view is None:
@@ -220,6 +226,9 @@ def _descend(root, world, rnd, uct_c, settings, bounds=None):
             if mover == CHANCE:
                 state.apply_action(sample_chance(state, rnd))
                 deterministic = False
+                continue
+            if opponents is not None and mover != opponents[0]:
+                opponents[1](state)
                 continue
             legal = state.legal_actions()
             if deterministic:
@@ -278,7 +287,10 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     UCB and mean the plain one), and the search keeps the reward bounds [low, high] of the stored
     rewards for UCB-Tuned/EXP3. With MAST the rollout is ``common.random_rollout``'s MAST policy
     on the bot's table ``mast`` (``mast_n``, ``mast_w``), updated after each iteration with the
-    rollout's then the tree's moves (``tag_rules.mast_update``, the raw returns).
+    rollout's then the tree's moves (``tag_rules.mast_update``, the raw returns). Under
+    ``opponent_tree`` SelfOnly the other players move by the rollout policy in the tree phase and
+    before the rollout (``common.advance_to_turn``: no nodes, not recorded), so every node is the
+    root player's, keyed by its own moves, and MaxMC backs up the root player's reward for all.
     """
     tag = not settings.tag_default
     use_mast = settings.rollout == "MAST"
@@ -289,10 +301,15 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     select_bounds = None if settings.tree_policy == "UCB" else bounds
     stats_backup = settings.tree_policy != "UCB" or settings.backup != "mean"
     rollout_mast = (mast[0], mast[1], settings.mast_boltzmann) if use_mast else None
+    opponents = None
+    if settings.opponent_tree == "SelfOnly":
+        player = world.current_player()
+        opponents = (player, lambda st: advance_to_turn(st, player, rnd, rollout_policy, rollout_mast))
     normalize, low, span = scale.normalize, scale.low, scale.span
     depth_total = depth_max = 0
     for _ in range(iterations):
-        path, state, actions, returns, expanded = _descend(root, world, rnd, uct_c, settings, select_bounds)
+        path, state, actions, returns, expanded = _descend(root, world, rnd, uct_c, settings, select_bounds,
+                                                           opponents)
         if tag:
             _complete(root, path)
         depth = len(path)
@@ -303,6 +320,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
         if expanded:
             if state is None:
                 state = _replay(world, actions)
+            if opponents is not None:  # SelfOnly: the rollout starts at the root player's turn
+                opponents[1](state)
             mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length, rollout_mast, record)
             returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
         if stats_backup:
@@ -612,5 +631,9 @@ def game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explo
     if engine == "compiled" and heuristic is not None:
         raise ValueError("heuristic: the compiled engine scores cut-offs with its kernel's "
                          "heuristic; pass heuristic=None (or use engine='python')")
-    return make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
-                         kernel_heuristic(game, kernel) if kernel is not None else None, **tag)
+    settings = make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
+                             kernel_heuristic(game, kernel) if kernel is not None else None, **tag)
+    if settings.opponent_tree == "MultiTree":
+        raise ValueError("opponent_tree: 'MultiTree' (one tree per player) is not run by these bots' "
+                         "searches; it has its own search module")
+    return settings

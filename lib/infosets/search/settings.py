@@ -30,6 +30,11 @@ GAIGResearch/TabletopGames ``players/mcts/``):
 * ``rollout``: "random" or "MAST" (``mast_rollout_choice``: Boltzmann over the MAST means with
   temperature ``mast_boltzmann``; the table lives with the bot and is decayed by
   ``mast_gamma`` at each of its decisions, ``mast_decay``; TAG's defaults 0.1 and 0.0).
+* ``opponent_tree`` (TAG's ``opponentTreePolicy``, docs/tag_agents.md section 1): "OneTree"
+  (one tree for every player's moves), "SelfOnly" (nodes only at the root player's decisions,
+  keyed by its own moves; the other players move by the rollout policy in the tree phase,
+  unrecorded; every node backs up the root player's reward) or "MultiTree" (one tree per
+  player; its own search module).
 """
 
 from __future__ import annotations
@@ -41,7 +46,9 @@ from dataclasses import dataclass
 TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3")
 BACKUPS = ("mean", "MaxMC")
 ROLLOUTS = ("random", "MAST")
-TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann")
+OPPONENT_TREES = ("OneTree", "SelfOnly", "MultiTree")
+TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann",
+              "opponent_tree")
 # heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
@@ -59,6 +66,7 @@ class MCTSSettings:
     rollout: str = "random"
     mast_gamma: float = 0.0
     mast_boltzmann: float = 0.1
+    opponent_tree: str = "OneTree"
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -86,11 +94,15 @@ class MCTSSettings:
         if not (isinstance(self.mast_boltzmann, (int, float)) and math.isfinite(self.mast_boltzmann)
                 and self.mast_boltzmann > 0.0):
             raise ValueError(f"mast_boltzmann: must be a finite number > 0, got {self.mast_boltzmann!r}")
+        if self.opponent_tree not in OPPONENT_TREES:
+            raise ValueError(f"opponent_tree: must be one of {OPPONENT_TREES}, got {self.opponent_tree!r}")
 
     @property
     def tag_default(self) -> bool:
-        """True when TAG's further settings (tree policy, backup, rollout) are today's."""
-        return (self.tree_policy, self.backup, self.rollout) == ("UCB", "mean", "random")
+        """True when TAG's further settings (tree policy, backup, rollout, opponent tree) are
+        today's."""
+        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree) == (
+            "UCB", "mean", "random", "OneTree")
 
     @property
     def is_default(self) -> bool:
