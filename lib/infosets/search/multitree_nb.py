@@ -8,14 +8,18 @@ section 1). ``multitree.MultiTree`` is the readable specification; this module r
 iterations with the same draws from the same PCG32 (``infosets.core.pcg32``), so seeded, both
 give the same trees, root statistics and generator state (tests/search/test_multitree.py).
 
-Layout: every player's tree in one set of arrays (a ``Trees``), nodes numbered in the order
-they are made; per node its ``depth``, ``visits``, reward sum ``wsum`` and per (node, action)
-``children`` (the owner's own action), visits ``n``, availability ``valid``, reward sum ``w``,
-sum of squares ``q`` and ``present`` (the action has been legal there); per player its
-``roots`` entry (-1: no tree yet) and reward ``bounds``. The arrays start small and double
-when full (a node per tree and iteration at most, but with ``rollout_length = 0`` the trees
-stay at their roots). One iteration's walk (a ``Walk``): each player's pointer ``cur``, last
-tree move ``last``, ``expanded`` and ``depth_hit`` flags, and the tree moves in order.
+Layout: every player's tree in one set of arrays, nodes numbered in the order they are made:
+per node its ``depth``, ``visits`` and reward sum ``wsum``; per (node, action) ``children``
+(keyed by the owner's own action) and ``stats[node, action] = [visits, availability, reward
+sum, sum of squares]`` (floats; an action has been legal at a node when its availability is
+positive); per player its ``roots`` entry (-1: no tree yet) and reward ``bounds``; ``count``
+the nodes made. The arrays start small and double when an iteration could fill them (each tree
+gains at most a root and a node per iteration; with ``rollout_length = 0`` the trees stay at
+their roots). One iteration's walk: each player's pointer ``cur``, last tree move ``last``
+(-1: none), ``expanded`` and ``depth_hit`` flags, and the tree moves ``path[k] = (node,
+action, mover)`` in order. Arrays are passed one by one, not in tuples, and the helpers
+are inlined: numba counts references on a tuple's arrays and at calls, which took most of the
+search's time (measured with perf: NRT_incref/decref).
 
 Per game, ``engine_for(rules)`` binds the functions that call the kernel (``GAME_FUNCTIONS``)
 to the game's kernel module, as ``compiled.engine_for`` does. They are compiled without numba's
@@ -58,131 +62,123 @@ from infosets.search.tag_rules_nb import (
 nb_current_player = nb_legal_actions = nb_chance_outcomes = nb_apply_action = None
 nb_returns = nb_heuristic = nb_infostate_key = nb_determinize = None
 
-Trees = namedtuple("Trees", "depth visits wsum children n valid w q present roots bounds count")
-Walk = namedtuple("Walk", "cur last expanded depth_hit path_node path_action path_mover gn gw gq gav scores")
-# The search's settings: root ``player``, ``limit`` (rollout moves, -1 none), ``max_depth`` (-1 none),
-# exploration ``c``, ``fpu``, ``epsilon``, tree ``policy`` code (``compiled.POLICIES``), ``mast``
-# and its ``temperature``, and the reward scale (``normalize``, ``low``, ``span``).
+# The search's settings, scalars only: root ``player``, ``limit`` (rollout moves, -1 none),
+# ``max_depth`` (-1 none), exploration ``c``, ``fpu``, ``epsilon``, tree ``policy`` code
+# (``compiled.POLICIES``), ``mast`` and its ``temperature``, the reward scale (``normalize``,
+# ``low``, ``span``).
 Config = namedtuple(
     "Config", "player limit max_depth c fpu epsilon policy mast temperature normalize low span"
 )
-FIRST_CAPACITY = 64  # nodes allocated at first; doubled when full
+N, VALID, W, Q = range(4)  # stats[node, action, :]
+FIRST_CAPACITY = 64  # nodes allocated at first
 
 
 @nb.njit
-def _trees(capacity, num_actions, num_players, player):
-    """Empty trees with room for ``capacity`` nodes and the root player's root (node 0)."""
-    t = Trees(
-        np.zeros(capacity, np.int64),
-        np.zeros(capacity, np.int64),
-        np.zeros(capacity, np.float64),
-        np.full((capacity, num_actions), -1, np.int64),
-        np.zeros((capacity, num_actions), np.int64),
-        np.zeros((capacity, num_actions), np.int64),
-        np.zeros((capacity, num_actions), np.float64),
-        np.zeros((capacity, num_actions), np.float64),
-        np.zeros((capacity, num_actions), np.bool_),
-        np.full(num_players, -1, np.int64),
-        np.empty((num_players, 2), np.float64),
-        np.ones(1, np.int64),
-    )
-    t.bounds[:, 0] = np.inf
-    t.bounds[:, 1] = -np.inf
-    t.roots[player] = 0
-    return t
+def _grown(depth, visits, wsum, children, stats, size):
+    """The node arrays with room for ``size`` nodes, the first ones copied."""
+    have = depth.shape[0]
+    new_depth, new_visits = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    new_wsum = np.zeros(size, np.float64)
+    new_children = np.full((size, children.shape[1]), -1, np.int64)
+    new_stats = np.zeros((size, stats.shape[1], 4), np.float64)
+    new_depth[:have] = depth
+    new_visits[:have] = visits
+    new_wsum[:have] = wsum
+    new_children[:have] = children
+    new_stats[:have] = stats
+    return new_depth, new_visits, new_wsum, new_children, new_stats
 
 
-@nb.njit
-def _new_node(t, depth):
-    """A new node at ``depth``; returns (the trees, grown to twice their room if full, its number)."""
-    node = t.count[0]
-    if node == t.depth.shape[0]:
-        grown = _trees(2 * node, t.n.shape[1], t.roots.shape[0], 0)
-        grown.depth[:node] = t.depth
-        grown.visits[:node] = t.visits
-        grown.wsum[:node] = t.wsum
-        grown.children[:node] = t.children
-        grown.n[:node] = t.n
-        grown.valid[:node] = t.valid
-        grown.w[:node] = t.w
-        grown.q[:node] = t.q
-        grown.present[:node] = t.present
-        grown.roots[:] = t.roots
-        grown.bounds[:] = t.bounds
-        t = grown
-    t.count[0] = node + 1
-    t.depth[node] = depth
-    return t, node
+@nb.njit(inline="always")
+def _locate(mover, cur, last, expanded, roots, depth, children, count):
+    """The actor's node at its turn (``updateCurrentLocation``; a new root at its first move)."""
+    node = cur[mover]
+    if node < 0:
+        node = roots[mover] = count[0]
+        count[0] += 1
+    if last[mover] >= 0 and not expanded[mover]:
+        child = children[node, last[mover]]
+        if child < 0:
+            child = children[node, last[mover]] = count[0]
+            count[0] += 1
+            depth[child] = depth[node] + 1
+            expanded[mover] = True
+        node = child
+    cur[mover] = node
+    last[mover] = -1
+    return node
 
 
-@nb.njit
-def _ucb_scores(gn, gw, gav, m, low, high, c, fpu, out):
-    """``multitree.ucb_scores`` over the first ``m`` gathered actions, into ``out``."""
+@nb.njit(inline="always")
+def _ucb_scores(scratch, m, low, high, c, fpu):
+    """``multitree.ucb_scores`` over the ``m`` gathered actions (rows 0, 1, 3 of ``scratch``:
+    visits, reward sums, availabilities), into row 4."""
     for i in range(m):
-        if gn[i] == 0:
-            out[i] = max(fpu, c * math.sqrt(gav[i]))
+        n, avail = scratch[0, i], scratch[3, i]
+        if n == 0:
+            scratch[4, i] = max(fpu, c * math.sqrt(avail))
         else:
-            value = gw[i] / gn[i]
+            value = scratch[1, i] / n
             value = (value - low) / (high - low) if low < high else 0.0
-            out[i] = value + c * math.sqrt(math.log(gav[i]) / gn[i])
+            scratch[4, i] = value + c * math.sqrt(math.log(avail) / n)
 
 
-@nb.njit
-def _select(t, wk, cfg, node, mover, buf, m, rng):
-    """``MultiTree._select``: the tree move at ``node`` over the ``m`` legal actions in ``buf``."""
+@nb.njit(inline="always")
+def _select(node, mover, buf, m, stats, visits, wsum, bounds, scratch, cfg, rng):
+    """``MultiTree._select``: the tree move at ``node`` over the ``m`` legal actions in ``buf``
+    (``scratch`` rows: visits, sums, squares, availabilities, scores)."""
     for i in range(m):
         a = buf[i]
-        t.present[node, a] = True
-        wk.gn[i] = t.n[node, a]
-        wk.gw[i] = t.w[node, a]
-        wk.gq[i] = t.q[node, a]
-        wk.gav[i] = t.valid[node, a]
+        scratch[0, i] = stats[node, a, N]
+        scratch[1, i] = stats[node, a, W]
+        scratch[2, i] = stats[node, a, Q]
+        scratch[3, i] = stats[node, a, VALID]
     k = 0
     if m > 1:
-        low, high = t.bounds[mover, 0], t.bounds[mover, 1]
+        low, high = bounds[mover, 0], bounds[mover, 1]
         if cfg.policy == POLICY_UCB:
-            _ucb_scores(wk.gn, wk.gw, wk.gav, m, low, high, cfg.c, cfg.fpu, wk.scores)
-            k = nb_argmax_tiebreak(wk.scores, m, rng)
+            _ucb_scores(scratch, m, low, high, cfg.c, cfg.fpu)
+            k = nb_argmax_tiebreak(scratch[4], m, rng)
         else:
             k = _tag_choice(
                 cfg.policy,
-                wk.gn,
-                wk.gw,
-                wk.gq,
-                wk.gav,
+                scratch[0],
+                scratch[1],
+                scratch[2],
+                scratch[3],
                 m,
                 cfg.c,
                 cfg.fpu,
                 cfg.epsilon,
-                t.visits[node],
-                t.wsum[node],
+                visits[node],
+                wsum[node],
                 low,
                 high,
                 rng,
-                wk.scores,
+                scratch[4],
             )
     for i in range(m):
-        t.valid[node, buf[i]] += 1
+        stats[node, buf[i], VALID] += 1.0
     return buf[k]
 
 
-@nb.njit
-def _backup(t, wk, plen, values, vec, cfg):
+@nb.njit(inline="always")
+def _backup(path, plen, values, vec, roots, bounds, visits, wsum, stats, cfg):
     """``MultiTree._backup``: every tree's bounds take the stored vector; each tree move adds
     its mover's reward."""
     for p in range(vec.shape[0]):
         vec[p] = (values[p] - cfg.low) / cfg.span if cfg.normalize else values[p]
     for p in range(vec.shape[0]):
-        if t.roots[p] >= 0:
-            t.bounds[p, 0], t.bounds[p, 1] = nb_update_reward_bounds(t.bounds[p, 0], t.bounds[p, 1], vec)
+        if roots[p] >= 0:
+            bounds[p, 0], bounds[p, 1] = nb_update_reward_bounds(bounds[p, 0], bounds[p, 1], vec)
     for k in range(plen):
-        node, a = wk.path_node[k], wk.path_action[k]
-        r = vec[wk.path_mover[k]]
-        t.visits[node] += 1
-        t.wsum[node] += r
-        t.n[node, a] += 1
-        t.w[node, a] += r
-        t.q[node, a] += r * r
+        node, a = path[k, 0], path[k, 1]
+        r = vec[path[k, 2]]
+        visits[node] += 1
+        wsum[node] += r
+        stats[node, a, N] += 1.0
+        stats[node, a, W] += r
+        stats[node, a, Q] += r * r
 
 
 def _settle(st, buf, probs, rng):
@@ -194,138 +190,159 @@ def _settle(st, buf, probs, rng):
     return mover
 
 
-def _locate(t, wk, mover):
-    """The actor's node at its turn (``updateCurrentLocation``; a root at its first move):
-    returns (the trees, possibly grown, the node)."""
-    node = wk.cur[mover]
-    if node < 0:
-        t, node = _new_node(t, 0)
-        t.roots[mover] = node
-    last = wk.last[mover]
-    if last >= 0 and not wk.expanded[mover]:
-        child = t.children[node, last]
-        if child < 0:
-            t, child = _new_node(t, t.depth[node] + 1)
-            t.children[node, last] = child
-            wk.expanded[mover] = True
-        node = child
-    wk.cur[mover] = node
-    wk.last[mover] = -1
-    return t, node
+def _rollout_move(mover, buf, m, cfg, rng, mast_n, mast_w, vals, pots):
+    """``MultiTree._rollout_move``: uniformly random (one draw) or MAST's choice."""
+    if cfg.mast:
+        nb_mast_values(mast_n, mast_w, mover, buf, m, 0.0, vals)
+        return buf[nb_mast_rollout_choice(vals, m, cfg.temperature, 0.0, rng, pots)]
+    return buf[int(rng_random(rng) * m)]
 
 
-def _play(st, t, wk, cfg, buf, probs, rng, mast_n, mast_w, vals, pots, rec_p, rec_a):
-    """The moves of one iteration (``MultiTree.iterate`` up to the evaluation); returns (the
-    trees, tree moves, rollout moves, MAST's record, the player to move where it stopped)."""
-    for p in range(wk.cur.shape[0]):
-        wk.cur[p] = t.roots[p]
-        wk.last[p] = -1
-        wk.expanded[p] = False
-        wk.depth_hit[p] = False
+def _play(
+    st,
+    cfg,
+    rng,
+    buf,
+    probs,
+    cur,
+    last,
+    expanded,
+    depth_hit,
+    path,
+    roots,
+    depth,
+    visits,
+    wsum,
+    children,
+    stats,
+    bounds,
+    count,
+    scratch,
+    mast_n,
+    mast_w,
+    vals,
+    pots,
+    rec_p,
+    rec_a,
+):
+    """The moves of one iteration (``MultiTree.iterate`` up to the evaluation); returns (tree
+    moves, rollout moves, MAST's record, the player to move where it stopped)."""
+    cur[:] = roots
+    last[:] = -1
+    expanded[:] = False
+    depth_hit[:] = False
     plen = 0
     nroll = 0
     mover = _settle(st, buf, probs, rng)
     while mover != TERMINAL:
-        t, node = _locate(t, wk, mover)
+        node = _locate(mover, cur, last, expanded, roots, depth, children, count)
         m = nb_legal_actions(st, buf)
-        if wk.expanded[mover] or wk.depth_hit[mover]:
+        if expanded[mover] or depth_hit[mover]:
+            action = _rollout_move(mover, buf, m, cfg, rng, mast_n, mast_w, vals, pots)
             if cfg.mast:
-                nb_mast_values(mast_n, mast_w, mover, buf, m, 0.0, vals)
-                action = buf[nb_mast_rollout_choice(vals, m, cfg.temperature, 0.0, rng, pots)]
                 rec_p, rec_a = _record(rec_p, rec_a, nroll, mover, action)
-            else:
-                action = buf[int(rng_random(rng) * m)]
             nroll += 1
         else:
-            action = _select(t, wk, cfg, node, mover, buf, m, rng)
-            wk.path_node[plen] = node
-            wk.path_action[plen] = action
-            wk.path_mover[plen] = mover
+            action = _select(node, mover, buf, m, stats, visits, wsum, bounds, scratch, cfg, rng)
+            path[plen, 0], path[plen, 1], path[plen, 2] = node, action, mover
             plen += 1
-            wk.last[mover] = action
-            if cfg.max_depth >= 0 and t.depth[node] >= cfg.max_depth:
-                wk.depth_hit[mover] = True
+            last[mover] = action
+            if cfg.max_depth >= 0 and depth[node] >= cfg.max_depth:
+                depth_hit[mover] = True
         nb_apply_action(st, action)
         mover = _settle(st, buf, probs, rng)
         if cfg.limit >= 0 and mover != TERMINAL and nroll >= cfg.limit:  # finishRollout, EXACT
             break
-    return t, plen, nroll, rec_p, rec_a, mover
+    return plen, nroll, rec_p, rec_a, mover
 
 
-def multitree_tree(
-    state, iterations, cfg, rng, num_actions, num_players, mast_n, mast_w, root_n, root_w, root_present, sizes
-):
+def multitree_tree(state, iterations, cfg, rng, num_actions, num_players, mast_n, mast_w, root_stats, sizes):
     """``multitree.multitree_search`` on a kernel state (``cfg`` a ``Config``): each iteration on
-    a world determinized for ``cfg.player``. Every player's root statistics go to row p of
-    ``root_n``/``root_w`` (reward sums)/``root_present``, its tree's node count to ``sizes[p]``;
-    the MAST table ``mast_n``/``mast_w`` is updated in place under ``cfg.mast``."""
-    t = _trees(min(num_players * (iterations + 1), FIRST_CAPACITY), num_actions, num_players, cfg.player)
-    moves = num_players * (iterations + 2)  # tree moves per iteration: at most a tree's depth + 1 each
-    wk = Walk(
-        np.empty(num_players, np.int64),
-        np.empty(num_players, np.int64),
-        np.zeros(num_players, np.bool_),
-        np.zeros(num_players, np.bool_),
-        np.empty(moves, np.int64),
-        np.empty(moves, np.int64),
-        np.empty(moves, np.int64),
-        np.zeros(num_actions),
-        np.zeros(num_actions),
-        np.zeros(num_actions),
-        np.zeros(num_actions),
-        np.zeros(num_actions),
-    )
-    st = np.empty_like(state)
-    buf = np.empty(num_actions, np.int64)
-    probs = np.empty(num_actions, np.float64)
-    vals = np.empty(num_actions, np.float64)
-    pots = np.empty(num_actions, np.float64)
-    values = np.zeros(num_players, np.float64)
-    vec = np.zeros(num_players, np.float64)
+    a world determinized for ``cfg.player``. Player p's root statistics go to ``root_stats[p]``
+    (per action: visits, availability, reward sum, sum of squares), its tree's node count to
+    ``sizes[p]``; the MAST table ``mast_n``/``mast_w`` is updated in place under ``cfg.mast``."""
+    capacity = min(num_players * (iterations + 1), FIRST_CAPACITY)
+    depth, visits, wsum = np.zeros(capacity, np.int64), np.zeros(capacity, np.int64), np.zeros(capacity)
+    children = np.full((capacity, num_actions), -1, np.int64)
+    stats = np.zeros((capacity, num_actions, 4), np.float64)
+    roots = np.full(num_players, -1, np.int64)
+    roots[cfg.player] = 0
+    count = np.ones(1, np.int64)
+    bounds = np.empty((num_players, 2), np.float64)
+    bounds[:, 0], bounds[:, 1] = np.inf, -np.inf
+    cur, last = np.empty(num_players, np.int64), np.empty(num_players, np.int64)
+    expanded, depth_hit = np.zeros(num_players, np.bool_), np.zeros(num_players, np.bool_)
+    path = np.empty((num_players * (iterations + 2), 3), np.int64)  # a tree's depth + 1 moves each
+    st, buf = np.empty_like(state), np.empty(num_actions, np.int64)
+    probs, vals, pots = np.empty(num_actions), np.empty(num_actions), np.empty(num_actions)
+    scratch = np.zeros((5, num_actions), np.float64)
+    values, vec = np.zeros(num_players), np.zeros(num_players)
     rec_p, rec_a = np.empty(0, np.int64), np.empty(0, np.int64)
     for _ in range(iterations):
+        if count[0] + 2 * num_players > depth.shape[0]:  # a root and a node per tree at most
+            depth, visits, wsum, children, stats = _grown(
+                depth, visits, wsum, children, stats, 2 * depth.shape[0]
+            )
         st[:] = state
         nb_determinize(st, cfg.player, rng)
-        t, plen, nroll, rec_p, rec_a, mover = _play(
-            st, t, wk, cfg, buf, probs, rng, mast_n, mast_w, vals, pots, rec_p, rec_a
+        plen, nroll, rec_p, rec_a, mover = _play(
+            st,
+            cfg,
+            rng,
+            buf,
+            probs,
+            cur,
+            last,
+            expanded,
+            depth_hit,
+            path,
+            roots,
+            depth,
+            visits,
+            wsum,
+            children,
+            stats,
+            bounds,
+            count,
+            scratch,
+            mast_n,
+            mast_w,
+            vals,
+            pots,
+            rec_p,
+            rec_a,
         )
         if mover == TERMINAL:
             nb_returns(st, values)
         else:
             nb_heuristic(st, values)
-        _backup(t, wk, plen, values, vec, cfg)
+        _backup(path, plen, values, vec, roots, bounds, visits, wsum, stats, cfg)
         if cfg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
             nb_mast_update(mast_n, mast_w, rec_p, rec_a, nroll, values)
-            nb_mast_update(mast_n, mast_w, wk.path_mover, wk.path_action, plen, values)
-    _report(t, root_n, root_w, root_present, sizes)
+            nb_mast_update(mast_n, mast_w, path[:, 2], path[:, 1], plen, values)
+    _report(roots, children, stats, count[0], root_stats, sizes)
 
 
 @nb.njit
-def _report(t, root_n, root_w, root_present, sizes):
+def _report(roots, children, stats, count, root_stats, sizes):
     """Each player's root statistics and tree size (nodes reachable from its root)."""
-    count = t.count[0]
     owner = np.full(count, -1, np.int64)
-    for p in range(t.roots.shape[0]):
-        root = t.roots[p]
-        if root < 0:
-            continue
-        root_n[p, :] = t.n[root]
-        root_w[p, :] = t.w[root]
-        root_present[p, :] = t.present[root]
-        owner[root] = p
+    for p in range(roots.shape[0]):
+        if roots[p] >= 0:
+            root_stats[p] = stats[roots[p]]
+            owner[roots[p]] = p
     for node in range(count):  # a child is made after its parent: one pass in order
         if owner[node] >= 0:
             sizes[owner[node]] += 1
-            for a in range(t.children.shape[1]):
-                child = t.children[node, a]
-                if child >= 0:
-                    owner[child] = owner[node]
+            for a in range(children.shape[1]):
+                if children[node, a] >= 0:
+                    owner[children[node, a]] = owner[node]
 
 
 # The functions that call a game's kernel, compiled per game by ``engine_for`` (compiled's chance
 # draw among them, bound to the game here too).
 _sample_chance = compiled._sample_chance
-GAME_FUNCTIONS = ("_sample_chance", "_settle", "_locate", "_play", "multitree_tree")
+GAME_FUNCTIONS = ("_sample_chance", "_settle", "_rollout_move", "_play", "multitree_tree")
 _ENGINES: dict[str, SimpleNamespace] = {}
 
 
@@ -347,7 +364,8 @@ def engine_for(rules: ModuleType) -> SimpleNamespace:
         copy = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
         copy.__qualname__ = f"{name}__{game}"
         copy.__module__, copy.__doc__ = __name__, source.__doc__
-        namespace[name] = nb.njit(copy)
+        # the helpers inlined into the search (numba IR): fewer calls, fewer reference counts
+        namespace[name] = nb.njit(copy) if name == "multitree_tree" else nb.njit(inline="always")(copy)
     engine.multitree_tree = namespace["multitree_tree"]
     _ENGINES[rules.__name__] = engine
     return engine
@@ -401,9 +419,8 @@ class CompiledMultiTree:
             float(scale.low) if normalize else 0.0,
             float(scale.span) if normalize else 1.0,
         )
-        shape = (kernel.num_players, kernel.num_actions)
-        root_n, root_w = np.zeros(shape, np.int64), np.zeros(shape, np.float64)
-        present, sizes = np.zeros(shape, np.bool_), np.zeros(kernel.num_players, np.int64)
+        root_stats = np.zeros((kernel.num_players, kernel.num_actions, 4), np.float64)
+        sizes = np.zeros(kernel.num_players, np.int64)
         if cfg.mast:
             nb_mast_decay(self.mast_n, self.mast_w, float(self.settings.mast_gamma))
         stream = rnd.to_array()
@@ -416,18 +433,19 @@ class CompiledMultiTree:
             kernel.num_players,
             self.mast_n,
             self.mast_w,
-            root_n,
-            root_w,
-            present,
+            root_stats,
             sizes,
         )
         rnd.load(stream)
-        self.last_roots = [
-            {
-                int(a): (int(root_n[p, a]), float(root_w[p, a]) / root_n[p, a] if root_n[p, a] else 0.0)
-                for a in np.flatnonzero(present[p])
-            }
-            for p in range(kernel.num_players)
-        ]
+        self.last_roots = [_root_dict(root_stats[p]) for p in range(kernel.num_players)]
         self.last_sizes = sizes.tolist()
         return self.last_roots[player]
+
+
+def _root_dict(rows: np.ndarray) -> dict[int, tuple[int, float]]:
+    """{action: (visits, mean)} of the actions legal at some visit of a root (``multitree``'s
+    ``root_stats``)."""
+    return {
+        int(a): (int(rows[a, N]), float(rows[a, W] / rows[a, N]) if rows[a, N] else 0.0)
+        for a in np.flatnonzero(rows[:, VALID])
+    }
