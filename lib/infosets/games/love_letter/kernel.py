@@ -934,12 +934,6 @@ def _rehash_log(s):
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
-def array_from_kernel(kernel, log: bool = True) -> np.ndarray:
-    """The state array of the adapter's kernel object (``kernel.s`` itself, not a copy;
-    ``log`` is accepted for callers that leave the log out elsewhere: here it costs nothing)."""
-    return kernel.s
-
-
 def kernel_for(game) -> Kernel | None:
     """This game's kernel for a loaded pyspiel ``game`` (every parameter is covered;
     ``infosets.games.kernels.kernel_for``)."""
