@@ -98,6 +98,7 @@ def test_g3_rollout_length_zero_is_a_one_ply_bandit(iterations):
     trees = g3_search(iterations, 7, rollout_length=0)
     assert trees.roots[0].visits == iterations and trees.roots[0].children == {}
     assert trees.roots[1] is None and trees.sizes() == [1, 0]
+    assert trees.bounds == [[0.0, 1.0], [math.inf, -math.inf]]  # bounds kept per tree: P1 has none
     assert sum(n for n, _ in trees.root_stats().values()) == iterations
 
 
