@@ -126,6 +126,36 @@ def _log_tuple(code: int) -> tuple:
     return (p, "d" + ",".join(map(str, reversed(cards))))
 
 
+class _Decoded(dict):
+    """A log code's decoding, computed once per distinct code (a game has few of them)."""
+
+    def __init__(self, decode):
+        super().__init__()
+        self.decode = decode
+
+    def __missing__(self, code):
+        value = self[code] = self.decode(code)
+        return value
+
+
+def _entry_text(code: int) -> str:
+    """A log entry as the information state's log line writes it: ``mover:move``."""
+    mover, move = _LOG_TUPLE[code]
+    return f"{mover}:{move}"
+
+
+def _entry_code(code: int) -> tuple[int, int]:
+    """A log entry as the tensor's ``public_log`` counts it: (mover, action id), a discard of
+    k cards as (mover, NUM_ACTIONS + k - 1)."""
+    mover, move = _LOG_TUPLE[code]
+    return mover, move if isinstance(move, int) else NUM_ACTIONS + move.count(",")
+
+
+_LOG_TUPLE = _Decoded(_log_tuple)
+_LOG_TEXT = _Decoded(_entry_text)
+_LOG_CODE = _Decoded(_entry_code)
+
+
 class VirusKernel(ArrayKernel):
     """A Virus! state: the kernel's array (``self.s``), played by its jitted rules.
 
@@ -183,12 +213,18 @@ class VirusKernel(ArrayKernel):
             for p in range(n)
         ]
 
+    def _log_entries(self) -> list[int]:
+        s = self.s
+        return s[vk.LOG : vk.LOG + s[vk.LOG_LEN]].tolist()
+
     @property
     def log(self) -> list[tuple]:
         """The public log: (mover, action id) of a play or new hand, (mover, "d" + cards) of a
         discard."""
-        s = self.s
-        return [_log_tuple(code) for code in s[vk.LOG : vk.LOG + s[vk.LOG_LEN]].tolist()]
+        return list(map(_LOG_TUPLE.__getitem__, self._log_entries()))
+
+    def _log_text(self) -> str:
+        return ";".join(map(_LOG_TEXT.__getitem__, self._log_entries()))
 
     def _drawer(self) -> int:
         return vk._drawer(self.s)
@@ -235,9 +271,7 @@ class VirusKernel(ArrayKernel):
         ]
 
     def log_codes(self):
-        return [
-            (p, entry if isinstance(entry, int) else NUM_ACTIONS + entry.count(",")) for p, entry in self.log
-        ]
+        return list(map(_LOG_CODE.__getitem__, self._log_entries()))
 
     def _view(self, player: int) -> list[str]:
         hands, bodies, needs_hand = self.hands, self.bodies, self.needs_hand
@@ -402,6 +436,11 @@ class VirusKernel(ArrayKernel):
 
     def _player_line(self, p):
         return f"p{p} hand {self.hands[p]} body {self._body_str(self.bodies[p])}"
+
+    def __str__(self):
+        hands, bodies = self.hands, self.bodies  # read once for every player's line
+        players = [f"p{p} hand {hands[p]} body {self._body_str(bodies[p])}" for p in range(self.n)]
+        return "\n".join([self._state_line()] + players)
 
 
 def _kept_steps(before: list[int], after: list[int], steps: list[int]) -> list[int]:
