@@ -11,6 +11,7 @@ import pyspiel
 import pytest
 
 from infosets.core.pcg32 import PCG32
+from infosets.games.determinizers import sampler_for
 from infosets.games.kernels import kernel_for, kernel_sampler
 from infosets.search.common import RewardScale
 from infosets.search.mcts import game_settings
@@ -212,3 +213,28 @@ def test_multitree_beats_random_play_on_leduc():
                 state.apply_action(other.choice(state.legal_actions()))
         won.append(state.returns()[seat])
     assert np.mean(won) - 3 * np.std(won) / math.sqrt(len(won)) > 0
+
+
+def test_a_sampler_drawing_from_numpy_takes_its_own_generator():
+    """Kuhn poker has no kernel: OpenSpiel's resampler draws from a numpy Generator
+    (``world_rng``), every other draw from the search's PCG32; seeded, the search repeats."""
+    game = pyspiel.load_game("kuhn_poker")
+    state = game.new_initial_state()
+    for action in (0, 2):  # the deal
+        state.apply_action(action)
+
+    def search():
+        return multitree_search(
+            state,
+            0,
+            50,
+            PCG32(1),
+            num_players=2,
+            sampler=sampler_for(game),
+            scale=RewardScale(game, True),
+            world_rng=np.random.default_rng(4),
+        )
+
+    trees = search()
+    assert sum(n for n, _ in trees.root_stats().values()) == 50
+    assert trees.root_stats(1) == search().root_stats(1) and trees.sizes() == search().sizes()

@@ -265,12 +265,16 @@ def multitree_search(
     uct_c: float = 1.0,
     scale=None,
     mast=None,
+    world_rng=None,
 ) -> MultiTree:
     """A MultiTree search of ``iterations`` iterations from ``state`` (``player`` to move), each
-    on a world ``sampler(state, player, rnd)`` (a kernel determinizer draws from ``rnd``, the
-    search's PCG32). ``settings``: tree policy, rollout, rollout length and its ``heuristic``,
-    max depth, FPU, epsilon (``MCTSSettings``); ``mast``: the MAST table, decayed by
-    ``settings.mast_gamma`` first. Returns the trees (``root_stats``, ``sizes``)."""
+    on a world ``sampler(state, player, world_rng)``; ``world_rng`` defaults to ``rnd``, the
+    search's PCG32 that every other draw uses (a kernel determinizer draws from it, as the
+    compiled twin does; a sampler drawing from a numpy Generator is given one here).
+    ``settings``: tree policy, rollout, rollout length and its ``heuristic``, max depth, FPU,
+    epsilon (``MCTSSettings``); ``scale``: ``common.RewardScale`` (None: raw rewards); ``mast``:
+    the MAST table, decayed by ``settings.mast_gamma`` first. Returns the trees
+    (``root_stats``, ``sizes``); ``best_action(trees.root_stats(), rnd)`` is the move."""
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
     if settings.rollout_length is not None and settings.heuristic is None:
@@ -280,7 +284,7 @@ def multitree_search(
     table = mast if settings.rollout == "MAST" else None
     trees = MultiTree(player, num_players, settings, uct_c, scale, table)
     for _ in range(iterations):
-        trees.iterate(sampler(state, player, rnd), rnd)
+        trees.iterate(sampler(state, player, rnd if world_rng is None else world_rng), rnd)
     return trees
 
 
