@@ -22,13 +22,17 @@ at commit c4d7687cd6162405806a0dd1e1b31804f8a81b93 (``src/main/java/players/mcts
   that follows it is drawn (chance is inside TAG's forward model) and the iteration stops at
   the end of the game or by ``finishRollout`` (EXACT: once ``rollout_length`` rollout moves of
   players were made; tree moves are not counted). So with ``rollout_length = 0`` each
-  iteration is one tree move of the root player: a one-ply bandit.
+  iteration is one tree move of the root player: a one-ply bandit. (``settings.rollout_count``
+  is not read: here the length always counts the players' moves, TAG's rule; nor is
+  ``settings.opponent_tree``, which callers read to choose this search.)
 * **Backup.** The final state is evaluated once (its returns at the end, else the heuristic,
   mapped to [0, 1] by ``scale``); every tree's reward bounds take the vector, and each tree
   move adds its mover's reward to its (node, action). An action's availability (TAG's
   ``validVisits``, the N of UCB) counts the visits of its node at which it was legal; it is
   added right after the selection, which is the same as TAG adding it in the backup because a
-  node is visited at most once per iteration.
+  node is visited at most once per iteration. TAG stores raw rewards; UCB, UCB-Tuned and EXP3
+  read them normalised by the tree's bounds, which an affine ``scale`` does not change, while
+  NoAveragingRM's regrets are on the stored scale, as in the other engines.
 * **Tree policies** (``settings.tree_policy``): "UCB" is TAG's ``ucbValue``: the mean
   normalised by the tree's reward bounds plus ``uct_c * sqrt(ln N / n)`` (TAG's plain UCB has no
   K: it is ``uct_c = 1``), an unvisited action ``max(FPU, uct_c sqrt(N))``, ties uniformly at
