@@ -55,7 +55,7 @@ def uses_pcg(sampler) -> bool:
 
 def random_rollout(state: SearchState, rnd: random.Random,
                    rollout_policy: RolloutPolicy | None = None, limit: int | None = None,
-                   mast=None, record: list | None = None) -> int:
+                   mast=None, record: list | None = None, count_chance: bool = True) -> int:
     """Play ``state`` on in place: chance by its probabilities, players uniformly (or by
     ``rollout_policy``), to the end or until ``limit`` actions have been played (None: no
     cut). Returns the current player where it stopped (``PlayerId.TERMINAL`` at the end).
@@ -64,7 +64,8 @@ def random_rollout(state: SearchState, rnd: random.Random,
     ``mast`` (``mast_n``, ``mast_w``, temperature): the players' moves are chosen by TAG's MAST
     policy (issue 56; ``MASTPlayer``), ``tag_rules.mast_rollout_choice`` over
     ``tag_rules.mast_values`` of the mover's legal actions in the bot's table, and each
-    (player, action) played is appended to ``record``."""
+    (player, action) played is appended to ``record``. ``count_chance`` False: ``limit`` counts
+    the players' actions only (``MCTSSettings.rollout_count`` "moves", as TAG)."""
     rand = rnd.random
     current_player, apply_action = state.current_player, state.apply_action
     mover = current_player()
@@ -86,7 +87,8 @@ def random_rollout(state: SearchState, rnd: random.Random,
             apply_action(legal[int(rand() * len(legal))])
         else:
             apply_action(rollout_policy(state, rnd))
-        steps += 1
+        if count_chance or mover != CHANCE:
+            steps += 1
         mover = current_player()
     return mover
 

@@ -131,7 +131,8 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
             if action < 0:
                 action = buf[int(rng_random(rng) * n)]
         nb_apply_action(st, action)
-        steps += 1
+        if mover != CHANCE or _counts_chance(tg):
+            steps += 1
         mover = nb_current_player(st)
     if mover == TERMINAL:
         nb_returns(st, returns)
@@ -144,7 +145,8 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
 POLICY_UCB, POLICY_UCB_TUNED, POLICY_RM, POLICY_EXP3 = 0, 1, 2, 3
 POLICIES = {"UCB": POLICY_UCB, "UCB_Tuned": POLICY_UCB_TUNED, "NoAveragingRM": POLICY_RM,
             "EXP3": POLICY_EXP3}
-TAG_POLICY, TAG_MAXMC, TAG_THRESHOLD, TAG_MAST, TAG_SELF_ONLY = 0, 1, 2, 3, 4  # the last may be absent
+TAG_POLICY, TAG_MAXMC, TAG_THRESHOLD, TAG_MAST = 0, 1, 2, 3
+TAG_SELF_ONLY, TAG_COUNT_MOVES = 4, 5  # optional entries (absent: 0)
 FPU_TAG = tr.FPU_DEFAULT  # an untried action's score under TAG's policies when fpu is None
 EXP3_BOLTZMANN = tr.EXP3_BOLTZMANN_DEFAULT
 
@@ -185,24 +187,26 @@ def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, s
 TagSelect = namedtuple("TagSelect", "policy q sel_n sel_w gn gw gq gav scores bounds")
 TagBackup = namedtuple("TagBackup", "policy maxmc threshold q sel_n sel_w w_all gw_all gn vec tmp bounds "
                                     "siblings self_only")
-TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots")
+TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots count_moves")
 
 
 @nb.njit(cache=True)
-def _tag_parts(tg, self_only):
+def _tag_parts(tg, self_only, count_moves):
     """The ``TagSelect``, ``TagBackup`` and ``TagRollout`` views of ``tg`` (same arrays);
-    ``self_only``: SelfOnly's backup (every player's component the root player's reward)."""
+    ``self_only``: SelfOnly's backup (every player's component the root player's reward);
+    ``count_moves``: the rollout's limit counts players' actions only."""
     return (TagSelect(tg.policy, tg.q, tg.sel_n, tg.sel_w, tg.gn, tg.gw, tg.gq, tg.gav, tg.scores, tg.bounds),
             TagBackup(tg.policy, tg.maxmc, tg.threshold, tg.q, tg.sel_n, tg.sel_w, tg.w_all, tg.gw_all, tg.gn,
                       tg.vec, tg.tmp, tg.bounds, tg.siblings, self_only),
-            TagRollout(tg.mast, tg.temperature, tg.mast_n, tg.mast_w, tg.vals, tg.pots))
+            TagRollout(tg.mast, tg.temperature, tg.mast_n, tg.mast_w, tg.vals, tg.pots, count_moves))
 
 
 def _split(tg, tag):
     """``tg``'s parts (``_tag_parts``) and whether the search selects by TAG's policy, backs up
     TAG's statistics, rolls out by MAST, keeps the root player's tree only (SelfOnly, ``tag``'s
-    optional ``TAG_SELF_ONLY``); Nones and False for today's settings (``tg`` None), chosen at
-    compile time as ``_uct_tag``."""
+    optional ``TAG_SELF_ONLY``), passes its rollout part (MAST, or a limit counting moves,
+    ``TAG_COUNT_MOVES``); Nones and False for today's settings (``tg`` None), chosen at compile
+    time as ``_uct_tag``."""
 
 
 @overload(_split)
@@ -212,9 +216,10 @@ def _split_typed(tg, tag):
 
     def split(tg, tag):
         self_only = tag.shape[0] > TAG_SELF_ONLY and tag[TAG_SELF_ONLY] != 0
-        sel, back, roll = _tag_parts(tg, self_only)
-        return (sel, back, roll, tg.policy != POLICY_UCB, tg.policy != POLICY_UCB or tg.maxmc, tg.mast,
-                self_only)
+        count_moves = tag.shape[0] > TAG_COUNT_MOVES and tag[TAG_COUNT_MOVES] != 0
+        sel, back, roll = _tag_parts(tg, self_only, count_moves)
+        return (sel, back, roll, tg.policy != POLICY_UCB, tg.policy != POLICY_UCB or tg.maxmc,
+                tg.mast or count_moves, self_only)
     return split
 
 
@@ -227,6 +232,18 @@ def _self_only_typed(tg):
     if isinstance(tg, nb_types.BaseNamedTuple) and "self_only" in tg.fields:
         return lambda tg: tg.self_only
     return lambda tg: False
+
+
+def _counts_chance(tg):
+    """False when ``tg`` (a ``TagRollout``) has ``count_moves`` set: the rollout's limit counts
+    players' actions only; True for today's settings (None) and a whole ``TagSearch``."""
+
+
+@overload(_counts_chance)
+def _counts_chance_typed(tg):
+    if isinstance(tg, nb_types.BaseNamedTuple) and "count_moves" in tg.fields:
+        return lambda tg: not tg.count_moves
+    return lambda tg: True
 
 
 def _advance_opponents(st, player, buf, probs, rng, roll):
@@ -487,7 +504,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children)
-    sel, back, roll, tag_select, tag_backup, tag_mast, self_only = _split(tg, tag)
+    sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag)
     root_player = nb_current_player(world)
     nnodes, depth_total, depth_max = 1, 0, 0
     for _ in range(iterations):
@@ -540,7 +557,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             if tag is not None:
                 if self_only:
                     _advance_opponents(st, root_player, buf, probs, rng, roll)
-            if tag_mast:
+            if tag_rollout:
                 nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, roll, rec_p, rec_a)
             else:
                 _rollout(st, rng, limit, buf, probs, returns, None, None, None)
@@ -783,7 +800,7 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
                                    path_action, path_mover, present)
-    sel, back, roll, tag_select, tag_backup, tag_mast, self_only = _split(tg, tag)
+    sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag)
     nnodes, depth_total, depth_max = 0, 0, 0
     for _ in range(iterations):
         st[:] = state
@@ -826,7 +843,7 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
         depth_total += plen
         depth_max = max(depth_max, plen)
         nrec = 0
-        if tag_mast:
+        if tag_rollout:
             nrec, rec_p, rec_a = _rollout(st, rng, limit, buf, probs, returns, roll, rec_p, rec_a)
         else:
             _rollout(st, rng, limit, buf, probs, returns, None, None, None)
@@ -911,7 +928,8 @@ class CompiledSearch:
         if not settings.tag_default:
             self._tag = (np.array([POLICIES[settings.tree_policy], settings.backup == "MaxMC",
                                    settings.max_backup_threshold, settings.rollout == "MAST",
-                                   settings.opponent_tree == "SelfOnly"], np.int64),
+                                   settings.opponent_tree == "SelfOnly", settings.rollout_count == "moves"],
+                                  np.int64),
                          float(settings.mast_boltzmann))
         self._mast_gamma = float(settings.mast_gamma)
         self._self_only = settings.opponent_tree == "SelfOnly"

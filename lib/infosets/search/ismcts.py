@@ -366,7 +366,8 @@ class ISMCTSBot(pyspiel.Bot):
         if mover != TERMINAL:
             settings = self.settings
             mast = (*self.mast, settings.mast_boltzmann) if settings.rollout == "MAST" else None
-            mover = random_rollout(world, rnd, self.rollout_policy, settings.rollout_length, mast, record)
+            mover = random_rollout(world, rnd, self.rollout_policy, settings.rollout_length, mast, record,
+                                   settings.rollout_count == "steps")
         if self._reward_heuristic is not None:
             return self._reward_heuristic(world)
         return world.returns() if mover == TERMINAL else self.settings.heuristic(world)

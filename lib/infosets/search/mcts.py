@@ -322,7 +322,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
                 state = _replay(world, actions)
             if opponents is not None:  # SelfOnly: the rollout starts at the root player's turn
                 opponents[1](state)
-            mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length, rollout_mast, record)
+            mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length, rollout_mast, record,
+                                   settings.rollout_count == "steps")
             returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
         if stats_backup:
             _backup_tag(root, path, returns, scale, settings, bounds)
@@ -631,9 +632,5 @@ def game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explo
     if engine == "compiled" and heuristic is not None:
         raise ValueError("heuristic: the compiled engine scores cut-offs with its kernel's "
                          "heuristic; pass heuristic=None (or use engine='python')")
-    settings = make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
-                             kernel_heuristic(game, kernel) if kernel is not None else None, **tag)
-    if settings.opponent_tree == "MultiTree":
-        raise ValueError("opponent_tree: 'MultiTree' (one tree per player) is not run by these bots' "
-                         "searches; it has its own search module")
-    return settings
+    return make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
+                         kernel_heuristic(game, kernel) if kernel is not None else None, **tag)

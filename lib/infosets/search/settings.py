@@ -34,7 +34,10 @@ GAIGResearch/TabletopGames ``players/mcts/``):
   (one tree for every player's moves), "SelfOnly" (nodes only at the root player's decisions,
   keyed by its own moves; the other players move by the rollout policy in the tree phase,
   unrecorded; every node backs up the root player's reward) or "MultiTree" (one tree per
-  player; its own search module).
+  player: its own search, ``search.multitree``; refused here until the bots run it).
+* ``rollout_count``: what ``rollout_length`` counts, "steps" (every action, chance included:
+  today's) or "moves" (the players' actions only, as TAG's ``rollout`` counts them; docs/tag_agents.md
+  section 7 "Rollout counting").
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3")
 BACKUPS = ("mean", "MaxMC")
 ROLLOUTS = ("random", "MAST")
 OPPONENT_TREES = ("OneTree", "SelfOnly", "MultiTree")
+ROLLOUT_COUNTS = ("steps", "moves")
 TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann",
-              "opponent_tree")
+              "opponent_tree", "rollout_count")
 # heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
@@ -67,6 +71,7 @@ class MCTSSettings:
     mast_gamma: float = 0.0
     mast_boltzmann: float = 0.1
     opponent_tree: str = "OneTree"
+    rollout_count: str = "steps"
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -96,13 +101,18 @@ class MCTSSettings:
             raise ValueError(f"mast_boltzmann: must be a finite number > 0, got {self.mast_boltzmann!r}")
         if self.opponent_tree not in OPPONENT_TREES:
             raise ValueError(f"opponent_tree: must be one of {OPPONENT_TREES}, got {self.opponent_tree!r}")
+        if self.opponent_tree == "MultiTree":
+            raise ValueError("opponent_tree: 'MultiTree' runs in its own search (search.multitree), "
+                             "not yet in these settings' bots")
+        if self.rollout_count not in ROLLOUT_COUNTS:
+            raise ValueError(f"rollout_count: must be one of {ROLLOUT_COUNTS}, got {self.rollout_count!r}")
 
     @property
     def tag_default(self) -> bool:
-        """True when TAG's further settings (tree policy, backup, rollout, opponent tree) are
-        today's."""
-        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree) == (
-            "UCB", "mean", "random", "OneTree")
+        """True when TAG's further settings (tree policy, backup, rollout, opponent tree, rollout
+        count) are today's."""
+        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count) == (
+            "UCB", "mean", "random", "OneTree", "steps")
 
     @property
     def is_default(self) -> bool:
