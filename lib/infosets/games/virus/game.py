@@ -151,6 +151,8 @@ def _entry_code(code: int) -> tuple[int, int]:
     return mover, move if isinstance(move, int) else NUM_ACTIONS + move.count(",")
 
 
+# A sorted hand's discard actions, by the cards each drops (filled by ``replay_move``).
+_DISCARDS: dict[tuple, dict[tuple, int]] = {}
 _LOG_TUPLE = _Decoded(_log_tuple)
 _LOG_TEXT = _Decoded(_entry_text)
 _LOG_CODE = _Decoded(_entry_code)
@@ -391,13 +393,15 @@ class VirusKernel(ArrayKernel):
             return [action]
         s = kernel.s
         p = int(s[vk.CUR])
-        hand = kernel.hands[p]
-        buf = self._actions
-        for move in buf[: vk._legal_discards(s, p, buf, 0)].tolist():
-            mask = move - A_DISCARD + 1
-            if tuple(hand[i] for i in range(len(hand)) if mask >> i & 1) == cards:
-                return [move]
-        return [action]
+        hand = tuple(kernel.hands[p])
+        discards = _DISCARDS.get(hand)
+        if discards is None:  # the rules' discards of this hand, by the cards each drops
+            buf = self._actions
+            moves = buf[: vk._legal_discards(s, p, buf, 0)].tolist()
+            masks = [move - A_DISCARD + 1 for move in moves]
+            drops = [tuple(c for i, c in enumerate(hand) if mask >> i & 1) for mask in masks]
+            discards = _DISCARDS[hand] = dict(zip(drops, moves))
+        return [discards.get(cards, action)]
 
     def same_cards(self, other):
         return str(self) == str(other) and self.pool == other.pool and self.hands == other.hands
