@@ -92,6 +92,8 @@ a public log (``_tabletop.TabletopObserver``).
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from infosets.games import _tabletop as tt
@@ -124,6 +126,7 @@ DECK_COUNTS = DECK_COUNTS_LIST
 FACE_UP = lk.FACE_UP_MARK  # draw-queue mark: a face-up removed card (2 players)
 
 
+@cache  # a game has few distinct entries; the views read the log at every move
 def _log_tuple(code: int) -> tuple:
     """A log entry of the array as (mover, card, target, guess, outcome); a round's end is
     (-1, 0, 0, 0, "round:<winners>")."""
@@ -177,7 +180,7 @@ class LoveLetterKernel(ArrayKernel):
     # -- information -----------------------------------------------------------------------
     def information_state_string(self, player: int) -> str:
         f = self.fields()  # read once for the view and the log
-        return "\n".join(self._view(player, f) + [f"{self.LOG_LABEL}: {_log_text(f.log)}"])
+        return "\n".join(self._view(player, f) + [f"{self.LOG_LABEL}: {_log_text(f.log_codes())}"])
 
     def _view(self, player: int, f: Fields | None = None) -> list[str]:
         f = self.fields() if f is None else f
@@ -243,7 +246,7 @@ class LoveLetterKernel(ArrayKernel):
         return codes
 
     def _log_text(self):
-        return _log_text(self.log)
+        return _log_text(self.fields().log_codes())
 
     # -- worlds (module docstring) ---------------------------------------------------------
     def _replay(self, draws) -> LoveLetterKernel:
@@ -403,12 +406,23 @@ class Fields:
         """The public log, one tuple per entry (read when asked)."""
         return [_log_tuple(code) for code in self._log_codes.tolist()]
 
+    def log_codes(self) -> list[int]:
+        """The public log as the array codes it (``kernel``'s module docstring)."""
+        return self._log_codes.tolist()
+
     def deck_size(self) -> int:
         return sum(self.pool) - 1
 
 
-def _log_text(log) -> str:
-    return ";".join(o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}" for p, c, t, g, o in log)
+def _log_text(codes) -> str:
+    """The public log's text, entries joined by ``;`` (``codes``: the array's log codes)."""
+    return ";".join([_entry_text(code) for code in codes])
+
+
+@cache
+def _entry_text(code: int) -> str:
+    p, c, t, g, o = _log_tuple(code)
+    return o if p < 0 else f"{p}:{CARD_NAMES[c]}>{t}/{g}{o}"
 
 
 def _mover(code) -> int:
