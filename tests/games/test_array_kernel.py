@@ -12,7 +12,12 @@ from infosets.games import _tabletop as tt
 from infosets.games.array_kernel import ArrayKernel
 from infosets.games.kernels import kernel_for
 
-ARRAY_GAMES = ["sushi_go(players=3)", "sushi_go(players=5)"]
+ARRAY_GAMES = [
+    "sushi_go(players=3)",
+    "sushi_go(players=5)",
+    "love_letter(players=3)",
+    "love_letter(players=4)",
+]
 
 
 def _random_kernels(game, seed: int, limit: int = 10_000):
