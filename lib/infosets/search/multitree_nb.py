@@ -410,7 +410,7 @@ class CompiledMultiTree:
         if not 0 <= player < kernel.num_players:
             raise ValueError(f"player: must be in 0..{kernel.num_players - 1}, got {player}")
         if array is None:
-            array = kernel.from_history(kernel.history_of(state))
+            array = kernel.from_state(state)
         normalize = scale is not None and scale.normalize
         cfg = Config(
             player,
