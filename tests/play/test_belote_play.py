@@ -480,3 +480,23 @@ def test_a_very_long_typed_line_is_quoted_short():
     board = BeloteBoard(Match(5, human_seat=0, iterations=10))
     assert board.type_card(long_text) == invalid[0].removeprefix("invalid: ")
     assert len(board.message.value) < 300
+
+
+def test_the_ai_step_runs_beside_a_listening_main_thread():
+    """The AI's move runs in a worker while the main thread waits in slices (so Ctrl-C lands
+    at once): its value and its exception reach the caller, and a Ctrl-C raised in the main
+    thread while the worker runs leaves without waiting for it."""
+    import threading
+
+    assert belote_cli._while_listening(lambda: 7) == 7
+    with pytest.raises(ValueError, match="bad card"):
+        belote_cli._while_listening(lambda: (_ for _ in ()).throw(ValueError("bad card")))
+    release = threading.Event()
+    timer = threading.Timer(0.2, lambda: signal.raise_signal(signal.SIGINT))
+    with belote_cli.ctrl_c_abandons():
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(belote_cli.GameAbandoned):
+            belote_cli._while_listening(lambda: release.wait(30))  # a search that would run on
+        assert time.monotonic() - start < 5
+    release.set()

@@ -23,6 +23,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import time
 
 from infosets.play.belote_settings import MAX_ITERATIONS, check_settings, parse_seat
@@ -69,6 +70,28 @@ def ctrl_c_abandons():
         signal.signal(signal.SIGINT, previous)
 
 
+def _while_listening(step):
+    """``step()`` run in a worker thread while this thread waits in short slices, so Ctrl-C is
+    handled at once even while the AI thinks: the compiled search releases the GIL
+    (``search.compiled``, ``nogil``), and a signal handler runs only in the main thread between
+    bytecodes. The worker is a daemon: a game abandoned mid-search does not wait for it."""
+    box: dict = {}
+
+    def run():
+        try:
+            box["value"] = step()
+        except BaseException as exc:  # handed to the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="belote-ai", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def _show(match, out) -> None:
     print("", file=out)
     for line in match.history_lines():
@@ -100,7 +123,7 @@ def play(match, read=input, out=sys.stdout) -> int:
     try:
         while not match.is_over():
             if not match.human_to_move():
-                card = match.ai_step()
+                card = _while_listening(match.ai_step)
                 print(f"AI plays {card_name(card)}", file=out)
                 continue
             _show(match, out)

@@ -879,6 +879,9 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
 # files (the copies' names carry the game), and never compiles the games a run does not play.
 GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "uct_tree", "pimcts_trees",
                   "ismcts_tree_with", "ismcts_tree")
+# The searches a Python caller enters release the GIL while they run, so another thread (the
+# terminal game's Ctrl-C, infosets.play.belote) is not frozen behind a long search.
+SEARCH_ENTRIES = ("uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
 KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
 _ENGINES: dict[str, SimpleNamespace] = {}
@@ -903,7 +906,7 @@ def engine_for(rules: ModuleType) -> SimpleNamespace:
         copy.__qualname__ = f"{name}__{game}"  # its own numba cache index (core.numba_cache)
         copy.__module__, copy.__doc__ = __name__, source.__doc__
         copy.infosets_game_files = rules.__file__  # stamps its cache with the game's files
-        namespace[name] = nb.njit(cache=True)(copy)
+        namespace[name] = nb.njit(cache=True, nogil=name in SEARCH_ENTRIES)(copy)
         setattr(engine, name, namespace[name])
     _ENGINES[rules.__name__] = engine
     return engine
