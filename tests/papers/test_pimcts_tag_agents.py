@@ -36,6 +36,7 @@ def test_plain_ucb_runs_without_k_or_epsilon_as_in_tag():
     tuned = tag_agent_kwargs(tag_agent_row("sushi_go", 3), heuristic=None)  # UCB_Tuned reads K
     assert (tuned["uct_c"], tuned["explore_epsilon"], tuned["tree_policy"]) == (1.0, 0.1, "UCB_Tuned")
     assert "opponent_tree" not in tuned and "backup" not in tuned  # TAG's defaults pass nothing
+    assert tuned["rollout_count"] == "moves"  # TAG counts players' actions, never chance
 
 
 def test_monopoly_deal_row_carries_every_tag_setting():
@@ -49,6 +50,7 @@ def test_monopoly_deal_row_carries_every_tag_setting():
 def test_missing_settings_name_what_the_engines_lack():
     assert missing_settings(tag_agent_row("tic_tac_toe", 2)) == []
     assert missing_settings(tag_agent_row("virus", 3)) == []
+    assert missing_settings(tag_agent_row("seven_wonders", 3)) == []  # SelfOnly is in the engines
     assert "opponent_tree=MultiTree" in missing_settings(tag_agent_row("stratego", 2))
     assert "tree_policy=RegretMatching" in missing_settings(tag_agent_row("dominion", 3))
     hearts = missing_settings(tag_agent_row("hearts", 4))

@@ -10,7 +10,8 @@ Deal, 7 Wonders); a setting the file leaves out takes the paper code's default (
 ``exploreEpsilon`` 0.1, ``maxTreeDepth`` 1000, ``MASTGamma`` 0). docs/tag_agents.md states each
 setting's semantics from TAG's code and section 9 the reading decisions.
 
-Two settings are translated, not copied, because TAG's plain UCB is not ours
+Every row counts its rollout length in players' moves (``rollout_count`` "moves": chance steps
+are inside TAG's forward model, so they never count). Two settings are translated, not copied, because TAG's plain UCB is not ours
 (``SingleTreeNode.ucbValue``, ``treePolicyAction``, the same at both commits):
 
 * ``K`` does not enter TAG's plain UCB, whose exploration term is ``sqrt(ln N / n)``; ours is
@@ -72,7 +73,10 @@ def _tag_fields(row: dict) -> dict:
         typed.pop("max_backup_threshold")  # read only by MaxMC
     if typed["rollout"] != "MAST":
         typed.pop("mast_gamma")  # read only by MAST
-    return {k: v for k, v in typed.items() if v != TAG_DEFAULTS.get(k)}
+    fields = {k: v for k, v in typed.items() if v != TAG_DEFAULTS.get(k)}
+    # TAG's rollout length counts the players' actions only (chance is inside its forward model)
+    fields["rollout_count"] = "moves"
+    return fields
 
 
 def missing_settings(row: dict) -> list[str]:
