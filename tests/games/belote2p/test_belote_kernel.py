@@ -44,9 +44,11 @@ def _check(real, arr, keys, strings=True):
                 assert keys.setdefault((p, rules.nb_infostate_key(arr, p)), text) == text
 
 
-def test_kernel_agrees_with_the_adapter_on_1000_random_games():
+def test_kernel_agrees_with_the_adapter_on_300_random_games():
+    """300 games (1,000 until issue 55; seeded defects fail it: the last-trick bonus to the
+    wrong player, the duty to trump dropped)."""
     rnd, rng, keys = random.Random(5), np.random.default_rng(5), {}
-    for game_index in range(1000):
+    for game_index in range(300):
         real, arr = GAME.new_initial_state(), KERNEL.from_history([])
         exact_chance = game_index < 12  # the exact deal probabilities are slow: a few games
         while real.is_chance_node():
@@ -67,7 +69,7 @@ def test_kernel_agrees_with_the_adapter_on_1000_random_games():
             _check(real, arr, keys, strings=game_index % 4 == 0 or real.is_terminal())
         assert KERNEL.history(arr) == real.history()
         assert KERNEL.to_state(GAME, arr).history() == real.history()
-    assert len(keys) > 10_000
+    assert len(keys) > 3_000
 
 
 def test_a_state_dealt_directly_converts_like_one_dealt_by_chance():
