@@ -27,7 +27,8 @@ def test_belief_mixtures_smoke(tmp_path):
     assert ((wins.ci_low <= wins.win_pct) & (wins.win_pct <= wins.ci_high)).all()
     assert (wins.n == 6).all()
     readings = run.table("table1_readings")
-    assert readings.closest.sum() == 1
+    assert readings.closest.sum() == 1  # the 3-sided die: the 2-sided one is flat over λ
+    assert readings.loc[readings.closest, "reading"].tolist() == ["3:reset-face:exact:uniform"]
 
 
 def test_bad_reading_is_rejected():
