@@ -132,3 +132,13 @@ def test_a_flat_reading_is_never_the_closest_and_the_claim_reads_ours():
     (claim,) = analysis._reading_claim(out, session)
     # (|0.22 - 0.300| + |0.33 - 0.382|) / 2, the paper's λ = 0 and λ = 1 cells
     assert claim.ours.startswith("6:reset-face:protocol:uniform: mean |diff| 0.066")
+
+
+def test_the_reading_claim_has_a_row_when_the_preset_scores_our_game_in_another_mode():
+    rows = [{"reading": r, "lam": lam, "br": b} for r, br in (
+        ("2:reset-face:protocol:uniform", [-0.35, -0.35]), ("6:reset-face:exact:uniform", [0.22, 0.33]))
+        for lam, b in zip([0.0, 1.0], br)]
+    out = analysis.readings(pd.DataFrame(rows))
+    session = SimpleNamespace(cfg=SimpleNamespace(values={"pimc_mode": "protocol", "tie_break": "uniform"}))
+    (claim,) = analysis._reading_claim(out, session)
+    assert claim.ours.startswith("6:reset-face:exact:uniform: mean |diff| 0.066")

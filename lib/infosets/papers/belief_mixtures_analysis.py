@@ -651,10 +651,12 @@ def _reading_claim(read: pd.DataFrame, session) -> list[Claim]:
     if not len(read):
         return []
     cfg = getattr(getattr(session, "cfg", None), "values", None) or {}
-    ours = read[read.headline_game]
+    headline = read[read.headline_game]
+    ours = headline
     if cfg.get("pimc_mode") and cfg.get("tie_break"):
-        ours = ours[[parse_reading(r)["mode"] == cfg["pimc_mode"]
-                     and parse_reading(r)["tie_break"] == cfg["tie_break"] for r in ours.reading]]
+        ours = headline[[parse_reading(r)["mode"] == cfg["pimc_mode"]
+                         and parse_reading(r)["tie_break"] == cfg["tie_break"] for r in headline.reading]]
+    ours = ours if len(ours) else headline  # a preset that scores our game in another mode only
     if not len(ours):
         return []
     row, best = ours.iloc[0], read.iloc[0]
