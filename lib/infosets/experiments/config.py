@@ -25,9 +25,11 @@ from typing import Any
 
 import yaml
 
-PRESETS = ("smoke", "default", "paper", "full")
+PRESETS = ("smoke", "default", "paper", "full", "tag")
 # Every paper has these; ``full`` (the whole grid of a paper, sized for a Dask cluster) exists
-# only where the paper preset leaves part of the paper's grid out (docs/paper_scale.md).
+# only where the paper preset leaves part of the paper's grid out (docs/paper_scale.md), and
+# ``tag`` only for pimcts_aggregation (the paper's games played by TAG's own agents, a staged
+# rerun: docs/tag_agents.md section 10).
 REQUIRED_PRESETS = ("smoke", "default", "paper")
 _KINDS = {int: "int", float: "float", str: "str", bool: "bool", list: "list", dict: "dict"}
 
@@ -246,8 +248,9 @@ def read_preset(slug: str, preset: str) -> dict:
     path = params_dir() / f"{slug}.{preset}.yaml"
     if not path.exists():
         if preset not in REQUIRED_PRESETS:
-            raise ConfigError(f"preset: {slug} has no {preset} preset (no file {path.name}); "
-                              f"its paper preset already runs the whole grid")
+            why = {"full": "its paper preset already runs the whole grid",
+                   "tag": "only pimcts_aggregation has one"}[preset]
+            raise ConfigError(f"preset: {slug} has no {preset} preset (no file {path.name}); {why}")
         raise ConfigError(f"preset: no file {path.name} in {path.parent}")
     try:
         with open(path) as fh:

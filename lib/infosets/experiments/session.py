@@ -59,7 +59,7 @@ from infosets.experiments.store import (
 from infosets.experiments.svg_noise import same_drawing
 
 # preset -> folder under figures/<slug>/ (and results/<slug>/<preset>/ for the sweep tables)
-PUBLISHED_PRESETS = {"default": "", "paper": "paper", "full": "full"}
+PUBLISHED_PRESETS = {"default": "", "paper": "paper", "full": "full", "tag": "tag"}
 PUBLISHED_SEED = 0
 TABLE_FLOAT_FORMAT = "%.10g"
 TIMING_FOLDER = "timing"

@@ -59,27 +59,32 @@ from infosets.papers.pimcts_aggregation import (
 )
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
+# The same measurement with TAG's own agents (``--tag-agents``), which the ``tag`` preset plays.
+TAG_COSTS_PATH = Path(__file__).with_name("pimcts_tag_costs.csv")
 COST_COLUMNS = ("game", "players", "engine", "budget", "agent", "D", "games", "decisions_per_game",
                 "seat_cpu_s_per_game", "opponent_cpu_s_per_game", "overhead_cpu_s_per_game",
                 "tuned_settings", "measured")
 
 
-def _cfg(tuned: bool = True) -> dict:
-    """The agent settings of the notebook's presets that change cost."""
+def _cfg(tuned: bool = True, tag_agents: bool = False) -> dict:
+    """The agent settings of the notebook's presets that change cost; ``tag_agents``: TAG's own
+    agent per paper game (``pimcts_tag_agents.csv``: MultiTree, SelfOnly and the rest change
+    the cost of an iteration), as the ``tag`` preset plays them."""
     return {"engine": "auto", "ismcts_engine": "python", "uct_c": 1.0, "tuned_settings": tuned,
-            "normalize_rewards": True, "final": "mean"}
+            "tag_agents": bool(tuned and tag_agents), "normalize_rewards": True, "final": "mean"}
 
 
 def measure_cell(game_string: str, agent: str, budget: int, d: int, deals: int, seed: int,
-                 tuned: bool = True) -> dict:
+                 tuned: bool = True, tag_agents: bool = False) -> dict:
     """CPU seconds of ``deals`` duplicate deals (each played once per seat rotation) of one
     cell: ``agent`` ("olmcts", "pimcts" with ``d`` trees and TotalVisits, or "ismcts") against
     OL-MCTS in every other seat, at ``budget`` iterations. Process time, single-threaded.
-    ``tuned`` False: without the per-game TAG settings (full random rollouts)."""
+    ``tuned`` False: without the per-game TAG settings (full random rollouts); ``tag_agents``:
+    TAG's own agents (``_cfg``)."""
 
     game = pyspiel.load_game(game_string)
     n = game.num_players()
-    cfg = _cfg(tuned)
+    cfg = _cfg(tuned, tag_agents)
     focus = {"agent": agent, "budget": budget, "D": d, "aggregation": "TotalVisits"}
     opponent = {"agent": "olmcts", "budget": budget}
     engines = []
@@ -109,12 +114,12 @@ def measure_cell(game_string: str, agent: str, budget: int, d: int, deals: int, 
 
 
 def measure_game(game_string: str, budget: int, d_small: int, d_large: int, deals: int,
-                 seed: int, tuned: bool = True) -> list[dict]:
+                 seed: int, tuned: bool = True, tag_agents: bool = False) -> list[dict]:
     """The four cells the cost model needs: OL-MCTS, PI-MCTS at a small and a large D, and
     IS-MCTS, after a tiny warm-up deal of each agent (numba compilation is not counted)."""
     for agent, d in (("olmcts", 1), ("pimcts", 2), ("ismcts", 0)):   # warm-up: compile, import
-        measure_cell(game_string, agent, 4, d, 1, seed + 1, tuned)
-    return [measure_cell(game_string, a, budget, d, deals, seed, tuned)
+        measure_cell(game_string, agent, 4, d, 1, seed + 1, tuned, tag_agents)
+    return [measure_cell(game_string, a, budget, d, deals, seed, tuned, tag_agents)
             for a, d in (("olmcts", 1), ("pimcts", d_small), ("pimcts", d_large), ("ismcts", 0))]
 
 
@@ -515,6 +520,9 @@ HEADER = ("CPU seconds per game of pimcts_aggregation cells (infosets.papers.pim
           "OL-MCTS opponents, duplicate deals x seat rotations; numba compile not counted.")
 
 
+TAG_HEADER = HEADER.replace("per-game TAG settings", "TAG's own agent per paper game "
+                            "(pimcts_tag_agents.csv, --tag-agents)")
+
 DISAMBIGUATION_HEADER = (
     "CPU seconds per sampled world of the pimcts_aggregation disambiguation sweep\n"
     "(infosets.papers.pimcts_costs disambiguation): a few random games per game, `samples`\n"
@@ -563,15 +571,19 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--untuned", action="store_true",
                         help="without the per-game TAG settings (full random rollouts)")
+    parser.add_argument("--tag-agents", action="store_true",
+                        help="TAG's own agents (pimcts_tag_agents.csv), as the tag preset plays them")
     args = parser.parse_args(argv)
+    if args.untuned and args.tag_agents:
+        parser.error("--tag-agents: TAG's agents are tuned; drop --untuned")
     old = load_costs(args.out) if args.out.exists() else pd.DataFrame(columns=COST_COLUMNS)
     for game in args.games:
         rows = pd.DataFrame(measure_game(game, args.budget, *args.d, args.deals, args.seed,
-                                         not args.untuned))
+                                         not args.untuned, args.tag_agents))
         print(rows.to_string(index=False), flush=True)
         keep = (old["game"] != game) | (old["budget"].astype(int) != args.budget)
         old = pd.concat([old[keep], rows], ignore_index=True)
-        _write_atomic(old[list(COST_COLUMNS)], args.out, HEADER)
+        _write_atomic(old[list(COST_COLUMNS)], args.out, TAG_HEADER if args.tag_agents else HEADER)
 
 
 if __name__ == "__main__":
