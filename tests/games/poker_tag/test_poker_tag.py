@@ -1,4 +1,5 @@
-"""Tests of the TAG Poker port (lib/infosets/games/poker_tag/game.py)."""
+"""Tests of the TAG Poker port (lib/infosets/games/poker_tag/: its adapter in game.py, its rules in
+kernel.py), as run in pimcts_aggregation (docs/papers/pimcts_aggregation.md)."""
 
 import itertools
 
@@ -11,6 +12,7 @@ from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
 from infosets.games.poker_tag import game as pk
+from infosets.games.poker_tag import kernel as pkk
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
@@ -26,18 +28,44 @@ def _cards(text: str) -> list[int]:
     return [pk.RANKS.index(c[0]) * 4 + pk.SUITS.index(c[1]) for c in text.split()]
 
 
+def _value(text: str) -> int:
+    """The kernel's hand code of the cards ``text`` names (category << 20, then the ranks)."""
+    cards = np.array(_cards(text), np.int64)
+    return int(pkk.hand_code(cards, len(cards)))
+
+
+def _code(*ranks: int) -> int:
+    """A hand code from its category and tie-break ranks (rank 0 is a two, 12 an ace)."""
+    return sum(r << (20 - 4 * i) for i, r in enumerate(ranks))
+
+
 def _poker_layout(n):
     """The documented observation tensor layout (module docstring), in order."""
-    return [("player", n), ("hole", 52), ("board", 52), ("street", 4), ("mover", n),
-            ("stack", n), ("bet", n), ("folded", n), ("all_in", n), ("out", n), ("acted", n),
-            ("first", n), ("small", n), ("big", n), ("hand", 1), ("bet_made", 1)]
+    return [
+        ("player", n),
+        ("hole", 52),
+        ("board", 52),
+        ("street", 4),
+        ("mover", n),
+        ("stack", n),
+        ("bet", n),
+        ("folded", n),
+        ("all_in", n),
+        ("out", n),
+        ("acted", n),
+        ("first", n),
+        ("small", n),
+        ("big", n),
+        ("hand", 1),
+        ("bet_made", 1),
+    ]
 
 
 def _check_poker_tensors(state, n, obs_size):
     kernel = state.kernel
     mover = state.current_player()
     for p, v in player_views(state, _poker_layout(n), obs_size, hi=1):
-        assert set(np.flatnonzero(v["hole"])) == {c for c in kernel.hole[2 * p:2 * p + 2] if c >= 0}
+        assert set(np.flatnonzero(v["hole"])) == {c for c in kernel.hole[2 * p : 2 * p + 2] if c >= 0}
         assert set(np.flatnonzero(v["board"])) == set(kernel.board)
         assert not (v["hole"] * v["board"]).any()
         if state.is_terminal():
@@ -63,12 +91,16 @@ def test_random_sim_with_tensors(players):
     assert game.num_players() == players
     obs_size = game.observation_tensor_size()
     assert sum(size for _, size in _poker_layout(players)) == obs_size
-    assert [name for name, _ in game.new_initial_state().kernel.tensor_pieces(False)] == \
-        [name for name, _ in _poker_layout(players)]
+    assert [name for name, _ in game.new_initial_state().kernel.tensor_pieces(False)] == [
+        name for name, _ in _poker_layout(players)
+    ]
     rng = np.random.default_rng(players)
-    moves = sum(play_checking_every_view(game.new_initial_state(), rng,
-                                         lambda s: _check_poker_tensors(s, players, obs_size))
-                for _ in range(2))
+    moves = sum(
+        play_checking_every_view(
+            game.new_initial_state(), rng, lambda s: _check_poker_tensors(s, players, obs_size)
+        )
+        for _ in range(2)
+    )
     assert moves >= 4
 
 
@@ -102,26 +134,26 @@ def test_errors():
 
 def test_hand_values_rank_standard_hands():
     order = [
-        "2c 3d 5h 7s 9c Jd Kh",     # high card
-        "2c 2d 5h 7s 9c Jd Kh",     # pair
-        "2c 2d 5h 5s 9c Jd Kh",     # two pair
-        "2c 2d 2h 7s 9c Jd Kh",     # trips
-        "Ac 2d 3h 4s 5c Jd Kh",     # wheel straight
-        "6c 7d 8h 9s Tc Jd 2h",     # straight to the jack
-        "2h 5h 7h 9h Jh Kd Ac",     # flush
-        "2c 2d 2h 7s 7c Jd Kh",     # full house
-        "2c 2d 2h 2s 9c Jd Kh",     # quads
-        "5h 6h 7h 8h 9h Kd Ac",     # straight flush
-        "Th Jh Qh Kh Ah 2d 3c",     # royal flush
+        "2c 3d 5h 7s 9c Jd Kh",  # high card
+        "2c 2d 5h 7s 9c Jd Kh",  # pair
+        "2c 2d 5h 5s 9c Jd Kh",  # two pair
+        "2c 2d 2h 7s 9c Jd Kh",  # trips
+        "Ac 2d 3h 4s 5c Jd Kh",  # wheel straight
+        "6c 7d 8h 9s Tc Jd 2h",  # straight to the jack
+        "2h 5h 7h 9h Jh Kd Ac",  # flush
+        "2c 2d 2h 7s 7c Jd Kh",  # full house
+        "2c 2d 2h 2s 9c Jd Kh",  # quads
+        "5h 6h 7h 8h 9h Kd Ac",  # straight flush
+        "Th Jh Qh Kh Ah 2d 3c",  # royal flush
     ]
-    values = [pk.hand_value(_cards(h)) for h in order]
+    values = [_value(h) for h in order]
     assert values == sorted(values) and len(set(values)) == len(values)
-    assert pk.hand_value(_cards("Ac 2d 3h 4s 5c Jd Kh"))[:2] == (4, 3)
+    assert _value("Ac 2d 3h 4s 5c Jd Kh") == _code(4, 3)  # the wheel: a straight to the five
     # Kickers decide between equal pairs; the board plays for both when it is best.
-    assert pk.hand_value(_cards("Ac Ad Kh 7s 6c 3d 2h")) > pk.hand_value(_cards("Ac Ad Qh 7s 6c 3d 2h"))
-    assert pk.hand_value(_cards("2c 3d Th Js Qc Kd Ah")) == pk.hand_value(_cards("4c 5d Th Js Qc Kd Ah"))
+    assert _value("Ac Ad Kh 7s 6c 3d 2h") > _value("Ac Ad Qh 7s 6c 3d 2h")
+    assert _value("2c 3d Th Js Qc Kd Ah") == _value("4c 5d Th Js Qc Kd Ah")
     # Two trips make a full house with the higher trips.
-    assert pk.hand_value(_cards("9c 9d 9h 4s 4c 4d Ah")) == (6, 7, 2)
+    assert _value("9c 9d 9h 4s 4c 4d Ah") == _code(6, 7, 2)
 
 
 def _dealt(players=3, seed=0, **params):
@@ -140,17 +172,24 @@ def test_blinds_seats_and_first_actions():
     assert k.bets == [0, 5, 10] and k.money == [50, 45, 40]
     assert k.current_player() == 0
     # Facing 10: call 10; raise xm adds 10 * m on top of the call.
-    assert k.legal_actions() == [pk.FOLD, pk.CALL, pk.RAISE1, pk.RAISE2, pk.RAISE3, pk.RAISE4,
-                                 pk.ALL_IN]          # x4: 10 + 40 = the whole stack of 50
+    assert k.legal_actions() == [
+        pk.FOLD,
+        pk.CALL,
+        pk.RAISE1,
+        pk.RAISE2,
+        pk.RAISE3,
+        pk.RAISE4,
+        pk.ALL_IN,
+    ]  # x4: 10 + 40 = the whole stack of 50
     k.apply(pk.RAISE1)
     assert k.bets[0] == 20
     k.apply(pk.CALL)
     k.apply(pk.CALL)
-    assert k.current_player() == tt.CHANCE and k.street == 1       # the flop is dealt
+    assert k.current_player() == tt.CHANCE and k.street == 1  # the flop is dealt
     for _ in range(3):
         outcomes = k.chance_outcomes()
         k.apply(outcomes[0][0])
-    assert k.current_player() == 1                                   # small blind acts first
+    assert k.current_player() == 1  # small blind acts first
     assert k.legal_actions() == [pk.FOLD, pk.CHECK, pk.BET, pk.ALL_IN]
     k.apply(pk.BET)
     assert k.bets == [20, 25, 20]
@@ -159,24 +198,27 @@ def test_blinds_seats_and_first_actions():
     assert (heads_up.first, heads_up.small, heads_up.big) == (0, 0, 1)
 
 
-def test_side_pots_and_refund():
+def _showdown(folded: list[int]):
+    """Seeded hands settled by the kernel's ``_settle`` at a showdown: p0 aces, p1 nothing,
+    p2 kings on a dry board; bets 20 / 50 / 35 with 0 / 0 / 15 chips behind."""
     k = _dealt(3)
-    k.hole = _cards("Ac Ad 2c 3d Kc Kd")     # p0 aces, p1 nothing, p2 kings
-    k.board = _cards("7h 8s 9d Jc 4h")
-    k.bets = [20, 50, 35]
-    k.money = [0, 0, 15]
-    k.folded = [False, False, False]
-    k._settle([0, 1, 2], showdown=True)
+    s = k.s
+    s[pkk.HOLE : pkk.HOLE + 6] = _cards("Ac Ad 2c 3d Kc Kd")
+    s[pkk.BOARD : pkk.BOARD + 5] = _cards("7h 8s 9d Jc 4h")
+    s[pkk.NBOARD] = 5
+    s[pkk.BETS : pkk.BETS + 3] = [20, 50, 35]
+    s[pkk.MONEY : pkk.MONEY + 3] = [0, 0, 15]
+    s[pkk.FOLDED : pkk.FOLDED + 3] = folded
+    pkk._settle(s, True)
+    return k
+
+
+def test_side_pots_and_refund():
+    k = _showdown([0, 0, 0])
     # Layer 0-20 (60) to p0; layer 20-35 (p1 and p2: 30) to p2; layer 35-50 (p1 only) to p1.
     assert k.money == [60, 15, 45]
     assert k.shown[-2] == 0b111
-    k = _dealt(3)
-    k.hole = _cards("Ac Ad 2c 3d Kc Kd")
-    k.board = _cards("7h 8s 9d Jc 4h")
-    k.bets = [20, 50, 35]
-    k.money = [0, 0, 15]
-    k.folded = [False, True, False]
-    k._settle([0, 2], showdown=True)
+    k = _showdown([0, 1, 0])
     # p1 folded: layer 20-35 goes to p2 alone; layer 35-50 nobody still in paid: back to p1.
     assert k.money == [60, 15, 45]
     assert k.shown[-2] == 0b101
@@ -184,8 +226,8 @@ def test_side_pots_and_refund():
 
 def test_unanswered_all_in_must_be_answered():
     k = _dealt(3)
-    k.apply(pk.ALL_IN)          # p0 all in for 50
-    k.apply(pk.FOLD)            # p1 folds: p2 is the only one who can still bet
+    k.apply(pk.ALL_IN)  # p0 all in for 50
+    k.apply(pk.FOLD)  # p1 folds: p2 is the only one who can still bet
     assert k.current_player() == 2
     assert k.legal_actions() == [pk.FOLD, pk.CALL, pk.ALL_IN]
     k.apply(pk.FOLD)
@@ -230,15 +272,18 @@ def test_worlds_keep_infostate_tensors_and_rebuild_from_history():
         state = play_to_decision(game, rng, min_moves=int(rng.integers(0, 30)))
         for who in range(3):
             world = state.resample_from_infostate(
-                who, pyspiel.UniformProbabilitySampler(int(rng.integers(1 << 30)), 0.0, 1.0))
+                who, pyspiel.UniformProbabilitySampler(int(rng.integers(1 << 30)), 0.0, 1.0)
+            )
             _check_world(game, state, world, who)
             other = sampler(state, who, rng)
             _check_world(game, state, other, who)
-            assert pk.sample_world(state, who, np.random.default_rng(i)).history() == \
+            assert (
                 pk.sample_world(state, who, np.random.default_rng(i)).history()
+                == pk.sample_world(state, who, np.random.default_rng(i)).history()
+            )
             opp = (who + 1) % 3
             differs += world.observation_tensor(opp) != state.observation_tensor(opp)
-    assert differs > 10          # the opponents' hole cards do change between worlds
+    assert differs > 10  # the opponents' hole cards do change between worlds
 
 
 def test_current_hand_world_is_uniform_over_the_enumerated_set():
@@ -262,13 +307,18 @@ def test_current_hand_world_is_uniform_over_the_enumerated_set():
 def test_past_hands_keep_shown_cards_and_redraw_folded_ones():
     game = pyspiel.load_game("poker_tag")
     rng = np.random.default_rng(8)
-    for _ in range(500):       # a past showdown that did not show every hole card
+    for _ in range(500):  # a past showdown that did not show every hole card
         state = play_to_decision(game, rng, min_moves=12)
         kernel, player = state.kernel, state.current_player()
-        hands = [h for h in range(kernel.hand)
-                 if kernel.shown[h] and any(h2 == h and who != player
-                                            and not kernel.shown[h] >> who & 1
-                                            for _, h2, who in kernel.hole_slots)]
+        hands = [
+            h
+            for h in range(kernel.hand)
+            if kernel.shown[h]
+            and any(
+                h2 == h and who != player and not kernel.shown[h] >> who & 1
+                for _, h2, who in kernel.hole_slots
+            )
+        ]
         if hands:
             break
     hand = hands[0]
@@ -287,8 +337,8 @@ def test_past_hands_keep_shown_cards_and_redraw_folded_ones():
 
 def test_heuristic_is_the_normalised_leader_gap():
     k = _dealt(3)
-    k.money = [70, 40, 30]
-    k.bets = [0, 5, 5]
+    k.s[pkk.MONEY : pkk.MONEY + 3] = [70, 40, 30]
+    k.s[pkk.BETS : pkk.BETS + 3] = [0, 5, 5]
     h = pk.heuristic(k)
     assert h == pytest.approx([0.5 + 30 / 300, 0.5 - 30 / 300, 0.5 - 40 / 300])
     state = play_to_decision(pyspiel.load_game("poker_tag"), np.random.default_rng(9), 3)
@@ -304,7 +354,7 @@ def test_heuristic_is_the_normalised_leader_gap():
 def test_tensor_layout_sizes():
     game = pyspiel.load_game("poker_tag")
     n, L, H = 3, pk.max_hand_actions(3, 150), 10
-    obs = 11 * n + 2 * 52 + 4 + 2        # 11 per-player pieces, hole, board, street, 2 scalars
+    obs = 11 * n + 2 * 52 + 4 + 2  # 11 per-player pieces, hole, board, street, 2 scalars
     assert game.observation_tensor_shape() == [obs]
     assert game.information_state_tensor_shape() == [obs + L * (n + 9) + H * n]
 

@@ -1,11 +1,14 @@
-"""The numba kernel of TAG's Poker (lib/infosets/games/poker_tag/kernel.py) against the
-pyspiel adapter (pimcts_aggregation): rules, chance outcomes, returns and information-state
-strings on random games, hand ranking, the heuristic, the determinizer's consistency and
-distribution, and the compiled engine against the Python reference."""
+"""The numba kernel of TAG's Poker (lib/infosets/games/poker_tag/kernel.py), the rules both
+engines play (pimcts_aggregation): the engine's view (``kernel_for``: histories, strings, the
+information-state key's injectivity) on random games, hand ranking against the frozen oracle's
+``hand_value`` (``oracle.py``), the heuristic, the determinizer's consistency and distribution,
+and the compiled engine against the Python reference."""
 
+import importlib.util
 import itertools
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -21,9 +24,17 @@ from infosets.search.ismcts import ISMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 from kernel_checks import _both, decision_states, engines_agree
 
+_spec = importlib.util.spec_from_file_location("poker_tag_oracle", Path(__file__).with_name("oracle.py"))
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
+
 # 1,000 random games over four parameter sets (short games keep the string checks cheap).
-GAMES = [("poker_tag", 150), ("poker_tag(players=2,max_hands=3)", 350),
-         ("poker_tag(players=6,max_hands=2)", 200), ("poker_tag(max_hands=2,starting_money=30,bet=10)", 300)]
+GAMES = [
+    ("poker_tag", 150),
+    ("poker_tag(players=2,max_hands=3)", 350),
+    ("poker_tag(players=6,max_hands=2)", 200),
+    ("poker_tag(max_hands=2,starting_money=30,bet=10)", 300),
+]
 
 
 def _check(game, kernel, real, arr, keys, buf, probs, out):
@@ -33,7 +44,7 @@ def _check(game, kernel, real, arr, keys, buf, probs, out):
         rules.nb_returns(arr, out)
         assert list(out) == real.returns()
         rules.nb_heuristic(arr, out)
-        assert list(out) == pk.heuristic(real)
+        assert list(out) == oracle.heuristic(real)
         return
     if real.is_chance_node():
         m = rules.nb_chance_outcomes(arr, buf, probs)
@@ -42,7 +53,7 @@ def _check(game, kernel, real, arr, keys, buf, probs, out):
     n = rules.nb_legal_actions(arr, buf)
     assert list(buf[:n]) == real.legal_actions()
     rules.nb_heuristic(arr, out)
-    assert list(out) == pk.heuristic(real)
+    assert list(out) == oracle.heuristic(real)
     for p in range(game.num_players()):
         text = real.information_state_string(p)
         assert kernel.infostate_string(arr, p) == text
@@ -86,9 +97,10 @@ def _hands(rng):
 
 
 def test_hand_codes_order_hands_as_hand_value():
+    """The kernel's hand codes order and tie hands as the oracle's readable ``hand_value``."""
     rng = np.random.default_rng(0)
     hands = [np.asarray(h, np.int64) for h in _hands(rng) if len(np.unique(h)) >= 5]
-    values = [pk.hand_value([int(c) for c in h]) for h in hands]
+    values = [oracle.hand_value([int(c) for c in h]) for h in hands]
     codes = [pkk.hand_code(h, len(h)) for h in hands]
     assert {v[0] for v in values} == set(range(9))  # every category occurs
     order = sorted(range(len(hands)), key=values.__getitem__)
@@ -141,7 +153,7 @@ def test_determinize_is_uniform_over_the_opponent_hole_cards():
     arr = kernel.from_state(state)
     player = state.current_player()
     other = 1 - player
-    mine = set(state.kernel.hole[2 * player:2 * player + 2])
+    mine = set(state.kernel.hole[2 * player : 2 * player + 2])
     worlds = [w for w in itertools.permutations(range(52), 2) if not set(w) & mine]
     index = {w: i for i, w in enumerate(worlds)}
     counts = np.zeros(len(worlds), int)
@@ -163,8 +175,12 @@ def test_determinize_matches_the_adapter_in_past_hands():
     for seed in range(2000):
         state = _decision(game, seed, moves=12 + seed % 20)
         k, player = state.kernel, state.current_player()
-        hands = [h for h in range(k.hand) if k.shown[h] and any(
-            h2 == h and who != player and not k.shown[h] >> who & 1 for _, h2, who in k.hole_slots)]
+        hands = [
+            h
+            for h in range(k.hand)
+            if k.shown[h]
+            and any(h2 == h and who != player and not k.shown[h] >> who & 1 for _, h2, who in k.hole_slots)
+        ]
         if hands:
             break
     hand = hands[0]

@@ -1,8 +1,9 @@
 """poker_tag: TAG's Poker (Texas Hold'em over several hands) as an OpenSpiel game, short name ``poker_tag``.
 
 This folder holds everything about the game:
-* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
-* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+* ``kernel.py``: its rules, once, in numba (both engines and the pyspiel adapter run them)
+* ``game.py``: the pyspiel game (registration, string views, tensors, public log, world
+  sampler, heuristic) over those rules (``infosets.games.array_kernel``)
 
-Its tests are in ``tests/games/poker_tag/``.
+Its tests are in ``tests/games/poker_tag/`` (with the former Python rules as a frozen oracle).
 """

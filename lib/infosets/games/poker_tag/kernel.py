@@ -3,12 +3,13 @@
 Serves the compiled PI-MCTS / IS-MCTS engine (``infosets.search.compiled``) of Ravichandran,
 Goodman and Lucas, "PIMCTS evaluation in tabletop games" (docs/papers/pimcts_aggregation.md):
 Poker is the game where the paper finds PI-MCTS ahead of IS-MCTS, at 10,000 iterations and
-up to 500 determinizations, so it is searched here at compiled speed. The readable rules
-are ``infosets.games.poker_tag.game.PokerKernel``; this module implements them again on a flat
-int64 array, with the same action ids, chance outcomes (the cards left in this hand's
-deck, ascending, uniform), returns (win shares by final chips) and, through
-``array_infostate_string``, the same information-state strings (tests/games/poker_tag/test_poker_tag_kernel.py
-checks all of them against the pyspiel adapter on random games).
+up to 500 determinizations, so it is searched here at compiled speed. These are the game's
+only rules: the pyspiel adapter and the Python reference engine play them too, through
+``infosets.games.poker_tag.game.PokerKernel`` (an ``array_kernel.ArrayKernel`` that reads this
+array for its strings, tensors and worlds). Action ids: FOLD 0 .. ALL_IN 8; chance outcomes:
+the cards left in this hand's deck, ascending, uniform; returns: win shares by final chips
+(``tests/games/poker_tag/test_poker_tag_oracle.py`` plays them against the former Python
+rules, step by step).
 
 State array (every parameter of the game is in the header, so one compiled kernel serves
 2-6 players and any stakes):
@@ -33,12 +34,12 @@ an int64.
 
 ``nb_determinize`` redraws, in every hand so far, the hole cards ``player`` has not seen
 (not their own, not shown at a showdown), uniformly among that hand's cards the player has
-not seen (their own, the shown ones, the board), as ``PokerKernel.world_history``; it
+not seen (their own, the shown ones, the board), as ``game.PokerKernel.world_history``; it
 rewrites them in the history and, for the current hand, in the hole cards and the deck.
 Past betting and chips are unchanged (legal betting does not depend on cards; every card
 that decided a pot was shown).
 
-``nb_heuristic`` is the adapter's ``heuristic``: TAG's LeaderHeuristic, 0.5 + (own chips
+``nb_heuristic`` is TAG's LeaderHeuristic, 0.5 + (own chips
 - the most chips of any other player) / (2 * total chips), the returns at the end.
 """
 
@@ -69,11 +70,11 @@ QHEAD, QEND, NBOARD, DECK, HLEN, PUBHASH, HCAP = 15, 16, 17, 18, 19, 20, 21
 O_SHOWN, O_ENDM, O_HEND, O_HOLEPOS, O_BOARDLOG, O_HIST = 22, 23, 24, 25, 26, 27
 # per-seat blocks
 MONEY, BETS, FOLDED, ALLIN, OUT, ACTED = 32, 38, 44, 50, 56, 62
-HOLE = 68      # 2 per seat
-QUEUE = 80     # the deal queue: seats (hole cards) or -1 (board)
-BOARD = 92     # 5
-VALUES = 100   # scratch: hand codes at the showdown
-VAR = 112      # first variable-size region
+HOLE = 68  # 2 per seat
+QUEUE = 80  # the deal queue: seats (hole cards) or -1 (board)
+BOARD = 92  # 5
+VALUES = 100  # scratch: hand codes at the showdown
+VAR = 112  # first variable-size region
 
 _M1 = 0x9E3779B97F4A7C15 - (1 << 64)  # as int64
 _M2 = 0xBF58476D1CE4E5B9 - (1 << 64)
@@ -86,14 +87,27 @@ def state_size(max_hands: int, history_capacity: int) -> int:
     return VAR + max_hands * (1 + MAXP + 1 + 2 * MAXP + 5) + history_capacity
 
 
-def new_state(players: int, max_hands: int, starting_money: int, small_blind: int, big_blind: int,
-              bet: int, history_capacity: int) -> np.ndarray:
+def new_state(
+    players: int,
+    max_hands: int,
+    starting_money: int,
+    small_blind: int,
+    big_blind: int,
+    bet: int,
+    history_capacity: int,
+) -> np.ndarray:
     """The initial state array (the first hole card is dealt next)."""
     if not 2 <= players <= MAXP:
         raise ValueError(f"players: must be in [2, {MAXP}] for the kernel, got {players}")
     s = np.zeros(state_size(max_hands, history_capacity), dtype=np.int64)
-    s[N], s[MAXH], s[START], s[SB], s[BB], s[BETSZ] = (players, max_hands, starting_money, small_blind,
-                                                       big_blind, bet)
+    s[N], s[MAXH], s[START], s[SB], s[BB], s[BETSZ] = (
+        players,
+        max_hands,
+        starting_money,
+        small_blind,
+        big_blind,
+        bet,
+    )
     s[HCAP] = history_capacity
     s[O_SHOWN] = VAR
     s[O_ENDM] = s[O_SHOWN] + max_hands
@@ -475,8 +489,10 @@ def _value_code(counts, suits):
 
 @nb.njit(cache=True)
 def hand_code(cards, ncards):
-    """``poker_tag.hand_value`` of ``cards[:ncards]`` (5-7 cards) as one integer that
-    orders (and ties) hands as the tuples do: category << 20, then the tie-break ranks."""
+    """The standard Texas Hold'em value of the best five of ``cards[:ncards]`` (5-7 card ids)
+    as one integer, larger wins: category << 20 (8 straight flush, 7 four of a kind, 6 full
+    house, 5 flush, 4 straight, 3 three of a kind, 2 two pair, 1 pair, 0 high card), then the
+    tie-break ranks (4 bits each, ace-low straight counted)."""
     counts = 0
     suits = 0
     for i in range(ncards):
@@ -689,83 +705,34 @@ def nb_apply_history(s, actions):
         nb_apply_action(s, actions[i])
 
 
-# -- conversions (Python) ----------------------------------------------------------------
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-STREETS = ("preflop", "flop", "turn", "river")
-ACTION_NAMES = ("Fold", "Check", "Call", "Bet", "Raise x1", "Raise x2", "Raise x3", "Raise x4",
-                "All in")
-
-
-def card_name(card: int) -> str:
-    return RANKS[card >> 2] + SUITS[card & 3]
-
-
-def array_history(s: np.ndarray) -> list[int]:
-    """The pyspiel action history of a state array."""
-    start = int(s[O_HIST])
-    return [int(e) & 255 for e in s[start:start + s[HLEN]]]
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """``PokerKernel.information_state_string(player)`` built from a state array alone."""
-    n, done = int(s[N]), bool(s[DONE])
-    hand, max_hands = int(s[HAND]), int(s[MAXH])
-    mover = int(nb_current_player(s))
-    flags = [[int(x) for x in s[base:base + n]] for base in (FOLDED, ALLIN, OUT, ACTED)]
-    hole = [int(c) for c in s[HOLE + 2 * player:HOLE + 2 * player + 2] if c >= 0]
-    board = [int(c) for c in s[BOARD:BOARD + s[NBOARD]]]
-    view = [
-        f"p{player} hand {hand}/{max_hands} street {STREETS[s[STREET]] if not done else 'over'} "
-        f"mover {mover}",
-        "hole: " + " ".join(card_name(c) for c in hole),
-        "board: " + " ".join(card_name(c) for c in board),
-        f"stacks {[int(x) for x in s[MONEY:MONEY + n]]} bets {[int(x) for x in s[BETS:BETS + n]]} "
-        f"bet_made {int(s[BETMADE])}",
-        "folded " + "".join(map(str, flags[0])) + " allin " + "".join(map(str, flags[1]))
-        + " out " + "".join(map(str, flags[2])) + " acted " + "".join(map(str, flags[3])),
-        f"first {int(s[FIRST])} small {int(s[SMALL])} big {int(s[BIG])}",
-    ]
-    hist = int(s[O_HIST])
-    entries = []
-    ended = 0
-    for i in range(int(s[HLEN])):
-        entry = int(s[hist + i])
-        kind, action = entry >> 8, entry & 255
-        if kind < HOLE_KIND:
-            entries.append(f"{kind}:{ACTION_NAMES[action]}")
-        elif kind < BOARD_KIND:
-            who = kind - HOLE_KIND
-            entries.append(f"h{who}:{card_name(action) if who == player else '?'}")
-        else:
-            entries.append(f"b:{card_name(action)}")
-        if ended < hand and s[s[O_HEND] + ended] == i + 1:
-            shown = int(s[s[O_SHOWN] + ended])
-            holepos = int(s[O_HOLEPOS]) + ended * 2 * MAXP
-            for q in range(n):
-                if shown >> q & 1:
-                    cards = [int(s[hist + s[holepos + 2 * q + k]]) & 255 for k in range(2)]
-                    entries.append(f"s{q}:{''.join(card_name(c) for c in cards)}")
-            endm = int(s[O_ENDM]) + ended * MAXP
-            entries.append(f"end{ended}:{','.join(str(int(x)) for x in s[endm:endm + n])}")
-            ended += 1
-    return "\n".join(view + ["log: " + ";".join(entries)])
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
+    """This game's kernel for a loaded pyspiel ``game`` (every parameter is covered;
+    ``infosets.games.kernels.kernel_for``). Its strings are the adapter's (``game.py``)."""
     n = game.num_players()  # the parameters as the adapter validated them
-    settings = (n, game.max_hands, game.starting_money, game.small_blind, game.big_blind, game.bet,
-                game.max_game_length())
+    settings = (
+        n,
+        game.max_hands,
+        game.starting_money,
+        game.small_blind,
+        game.big_blind,
+        game.bet,
+        game.max_game_length(),
+    )
+    wrap = type(game.new_kernel()).wrap
 
     def from_history(history) -> np.ndarray:
         state = new_state(*settings)
         nb_apply_history(state, np.asarray(history, dtype=np.int64))
         return state
 
-    return Kernel("poker_tag", RULES, n, NUM_ACTIONS, from_history,
-                  array_history, array_infostate_string)
+    def history(array: np.ndarray) -> list[int]:
+        return wrap(array).history
+
+    def infostate_string(array: np.ndarray, player: int) -> str:
+        return wrap(array).information_state_string(player)
+
+    return Kernel("poker_tag", RULES, n, NUM_ACTIONS, from_history, history, infostate_string)
