@@ -9,6 +9,7 @@ import infosets.games  # noqa: F401
 from determinizer_phases import truth_probability_bound
 from infosets.games import _tabletop as tt
 from infosets.games.exploding_kittens import game as ek
+from infosets.games.exploding_kittens import kernel as ekk
 from infosets.games.exploding_kittens import worlds as worlds_module
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
@@ -33,8 +34,9 @@ def test_adapter_agrees_with_kernel():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_resample_keeps_infostate(players):
-    check_resample_keeps_infostate(pyspiel.load_game(f"exploding_kittens(players={players})"),
-                                   seed=2, states=20)
+    check_resample_keeps_infostate(
+        pyspiel.load_game(f"exploding_kittens(players={players})"), seed=2, states=20
+    )
 
 
 def test_errors():
@@ -42,13 +44,29 @@ def test_errors():
 
 
 def _main_kernel(hands, pool, n=3):
+    """A kernel in the main phase holding ``hands`` (each card known to its holder only) over
+    a remainder ``pool``, written into its array."""
     k = ek.ExplodingKittensKernel(n)
-    k.phase = ek.MAIN
-    k.to_deal = 0
-    k.hands = [list(h) for h in hands]
-    k.seen = [[1 << p] * len(h) for p, h in enumerate(hands)]
-    k.pool = list(pool)
+    k.s[ekk.H_PHASE] = ek.MAIN
+    k.s[ekk.H_TO_DEAL] = 0
+    for p, hand in enumerate(hands):
+        _set_hand(k, p, hand, [1 << p] * len(hand))
+    k.s[ekk.POOL : ekk.POOL + ek.NUM_TYPES] = pool
     return k
+
+
+def _set_hand(k, p, cards, masks):
+    """Write player ``p``'s hand (cards and knowledge masks) into ``k``'s array."""
+    base = p * ekk.HAND_CAP
+    k.s[ekk.HANDS + base : ekk.HANDS + base + ekk.HAND_CAP] = 0
+    k.s[ekk.SEEN + base : ekk.SEEN + base + ekk.HAND_CAP] = 0
+    k.s[ekk.HANDS + base : ekk.HANDS + base + len(cards)] = cards
+    k.s[ekk.SEEN + base : ekk.SEEN + base + len(cards)] = masks
+    k.s[ekk.HAND_LEN + p] = len(cards)
+    k.s[ekk.HCOUNT + p * ek.NUM_TYPES : ekk.HCOUNT + (p + 1) * ek.NUM_TYPES] = np.bincount(
+        np.asarray(cards, dtype=np.int64), minlength=ek.NUM_TYPES
+    )
+    assert k.hands[p] == list(cards) and k.seen[p] == list(masks)
 
 
 def _pool(**counts):
@@ -72,17 +90,17 @@ def test_attack_gives_two_turns_and_skip_ends_one():
     _pass_window(k)
     assert k.cur == 1 and k.turns == 1
     k.apply(ek.DRAW)
-    k.apply(ek.FAVOR)                      # chance: the draw is a Favor
+    k.apply(ek.FAVOR)  # chance: the draw is a Favor
     assert k.cur == 2 and k.hands[1] == [ek.FAVOR]
 
 
 def test_kitten_defused_and_placed_in_secret():
     k = _main_kernel([[ek.DEFUSE], [ek.SKIP], [ek.SKIP]], _pool(kitten=2, favor=6))
     k.apply(ek.DRAW)
-    k.apply(ek.KITTEN)                     # chance: player 0 draws a kitten
+    k.apply(ek.KITTEN)  # chance: player 0 draws a kitten
     assert k.phase == ek.PLACE and k.hands[0] == []
     assert k.legal_actions() == [ek.PLACE_BASE + i for i in range(k.deck_size() + 1)]
-    k.apply(ek.PLACE_BASE + 2)             # two cards above it get fixed by chance
+    k.apply(ek.PLACE_BASE + 2)  # two cards above it get fixed by chance
     k.apply(ek.FAVOR)
     k.apply(ek.FAVOR)
     assert k.top == [ek.FAVOR, ek.FAVOR, ek.KITTEN] and k.top_seen == [0, 0, 1]
@@ -101,15 +119,14 @@ def test_kitten_defused_and_placed_in_secret():
 
 def test_kitten_without_defuse_explodes_and_last_player_wins():
     k = _main_kernel([[ek.SKIP], [], []], _pool(kitten=2, favor=1), n=3)
-    k.alive = [True, True, False]
+    k.s[ekk.ALIVE + 2] = 0
     k.apply(ek.DRAW)
     k.apply(ek.KITTEN)
     assert k.is_terminal() and k.returns() == [0.0, 1.0, 0.0]
 
 
 def test_see_the_future_is_kept_by_resample():
-    k = _main_kernel([[ek.FUTURE, ek.SKIP], [ek.SKIP], [ek.SKIP]],
-                     _pool(kitten=2, favor=3, attack=3))
+    k = _main_kernel([[ek.FUTURE, ek.SKIP], [ek.SKIP], [ek.SKIP]], _pool(kitten=2, favor=3, attack=3))
     k.apply(ek.PLAY_FUTURE)
     _pass_window(k)
     for card in (ek.ATTACK, ek.KITTEN, ek.FAVOR):
@@ -122,16 +139,15 @@ def test_see_the_future_is_kept_by_resample():
 
 
 def test_steal_is_seen_only_by_the_two_players():
-    k = _main_kernel([[ek.CATS[0], ek.CATS[0]], [ek.ATTACK, ek.SKIP], [ek.SKIP]],
-                     _pool(kitten=2, favor=3))
-    k.seen[1] = [0b111, 0b111]             # everyone knows player 1's hand
+    k = _main_kernel([[ek.CATS[0], ek.CATS[0]], [ek.ATTACK, ek.SKIP], [ek.SKIP]], _pool(kitten=2, favor=3))
+    _set_hand(k, 1, [ek.ATTACK, ek.SKIP], [0b111, 0b111])  # everyone knows player 1's hand
     k.apply(ek.CAT_BASE + 0 * ek.MAX_PLAYERS + 1)
     _pass_window(k)
     assert k.phase == ek.STEAL
     assert dict(k.chance_outcomes()) == {ek.ATTACK: 0.5, ek.SKIP: 0.5}
     k.apply(ek.ATTACK)
     assert k.hands[0] == [ek.ATTACK] and k.seen[0] == [0b011]
-    assert k.seen[1] == [0b011]            # player 2 can no longer tell what is left
+    assert k.seen[1] == [0b011]  # player 2 can no longer tell what is left
 
 
 def test_unknown_hands_after_the_deal_uniform_over_the_unseen_base_cards():
@@ -173,19 +189,19 @@ def test_nope_window_cancels_and_a_second_nope_restores():
     k.apply(ek.PLAY_SKIP)
     assert k.phase == ek.NOPE_WINDOW and k.current_player() == 1
     assert k.legal_actions() == [ek.PASS, ek.PLAY_NOPE]
-    k.apply(ek.PLAY_NOPE)                          # player 1 nopes the Skip
-    assert k.responders == [2, 0]                  # everyone but player 1 may answer
-    assert k.legal_actions() == [ek.PASS]          # player 2 holds no Nope
+    k.apply(ek.PLAY_NOPE)  # player 1 nopes the Skip
+    assert k.responders == [2, 0]  # everyone but player 1 may answer
+    assert k.legal_actions() == [ek.PASS]  # player 2 holds no Nope
     k.apply(ek.PASS)
-    k.apply(ek.PASS)                               # player 0 lets the Nope stand
-    assert k.phase == ek.MAIN and k.cur == 0 and k.turns == 1   # the Skip was cancelled
+    k.apply(ek.PASS)  # player 0 lets the Nope stand
+    assert k.phase == ek.MAIN and k.cur == 0 and k.turns == 1  # the Skip was cancelled
     k2 = _main_kernel([[ek.SKIP, ek.NOPE], [ek.NOPE], [ek.FAVOR]], _pool(kitten=2, favor=3))
     k2.apply(ek.PLAY_SKIP)
     k2.apply(ek.PLAY_NOPE)
     k2.apply(ek.PASS)
-    k2.apply(ek.PLAY_NOPE)                         # player 0 nopes the Nope
+    k2.apply(ek.PLAY_NOPE)  # player 0 nopes the Nope
     _pass_window(k2)
-    assert k2.cur == 1 and k2.discards[ek.NOPE] == 2   # the Skip stands
+    assert k2.cur == 1 and k2.discards[ek.NOPE] == 2  # the Skip stands
 
 
 def _after_hidden_placement(seed=0, draws=0):
@@ -241,10 +257,9 @@ def test_worlds_after_a_hidden_kitten_placement_rebuild_and_move_the_kitten():
         assert world.information_state_string(0) == state.information_state_string(0)
         position, rebuilt = _last_placement(game, world.history(), 1)
         assert str(rebuilt) == str(world.kernel)
-        assert all(rebuilt.information_state_string(p) == world.information_state_string(p)
-                   for p in range(2))
+        assert all(rebuilt.information_state_string(p) == world.information_state_string(p) for p in range(2))
         counts[position] = counts.get(position, 0) + 1
-    positions = range(deck + 1)          # above the first card, ..., below the last
+    positions = range(deck + 1)  # above the first card, ..., below the last
     assert set(counts) <= set(positions)
     observed = [counts.get(i, 0) for i in positions]
     assert chi_square_pvalue(observed, [1 / len(positions)] * len(positions)) > 1e-3
@@ -292,9 +307,11 @@ def _after_a_card_move(steal: bool):
     """A 3-player state right after player 1's only Tacocat (dealt at step 7) went to player 0,
     by a Favor or a steal (``_move_a_card``). Returns (game, state)."""
     tacocat, melon, beard, rainbow, furry = ek.CATS
-    deal = ([ek.FAVOR, melon, melon, ek.ATTACK, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
-            [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
-            [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry])
+    deal = (
+        [ek.FAVOR, melon, melon, ek.ATTACK, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
+        [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
+        [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry],
+    )
     game, state = _move_a_card(deal, tacocat, steal)
     assert state.current_player() == 0 and state.kernel.hands[0][-1] == tacocat
     assert state.history()[7] == tacocat
@@ -323,7 +340,7 @@ def test_a_card_moved_out_of_sight_is_redealt_at_its_deal_step(steal):
         assert str(rebuilt) == str(world)
         true_deal += world.history()[7] == ek.CATS[0]
     assert true_deal < 0.25 * worlds, f"the moved card's deal step is true in {true_deal}/{worlds}"
-    for _ in range(20):   # the taker saw the card: their worlds keep it where it came from
+    for _ in range(20):  # the taker saw the card: their worlds keep it where it came from
         world = ek.sample_world(state, 0, rng)
         assert world.information_state_string(0) == state.information_state_string(0)
         assert world.history()[7] == ek.CATS[0]
@@ -334,9 +351,11 @@ def _after_a_moved_card_is_played(steal: bool):
     Favor or a steal (``_move_a_card``), and player 0, who had no Attack, then played it;
     player 2 took no part in the move. Returns (game, state)."""
     tacocat, melon, beard, rainbow, furry = ek.CATS
-    deal = ([ek.FAVOR, melon, melon, tacocat, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
-            [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
-            [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry])
+    deal = (
+        [ek.FAVOR, melon, melon, tacocat, ek.SKIP, ek.SHUFFLE, ek.FUTURE],
+        [tacocat, beard, rainbow, furry, ek.ATTACK, ek.SKIP, ek.FAVOR],
+        [ek.SHUFFLE, ek.FUTURE, ek.SKIP, ek.ATTACK, beard, rainbow, furry],
+    )
     game, state = _move_a_card(deal, ek.ATTACK, steal)
     state.apply_action(ek.PLAY_ATTACK)
     while state.kernel.phase == ek.NOPE_WINDOW:
@@ -359,7 +378,7 @@ def test_a_moved_card_its_taker_played_is_not_pinned_to_its_deal_step(steal):
     game, state = _after_a_moved_card_is_played(steal)
     rng = np.random.default_rng(9)
     worlds = 300
-    attacks = np.zeros(14, dtype=int)            # per opening deal step of players 0 and 1
+    attacks = np.zeros(14, dtype=int)  # per opening deal step of players 0 and 1
     for _ in range(worlds):
         world = ek.sample_world(state, 2, rng)
         assert world.information_state_string(2) == state.information_state_string(2)
@@ -369,12 +388,14 @@ def test_a_moved_card_its_taker_played_is_not_pinned_to_its_deal_step(steal):
             rebuilt.apply_action(action)
         assert str(rebuilt) == str(world)
         attacks += [history[step] == ek.ATTACK for step in range(14)]
-    others = [7, 8, 9, 10, 12, 13]               # player 1's other opening deal steps
+    others = [7, 8, 9, 10, 12, 13]  # player 1's other opening deal steps
     chance = attacks[others].sum() / (len(others) * worlds)
     allowed = stats.binom.isf(1e-6, worlds, chance)
-    assert attacks[11] <= allowed, (f"the moved card's deal step holds the played Attack in "
-                                    f"{attacks[11]}/{worlds} worlds, chance {chance:.3f}")
-    for _ in range(20):   # the taker saw the card: their worlds keep it where it came from
+    assert attacks[11] <= allowed, (
+        f"the moved card's deal step holds the played Attack in "
+        f"{attacks[11]}/{worlds} worlds, chance {chance:.3f}"
+    )
+    for _ in range(20):  # the taker saw the card: their worlds keep it where it came from
         world = ek.sample_world(state, 0, rng)
         assert world.information_state_string(0) == state.information_state_string(0)
         assert world.history()[11] == ek.ATTACK
@@ -425,20 +446,24 @@ def test_no_true_world_after_see_the_future_in_4_player_games(monkeypatch, seed,
     real-history fallback (``real_history``) is never used on these states."""
     fallbacks = []
     real_history = getattr(worlds_module, "real_history", None)
-    monkeypatch.setattr(worlds_module, "real_history",
-                        lambda context: fallbacks.append(1) or real_history(context),
-                        raising=False)
+    monkeypatch.setattr(
+        worlds_module,
+        "real_history",
+        lambda context: fallbacks.append(1) or real_history(context),
+        raising=False,
+    )
     game, states = _after_see_the_future(seed, count)
     rng = np.random.default_rng(1)
     for i, state in enumerate(states):
         for player in range(4):
             if not state.kernel.alive[player]:
                 continue
-            hits = sum(str(ek.sample_world(state, player, rng)) == str(state)
-                       for _ in range(samples))
+            hits = sum(str(ek.sample_world(state, player, rng)) == str(state) for _ in range(samples))
             if hits:
                 bound, _ = truth_probability_bound(state, player)
                 allowed = stats.binom.isf(1e-6, samples, bound)
-                assert hits <= allowed, (f"state {i}, player {player}: the true world in "
-                                         f"{hits}/{samples}, chance allows <= {allowed}")
+                assert hits <= allowed, (
+                    f"state {i}, player {player}: the true world in "
+                    f"{hits}/{samples}, chance allows <= {allowed}"
+                )
     assert not fallbacks, f"the real history was returned {len(fallbacks)} times"

@@ -2,8 +2,8 @@
 ``exploding_kittens``.
 
 This folder holds everything about the game:
-* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
-* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+* ``kernel.py``: its rules, written once in numba (both engines play them), and its constants
+* ``game.py``: the pyspiel game over those rules (registration, strings, tensors, public log)
 * ``worlds.py``: its world sampler (determinizer)
 
 Its tests are in ``tests/games/exploding_kittens/``.

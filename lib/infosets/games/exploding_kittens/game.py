@@ -29,15 +29,19 @@ Modelling choices (documented simplifications):
   every fixed card to the remainder, which is exactly a uniform shuffle.
 * Returns are win shares (see ``_tabletop``).
 
+The rules are written once, in numba, in ``kernel.py`` (both engines run them, with the game's
+constants); this module holds what is not rules: the registration, the string views and
+tensors (reading the kernel's state array), the public log and the world samplers.
+
 Hidden information and the determinizer: every card in a hand or on the deck top carries
 the set of players who know it. Knowledge is dropped where an observer could no longer tell
 the cards apart (a public play of a type the observer knew, a favor or steal seen by
 others, a kitten placed by someone else). ``resample`` keeps all cards the player knows and
 deals the rest uniformly among the slots the player does not know, except that kittens only
 go to the deck (no hand ever holds one); it keeps the real history's shape (the deck-top
-length), and is what the compiled kernel's ``nb_determinize`` mirrors. The pyspiel
+length), and is what the kernel's ``nb_determinize`` mirrors. The pyspiel
 determinizer (``sample_world``, ``resample_from_infostate``) samples whole histories instead
-(``_exploding_kittens_worlds``): where another player put a kitten back is redrawn, which
+(``worlds.py``): where another player put a kitten back is redrawn, which
 changes how many later draws are chance steps, and a world's ``history()`` rebuilds it. Each
 player's starting Defuse is public knowledge.
 
@@ -58,352 +62,131 @@ from __future__ import annotations
 import numpy as np
 
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
+from infosets.games.exploding_kittens import kernel as ekk
+from infosets.games.exploding_kittens import worlds
+from infosets.games.exploding_kittens.kernel import (  # noqa: F401  (the game's constants, for its users)
+    ATTACK,
+    BASE_COUNTS,
+    CARD_NAMES,
+    CAT_BASE,
+    CATS,
+    DEAL,
+    DEFUSE,
+    DRAW,
+    DRAW_CHANCE,
+    FAVOR,
+    FAVOR_BASE,
+    FILL,
+    FUTURE,
+    FUTURE_DEPTH,
+    GIVE,
+    GIVE_BASE,
+    HAND_SIZE,
+    KITTEN,
+    LOG_EVENTS,
+    MAIN,
+    MAX_DECK,
+    MAX_PLAYERS,
+    NOPE,
+    NOPE_WINDOW,
+    NUM_ACTIONS,
+    NUM_PHASES,
+    NUM_TYPES,
+    OVER,
+    PASS,
+    PLACE,
+    PLACE_BASE,
+    PLAY_ATTACK,
+    PLAY_FUTURE,
+    PLAY_NOPE,
+    PLAY_SHUFFLE,
+    PLAY_SKIP,
+    SHUFFLE,
+    SINGLE_PLAYS,
+    SKIP,
+    STEAL,
+    TOTAL_DEFUSES,
+)
 
 GAME_NAME = "exploding_kittens"
-
-KITTEN, DEFUSE, ATTACK, SKIP, FAVOR, SHUFFLE, FUTURE = range(7)
-CATS = tuple(range(7, 12))
-NOPE = 12
-NUM_TYPES = 13
-CARD_NAMES = ("Kitten", "Defuse", "Attack", "Skip", "Favor", "Shuffle", "Future",
-              "Tacocat", "Melon", "Beard", "Rainbow", "Furry", "Nope")
-BASE_COUNTS = (0, 0, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4, 5)
-HAND_SIZE = 7
-TOTAL_DEFUSES = 6
-FUTURE_DEPTH = 3
-MAX_PLAYERS = 5
-MAX_DECK = sum(BASE_COUNTS) + TOTAL_DEFUSES + MAX_PLAYERS
-
-# Actions.
-DRAW, PLAY_ATTACK, PLAY_SKIP, PLAY_SHUFFLE, PLAY_FUTURE = range(5)
-FAVOR_BASE = 5                                   # + target
-CAT_BASE = FAVOR_BASE + MAX_PLAYERS              # + kind * MAX_PLAYERS + target
-GIVE_BASE = CAT_BASE + len(CATS) * MAX_PLAYERS   # + card type
-PLACE_BASE = GIVE_BASE + NUM_TYPES               # + position from the top
-PASS = PLACE_BASE + MAX_DECK + 1                 # let the pending card (or Nope) stand
-PLAY_NOPE = PASS + 1
-NUM_ACTIONS = PLAY_NOPE + 1
-# The plays of one action card with no target: action -> (card, log entry).
-SINGLE_PLAYS = {PLAY_ATTACK: (ATTACK, "attack"), PLAY_SKIP: (SKIP, "skip"),
-                PLAY_SHUFFLE: (SHUFFLE, "shuffle"), PLAY_FUTURE: (FUTURE, "future")}
-
-# Phases.
-DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER, NOPE_WINDOW = range(9)
-NUM_PHASES = 9
-# Every entry the public log can hold (the information-state tensor counts them).
-LOG_EVENTS = (tuple(event for _, event in SINGLE_PLAYS.values())
-              + tuple(f"favor{q}" for q in range(MAX_PLAYERS))
-              + tuple(f"steal{q}" for q in range(MAX_PLAYERS))
-              + ("nope", "noped", "placed", "defused", "exploded"))
+_HAND_CAP, _HANDS, _SEEN, _HCOUNT = ekk.HAND_CAP, ekk.HANDS, ekk.SEEN, ekk.HCOUNT
 
 
-class ExplodingKittensKernel(tt.Kernel):
-    """Whole Exploding Kittens state: hands and deck top with visibility masks, rest as counts."""
+def _header(index: int):
+    return property(lambda self: int(self.s[index]))
 
-    VALUE_FIELDS = ("n", "phase", "cur", "turns", "to_deal", "actor", "victim", "fill_to",
-                    "fill_then", "pending", "nopes")
-    LIST_FIELDS = ("pool", "top", "top_seen", "alive", "discards", "log", "responders")
-    NESTED_FIELDS = ("hands", "seen")
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
-    SAMPLES_HISTORIES = True  # worlds are re-simulated histories (_exploding_kittens_worlds)
+
+class ExplodingKittensKernel(ArrayKernel):
+    """A whole Exploding Kittens state: the kernel's array (``self.s``), played by its jitted
+    rules; hands and deck top with visibility masks, the rest of the deck as counts."""
+
+    __slots__ = ()
+    RULES = ekk
+    NUM_ACTIONS = NUM_ACTIONS
+    MAX_PLAYERS = MAX_PLAYERS
+    SAMPLES_HISTORIES = True  # worlds are re-simulated histories (worlds.py)
 
     def __init__(self, n: int):
-        self.n = n
-        self.phase = DEAL
-        self.cur = 0
-        self.turns = 1
-        self.to_deal = n * HAND_SIZE
-        self.pool = list(BASE_COUNTS)
-        self.top = []
-        self.top_seen = []
-        self.hands = [[DEFUSE] for _ in range(n)]
-        self.seen = [[(1 << n) - 1] for _ in range(n)]  # everyone knows each starts with one
-        self.alive = [True] * n
-        self.discards = [0] * NUM_TYPES
-        self.actor = -1      # favor asker / stealer
-        self.victim = -1     # favor giver / steal victim
-        self.fill_to = 0     # deck-top length to fix by chance
-        self.fill_then = -1  # -1: see the future, else the kitten position
-        self.log = []
-        self.pending = -1    # action card waiting for its Nope window to close
-        self.nopes = 0       # Nopes played on it so far (odd: cancelled)
-        self.responders = []  # players still to answer in the window
+        super().__init__(ekk.new_state(n))
 
-    # -- flow ---------------------------------------------------------------------------
+    # -- the array's fields, read-only (as Python values) --------------------------------
+    n = _header(ekk.H_N)
+    phase = _header(ekk.H_PHASE)
+    cur = _header(ekk.H_CUR)
+    turns = _header(ekk.H_TURNS)
+    to_deal = _header(ekk.H_TO_DEAL)
+    actor = _header(ekk.H_ACTOR)  # favor asker / stealer
+    victim = _header(ekk.H_VICTIM)  # favor giver / steal victim
+    fill_to = _header(ekk.H_FILL_TO)  # deck-top length to fix by chance
+    fill_then = _header(ekk.H_FILL_THEN)  # -1: see the future, else the kitten position
+    pending = _header(ekk.H_PENDING)  # action card waiting for its Nope window to close
+    nopes = _header(ekk.H_NOPES)  # Nopes played on it so far (odd: cancelled)
+    pool = property(lambda self: self.s[ekk.POOL : ekk.POOL + NUM_TYPES].tolist())
+    discards = property(lambda self: self.s[ekk.DISCARDS : ekk.DISCARDS + NUM_TYPES].tolist())
+    alive = property(lambda self: [bool(x) for x in self.s[ekk.ALIVE : ekk.ALIVE + self.n]])
+    top = property(lambda self: self.s[ekk.TOP : ekk.TOP + self.s[ekk.H_NTOP]].tolist())
+    top_seen = property(lambda self: self.s[ekk.TOP_SEEN : ekk.TOP_SEEN + self.s[ekk.H_NTOP]].tolist())
+    responders = property(lambda self: self.s[ekk.RESP : ekk.RESP + self.s[ekk.H_NRESP]].tolist())
+    hands = property(lambda self: self._rows(_HANDS))
+    seen = property(lambda self: self._rows(_SEEN))  # each hand card's knowledge bitmask
+
+    def _rows(self, base: int) -> list[list[int]]:
+        s = self.s
+        lengths = s[ekk.HAND_LEN : ekk.HAND_LEN + s[ekk.H_N]].tolist()
+        return [s[base + q * _HAND_CAP : base + q * _HAND_CAP + m].tolist() for q, m in enumerate(lengths)]
+
+    @property
+    def log(self) -> list[tuple[int, str]]:
+        """The public log: (player, event) entries, event in ``LOG_EVENTS``."""
+        return [(p, LOG_EVENTS[e]) for p, e in self.log_codes()]
+
     def deck_size(self) -> int:
-        return len(self.top) + sum(self.pool)
+        return int(ekk._deck_size(self.s))
 
-    def is_terminal(self):
-        return self.phase == OVER
-
-    def current_player(self):
-        phase = self.phase
-        if phase == OVER:
-            return tt.TERMINAL
-        if phase in (DEAL, DRAW_CHANCE, STEAL, FILL):
-            return tt.CHANCE
-        if phase == GIVE:
-            return self.victim
-        if phase == NOPE_WINDOW:
-            return self.responders[0]
-        return self.cur
-
-    def chance_outcomes(self):
-        if self.phase == STEAL:
-            return tt.count_outcomes(tt.list_to_counts(self.hands[self.victim], NUM_TYPES))
-        return tt.count_outcomes(self.pool)
-
-    def _targets(self) -> list[int]:
-        return [q for q in range(self.n) if q != self.cur and self.alive[q] and self.hands[q]]
-
-    def legal_actions(self):
-        phase = self.phase
-        if phase == MAIN:
-            hand = self.hands[self.cur]
-            actions = [DRAW]
-            actions.extend(action for action, (card, _) in SINGLE_PLAYS.items() if card in hand)
-            targets = self._targets()
-            if FAVOR in hand:
-                actions.extend(FAVOR_BASE + t for t in targets)
-            for i, cat in enumerate(CATS):
-                if hand.count(cat) >= 2:
-                    actions.extend(CAT_BASE + i * MAX_PLAYERS + t for t in targets)
-            return actions
-        if phase == GIVE:
-            return [GIVE_BASE + c for c in sorted(set(self.hands[self.victim]))]
-        if phase == PLACE:
-            return [PLACE_BASE + i for i in range(self.deck_size() + 1)]
-        if phase == NOPE_WINDOW:
-            return [PASS, PLAY_NOPE] if NOPE in self.hands[self.responders[0]] else [PASS]
-        return []
-
-    def apply(self, action):
-        phase = self.phase
-        if phase == DEAL:
-            self.pool[action] -= 1
-            p = (self.n * HAND_SIZE - self.to_deal) // HAND_SIZE
-            self.hands[p].append(action)
-            self.seen[p].append(1 << p)
-            self.to_deal -= 1
-            if not self.to_deal:
-                self.pool[KITTEN] += self.n - 1
-                self.pool[DEFUSE] += TOTAL_DEFUSES - self.n
-                self.phase = MAIN
-        elif phase == MAIN:
-            self._main(action)
-        elif phase == DRAW_CHANCE:
-            self.pool[action] -= 1
-            self._drawn(action, 1 << self.cur)
-        elif phase == GIVE:
-            self._move_card(self.victim, self.actor, action - GIVE_BASE)
-            self.phase = MAIN
-        elif phase == STEAL:
-            self._move_card(self.victim, self.actor, action)
-            self.phase = MAIN
-        elif phase == FILL:
-            self.pool[action] -= 1
-            self.top.append(action)
-            self.top_seen.append(0)
-            if len(self.top) == self.fill_to:
-                self._after_fill()
-        elif phase == PLACE:
-            self._place(action - PLACE_BASE)
-        elif phase == NOPE_WINDOW:
-            self._respond(action)
-
-    def _main(self, action: int):
-        p = self.cur
-        if action == DRAW:
-            if self.top:
-                card, mask = self.top.pop(0), self.top_seen.pop(0)
-                self._drawn(card, mask | (1 << p))
-            else:
-                self.phase = DRAW_CHANCE
-            return
-        if action in SINGLE_PLAYS:
-            card, event = SINGLE_PLAYS[action]
-            self._play(p, card)
-            self.log.append((p, event))
-        elif action < CAT_BASE:
-            self._play(p, FAVOR)
-            self.log.append((p, f"favor{action - FAVOR_BASE}"))
-        else:
-            kind, target = divmod(action - CAT_BASE, MAX_PLAYERS)
-            self._play(p, CATS[kind])
-            self._play(p, CATS[kind])
-            self.log.append((p, f"steal{target}"))
-        self.pending, self.nopes = action, 0
-        self._open_window(p)
-
-    def _open_window(self, last: int):
-        """Every other player still in, in turn order after ``last``, may Nope."""
-        order = [(last + i) % self.n for i in range(1, self.n)]
-        self.responders = [q for q in order if self.alive[q]]
-        self.phase = NOPE_WINDOW
-
-    def _respond(self, action: int):
-        q = self.responders.pop(0)
-        if action == PLAY_NOPE:
-            self._play(q, NOPE)
-            self.log.append((q, "nope"))
-            self.nopes += 1
-            self._open_window(q)
-            return
-        if not self.responders:
-            self.phase = MAIN
-            if self.nopes % 2:
-                self.log.append((self.cur, "noped"))
-            else:
-                self._resolve(self.pending)
-            self.pending = -1
-
-    def _resolve(self, action: int):
-        """The effect of an action card whose Nope window closed without cancelling it."""
-        p = self.cur
-        if action == PLAY_ATTACK:
-            self._next_player(turns=2)
-        elif action == PLAY_SKIP:
-            self._end_one_turn()
-        elif action == PLAY_SHUFFLE:
-            for c in self.top:
-                self.pool[c] += 1
-            self.top, self.top_seen = [], []
-        elif action == PLAY_FUTURE:
-            self._fill(min(FUTURE_DEPTH, self.deck_size()), -1)
-        else:
-            if action < CAT_BASE:
-                target, phase = action - FAVOR_BASE, GIVE
-            else:
-                target, phase = (action - CAT_BASE) % MAX_PLAYERS, STEAL
-            if self.hands[target]:         # a Nope may have emptied the target's hand
-                self.actor, self.victim = p, target
-                self.phase = phase
-
-    def _fill(self, length: int, then: int):
-        self.fill_to, self.fill_then = length, then
-        if len(self.top) >= length:
-            self._after_fill()
-        else:
-            self.phase = FILL
-
-    def _after_fill(self):
-        p = self.cur
-        if self.fill_then < 0:
-            for i in range(self.fill_to):
-                self.top_seen[i] |= 1 << p
-            self.phase = MAIN
-            return
-        keep = 1 << p                      # only the placer can follow the deck now
-        self.top_seen = [m & keep for m in self.top_seen]
-        self.top.insert(self.fill_then, KITTEN)
-        self.top_seen.insert(self.fill_then, keep)
-        self._end_one_turn()
-
-    def _place(self, position: int):
-        self.log.append((self.cur, "placed"))
-        self._fill(position, position)
-
-    def _drawn(self, card: int, mask: int):
-        p = self.cur
-        if card == KITTEN:
-            if DEFUSE in self.hands[p]:
-                self._play(p, DEFUSE)
-                self.log.append((p, "defused"))
-                self.phase = PLACE
-                return
-            self.discards[KITTEN] += 1
-            for c in self.hands[p]:
-                self.discards[c] += 1
-            self.hands[p], self.seen[p] = [], []
-            self.alive[p] = False
-            self.log.append((p, "exploded"))
-            if sum(self.alive) == 1:
-                self.phase = OVER
-                return
-            self._next_player(turns=1)
-            return
-        self.hands[p].append(card)
-        self.seen[p].append(mask)
-        self.phase = MAIN
-        self._end_one_turn()
-
-    def _end_one_turn(self):
-        self.phase = MAIN
-        self.turns -= 1
-        if self.turns <= 0:
-            self._next_player(turns=1)
-
-    def _next_player(self, turns: int):
-        q = (self.cur + 1) % self.n
-        while not self.alive[q]:
-            q = (q + 1) % self.n
-        self.cur, self.turns, self.phase = q, turns, MAIN
-
-    def _remove(self, q: int, card: int, watchers: int) -> int:
-        """Take one ``card`` from q's hand; return its mask. ``watchers`` see which type went.
-
-        A watcher who knew a copy of ``card`` now knows one copy fewer; anyone else forgets
-        q's hand (they cannot tell which card left).
-        """
-        hand, seen = self.hands[q], self.seen[q]
-        i = hand.index(card)
-        mask = seen[i]
-        hand.pop(i)
-        seen.pop(i)
-        everyone_else = ((1 << self.n) - 1) & ~(1 << q)
-        for r in range(self.n):
-            bit = 1 << r
-            if not everyone_else & bit:
-                continue
-            if watchers & bit:
-                if mask & bit:
-                    continue
-                for j, c in enumerate(hand):       # forget one known copy instead
-                    if c == card and seen[j] & bit:
-                        seen[j] &= ~bit
-                        break
-            else:
-                for j in range(len(seen)):
-                    seen[j] &= ~bit
-        return mask
-
-    def _play(self, q: int, card: int):
-        self._remove(q, card, (1 << self.n) - 1)
-        self.discards[card] += 1
-
-    def _move_card(self, giver: int, taker: int, card: int):
-        """A Favor's or a steal's ``card`` goes from giver to taker; only those two see it.
-
-        The taker gets the giver's copy itself (the one ``_remove`` takes), not the action's
-        value: equal as a card, and a card tagged with the step that dealt it (``tt.Drawn``,
-        ``_exploding_kittens_worlds``) keeps its tag, so a world re-deals it where the
-        sampling player did not see the move.
-        """
-        both = (1 << giver) | (1 << taker)
-        hand = self.hands[giver]
-        moved = hand[hand.index(card)]
-        self._remove(giver, card, both)
-        self.hands[taker].append(moved)
-        self.seen[taker].append(both)
-
-    def returns(self):
-        if self.phase != OVER:
-            return [0.0] * self.n
-        return [1.0 if a else 0.0 for a in self.alive]
+    def chance_possible(self, action):
+        s = self.s
+        if not 0 <= action < NUM_TYPES:
+            return False
+        if s[ekk.H_PHASE] == STEAL:
+            return s[_HCOUNT + s[ekk.H_VICTIM] * NUM_TYPES + action] > 0
+        return s[ekk.POOL + action] > 0
 
     # -- information ---------------------------------------------------------------------
     def _view(self, player: int) -> list[str]:
         bit = 1 << player
-        parts = [f"p{player} mover {self.current_player()} phase {self.phase} turns {self.turns} "
-                 f"pending {self.pending} nopes {self.nopes}",
-                 "hand: " + ",".join(CARD_NAMES[c] for c in sorted(self.hands[player]))]
+        hands, seen, alive = self.hands, self.seen, self.alive
+        parts = [
+            f"p{player} mover {self.current_player()} phase {self.phase} turns {self.turns} "
+            f"pending {self.pending} nopes {self.nopes}",
+            "hand: " + ",".join(CARD_NAMES[c] for c in sorted(hands[player])),
+        ]
         for q in range(self.n):
             if q == player:
                 continue
-            known = sorted(CARD_NAMES[c] for c, s in zip(self.hands[q], self.seen[q]) if s & bit)
-            parts.append(f"p{q} {'in' if self.alive[q] else 'out'} {len(self.hands[q])} cards, "
-                         f"known {known}")
-        top = [CARD_NAMES[c] if s & bit else "?" for c, s in zip(self.top, self.top_seen)]
+            known = sorted(CARD_NAMES[c] for c, m in zip(hands[q], seen[q]) if m & bit)
+            parts.append(f"p{q} {'in' if alive[q] else 'out'} {len(hands[q])} cards, known {known}")
+        top = [CARD_NAMES[c] if m & bit else "?" for c, m in zip(self.top, self.top_seen)]
         while top and top[-1] == "?":
             top.pop()
         parts.append(f"deck {self.deck_size()} top {top}")
@@ -415,32 +198,36 @@ class ExplodingKittensKernel(tt.Kernel):
 
     def tensor_pieces(self, player):
         n, bit = self.n, 1 << player
+        hands, seen = self.hands, self.seen
         known = np.zeros((n, NUM_TYPES), np.float32)
         for q in range(n):
             if q != player:
-                for c, s in zip(self.hands[q], self.seen[q]):
-                    if s & bit:
+                for c, m in zip(hands[q], seen[q]):
+                    if m & bit:
                         known[q, c] += 1
         top = np.zeros((MAX_DECK, NUM_TYPES), np.float32)
-        for depth, (c, s) in enumerate(zip(self.top, self.top_seen)):
-            if s & bit:
+        for depth, (c, m) in enumerate(zip(self.top, self.top_seen)):
+            if m & bit:
                 top[depth, c] = 1
-        return [("player", tt.one_hot(player, n)),
-                ("mover", tt.mover_one_hot(self, n)),
-                ("phase", tt.one_hot(self.phase, NUM_PHASES)),
-                ("turns", np.asarray([self.turns], np.float32)),
-                ("pending", tt.one_hot(self.pending, NUM_ACTIONS)),
-                ("nopes", np.asarray([self.nopes], np.float32)),
-                ("hand", np.asarray(tt.list_to_counts(self.hands[player], NUM_TYPES), np.float32)),
-                ("alive", np.asarray(self.alive, np.float32)),
-                ("hand_sizes", np.asarray([len(h) for h in self.hands], np.float32)),
-                ("known", known),
-                ("deck", np.asarray([self.deck_size()], np.float32)),
-                ("top", top),
-                ("discards", np.asarray(self.discards, np.float32))]
+        return [
+            ("player", tt.one_hot(player, n)),
+            ("mover", tt.mover_one_hot(self, n)),
+            ("phase", tt.one_hot(self.phase, NUM_PHASES)),
+            ("turns", np.asarray([self.turns], np.float32)),
+            ("pending", tt.one_hot(self.pending, NUM_ACTIONS)),
+            ("nopes", np.asarray([self.nopes], np.float32)),
+            ("hand", np.asarray(tt.list_to_counts(hands[player], NUM_TYPES), np.float32)),
+            ("alive", np.asarray(self.alive, np.float32)),
+            ("hand_sizes", np.asarray([len(h) for h in hands], np.float32)),
+            ("known", known),
+            ("deck", np.asarray([self.deck_size()], np.float32)),
+            ("top", top),
+            ("discards", np.asarray(self.discards, np.float32)),
+        ]
 
     def log_codes(self):
-        return [(p, LOG_EVENTS.index(event)) for p, event in self.log]
+        s = self.s
+        return [divmod(x, 32) for x in s[ekk.LOG : ekk.LOG + s[ekk.H_NLOG]].tolist()]
 
     def _log_text(self):
         return ";".join(f"{p}{event}" for p, event in self.log)
@@ -448,13 +235,14 @@ class ExplodingKittensKernel(tt.Kernel):
     def resample(self, player, rng):
         """Keep the cards ``player`` knows; deal the others uniformly into unknown slots."""
         k = self.copy()
-        bit = 1 << player
-        pool = k.pool[:]
-        hand_slots = tt.pool_unseen_cards(k.hands, k.seen, player, pool)
+        s, bit = k.s, 1 << player
+        hands, top = self.hands, self.top
+        pool = self.pool
+        hand_slots = tt.pool_unseen_cards(hands, self.seen, player, pool)
         top_slots = []
-        for i, s in enumerate(k.top_seen):
-            if not s & bit:
-                pool[k.top[i]] += 1
+        for i, m in enumerate(self.top_seen):
+            if not m & bit:
+                pool[top[i]] += 1
                 top_slots.append(i)
         # Kittens are never held (a drawn kitten explodes or goes back): hands get the
         # others, uniformly; the rest of the unknown cards go to the deck uniformly.
@@ -462,23 +250,24 @@ class ExplodingKittensKernel(tt.Kernel):
         pool[KITTEN] = 0
         cards = tt.shuffled_cards(pool, rng)
         for (q, i), c in zip(hand_slots, cards):
-            k.hands[q][i] = c
-        rest = cards[len(hand_slots):] + [KITTEN] * kittens
+            hands[q][i] = c
+            s[_HANDS + q * _HAND_CAP + i] = c
+        rest = cards[len(hand_slots) :] + [KITTEN] * kittens
         tt.shuffle_in_place(rest, rng)
         for i, c in zip(top_slots, rest):
-            k.top[i] = c
-        k.pool = tt.list_to_counts(rest[len(top_slots):], NUM_TYPES)
+            s[ekk.TOP + i] = c
+        s[ekk.POOL : ekk.POOL + NUM_TYPES] = tt.list_to_counts(rest[len(top_slots) :], NUM_TYPES)
+        for q, hand in enumerate(hands):  # the hand counts the rules keep beside the hands
+            s[_HCOUNT + q * NUM_TYPES : _HCOUNT + (q + 1) * NUM_TYPES] = tt.list_to_counts(hand, NUM_TYPES)
         return k
 
-    # -- worlds as histories (``_exploding_kittens_worlds``; ``resample`` above is the
-    # compiled kernel's twin and keeps the real deck-top length) ------------------------------
+    # -- worlds as histories (``worlds.py``; ``resample`` above is the compiled kernel's
+    # twin and keeps the real deck-top length) ------------------------------------------------
     def history_context(self, game, history):
-        from infosets.games.exploding_kittens import worlds as worlds  # local: it imports us
         return worlds.history_context(game, history, _is_draw, (KITTEN, DEFUSE), _card_move)
 
     def world_history(self, game, player, rng, context):
-        """A history ``player`` cannot tell from the real one (``_exploding_kittens_worlds``)."""
-        from infosets.games.exploding_kittens import worlds as worlds
+        """A history ``player`` cannot tell from the real one (``worlds.py``)."""
         return worlds.sample(game, context, player, rng, _hidden_move)
 
     def action_to_string(self, player, action):
@@ -500,12 +289,13 @@ class ExplodingKittensKernel(tt.Kernel):
         return f"Place kitten at {action - PLACE_BASE}"
 
     def _state_line(self):
-        return (f"phase {self.phase} cur {self.cur} turns {self.turns} top {self.top} "
-                f"seen {self.top_seen} pool {self.pool}")
+        return (
+            f"phase {self.phase} cur {self.cur} turns {self.turns} top {self.top} "
+            f"seen {self.top_seen} pool {self.pool}"
+        )
 
     def _player_line(self, p):
-        return (f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} "
-                f"seen {self.seen[p]}")
+        return f"p{p} {'in' if self.alive[p] else 'out'} hand {self.hands[p]} seen {self.seen[p]}"
 
 
 def _is_draw(kernel: ExplodingKittensKernel, action: int) -> bool:
@@ -529,8 +319,7 @@ def _hidden_move(kernel: ExplodingKittensKernel, player: int) -> bool:
 
 
 _DEFAULT_PLAYERS = 3
-GAME_TYPE = tt.make_game_type(GAME_NAME, "Exploding Kittens", 2, MAX_PLAYERS,
-                              {"players": _DEFAULT_PLAYERS})
+GAME_TYPE = tt.make_game_type(GAME_NAME, "Exploding Kittens", 2, MAX_PLAYERS, {"players": _DEFAULT_PLAYERS})
 
 
 class ExplodingKittensGame(tt.TabletopGame):
@@ -539,8 +328,14 @@ class ExplodingKittensGame(tt.TabletopGame):
     def __init__(self, params=None):
         params = dict(params or {})
         n = tt.players_param(params, GAME_TYPE)
-        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
-                         max_chance_outcomes=NUM_TYPES, max_game_length=4000)
+        super().__init__(
+            GAME_TYPE,
+            params,
+            num_players=n,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            max_game_length=4000,
+        )
 
     def new_kernel(self):
         return ExplodingKittensKernel(self.players)

@@ -1,11 +1,13 @@
-"""Numba kernel of the ``exploding_kittens`` port (``infosets.games.exploding_kittens.game``).
+"""Exploding Kittens' rules, written once: the numba functions both engines play.
 
-Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (slug ``pimcts_aggregation``). The readable reference is
-``exploding_kittens.ExplodingKittensKernel``: this module follows it step for step (the same
-phases, action ids, chance outcomes in card-type order with probability count / total, hand
-order and the per-card knowledge masks, win-share returns), so the information state strings
-(built in Python from the array) are the adapter's.
+Serves Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree
+Search in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md). The compiled engine
+calls these functions directly; the pyspiel adapter (``game.ExplodingKittensKernel``, an
+``infosets.games.array_kernel.ArrayKernel``) and the Python reference engine call them on the
+same array, so both play one set of rules (phases, action ids, chance outcomes in card-type
+order with probability count / total, hand order and the per-card knowledge masks, win-share
+returns). The rules and modelling choices are in ``game.py``'s module docstring; this module
+also holds the game's constants.
 
 A state is an int64 array: a header (``H_*`` below), then ``pool`` (13 card counts of the
 unordered deck remainder), ``discards`` (13), ``alive`` (5), ``hand_len`` (5), ``hands`` and
@@ -13,11 +15,7 @@ unordered deck remainder), ``discards`` (13), ``alive`` (5), ``hand_len`` (5), `
 ``top_seen`` (the ordered deck top), ``responders`` (Nope window order), the public ``log``
 (``player * 32 + event`` with event the index in ``LOG_EVENTS``), ``hcount`` (5 x 13 hand
 counts by type, kept with the hands) and the action ``history``
-(its first ``HISTORY_CAP`` actions; ``array_history`` refuses a longer game).
-
-Worlds keep the real history, as the adapter's ``resample`` does: a determinized array has the
-history of the real game and other hidden cards. So the registry converts pyspiel states through
-the adapter's kernel object (``array_from_state`` / ``state_from_array``), not by replaying.
+(its first ``HISTORY_CAP`` actions, counted past that).
 
 Heuristic (``nb_heuristic``): TAG's setting for Exploding Kittens (``json/players/gameSpecific/
 ExplodingKittens.json``) is ``OrdinalPosition`` (n minus the player's ordinal position, where
@@ -25,7 +23,7 @@ every player still in is jointly first). On the returns' win-share scale: each p
 gets 1/k (k players in: the current shared first place), knocked-out players 0, and the returns
 at the end.
 
-Determinization (``nb_determinize``): as ``ExplodingKittensKernel.resample``: the cards the
+Determinization (``nb_determinize``): as ``game.ExplodingKittensKernel.resample``: the cards the
 player does not know (in other hands, on the deck top, in the remainder) are pooled; hand slots
 get a uniform draw of the non-kitten ones; the rest and the kittens are shuffled onto the
 unknown deck-top slots, the remainder becoming the new pool. ``nb_infostate_key`` is a 64-bit
@@ -40,59 +38,87 @@ import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_bounded
-from infosets.games.exploding_kittens.game import (
-    ATTACK,
-    BASE_COUNTS,
-    CARD_NAMES,
-    CAT_BASE,
-    CATS,
-    DEAL,
-    DEFUSE,
-    DRAW,
-    DRAW_CHANCE,
-    FAVOR,
-    FAVOR_BASE,
-    FILL,
-    FUTURE,
-    FUTURE_DEPTH,
-    GIVE,
-    GIVE_BASE,
-    HAND_SIZE,
-    KITTEN,
-    LOG_EVENTS,
-    MAIN,
-    MAX_DECK,
-    MAX_PLAYERS,
-    NOPE,
-    NOPE_WINDOW,
-    NUM_ACTIONS,
-    NUM_TYPES,
-    OVER,
-    PASS,
-    PLACE,
-    PLACE_BASE,
-    PLAY_ATTACK,
-    PLAY_FUTURE,
-    PLAY_NOPE,
-    PLAY_SHUFFLE,
-    PLAY_SKIP,
-    SHUFFLE,
-    SKIP,
-    STEAL,
-    TOTAL_DEFUSES,
-    ExplodingKittensKernel,
-)
+from infosets.games.array_kernel import kernel_record
 from infosets.games.kernels import Kernel
+
+KITTEN, DEFUSE, ATTACK, SKIP, FAVOR, SHUFFLE, FUTURE = range(7)
+CATS = tuple(range(7, 12))
+NOPE = 12
+NUM_TYPES = 13
+CARD_NAMES = (
+    "Kitten",
+    "Defuse",
+    "Attack",
+    "Skip",
+    "Favor",
+    "Shuffle",
+    "Future",
+    "Tacocat",
+    "Melon",
+    "Beard",
+    "Rainbow",
+    "Furry",
+    "Nope",
+)
+BASE_COUNTS = (0, 0, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4, 5)
+HAND_SIZE = 7
+TOTAL_DEFUSES = 6
+FUTURE_DEPTH = 3
+MAX_PLAYERS = 5
+MAX_DECK = sum(BASE_COUNTS) + TOTAL_DEFUSES + MAX_PLAYERS
+
+# Actions.
+DRAW, PLAY_ATTACK, PLAY_SKIP, PLAY_SHUFFLE, PLAY_FUTURE = range(5)
+FAVOR_BASE = 5  # + target
+CAT_BASE = FAVOR_BASE + MAX_PLAYERS  # + kind * MAX_PLAYERS + target
+GIVE_BASE = CAT_BASE + len(CATS) * MAX_PLAYERS  # + card type
+PLACE_BASE = GIVE_BASE + NUM_TYPES  # + position from the top
+PASS = PLACE_BASE + MAX_DECK + 1  # let the pending card (or Nope) stand
+PLAY_NOPE = PASS + 1
+NUM_ACTIONS = PLAY_NOPE + 1
+# The plays of one action card with no target: action -> (card, log entry).
+SINGLE_PLAYS = {
+    PLAY_ATTACK: (ATTACK, "attack"),
+    PLAY_SKIP: (SKIP, "skip"),
+    PLAY_SHUFFLE: (SHUFFLE, "shuffle"),
+    PLAY_FUTURE: (FUTURE, "future"),
+}
+
+# Phases.
+DEAL, MAIN, GIVE, PLACE, DRAW_CHANCE, STEAL, FILL, OVER, NOPE_WINDOW = range(9)
+NUM_PHASES = 9
+# Every entry the public log can hold (the information-state tensor counts them).
+LOG_EVENTS = (
+    tuple(event for _, event in SINGLE_PLAYS.values())
+    + tuple(f"favor{q}" for q in range(MAX_PLAYERS))
+    + tuple(f"steal{q}" for q in range(MAX_PLAYERS))
+    + ("nope", "noped", "placed", "defused", "exploded")
+)
 
 CHANCE = -1
 TERMINAL = -4
 TOTAL_CARDS = sum(BASE_COUNTS) + TOTAL_DEFUSES + MAX_PLAYERS - 1
-HAND_CAP = TOTAL_CARDS          # every card but the kittens could end in one hand
+HAND_CAP = TOTAL_CARDS  # every card but the kittens could end in one hand
 TOP_CAP = TOTAL_CARDS + 1
-LOG_CAP = 4 * TOTAL_CARDS       # plays, "noped" entries, placements, defuses, explosions
-HISTORY_CAP = 1024              # actions kept (random games take about 100-300); see array_history
-(H_N, H_PHASE, H_CUR, H_TURNS, H_TO_DEAL, H_ACTOR, H_VICTIM, H_FILL_TO, H_FILL_THEN, H_PENDING,
- H_NOPES, H_NTOP, H_NRESP, H_NLOG, H_NHIST) = range(15)
+LOG_CAP = 4 * TOTAL_CARDS  # plays, "noped" entries, placements, defuses, explosions
+HISTORY_CAP = 1024  # actions kept (random games take about 100-300)
+(
+    H_N,
+    H_PHASE,
+    H_CUR,
+    H_TURNS,
+    H_TO_DEAL,
+    H_ACTOR,
+    H_VICTIM,
+    H_FILL_TO,
+    H_FILL_THEN,
+    H_PENDING,
+    H_NOPES,
+    H_NTOP,
+    H_NRESP,
+    H_NLOG,
+    H_NHIST,
+) = range(15)
 POOL = 16
 DISCARDS = POOL + NUM_TYPES
 ALIVE = DISCARDS + NUM_TYPES
@@ -103,7 +129,7 @@ TOP = SEEN + MAX_PLAYERS * HAND_CAP
 TOP_SEEN = TOP + TOP_CAP
 RESP = TOP_SEEN + TOP_CAP
 LOG = RESP + MAX_PLAYERS
-HCOUNT = LOG + LOG_CAP          # per player, hand card counts by type (kept with the hands)
+HCOUNT = LOG + LOG_CAP  # per player, hand card counts by type (kept with the hands)
 HISTORY = HCOUNT + MAX_PLAYERS * NUM_TYPES
 STATE_SIZE = HISTORY + HISTORY_CAP
 EV_ATTACK, EV_SKIP, EV_SHUFFLE, EV_FUTURE = 0, 1, 2, 3
@@ -128,7 +154,7 @@ def new_state(n: int) -> np.ndarray:
     s[H_TURNS] = 1
     s[H_TO_DEAL] = n * HAND_SIZE
     s[H_ACTOR] = s[H_VICTIM] = s[H_FILL_THEN] = s[H_PENDING] = -1
-    s[POOL:POOL + NUM_TYPES] = BASE_COUNTS
+    s[POOL : POOL + NUM_TYPES] = BASE_COUNTS
     for p in range(n):
         s[ALIVE + p] = 1
         s[HAND_LEN + p] = 1
@@ -196,7 +222,7 @@ def nb_chance_outcomes(s, actions, probs):
     for i in range(m):
         total += probs[i]
     for i in range(m):
-        probs[i] = probs[i] / total   # whole numbers: exactly count / total, as the adapter
+        probs[i] = probs[i] / total  # whole numbers: exactly count / total, as the adapter
     return m
 
 
@@ -277,8 +303,10 @@ def _append(s, q, card, mask):
 
 @nb.njit(cache=True)
 def _remove(s, q, card, watchers):
-    """Take one ``card`` from q's hand (its first copy) and update the others' knowledge, as
-    ``ExplodingKittensKernel._remove``; returns the card's mask."""
+    """Take one ``card`` from q's hand (its first copy); returns the card's mask. Everyone
+    but q who is among ``watchers`` sees which type went: a watcher who knew a copy of
+    ``card`` now knows one copy fewer; anyone else forgets q's hand (they cannot tell which
+    card left)."""
     hb = HANDS + q * HAND_CAP
     sb = SEEN + q * HAND_CAP
     length = s[HAND_LEN + q]
@@ -290,7 +318,7 @@ def _remove(s, q, card, watchers):
         s[hb + j] = s[hb + j + 1]
         s[sb + j] = s[sb + j + 1]
     length -= 1
-    s[hb + length] = 0   # vacated slots are zero: one array per state
+    s[hb + length] = 0  # vacated slots are zero: one array per state
     s[sb + length] = 0
     s[HCOUNT + q * NUM_TYPES + card] -= 1
     s[HAND_LEN + q] = length
@@ -509,7 +537,7 @@ def _respond(s, action):
 @nb.njit(cache=True)
 def nb_apply_action(s, action):
     h = s[H_NHIST]
-    if h < HISTORY_CAP:   # past the cap the history is counted, not kept
+    if h < HISTORY_CAP:  # past the cap the history is counted, not kept
         s[HISTORY + h] = action
     s[H_NHIST] = h + 1
     phase = s[H_PHASE]
@@ -629,14 +657,14 @@ def _shuffle(items, n, rng):
 
 @nb.njit(cache=True)
 def nb_determinize(s, player, rng):
-    """Redeal the cards ``player`` does not know, in place (as ``ExplodingKittensKernel.
-    resample``; see the module docstring)."""
+    """Redeal the cards ``player`` does not know, in place (as ``game.ExplodingKittensKernel.
+    resample``, draw for draw; see the module docstring)."""
     n = s[H_N]
     bit = 1 << player
     pool = np.zeros(NUM_TYPES, np.int64)
     for t in range(NUM_TYPES):
         pool[t] = s[POOL + t]
-    slots = np.empty(TOTAL_CARDS, np.int64)   # flat indices into HANDS of unknown hand cards
+    slots = np.empty(TOTAL_CARDS, np.int64)  # flat indices into HANDS of unknown hand cards
     nslots = 0
     for q in range(n):
         base = q * HAND_CAP
@@ -681,118 +709,10 @@ def nb_determinize(s, player, rng):
         s[POOL + rest[i]] += 1
 
 
-# -- conversions (Python) ------------------------------------------------------------------------
-def array_from_history(history, n: int) -> np.ndarray:
-    s = new_state(n)
-    for action in history:
-        nb_apply_action(s, int(action))
-    return s
-
-
-def array_history(s: np.ndarray) -> list[int]:
-    """The actions played (ValueError past ``HISTORY_CAP`` of them: the array keeps no more)."""
-    if s[H_NHIST] > HISTORY_CAP:
-        raise ValueError(f"state: {int(s[H_NHIST])} actions played, more than the array keeps "
-                         f"({HISTORY_CAP})")
-    return [int(a) for a in s[HISTORY:HISTORY + s[H_NHIST]]]
-
-
-def _events(s: np.ndarray) -> list[tuple[int, str]]:
-    return [(int(x) // 32, LOG_EVENTS[int(x) % 32]) for x in s[LOG:LOG + s[H_NLOG]]]
-
-
-def to_python_kernel(s: np.ndarray) -> ExplodingKittensKernel:
-    """The adapter's kernel object holding the same state as the array."""
-    n = int(s[H_N])
-    k = ExplodingKittensKernel(n)
-    k.phase, k.cur, k.turns, k.to_deal = (int(s[i]) for i in (H_PHASE, H_CUR, H_TURNS, H_TO_DEAL))
-    k.actor, k.victim = int(s[H_ACTOR]), int(s[H_VICTIM])
-    k.fill_to, k.fill_then = int(s[H_FILL_TO]), int(s[H_FILL_THEN])
-    k.pending, k.nopes = int(s[H_PENDING]), int(s[H_NOPES])
-    k.pool = s[POOL:POOL + NUM_TYPES].tolist()
-    k.discards = s[DISCARDS:DISCARDS + NUM_TYPES].tolist()
-    k.alive = [bool(x) for x in s[ALIVE:ALIVE + n]]
-    k.hands, k.seen = [], []
-    for q in range(n):
-        length, base = int(s[HAND_LEN + q]), q * HAND_CAP
-        k.hands.append(s[HANDS + base:HANDS + base + length].tolist())
-        k.seen.append(s[SEEN + base:SEEN + base + length].tolist())
-    ntop = int(s[H_NTOP])
-    k.top, k.top_seen = s[TOP:TOP + ntop].tolist(), s[TOP_SEEN:TOP_SEEN + ntop].tolist()
-    k.responders = s[RESP:RESP + s[H_NRESP]].tolist()
-    k.log = _events(s)
-    return k
-
-
-def from_python_kernel(k: ExplodingKittensKernel, history, log: bool = True) -> np.ndarray:
-    """The array of an adapter kernel object, with the pyspiel ``history`` that led to it.
-
-    ``log=False`` leaves the log out (empty, as at the start): with an empty ``history`` too,
-    such an array scores like the full one (``nb_heuristic`` and ``nb_returns`` read neither)
-    at a fraction of the cost, but its information-state keys are wrong, so it is not a state
-    to search from.
-    """
-    s = new_state(k.n)
-    for i, value in ((H_PHASE, k.phase), (H_CUR, k.cur), (H_TURNS, k.turns), (H_TO_DEAL, k.to_deal),
-                     (H_ACTOR, k.actor), (H_VICTIM, k.victim), (H_FILL_TO, k.fill_to),
-                     (H_FILL_THEN, k.fill_then), (H_PENDING, k.pending), (H_NOPES, k.nopes),
-                     (H_NTOP, len(k.top)), (H_NRESP, len(k.responders)), (H_NLOG, len(k.log) if log else 0),
-                     (H_NHIST, len(history))):
-        s[i] = value
-    s[POOL:POOL + NUM_TYPES] = k.pool
-    s[DISCARDS:DISCARDS + NUM_TYPES] = k.discards
-    s[ALIVE:ALIVE + k.n] = k.alive
-    s[HANDS:TOP] = 0   # new_state's opening Defuses: every hand is written below
-    s[HCOUNT:HISTORY] = 0
-    for q in range(k.n):
-        base = q * HAND_CAP
-        s[HAND_LEN + q] = len(k.hands[q])
-        s[HANDS + base:HANDS + base + len(k.hands[q])] = k.hands[q]
-        s[SEEN + base:SEEN + base + len(k.seen[q])] = k.seen[q]
-        for card in k.hands[q]:
-            s[HCOUNT + q * NUM_TYPES + card] += 1
-    s[TOP:TOP + len(k.top)] = k.top
-    s[TOP_SEEN:TOP_SEEN + len(k.top_seen)] = k.top_seen
-    s[RESP:RESP + len(k.responders)] = k.responders
-    if log:
-        s[LOG:LOG + len(k.log)] = [p * 32 + LOG_EVENTS.index(event) for p, event in k.log]
-    kept = min(len(history), HISTORY_CAP)
-    s[HISTORY:HISTORY + kept] = history[:kept]
-    return s
-
-
-def array_from_state(state) -> np.ndarray:
-    """The array of a pyspiel ``exploding_kittens`` state (its kernel object and history)."""
-    return from_python_kernel(state.kernel, state.history())
-
-
-def state_from_array(game, s: np.ndarray):
-    """A pyspiel state with the array's history and the array's cards (as the adapter's
-    ``resample`` gives: the real history, the world's hidden cards)."""
-    state = game.new_initial_state()
-    for action in array_history(s):
-        state.apply_action(action)
-    state.kernel = to_python_kernel(s)
-    return state
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """``ExplodingKittensKernel.information_state_string(player)`` of a state array."""
-    return to_python_kernel(s).information_state_string(player)
-
-
-__all__ = ["CARD_NAMES", "NUM_ACTIONS", "MAX_DECK", "array_from_history", "array_from_state",
-           "array_history", "array_infostate_string", "new_state", "state_from_array"]
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
-    players = game.num_players()
-    return Kernel("exploding_kittens", RULES, players, NUM_ACTIONS,
-                  lambda history: array_from_history(history, players), array_history,
-                  array_infostate_string, array_of_state=array_from_state,
-                  state_of_array=state_from_array)
+    """This game's kernel for a loaded pyspiel ``game`` (``infosets.games.kernels.kernel_for``)."""
+    return kernel_record("exploding_kittens", RULES, game)

@@ -78,16 +78,26 @@ from __future__ import annotations
 
 from infosets.core.chance import sample_chance
 from infosets.games import _tabletop as tt
+from infosets.games.exploding_kittens.kernel import (
+    DEAL,
+    DRAW,
+    DRAW_CHANCE,
+    FILL,
+    GIVE,
+    KITTEN,
+    MAIN,
+    NUM_TYPES,
+    STEAL,
+)
 
 
-def history_context(game, history: list[int], player_moves, kitten_defuse,
-                    card_move) -> dict:
+def history_context(game, history: list[int], player_moves, kitten_defuse, card_move) -> dict:
     """What every attempt reads from the real history, computed once per sampled state.
 
     Keys: ``segments`` (the chance outcomes before the first player move, then per player
     move (step, mover, action, outcomes after it)); ``drawn`` (step of a Draw from the fixed
-    top -> the card it gave, tagged); ``tagged`` (the real final kernel with each card tagged
-    by the step that drew it, ``tt.Drawn``; a card moved between hands keeps its tag);
+    top -> the card it gave, tagged); ``tagged`` (the real final cards, ``_Tagged``: each card
+    tagged by the step that drew it, ``tt.Drawn``; a card moved between hands keeps its tag);
     ``ever`` (tag -> bitmask of the players who knew the card at some time: a card's
     knowledge mask may drop a player who saw it, e.g. a See the Future card once another
     player hid a kitten above it); ``events`` (every step where tagged cards left a hand, in
@@ -100,6 +110,7 @@ def history_context(game, history: list[int], player_moves, kitten_defuse,
     ``card_move(kernel)`` (giver, taker) when the step now due moves a card between hands.
     """
     kernel = game.new_kernel()
+    tagged = _Tagged(kernel)
     opening, segments, drawn, events, ever = [], [], {}, [], {}
     for step, action in enumerate(history):
         mover = kernel.current_player()
@@ -109,31 +120,90 @@ def history_context(game, history: list[int], player_moves, kitten_defuse,
         else:
             segments.append((step, mover, action, []))
         move = card_move(kernel)
-        before = [hand[:] for hand in kernel.hands]
-        if not chance and player_moves(kernel, action):
-            hands = [len(h) for h in kernel.hands]
-            kernel.apply(action)
-            drawn[step] = _last_drawn(kernel, hands, mover)
-        else:
-            kernel.apply(tt.Drawn(action, step) if chance else action)
-        _record_events(kernel, before, step, move, chance, ever, events)
-        _learn(kernel, ever)
-    return {"opening": opening, "segments": segments, "drawn": drawn, "tagged": kernel,
-            "ever": ever, "events": events, "views": {}, "history": list(history),
-            "kitten_defuse": kitten_defuse}
+        before = [hand[:] for hand in tagged.hands]
+        draws = not chance and player_moves(kernel, action)
+        phase = kernel.phase
+        kernel.apply(action)
+        tagged.follow(kernel, phase, action, step)
+        if draws:
+            drawn[step] = _last_drawn(tagged, [len(h) for h in before], mover)
+        _record_events(tagged, before, step, move, chance, ever, events)
+        _learn(tagged, ever)
+    return {
+        "opening": opening,
+        "segments": segments,
+        "drawn": drawn,
+        "tagged": tagged,
+        "ever": ever,
+        "events": events,
+        "views": {},
+        "history": list(history),
+        "kitten_defuse": kitten_defuse,
+    }
 
 
-def _record_events(kernel, before: list[list], step: int, move, chance: bool, ever: dict,
-                   events: list) -> None:
+class _Tagged:
+    """The cards of a replayed array, each chance-drawn card tagged (``tt.Drawn``) with the
+    step that drew it: ``hands`` and ``top`` (tagged lists aligned with the kernel's), their
+    knowledge masks ``seen`` and ``top_seen`` and the remainder ``pool`` (the kernel's)."""
+
+    def __init__(self, kernel):
+        self.hands = kernel.hands  # the starting Defuses: no step dealt them
+        self.top: list[int] = []
+        self.seen, self.top_seen, self.pool = kernel.seen, kernel.top_seen, kernel.pool
+
+    def follow(self, kernel, phase: int, action: int, step: int) -> None:
+        """Move the tagged cards as step ``step`` (``action``, played in ``phase``) moved the
+        kernel's: a card leaving a hand is the first of its type there (the rules' order); a
+        card joins a hand at its end, the card a chance step drew (a deal or a draw from the
+        remainder), the deck top's first card (a Draw from the fixed top) or the one the
+        giver lost (a Favor's Give, a steal); a deck-top card fixed by chance joins the top
+        at its end, a placed kitten (untagged) at ``fill_then``; a Shuffle empties the top."""
+        drawn = tt.Drawn(action, step) if phase in (DEAL, DRAW_CHANCE, FILL) else None
+        top = self.top
+        if phase == MAIN and action == DRAW and top:
+            drawn = top.pop(0)
+        elif phase == FILL:
+            top.append(drawn)
+        now_top = kernel.top
+        if not now_top:
+            top.clear()
+        elif len(now_top) == len(top) + 1:
+            top.insert(kernel.fill_then, KITTEN)
+        hands, lost = kernel.hands, []
+        for hand, now in zip(self.hands, hands):
+            gone = tt.list_to_counts(hand, NUM_TYPES)
+            for card in now:
+                gone[card] -= 1
+            kept = []
+            for card in hand:
+                if gone[card] > 0:
+                    gone[card] -= 1
+                    lost.append(card)
+                else:
+                    kept.append(card)
+            hand[:] = kept
+        if phase in (GIVE, STEAL):
+            drawn = lost[0]
+        for hand, now in zip(self.hands, hands):
+            if len(now) > len(hand):
+                hand.append(drawn)
+        self.seen, self.top_seen, self.pool = kernel.seen, kernel.top_seen, kernel.pool
+
+
+def _record_events(
+    kernel, before: list[list], step: int, move, chance: bool, ever: dict, events: list
+) -> None:
     """Append to ``events`` the cards that left a hand at ``step`` (see ``history_context``):
     ``before`` holds the hands before the step, ``move`` the (giver, taker) of a card move."""
+
     def snapshot(hand):
         return tuple((c.origin, ever.get(c.origin, 0)) for c in hand if isinstance(c, tt.Drawn))
 
     if move is not None:
         giver, taker = move
-        card = kernel.hands[taker][-1]          # the giver's own copy (``_move_card``)
-        tag = card.origin if isinstance(card, tt.Drawn) else None   # None: a starting Defuse
+        card = kernel.hands[taker][-1]  # the giver's own copy (``_move_card``)
+        tag = card.origin if isinstance(card, tt.Drawn) else None  # None: a starting Defuse
         events.append(("move", step, giver, taker, tag, snapshot(before[giver]), chance))
         return
     for q, hand in enumerate(before):
@@ -180,8 +250,7 @@ def real_views(game, context: dict, player: int) -> dict:
     return views
 
 
-def attributed_labels(context: dict, player: int, rng, kitten: int, defuse: int,
-                      kept=frozenset()):
+def attributed_labels(context: dict, player: int, rng, kitten: int, defuse: int, kept=frozenset()):
     """Which deal step each card came from, as far as ``player`` can tell: (label, value,
     steals) with ``label`` physical tag -> the deal step it stands for now (default itself),
     ``value`` deal step -> its card where it differs from the real one, ``steals`` deal step ->
@@ -229,8 +298,7 @@ def attributed_labels(context: dict, player: int, rng, kitten: int, defuse: int,
             _, step, giver, taker, tag, hand, steal = event
             if tag is None:
                 continue
-            if (player != giver and player != taker and not dict(hand)[tag] & bit
-                    and tag not in kept):
+            if player != giver and player != taker and not dict(hand)[tag] & bit and tag not in kept:
                 attribute(tag, hand)
             if steal:
                 steals.setdefault(label.get(tag, tag), []).append(step)
@@ -245,8 +313,9 @@ def attributed_labels(context: dict, player: int, rng, kitten: int, defuse: int,
     return label, value, steals
 
 
-def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int,
-                     kept=frozenset()) -> dict | None:
+def redealt_outcomes(
+    context: dict, player: int, rng, kitten: int, defuse: int, kept=frozenset()
+) -> dict | None:
     """step -> card: the chance outcomes a world rewrites, drawn afresh for each attempt.
     (None: the slots cannot be filled, a rejected attempt.)
 
@@ -271,11 +340,10 @@ def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int,
     bit = 1 << player
     opening = len(context["opening"])
     pool = list(tagged.pool)
-    slots = []                                   # (order, deal step)
+    slots = []  # (order, deal step)
     for hand in tagged.hands:
         for card in hand:
-            if (isinstance(card, tt.Drawn) and not ever.get(card.origin, 0) & bit
-                    and card.origin not in kept):
+            if isinstance(card, tt.Drawn) and not ever.get(card.origin, 0) & bit and card.origin not in kept:
                 step = label.get(card.origin, card.origin)
                 slots.append((0 if step < opening else 1, step))
                 pool[card] += 1
@@ -288,7 +356,7 @@ def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int,
     changes = {step: card for step, card in value.items() if card != history[step]}
     for order, step in sorted(slots):
         i = next((i for i, c in enumerate(cards) if c not in banned[order]), None)
-        if i is None:     # unreachable (the real cards fill the slots); never the real cards
+        if i is None:  # unreachable (the real cards fill the slots); never the real cards
             return None
         changes[step] = cards.pop(i)
     for step, taken in steals.items():
@@ -299,7 +367,7 @@ def redealt_outcomes(context: dict, player: int, rng, kitten: int, defuse: int,
     return changes
 
 
-RETRIES = 20   # redraws of one hidden choice that later steps refuse, before a restart
+RETRIES = 20  # redraws of one hidden choice that later steps refuse, before a restart
 ATTEMPTS = 100  # attempts with hidden choices redrawn, then as many keeping them (see sample)
 
 
@@ -327,9 +395,11 @@ def sample(game, context: dict, player: int, rng, hidden_move) -> list[int]:
 
 def given_out_of_sight(context: dict, player: int) -> frozenset:
     """Tags of the cards a Favor between two players other than ``player`` handed over."""
-    return frozenset(tag for kind, _, giver, taker, tag, _, steal in
-                     (e for e in context["events"] if e[0] == "move")
-                     if not steal and tag is not None and player not in (giver, taker))
+    return frozenset(
+        tag
+        for kind, _, giver, taker, tag, _, steal in (e for e in context["events"] if e[0] == "move")
+        if not steal and tag is not None and player not in (giver, taker)
+    )
 
 
 def real_history(context: dict) -> list[int]:
@@ -338,8 +408,7 @@ def real_history(context: dict) -> list[int]:
     return list(context["history"])
 
 
-def world_history(game, context: dict, player: int, rng, hidden_move,
-                  kept=frozenset()) -> list[int] | None:
+def world_history(game, context: dict, player: int, rng, hidden_move, kept=frozenset()) -> list[int] | None:
     """One attempt: a history ``player`` cannot tell from the real one, or None (rejected).
 
     ``hidden_move(kernel, player)``: whether the move now to be made is a choice ``player``
@@ -355,7 +424,7 @@ def world_history(game, context: dict, player: int, rng, hidden_move,
     out: list[int] = []
     _feed(kernel, out, _rewritten(context["opening"], 0, changes), None, rng)
     segments = context["segments"]
-    saved = None        # [segment index, kernel, moves so far, retries] at the last hidden choice
+    saved = None  # [segment index, kernel, moves so far, retries] at the last hidden choice
     i = 0
     while i < len(segments):
         step, mover, action, after = segments[i]
@@ -371,7 +440,7 @@ def world_history(game, context: dict, player: int, rng, hidden_move,
             if saved is None or saved[3] >= RETRIES:
                 return None
             saved[3] += 1
-            i, kernel, out = saved[0], saved[1].copy(), out[:saved[2]]
+            i, kernel, out = saved[0], saved[1].copy(), out[: saved[2]]
             continue
         if hidden:
             if saved is None or saved[0] != i:
@@ -380,7 +449,7 @@ def world_history(game, context: dict, player: int, rng, hidden_move,
         kernel.apply(action)
         out.append(action)
         drawn = context["drawn"].get(step)
-        if isinstance(drawn, tt.Drawn):   # the card this Draw took from the fixed top, as dealt here
+        if isinstance(drawn, tt.Drawn):  # the card this Draw took from the fixed top, as dealt here
             drawn = changes.get(drawn.origin, int(drawn))
         _feed(kernel, out, _rewritten(after, step + 1, changes), drawn, rng)
         i += 1
