@@ -110,8 +110,7 @@ _PORT_HEURISTICS = {
     "sushi_go": (sushi_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "love_letter": (love_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "virus": (virus_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
-    "exploding_kittens": (kittens_kernel.nb_heuristic,
-                          lambda k: kittens_kernel.from_python_kernel(k, (), log=False)),
+    "exploding_kittens": (kittens_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "dominion": (dominion_kernel.nb_heuristic,
                  lambda k: dominion_kernel.from_python_kernel(k, log=False)),
     "stratego": (stratego_kernel.nb_heuristic, stratego_kernel.array_from_board),
