@@ -12,13 +12,13 @@ from infosets.games import _tabletop as tt
 from infosets.games import determinizers
 from infosets.games.seven_wonders import cards as wc
 from infosets.games.seven_wonders import game as sw
+from infosets.games.seven_wonders import kernel as wk
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_kernel_is_a_search_state,
     chi_square_pvalue,
     play_to_decision,
     seven_wonders_age_one_last_turn,
-    seven_wonders_face_down_weights,
 )
 
 
@@ -62,16 +62,20 @@ def test_card_set_is_the_three_player_deck():
 
 def test_sorted_deal_makes_every_hand_equally_likely():
     pool = list(range(6))
-    probs = {}
+    flags = np.zeros(wk.NC, np.int64)
+    flags[pool] = 1
+    actions, probs = np.zeros(wk.NC, np.int64), np.zeros(wk.NC)
+    probs_of = {}
     for hand in itertools.combinations(pool, 3):
         p, previous = 1.0, -1
         for i, card in enumerate(hand):
-            outcomes = dict(sw._sorted_draw_outcomes([c for c in pool if c > previous], previous, 3 - i))
+            count = wk._sorted_draw(flags, 0, 0, len(pool), previous, 3 - i, actions, probs)
+            outcomes = dict(zip(actions[:count].tolist(), probs[:count].tolist()))
             assert abs(sum(outcomes.values()) - 1.0) < 1e-12
             p *= outcomes[card]
             previous = card
-        probs[hand] = p
-    assert all(abs(p - 1 / 20) < 1e-12 for p in probs.values())
+        probs_of[hand] = p
+    assert all(abs(p - 1 / 20) < 1e-12 for p in probs_of.values())
 
 
 def _kernel_at_first_turn(seed=0):
@@ -82,35 +86,58 @@ def _kernel_at_first_turn(seed=0):
     return k
 
 
+def _set_seats(k, base: int, values) -> None:
+    k.s[base : base + 3] = values
+
+
+def _set_built(k, built) -> None:
+    """Give each player the cards ``built[p]`` (in building order) in the kernel's array."""
+    for p, cards in enumerate(built):
+        k.s[wk.BUILT + p * wk.MAXB : wk.BUILT + p * wk.MAXB + len(cards)] = cards
+        k.s[wk.NBUILT + p] = len(cards)
+
+
+def _payment(k, p: int, cost: tuple):
+    """The kernel's cheapest purchase of ``cost`` for ``p``: (total, to left, to right) or None."""
+    out, scratch = np.zeros(3, np.int64), np.zeros(wk.SCRATCH, np.int64)
+    ok = wk._cheapest_payment(k.s, p, np.asarray(cost, np.int64), len(cost), out, scratch)
+    return tuple(out.tolist()) if ok else None
+
+
+def _play_price(k, p: int, card: int):
+    out, scratch = np.zeros(3, np.int64), np.zeros(wk.SCRATCH, np.int64)
+    return tuple(out.tolist()) if wk._play_price(k.s, p, card, out, scratch) else None
+
+
 def test_trading_takes_the_cheapest_purchase():
     k = _kernel_at_first_turn()
-    k.wonders = [6, 0, 2]           # Giza (stone), Rhodes (ore), Ephesus (papyrus)
-    k.built = [[], [3], []]         # right neighbour p1 also has an Ore Vein
+    _set_seats(k, wk.WONDERS, [6, 0, 2])  # Giza (stone), Rhodes (ore), Ephesus (papyrus)
+    _set_built(k, [[], [3], []])  # right neighbour p1 also has an Ore Vein
     east = next(i for i, c in enumerate(wc.CARDS) if c.name == "East Trading Post")
-    assert k.cheapest_payment(0, (wc.STONE,)) == (0, 0, 0)
-    assert k.cheapest_payment(0, (wc.ORE, wc.ORE)) == (4, 0, 4)
-    assert k.cheapest_payment(0, (wc.ORE, wc.ORE, wc.ORE)) is None
-    assert k.cheapest_payment(0, (wc.PAPYRUS,)) == (2, 2, 0)     # left neighbour p2
-    k.built[0] = [east]
-    assert k.cheapest_payment(0, (wc.ORE, wc.ORE)) == (2, 0, 2)  # raw from the right: 1 each
+    assert _payment(k, 0, (wc.STONE,)) == (0, 0, 0)
+    assert _payment(k, 0, (wc.ORE, wc.ORE)) == (4, 0, 4)
+    assert _payment(k, 0, (wc.ORE, wc.ORE, wc.ORE)) is None
+    assert _payment(k, 0, (wc.PAPYRUS,)) == (2, 2, 0)  # left neighbour p2
+    _set_built(k, [[east], [3], []])
+    assert _payment(k, 0, (wc.ORE, wc.ORE)) == (2, 0, 2)  # raw from the right: 1 each
     # Caravansery (own choice of raw) is never sold to neighbours.
     caravansery = next(i for i, c in enumerate(wc.CARDS) if c.name == "Caravansery")
-    k.built[2] = [caravansery]
-    assert k.cheapest_payment(0, (wc.WOOD,)) is None
-    assert k.cheapest_payment(2, (wc.WOOD,)) == (0, 0, 0)
+    _set_built(k, [[east], [3], [caravansery]])
+    assert _payment(k, 0, (wc.WOOD,)) is None
+    assert _payment(k, 2, (wc.WOOD,)) == (0, 0, 0)
 
 
 def test_science_and_scoring():
-    assert sw._science_points(1, 1, 1, 0) == 10
-    assert sw._science_points(2, 1, 0, 1) == 4 + 1 + 1 + 7     # the wildcard completes a set
-    assert sw._science_points(3, 0, 0, 1) == 16
+    assert wk._science_points(1, 1, 1, 0) == 10
+    assert wk._science_points(2, 1, 0, 1) == 4 + 1 + 1 + 7  # the wildcard completes a set
+    assert wk._science_points(3, 0, 0, 1) == 16
     k = _kernel_at_first_turn()
-    k.wonders = [6, 0, 2]
-    k.coins = [7, 0, 3]
-    k.military = [2, -1, 0]
-    k.stages = [2, 0, 0]            # Giza stages: 3 + 5 VP
+    _set_seats(k, wk.WONDERS, [6, 0, 2])
+    _set_seats(k, wk.COINS, [7, 0, 3])
+    _set_seats(k, wk.MILITARY, [2, -1, 0])
+    _set_seats(k, wk.STAGES, [2, 0, 0])  # Giza stages: 3 + 5 VP
     baths = next(i for i, c in enumerate(wc.CARDS) if c.name == "Baths")
-    k.built = [[baths], [], []]
+    _set_built(k, [[baths], [], []])
     assert k.scores()[0] == 2 + 7 // 3 + 3 + 5 + 3
 
 
@@ -119,10 +146,10 @@ def test_chain_builds_free_and_no_duplicate_names():
     baths = next(i for i, c in enumerate(wc.CARDS) if c.name == "Baths")
     aqueduct = next(i for i, c in enumerate(wc.CARDS) if c.name == "Aqueduct")
     loom1, loom2 = sw.CARD_BY_NAME["Loom"]
-    k.built[0] = [baths, loom1]
-    k.coins[0] = 0
-    assert k._play_price(0, aqueduct) == (0, 0, 0)
-    assert k._play_price(0, loom2) is None
+    _set_built(k, [[baths, loom1], [], []])
+    k.s[wk.COINS] = 0
+    assert _play_price(k, 0, aqueduct) == (0, 0, 0)
+    assert _play_price(k, 0, loom2) is None
 
 
 def test_military_and_hand_passing():
@@ -131,15 +158,17 @@ def test_military_and_hand_passing():
     for p in range(3):
         k.apply(sw.encode(sw.DISCARD, k.hands[p][0]))
     assert k.turn == 1 and k.coins == [6, 6, 6]
-    assert k.hands[0] == hands[1][1:] and k.packet == [1, 2, 0]   # age I passes to the left
+    assert k.hands[0] == hands[1][1:] and k.packet == [1, 2, 0]  # age I passes to the left
     k2 = _kernel_at_first_turn(1)
     stockade = next(i for i, c in enumerate(wc.CARDS) if c.name == "Stockade")
-    k2.built = [[stockade], [], []]
-    k2.turn = 5
-    k2.hands = [h[:2] for h in k2.hands]
+    _set_built(k2, [[stockade], [], []])
+    k2.s[wk.TURN] = 5
+    for p, hand in enumerate(k2.hands):
+        k2.s[wk.HANDS + p * wk.NC + np.asarray(hand[2:], np.int64)] = 0
     for p in range(3):
         k2.apply(sw.encode(sw.DISCARD, k2.hands[p][0]))
     assert k2.age == 2 and k2.military == [2, -1, -1]
+    assert ("m", 1, (2, -1, -1)) in k2.log  # the public log shows the tokens after the age
 
 
 def _check_world(game, state, world, who):
@@ -164,14 +193,17 @@ def test_worlds_keep_infostate_tensors_and_rebuild_from_history():
         state = play_to_decision(game, rng, min_moves=int(rng.integers(0, 54)))
         for who in range(3):
             world = state.resample_from_infostate(
-                who, pyspiel.UniformProbabilitySampler(int(rng.integers(1 << 30)), 0.0, 1.0))
+                who, pyspiel.UniformProbabilitySampler(int(rng.integers(1 << 30)), 0.0, 1.0)
+            )
             _check_world(game, state, world, who)
             _check_world(game, state, sampler(state, who, rng), who)
-            assert sw.sample_world(state, who, np.random.default_rng(i)).history() == \
+            assert (
                 sw.sample_world(state, who, np.random.default_rng(i)).history()
+                == sw.sample_world(state, who, np.random.default_rng(i)).history()
+            )
             opp = (who + 1) % 3
             differs += world.observation_tensor(opp) != state.observation_tensor(opp)
-    assert differs > 5        # other players' hands do change between worlds
+    assert differs > 5  # other players' hands do change between worlds
 
 
 def _first_turn_card_draws():
@@ -202,11 +234,11 @@ def _first_turn_card_draws():
     unknown = [c for c in wc.AGE_CARDS[1] if c not in seen]
     assert len(unknown) == 8
     worlds = []
-    for x in unknown:                       # player 2's face-down card (from packet 2)
-        for y in unknown:                   # player 0's face-down card (from packet 0)
+    for x in unknown:  # player 2's face-down card (from packet 2)
+        for y in unknown:  # player 0's face-down card (from packet 0)
             if y == x:
                 continue
-            history = list(true_history[:moves[(1, 0)]])
+            history = list(true_history[: moves[(1, 0)]])
             packet0 = sorted(c for c in unknown if c != x)
             packet2 = sorted(set(kernel.hands[1]) | {x})
             for i, c in zip(slots[0], packet0):
@@ -258,7 +290,7 @@ def _consistent_worlds_by_brute_force(state, player: int) -> list[tuple]:
     kernel, history = state.kernel, state.history()
     assert kernel.age == 1 and player == kernel.n - 1 == state.current_player()
     game = state.get_game()
-    moves = [rec for rec in kernel.records if rec[0] == "move"]   # (.., index, turn, actor, packet, action)
+    moves = [rec for rec in kernel.records if rec[0] == "move"]  # (.., index, turn, actor, packet, action)
     pending = [rec for rec in moves if rec[3] == kernel.turn]
     resolved = [rec for rec in moves if rec[3] < kernel.turn]
     hidden = [rec for rec in resolved if rec[4] != player and sw.decode(rec[6])[0] != sw.PLAY]
@@ -294,7 +326,7 @@ def _consistent_worlds_by_brute_force(state, player: int) -> list[tuple]:
                 continue
             prefixes = [game.new_initial_state()]
             for action in trial:
-                prefixes[0].apply_action(action)           # checked: raises if not legal
+                prefixes[0].apply_action(action)  # checked: raises if not legal
             for _ in pending:
                 prefixes = [s.child(pick) for s in prefixes for pick in s.legal_actions()]
             for world in prefixes:
@@ -313,10 +345,11 @@ def _last_turn_hidden_choice():
     each z with probability 1/3 instead of 2/8, 3/8, 3/8 (uniform within a z both ways)."""
     state = _age_one_last_turn_three_secrets(189)
     worlds = _consistent_worlds_by_brute_force(state, 2)
-    face_down = next(rec[2] for rec in state.kernel.records
-                     if rec[0] == "move" and rec[3] == 4 and rec[4] == 1)
+    face_down = next(
+        rec[2] for rec in state.kernel.records if rec[0] == "move" and rec[3] == 4 and rec[4] == 1
+    )
     per_z = sorted(np.unique([sw.decode(w[face_down])[1] for w in worlds], return_counts=True)[1])
-    assert len(worlds) == 96 and per_z == [24, 36, 36]   # the spread the power assumes
+    assert len(worlds) == 96 and per_z == [24, 36, 36]  # the spread the power assumes
     return state, 2, worlds, 3000
 
 
@@ -378,15 +411,30 @@ def test_hidden_choices_weigh_worlds_by_their_legal_moves():
     kernel, history = state.kernel, state.history()
     moves = {(rec[3], rec[4]): rec[2] for rec in kernel.records if rec[0] == "move"}
     before = kernel.fresh()
-    for action in history[:moves[(3, 2)]]:
+    for action in history[: moves[(3, 2)]]:
         before.apply(action)
     held = sorted(c for c in before.hands[2] if c != sw.decode(history[moves[(3, 2)]])[1])
     face_down = moves[(4, 1)]
     assert held == sorted(kernel.hands[0] + [sw.decode(history[face_down])[1]])
-    weights = seven_wonders_face_down_weights(state, held)
-    assert sorted(weights.values()) == [2, 3, 3]        # the spread the power above assumes
+    weights = _face_down_weights(state, held)
+    assert sorted(weights.values()) == [2, 3, 3]  # the spread the power above assumes
     counts = np.zeros(len(held), dtype=int)
     rng = np.random.default_rng(1)
     for _ in range(1500):
         counts[held.index(sw.decode(kernel.world_history(2, rng)[face_down])[1])] += 1
     assert chi_square_pvalue(counts, [weights[z] / 8 for z in held]) > 1e-3
+
+
+def _face_down_weights(state, held) -> dict:
+    """At ``seven_wonders_age_one_last_turn``: for each card z of ``held`` (the 3 cards
+    player 1 held at turn 4), player 0's number of legal moves when z went face down and
+    player 0 holds the other two, the weight a world with that z must get."""
+    weights = {}
+    for z in held:
+        probe = state.kernel.copy()
+        hand = probe.s[wk.HANDS : wk.HANDS + wk.NC]
+        hand[:] = 0
+        hand[[c for c in held if c != z]] = 1
+        probe.s[wk.CUR] = 0
+        weights[z] = len(probe.legal_actions())
+    return weights

@@ -1,11 +1,14 @@
-"""The numba kernel of 7 Wonders (lib/infosets/games/seven_wonders/kernel.py) against the
-pyspiel adapter (pimcts_aggregation): rules, chance outcomes, returns, heuristic and
-information-state strings on random games, the determinizer's consistency and distribution
-against the adapter's ``world_history``, and the compiled engine against the Python reference."""
+"""The numba kernel of 7 Wonders (lib/infosets/games/seven_wonders/kernel.py) as the compiled
+engine sees it (pimcts_aggregation): rules, chance outcomes, returns and heuristic against the
+frozen Python oracle (``oracle.py``) on many random games, the information-state keys against
+the adapter's strings, the determinizer's consistency and distribution against the adapter's
+``world_history``, and the compiled engine against the Python reference."""
 
 import hashlib
+import importlib.util
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -29,33 +32,60 @@ from kernel_checks import (
 from tabletop_checks import (
     chi_square_pvalue,
     seven_wonders_age_one_last_turn,
-    seven_wonders_face_down_weights,
 )
+
+_spec = importlib.util.spec_from_file_location(
+    "seven_wonders_oracle_for_kernel", Path(__file__).with_name("oracle.py")
+)
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
 
 # 500 random games on one seed (two seeds until 2026-12-02). Measured then (line tracing of
 # games/seven_wonders/ over seed 0's games): every line is first reached by game 43, so the
 # second seed's 500 games checked no more rules; ties are rare (one in 500 games on either
 # seed), so the games stay at 500 for the tie's returns (``len(wins) >= 4``).
 GAMES = 500
-STRINGS_EVERY = 25   # one game in 25 compares every player's string and key at every step
+STRINGS_EVERY = 25  # one game in 25 compares every player's string and key at every step
 
 
 def _fields(k) -> dict:
-    return {"age": k.age, "turn": k.turn, "coins": k.coins, "stages": k.stages,
-            "military": k.military, "wonders": k.wonders, "pending": k.pending, "packet": k.packet,
-            "built": k.built, "hands": [sorted(h) for h in k.hands]}
+    return {
+        "age": k.age,
+        "turn": k.turn,
+        "coins": k.coins,
+        "stages": k.stages,
+        "military": k.military,
+        "wonders": k.wonders,
+        "pending": k.pending,
+        "packet": k.packet,
+        "built": k.built,
+        "hands": [sorted(h) for h in k.hands],
+    }
 
 
 def _array_fields(s) -> dict:
     def row(base):
-        return [int(x) for x in s[base:base + 3]]
-    built = [[int(x) for x in s[swk.BUILT + p * swk.MAXB:swk.BUILT + p * swk.MAXB + s[swk.NBUILT + p]]]
-             for p in range(3)]
-    hands = [np.flatnonzero(s[swk.HANDS + p * swk.NC:swk.HANDS + (p + 1) * swk.NC]).tolist()
-             for p in range(3)]
-    return {"age": int(s[swk.AGE]), "turn": int(s[swk.TURN]), "coins": row(swk.COINS),
-            "stages": row(swk.STAGES), "military": row(swk.MILITARY), "wonders": row(swk.WONDERS),
-            "pending": row(swk.PENDING), "packet": row(swk.PACKET), "built": built, "hands": hands}
+        return [int(x) for x in s[base : base + 3]]
+
+    built = [
+        [int(x) for x in s[swk.BUILT + p * swk.MAXB : swk.BUILT + p * swk.MAXB + s[swk.NBUILT + p]]]
+        for p in range(3)
+    ]
+    hands = [
+        np.flatnonzero(s[swk.HANDS + p * swk.NC : swk.HANDS + (p + 1) * swk.NC]).tolist() for p in range(3)
+    ]
+    return {
+        "age": int(s[swk.AGE]),
+        "turn": int(s[swk.TURN]),
+        "coins": row(swk.COINS),
+        "stages": row(swk.STAGES),
+        "military": row(swk.MILITARY),
+        "wonders": row(swk.WONDERS),
+        "pending": row(swk.PENDING),
+        "packet": row(swk.PACKET),
+        "built": built,
+        "hands": hands,
+    }
 
 
 @pytest.mark.parametrize("seed", [0])
@@ -69,7 +99,7 @@ def test_kernel_agrees_with_the_adapter_on_random_games(seed):
     key_of, text_of = {}, {}
     wins = Counter()
     for g in range(GAMES):
-        real, arr = sw.WondersKernel(), kernel.from_history([])
+        real, arr = oracle.WondersKernel(), kernel.from_history([])
         strings = g % STRINGS_EVERY == 0
         step = 0
         while True:
@@ -90,27 +120,27 @@ def test_kernel_agrees_with_the_adapter_on_random_games(seed):
                 rules.nb_returns(arr, out)
                 assert list(out) == real.returns()
                 rules.nb_heuristic(arr, out)
-                assert list(out) == sw.heuristic(real)
+                assert list(out) == oracle.heuristic(real)
                 wins[tuple(real.returns())] += 1
                 break
             if mover == tt.CHANCE:
                 m = rules.nb_chance_outcomes(arr, buf, probs)
                 outcomes = real.chance_outcomes()
                 assert [(int(a), p) for a, p in zip(buf[:m], probs[:m])] == outcomes
-                assert list(buf[:rules.nb_legal_actions(arr, buf)]) == [a for a, _ in outcomes]
+                assert list(buf[: rules.nb_legal_actions(arr, buf)]) == [a for a, _ in outcomes]
                 action = rnd.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             else:
                 m = rules.nb_legal_actions(arr, buf)
                 legal = real.legal_actions()
                 assert list(buf[:m]) == legal
                 rules.nb_heuristic(arr, out)
-                assert list(out) == sw.heuristic(real)
+                assert list(out) == oracle.heuristic(real)
                 action = rnd.choice(legal)
             real.apply(action)
             rules.nb_apply_action(arr, action)
         assert kernel.history(arr) == real.history
-    assert len(text_of) > 1000            # many information states met, no key collision
-    assert len(wins) >= 4                 # every seat wins some games, ties occur
+    assert len(text_of) > 1000  # many information states met, no key collision
+    assert len(wins) >= 4  # every seat wins some games, ties occur
 
 
 def test_pyspiel_states_convert_both_ways():
@@ -131,19 +161,15 @@ def test_pyspiel_states_convert_both_ways():
 def test_heuristic_is_clipped_at_zero():
     """Regression: a negative score (military losses, no coins) gave a negative heuristic."""
     k = sw.WondersKernel()
-    k.wonders, k.coins, k.military, k.queue = [0, 1, 2], [0, 0, 0], [-2, 0, 0], []
-    assert k.scores()[0] < 0
-    assert sw.heuristic(k)[0] == 0.0
-    game = pyspiel.load_game("seven_wonders")
-    kernel = kernel_for(game)
-    arr = swk.new_state()
-    arr[swk.WONDERS:swk.WONDERS + 3] = k.wonders
-    arr[swk.COINS:swk.COINS + 3] = k.coins
-    arr[swk.MILITARY:swk.MILITARY + 3] = k.military
+    arr = k.s
+    arr[swk.WONDERS : swk.WONDERS + 3] = [0, 1, 2]
+    arr[swk.COINS : swk.COINS + 3] = [0, 0, 0]
+    arr[swk.MILITARY : swk.MILITARY + 3] = [-2, 0, 0]
     arr[swk.QTYPE] = swk.Q_NONE
+    assert k.scores()[0] < 0
     out = np.ones(3)
-    kernel.rules.nb_heuristic(arr, out)
-    assert list(out) == sw.heuristic(k)
+    kernel_for(pyspiel.load_game("seven_wonders")).rules.nb_heuristic(arr, out)
+    assert list(out) == sw.heuristic(k) and out[0] == 0.0
 
 
 def test_determinize_keeps_the_information_state_and_replays():
@@ -166,7 +192,7 @@ def test_determinize_keeps_the_information_state_and_replays():
             assert np.array_equal(kernel.from_history(history), world)
             changed += history != state.history()
         real = game.new_initial_state()
-        for action in history:        # the world is legal in the adapter
+        for action in history:  # the world is legal in the adapter
             real.apply_action(action)
         while not real.is_terminal():
             real.apply_action(rnd.choice(real.legal_actions()))
@@ -174,8 +200,9 @@ def test_determinize_keeps_the_information_state_and_replays():
 
 
 def _both_samplers(game, state, player, statistic, draws, seed):
-    return compare_samplers(game, state, statistic, draws, seed, player=player,
-                            ours=history_of, theirs=world_history)
+    return compare_samplers(
+        game, state, statistic, draws, seed, player=player, ours=history_of, theirs=world_history
+    )
 
 
 def test_determinize_matches_the_adapter_on_hidden_choices():
@@ -216,8 +243,8 @@ def test_determinize_weighs_worlds_by_their_legal_moves():
     k = state.kernel
     face_down = next(rec[2] for rec in k.records if rec[0] == "move" and rec[3:5] == (4, 1))
     held = sorted(k.hands[0] + [sw.decode(state.history()[face_down])[1]])
-    weights = seven_wonders_face_down_weights(state, held)
-    assert sorted(weights.values()) == [2, 3, 3]        # the spread the power above assumes
+    weights = _face_down_weights(state, held)
+    assert sorted(weights.values()) == [2, 3, 3]  # the spread the power above assumes
     kernel, counts = kernel_for(game), np.zeros(len(held), dtype=int)
     for world in worlds(game, state, 3000, seed=7, player=2):
         counts[held.index(sw.decode(history_of(kernel, world)[face_down])[1])] += 1
@@ -242,10 +269,14 @@ def test_determinize_matches_the_adapter_in_later_ages():
             state.apply_action(legal[int(rng.integers(len(legal)))])
     k = state.kernel
     deal = next(rec[2] for rec in k.records if rec[0] == "deal" and rec[1] == 2 and rec[3] == 0)
-    pending = next(rec[2] for rec in k.records if rec[0] == "move" and rec[1] == 2 and rec[3] == 1
-                   and rec[4] == 0)
-    hidden = [rec[2] for rec in k.records if rec[0] == "move" and rec[1] == 1 and rec[4] != 2
-              and sw.decode(rec[6])[0] != sw.PLAY]
+    pending = next(
+        rec[2] for rec in k.records if rec[0] == "move" and rec[1] == 2 and rec[3] == 1 and rec[4] == 0
+    )
+    hidden = [
+        rec[2]
+        for rec in k.records
+        if rec[0] == "move" and rec[1] == 1 and rec[4] != 2 and sw.decode(rec[6])[0] != sw.PLAY
+    ]
     statistics = [lambda h: h[deal], lambda h: h[pending]]
     statistics += [lambda h, i=i: h[i] for i in hidden[-1:]]
     for j, statistic in enumerate(statistics):
@@ -259,8 +290,12 @@ def test_compiled_engine_equals_the_python_reference():
     actions (scored by the kernel's heuristic in both engines), and run to the end in a few
     positions."""
     game = pyspiel.load_game("seven_wonders")
-    engines_agree(game, decision_states(game, 200, seed=21, stop=0.02), iterations=4,
-                  settings=cut_rollouts(full_every=50, shortest=1, lengths=4))
+    engines_agree(
+        game,
+        decision_states(game, 200, seed=21, stop=0.02),
+        iterations=4,
+        settings=cut_rollouts(full_every=50, shortest=1, lengths=4),
+    )
 
 
 def _seeded_position(seed, age, turn):
@@ -280,6 +315,21 @@ def test_determinize_draws_are_pinned():
         for _ in range(5):
             world = s.copy()
             swk.nb_determinize(world, player, rng)
-            digest.update(world.tobytes())
+            digest.update(world[: swk.MILLOG].tobytes())  # the array as it was before MILLOG
     # recorded from the pre-split code (_draw_age as one function, commit 398b7b9)
     assert digest.hexdigest() == "93b9f936d4b2d7787943b255908ff25269ff173222c07b8d798e4984451d8516"
+
+
+def _face_down_weights(state, held) -> dict:
+    """At ``seven_wonders_age_one_last_turn``: for each card z of ``held`` (the 3 cards
+    player 1 held at turn 4), player 0's number of legal moves when z went face down and
+    player 0 holds the other two, the weight a world with that z must get."""
+    weights = {}
+    for z in held:
+        probe = state.kernel.copy()
+        hand = probe.s[swk.HANDS : swk.HANDS + swk.NC]
+        hand[:] = 0
+        hand[[c for c in held if c != z]] = 1
+        probe.s[swk.CUR] = 0
+        weights[z] = len(probe.legal_actions())
+    return weights

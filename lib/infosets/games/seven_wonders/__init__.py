@@ -3,8 +3,8 @@
 
 This folder holds everything about the game:
 * ``cards.py``: its card tables
-* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
-* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+* ``game.py``: the pyspiel game (registration, strings, tensors, log, world sampler), on the rules
+* ``kernel.py``: its rules, once (numba, on an int64 array), for the adapter and the compiled engine
 
 Its tests are in ``tests/games/seven_wonders/``.
 """

@@ -79,28 +79,28 @@ Heuristic for PI-MCTS rollout cut-offs: ``heuristic(state)`` is TAG's ``PureScor
 (named by ``json/players/gameSpecific/Wonders7/Wonders7_3P.json``): each player's victory
 points if the game were scored now, divided by 100 and clipped to [0, 1] (a fixed map;
 TAG normalises by the range seen during the search); at a terminal state the returns.
+
+The rules are written once, in ``kernel.py`` (numba, on an int64 array): ``WondersKernel`` is
+an ``array_kernel.ArrayKernel`` playing them and reading the array for the string views,
+tensors, public log, world sampler and heuristic, so the adapter, the Python reference engine
+and the compiled engine play the same rules.
 """
 
 from __future__ import annotations
 
-import math
-from functools import cache
+import numpy as np
 
 from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
 from infosets.games.seven_wonders import cards as wc
+from infosets.games.seven_wonders import kernel as wk
+from infosets.games.seven_wonders.kernel import DISCARD, HAND, NUM_ACTIONS, PLAY, STAGE, TURNS  # noqa: F401
 
 GAME_NAME = "seven_wonders"
-NUM_PLAYERS = 3
-HAND = 7
-TURNS = 6
-PLAY, STAGE, DISCARD = range(3)
+NUM_PLAYERS = wk.NP
 KIND_NAMES = ("build", "stage", "discard")
 NUM_CARDS = wc.NUM_CARDS
-NUM_ACTIONS = 3 * NUM_CARDS
-START_COINS = 3
-DISCARD_COINS = 3
-MILITARY_WIN = {1: 1, 2: 3, 3: 5}
 CARD_BY_NAME = {}
 for _i, _card in enumerate(wc.CARDS):
     CARD_BY_NAME.setdefault(_card.name, []).append(_i)
@@ -114,390 +114,146 @@ def decode(action: int) -> tuple[int, int]:
     return divmod(action, NUM_CARDS)
 
 
-def _sorted_draw_outcomes(pool: list[int], previous: int, slots: int) -> list[tuple[int, float]]:
-    """Next card of a sorted uniform ``slots``-subset of ``pool`` after ``previous``."""
-    above = [c for c in pool if c > previous]
-    total = math.comb(len(above), slots)
-    out = []
-    for i, c in enumerate(above):
-        ways = math.comb(len(above) - i - 1, slots - 1)
-        if ways:
-            out.append((c, ways / total))
-    return out
+def _hand_slice(p: int) -> slice:
+    return slice(wk.HANDS + p * NUM_CARDS, wk.HANDS + (p + 1) * NUM_CARDS)
 
 
-@cache
-def _science_points(compass: int, gear: int, tablet: int, wild: int) -> int:
-    if wild == 0:
-        return compass * compass + gear * gear + tablet * tablet + 7 * min(compass, gear, tablet)
-    return max(_science_points(compass + 1, gear, tablet, wild - 1),
-               _science_points(compass, gear + 1, tablet, wild - 1),
-               _science_points(compass, gear, tablet + 1, wild - 1))
+def _holder_of(age: int, packet: int, turn: int) -> int:
+    """The player holding ``packet`` at ``turn`` of ``age`` (hands pass left in ages I and III)."""
+    return (packet + turn) % NUM_PLAYERS if age == 2 else (packet - turn) % NUM_PLAYERS
 
 
-def _cheapest(need: tuple, groups: tuple) -> tuple | None:
-    """Cheapest way to cover ``need`` (resource units) with unit groups.
+class WondersKernel(ArrayKernel):
+    """A 7 Wonders state (3 players): the kernel's array (``self.s``), played by its jitted
+    rules; the fields below read it (as Python values)."""
 
-    ``groups``: ((options, side, count, price per resource), ...) with side 0 own (price 0),
-    1 left, 2 right. Returns (total, paid to left, paid to right) or None.
-    """
-    counts = [g[2] for g in groups]
-    best = [None]
-
-    def search(i, cost, left, right):
-        if best[0] is not None and cost >= best[0][0]:
-            return
-        if i == len(need):
-            best[0] = (cost, left, right)
-            return
-        r = need[i]
-        for j, (options, side, _, price) in enumerate(groups):
-            if counts[j] and r in options:
-                counts[j] -= 1
-                p = price[r]
-                search(i + 1, cost + p, left + (p if side == 1 else 0),
-                       right + (p if side == 2 else 0))
-                counts[j] += 1
-    search(0, 0, 0, 0)
-    return best[0]
-
-
-class WondersKernel(tt.Kernel):
-    """Whole 7 Wonders state (3 players) with its history and knowledge records."""
-
-    VALUE_FIELDS = ("n", "age", "turn", "cur", "done")
-    LIST_FIELDS = ("wonders", "coins", "stages", "military", "pending", "packet", "queue",
-                   "deck", "history", "log", "records", "discards")
-    NESTED_FIELDS = ("hands", "built")
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
+    __slots__ = ()
+    RULES = wk
+    NUM_ACTIONS = wk.NUM_ACTIONS
+    MAX_PLAYERS = NUM_PLAYERS
+    n = NUM_PLAYERS
 
     def __init__(self, n: int = NUM_PLAYERS):
-        self.n = n
-        self.age = 0
-        self.turn = 0
-        self.cur = 0
-        self.done = False
-        self.wonders = [-1] * n
-        self.coins = [START_COINS] * n
-        self.stages = [0] * n
-        self.military = [0] * n
-        self.pending = [-1] * n
-        self.packet = list(range(n))
-        self.hands = [[] for _ in range(n)]
-        self.built = [[] for _ in range(n)]
-        self.discards = []
-        self.deck = []
-        self.history = []
-        self.log = []
-        # ("deal", age, index, packet, card) / ("guild", age, index, card) /
-        # ("move", age, index, turn, actor, packet, action)
-        self.records = []
-        self.queue = [("W", p) for p in range(n)]
+        if n != NUM_PLAYERS:
+            raise ValueError(f"players: 7 Wonders is played by {NUM_PLAYERS} here, got {n}")
+        super().__init__(wk.new_state())
 
     def fresh(self) -> WondersKernel:
-        return WondersKernel(self.n)
+        return WondersKernel()
 
-    # -- flow ---------------------------------------------------------------------------
-    def is_terminal(self):
-        return self.done
+    # -- the array's fields, read-only ----------------------------------------------------
+    age = property(lambda self: int(self.s[wk.AGE]))
+    turn = property(lambda self: int(self.s[wk.TURN]))
+    cur = property(lambda self: int(self.s[wk.CUR]))
+    done = property(lambda self: bool(self.s[wk.DONE]))
+    wonders = property(lambda self: self._seats(wk.WONDERS))
+    coins = property(lambda self: self._seats(wk.COINS))
+    stages = property(lambda self: self._seats(wk.STAGES))
+    military = property(lambda self: self._seats(wk.MILITARY))
+    pending = property(lambda self: self._seats(wk.PENDING))
+    packet = property(lambda self: self._seats(wk.PACKET))
+    deck = property(lambda self: np.flatnonzero(self.s[wk.DECK : wk.DECK + NUM_CARDS]).tolist())
 
-    def current_player(self):
-        if self.done:
-            return tt.TERMINAL
-        if self.queue:
-            return tt.CHANCE
-        return self.cur
+    def _seats(self, base: int) -> list[int]:
+        return self.s[base : base + NUM_PLAYERS].tolist()
 
-    def chance_outcomes(self):
-        item = self.queue[0]
-        if item[0] == "W":
-            free = [w for w in range(wc.NUM_WONDERS) if w not in self.wonders]
-            return [(w, 1.0 / len(free)) for w in free]
-        if item[0] == "G":
-            picked = [c for c in self.deck if c in wc.GUILD_IDS]
-            pool = [c for c in wc.GUILD_IDS if c not in picked]
-            return _sorted_draw_outcomes(pool, max(picked, default=-1), item[1])
-        _, packet, slots = item
-        hand = self.hands[packet]
-        return _sorted_draw_outcomes(self.deck, max(hand, default=-1), slots)
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each player's hand, in card-id order."""
+        return [np.flatnonzero(self.s[_hand_slice(p)]).tolist() for p in range(NUM_PLAYERS)]
 
-    def apply(self, action):
-        index = len(self.history)
-        self.history.append(action)
-        if self.queue:
-            item = self.queue.pop(0)
-            if item[0] == "W":
-                self.wonders[item[1]] = action
-                self.log.append(("w", item[1], action))
-            elif item[0] == "G":
-                self.deck.append(action)
-                self.records.append(("guild", self.age, index, action))
-            else:
-                self.hands[item[1]].append(action)
-                self.deck.remove(action)
-                self.records.append(("deal", self.age, index, item[1], action))
-                self.log.append(("d", item[1], action))
-            if not self.queue:
-                if self.age == 0:
-                    self._start_age(1)
-                elif self.deck and len(self.hands[self.n - 1]) < HAND:
-                    self._queue_deal()
-            return
-        p = self.cur
-        self.pending[p] = action
-        self.records.append(("move", self.age, index, self.turn, p, self.packet[p], action))
-        if p < self.n - 1:
-            self.cur = p + 1
+    @property
+    def built(self) -> list[list[int]]:
+        """Each player's built cards, in building order."""
+        s = self.s
+        return [
+            s[wk.BUILT + p * wk.MAXB : wk.BUILT + p * wk.MAXB + s[wk.NBUILT + p]].tolist()
+            for p in range(NUM_PLAYERS)
+        ]
+
+    @property
+    def history(self) -> list[int]:
+        """Every action applied (chance outcomes included)."""
+        return wk.array_history(self.s)
+
+    def _entries(self):
+        """(history index, action, kind, packet, turn, actor, age) of every history entry."""
+        s = self.s
+        hlen = int(s[wk.HLEN])
+        actions = s[wk.HIST : wk.HIST + hlen].tolist()
+        for i, meta in enumerate(s[wk.META : wk.META + hlen].tolist()):
+            yield i, actions[i], meta & 7, (meta >> 3) & 7, (meta >> 6) & 15, (meta >> 10) & 7, meta >> 13
+
+    @property
+    def records(self) -> list[tuple]:
+        """("deal", age, index, packet, card) / ("guild", age, index, card) /
+        ("move", age, index, turn, actor, packet, action), in history order."""
+        out = []
+        for i, action, kind, packet, turn, actor, age in self._entries():
+            if kind == wk.M_DEAL:
+                out.append(("deal", age, i, packet, action))
+            elif kind == wk.M_GUILD:
+                out.append(("guild", age, i, action))
+            elif kind == wk.M_MOVE:
+                out.append(("move", age, i, turn, actor, packet, action))
+        return out
+
+    @property
+    def log(self) -> list[tuple]:
+        """The public log: ("w", player, wonder), ("d", packet, card), ("r", age, turn,
+        choices), ("h", player, hand after the pass, age, turn), ("m", age, military)."""
+        out, contents, choices, dealt_age = [], [], [], 0
+        for _, action, kind, packet, turn, _, age in self._entries():
+            if kind == wk.M_WONDER:
+                out.append(("w", packet, action))
+            elif kind == wk.M_DEAL:
+                if age != dealt_age:
+                    contents, dealt_age = [set() for _ in range(NUM_PLAYERS)], age
+                contents[packet].add(action)
+                out.append(("d", packet, action))
+            elif kind == wk.M_MOVE:
+                choices.append((packet, action))
+                if len(choices) == NUM_PLAYERS:
+                    self._log_turn(out, contents, choices, age, turn)
+                    choices = []
+        return out
+
+    def _log_turn(self, out: list, contents: list, choices: list, age: int, turn: int) -> None:
+        """The log entries of a resolved turn (the reveal, then the passed hands or the
+        military tokens at the age's end); the chosen cards leave their packets."""
+        out.append(("r", age, turn, tuple(action for _, action in choices)))
+        for packet, action in choices:
+            contents[packet].discard(action % NUM_CARDS)
+        if turn + 1 < TURNS:
+            for p in range(NUM_PLAYERS):
+                k = next(k for k in range(NUM_PLAYERS) if _holder_of(age, k, turn + 1) == p)
+                out.append(("h", p, tuple(sorted(contents[k])), age, turn + 1))
         else:
-            self._resolve()
+            base = wk.MILLOG + (age - 1) * NUM_PLAYERS
+            out.append(("m", age, tuple(self.s[base : base + NUM_PLAYERS].tolist())))
 
-    def _start_age(self, age: int):
-        self.age = age
-        self.turn = 0
-        self.cur = 0
-        self.packet = list(range(self.n))
-        self.hands = [[] for _ in range(self.n)]
-        self.deck = list(wc.AGE_CARDS[age])
-        if age == 3:
-            self.queue = [("G", wc.GUILDS_PER_GAME - i) for i in range(wc.GUILDS_PER_GAME)]
-        else:
-            self._queue_deal()
-
-    def _queue_deal(self):
-        self.deck.sort()
-        self.queue = [("D", p, HAND - i) for p in range(self.n) for i in range(HAND)]
-
-    # -- production and costs ----------------------------------------------------------
-    def _units(self, p: int, sellable: bool) -> list[tuple]:
-        units = [(wc.WONDERS[self.wonders[p]].resource,)]
-        for c in self.built[p]:
-            card = wc.CARDS[c]
-            if card.produce and (not sellable or card.color in (wc.BROWN, wc.GREY)):
-                units.extend(card.produce)
-        if not sellable and self._stage_effect(p, "raw_choice"):
-            units.append(wc.RAW)
-        return units
-
-    def _stage_effect(self, p: int, key: str) -> bool:
-        effects = wc.WONDERS[self.wonders[p]].stage_effects[:self.stages[p]]
-        return any(e[0] == key for e in effects)
-
-    def _has_effect(self, p: int, effect: str) -> bool:
-        return any(wc.CARDS[c].effect == effect for c in self.built[p])
-
-    def cheapest_payment(self, p: int, cost: tuple) -> tuple | None:
-        """(coins to pay for resources, to left, to right) for ``cost``, or None if impossible."""
-        if not cost:
-            return (0, 0, 0)
-        n = self.n
-        left, right = (p - 1) % n, (p + 1) % n
-        need = list(cost)
-        flexible = []
-        for unit in self._units(p, sellable=False):
-            if len(unit) == 1 and unit[0] in need:
-                need.remove(unit[0])
-            elif len(unit) > 1:
-                flexible.append(unit)
-        if not need:
-            return (0, 0, 0)
-        manufactured = 1 if self._has_effect(p, "manufactured") else 2
-        price_left = [1 if self._has_effect(p, "raw_left") else 2] * 4 + [manufactured] * 3
-        price_right = [1 if self._has_effect(p, "raw_right") else 2] * 4 + [manufactured] * 3
-        groups = {}
-        for side, units, price in ((0, flexible, (0,) * 7),
-                                   (1, self._units(left, sellable=True), tuple(price_left)),
-                                   (2, self._units(right, sellable=True), tuple(price_right))):
-            for unit in units:
-                if any(r in need for r in unit):
-                    key = (unit, side, price)
-                    groups[key] = groups.get(key, 0) + 1
-        ordered = tuple((u, s, k, pr) for (u, s, pr), k in groups.items())
-        return _cheapest(tuple(sorted(need)), ordered)
-
-    def _owns_name(self, p: int, name: str) -> bool:
-        return any(wc.CARDS[c].name == name for c in self.built[p])
-
-    def _play_price(self, p: int, card_id: int) -> tuple | None:
-        """Coins for building ``card_id`` (total, to left, to right), or None if impossible."""
-        card = wc.CARDS[card_id]
-        if self._owns_name(p, card.name):
-            return None
-        if any(self._owns_name(p, name) for name in card.chain):
-            return (0, 0, 0)
-        trade = self.cheapest_payment(p, card.cost)
-        if trade is None or trade[0] + card.coins > self.coins[p]:
-            return None
-        return (trade[0] + card.coins, trade[1], trade[2])
-
-    def _stage_price(self, p: int) -> tuple | None:
-        if self.stages[p] >= 3:
-            return None
-        trade = self.cheapest_payment(p, wc.WONDERS[self.wonders[p]].stage_costs[self.stages[p]])
-        if trade is None or trade[0] > self.coins[p]:
-            return None
-        return trade
-
-    def legal_actions(self):
-        if self.done or self.queue:
-            return []
-        p = self.cur
-        stage_ok = self._stage_price(p) is not None
-        actions = []
-        for c in self.hands[p]:
-            if self._play_price(p, c) is not None:
-                actions.append(encode(PLAY, c))
-            if stage_ok:
-                actions.append(encode(STAGE, c))
-            actions.append(encode(DISCARD, c))
-        actions.sort()
-        return actions
-
-    def _resolve(self):
-        n = self.n
-        prices = []
-        for p in range(n):
-            kind, c = decode(self.pending[p])
-            prices.append(self._play_price(p, c) if kind == PLAY else
-                          self._stage_price(p) if kind == STAGE else (0, 0, 0))
-        for p in range(n):
-            kind, c = decode(self.pending[p])
-            total, to_left, to_right = prices[p]
-            self.coins[p] -= total
-            self.coins[(p - 1) % n] += to_left
-            self.coins[(p + 1) % n] += to_right
-            self.hands[p].remove(c)
-            if kind == PLAY:
-                self.built[p].append(c)
-            elif kind == STAGE:
-                effect = wc.WONDERS[self.wonders[p]].stage_effects[self.stages[p]]
-                self.stages[p] += 1
-                if effect[0] == "coins":
-                    self.coins[p] += effect[1]
-            else:
-                self.coins[p] += DISCARD_COINS
-                self.discards.append(c)
-        for p in range(n):
-            kind, c = decode(self.pending[p])
-            if kind == PLAY:
-                self.coins[p] += self._yellow_coins(p, wc.CARDS[c].effect)
-        self.log.append(("r", self.age, self.turn, tuple(self.pending)))
-        self.pending = [-1] * n
-        self.cur = 0
-        self.turn += 1
-        if self.turn < TURNS:
-            self._pass_hands()
-        else:
-            self._end_age()
-
-    def _yellow_coins(self, p: int, effect: str) -> int:
-        if effect == "vineyard":
-            return sum(self._count(q, wc.BROWN) for q in (p, (p - 1) % self.n, (p + 1) % self.n))
-        if effect == "haven":
-            return self._count(p, wc.BROWN)
-        if effect == "lighthouse":
-            return self._count(p, wc.YELLOW)
-        if effect == "arena":
-            return 3 * self.stages[p]
-        return 0
-
-    def _count(self, p: int, color: int) -> int:
-        return sum(wc.CARDS[c].color == color for c in self.built[p])
-
-    def _pass_hands(self):
-        n = self.n
-        step = -1 if self.age == 2 else 1    # ages I, III: player i receives i + 1's hand
-        self.hands = [self.hands[(i + step) % n] for i in range(n)]
-        self.packet = [self.packet[(i + step) % n] for i in range(n)]
-        for p in range(n):
-            self.log.append(("h", p, tuple(sorted(self.hands[p])), self.age, self.turn))
-
-    def _end_age(self):
-        n = self.n
-        for p in range(n):
-            self.discards.extend(self.hands[p])
-            self.hands[p] = []
-        shields = [self._shields(p) for p in range(n)]
-        for p in range(n):
-            for q in ((p - 1) % n, (p + 1) % n):
-                if shields[p] > shields[q]:
-                    self.military[p] += MILITARY_WIN[self.age]
-                elif shields[p] < shields[q]:
-                    self.military[p] -= 1
-        self.log.append(("m", self.age, tuple(self.military)))
-        if self.age == 3:
-            self.done = True
-            self.cur = -1
-            return
-        self._start_age(self.age + 1)
-
-    def _shields(self, p: int) -> int:
-        total = sum(wc.CARDS[c].shields for c in self.built[p])
-        for effect in wc.WONDERS[self.wonders[p]].stage_effects[:self.stages[p]]:
-            if effect[0] == "shields":
-                total += effect[1]
-        return total
-
-    # -- scoring -------------------------------------------------------------------------
     def scores(self) -> list[int]:
         """Victory points if the game were scored now."""
-        return [self._score(p) for p in range(self.n)]
-
-    def _score(self, p: int) -> int:
-        n = self.n
-        left, right = (p - 1) % n, (p + 1) % n
-        total = self.military[p] + self.coins[p] // 3
-        wonder = wc.WONDERS[self.wonders[p]] if self.wonders[p] >= 0 else None
-        science = [0, 0, 0]
-        wild = 0
-        if wonder is not None:
-            for effect in wonder.stage_effects[:self.stages[p]]:
-                if effect[0] == "vp":
-                    total += effect[1]
-                elif effect[0] == "science_choice":
-                    wild += 1
-        for c in self.built[p]:
-            card = wc.CARDS[c]
-            total += card.vp
-            if card.science >= 0:
-                science[card.science] += 1
-            effect = card.effect
-            if effect == "haven":
-                total += self._count(p, wc.BROWN)
-            elif effect == "lighthouse":
-                total += self._count(p, wc.YELLOW)
-            elif effect == "arena":
-                total += self.stages[p]
-            elif effect.startswith("neighbours_"):
-                color = wc.COLOR_NAMES.index(effect.split("_")[1])
-                per = 2 if color == wc.GREY else 1
-                total += per * (self._count(left, color) + self._count(right, color))
-            elif effect == "shipowners":
-                total += sum(self._count(p, col) for col in (wc.BROWN, wc.GREY, wc.PURPLE))
-            elif effect == "builders":
-                total += self.stages[p] + self.stages[left] + self.stages[right]
-            elif effect == "decorators":
-                total += 7 if self.stages[p] == 3 else 0
-            elif effect == "science_choice":
-                wild += 1
-        return total + _science_points(science[0], science[1], science[2], wild)
-
-    def returns(self):
-        if not self.done:
-            return [0.0] * self.n
-        return tt.win_shares([(s, self.coins[p]) for p, s in enumerate(self.scores())])
+        return [int(wk._score(self.s, p)) for p in range(NUM_PLAYERS)]
 
     # -- information ---------------------------------------------------------------------
     def _names(self, cards) -> str:
         return ",".join(str(c) for c in sorted(cards)) or "-"
 
     def _view(self, player: int) -> list[str]:
-        lines = [f"p{player} age {self.age} turn {self.turn} mover {self.current_player()}",
-                 f"hand: {self._names(self.hands[player])}",
-                 f"my pick: {self.pending[player]}"]
-        for q in range(self.n):
-            lines.append(f"p{q} wonder {self.wonders[q]} stages {self.stages[q]} coins "
-                         f"{self.coins[q]} military {self.military[q]} picked "
-                         f"{int(self.pending[q] >= 0)} built {self._names(self.built[q])}")
+        pending, wonders, stages = self.pending, self.wonders, self.stages
+        coins, military, built = self.coins, self.military, self.built
+        lines = [
+            f"p{player} age {self.age} turn {self.turn} mover {self.current_player()}",
+            f"hand: {self._names(self.hands[player])}",
+            f"my pick: {pending[player]}",
+        ]
+        for q in range(NUM_PLAYERS):
+            lines.append(
+                f"p{q} wonder {wonders[q]} stages {stages[q]} coins "
+                f"{coins[q]} military {military[q]} picked "
+                f"{int(pending[q] >= 0)} built {self._names(built[q])}"
+            )
         return lines
 
     def information_state_string(self, player: int) -> str:
@@ -526,36 +282,47 @@ class WondersKernel(tt.Kernel):
 
     def world_history(self, player: int, rng) -> list[int]:
         """A uniform consistent world for ``player`` (see the module docstring)."""
+        records = self.records
         while True:
-            history = self._draw_cards(player, rng)
-            result = self._draw_pending(player, history, rng)
+            history = self._draw_cards(player, records, rng)
+            result = self._draw_pending(player, records, history, rng)
             if result is not None:
                 return result
 
-    def _draw_cards(self, player: int, rng) -> list[int]:
-        history = self.history[:]
+    def _draw_cards(self, player: int, records: list, rng) -> list[int]:
+        history = self.history
         for age in range(1, self.age + 1):
-            self._draw_age(player, age, history, rng)
+            self._draw_age(player, age, records, history, rng)
         return history
 
-    def _draw_age(self, player: int, age: int, history: list[int], rng) -> None:
+    def _draw_age(self, player: int, age: int, records: list, history: list[int], rng) -> None:
         """Redraw in ``history`` every card identity of ``age`` that ``player`` has not seen."""
-        deals, guild_slots, moves = self._age_records(age)
+        deals, guild_slots, moves = self._age_records(age, records)
         if not any(deals):
-            return                      # the age's deal has not started: nothing hidden yet
+            return  # the age's deal has not started: nothing hidden yet
         if any(len(d) < HAND for d in deals):
-            raise ValueError("state: worlds are drawn at decision or terminal nodes, not "
-                             "during a deal")
+            raise ValueError("state: worlds are drawn at decision or terminal nodes, not during a deal")
         finished = age < self.age or self.done
         resolved = TURNS if finished else self.turn
         begun = TURNS if finished else self.turn + 1
-        known = set()                   # cards of this age the player knows are in the deck
+        known = set()  # cards of this age the player knows are in the deck
         world_initial = [[] for _ in range(self.n)]
-        free_places = []                # (packet, history index or -1 for a hand place)
-        exact_hidden = []               # (history indices, cards) to permute
+        free_places = []  # (packet, history index or -1 for a hand place)
+        exact_hidden = []  # (history indices, cards) to permute
         for k in range(self.n):
-            self._packet_knowledge(player, age, k, deals[k], moves, resolved, begun, known,
-                                   world_initial, free_places, exact_hidden)
+            self._packet_knowledge(
+                player,
+                age,
+                k,
+                deals[k],
+                moves,
+                resolved,
+                begun,
+                known,
+                world_initial,
+                free_places,
+                exact_hidden,
+            )
         self._fill_unseen(age, known, free_places, world_initial, history, rng)
         for hidden_idx, pool in exact_hidden:
             pool = list(pool)
@@ -564,12 +331,13 @@ class WondersKernel(tt.Kernel):
                 history[index] = card
         self._write_deals(player, age, deals, guild_slots, moves, resolved, world_initial, history)
 
-    def _age_records(self, age: int) -> tuple[list, list, dict]:
+    @staticmethod
+    def _age_records(age: int, records: list) -> tuple[list, list, dict]:
         """The deals (per packet: (history index, card)), guild slots and moves of ``age``."""
-        deals = [[] for _ in range(self.n)]
+        deals = [[] for _ in range(NUM_PLAYERS)]
         guild_slots = []
         moves = {}
-        for rec in self.records:
+        for rec in records:
             if rec[1] != age:
                 continue
             if rec[0] == "deal":
@@ -581,9 +349,20 @@ class WondersKernel(tt.Kernel):
                 moves[(packet, turn)] = (index, actor, action)
         return deals, guild_slots, moves
 
-    def _packet_knowledge(self, player: int, age: int, k: int, deal: list, moves: dict,
-                          resolved: int, begun: int, known: set, world_initial: list,
-                          free_places: list, exact_hidden: list) -> None:
+    def _packet_knowledge(
+        self,
+        player: int,
+        age: int,
+        k: int,
+        deal: list,
+        moves: dict,
+        resolved: int,
+        begun: int,
+        known: set,
+        world_initial: list,
+        free_places: list,
+        exact_hidden: list,
+    ) -> None:
         """What ``player`` knows of packet ``k``: the cards it was seen with, its free places
         and the face-down cards between two looks (appended to the last four arguments)."""
         initial = [c for _, c in deal]
@@ -639,10 +418,11 @@ class WondersKernel(tt.Kernel):
                 vanished = [c for c in pool if c not in contents[end]]
                 exact_hidden.append((hidden_idx, vanished))
             else:
-                exact_hidden.append((hidden_idx, pool))   # draw injectively from pool
+                exact_hidden.append((hidden_idx, pool))  # draw injectively from pool
 
-    def _fill_unseen(self, age: int, known: set, free_places: list, world_initial: list,
-                     history: list[int], rng) -> None:
+    def _fill_unseen(
+        self, age: int, known: set, free_places: list, world_initial: list, history: list[int], rng
+    ) -> None:
         """Deal the age's unseen cards (and unseen guilds in age III) uniformly into the
         free places."""
         unseen_fixed = [c for c in wc.AGE_CARDS[age] if c not in known]
@@ -650,7 +430,7 @@ class WondersKernel(tt.Kernel):
         if age == 3:
             unseen_guilds = [c for c in wc.GUILD_IDS if c not in known]
             tt.shuffle_in_place(unseen_guilds, rng)
-            cards = unseen_fixed + unseen_guilds[:len(free_places) - len(unseen_fixed)]
+            cards = unseen_fixed + unseen_guilds[: len(free_places) - len(unseen_fixed)]
         if len(cards) != len(free_places):
             raise AssertionError("unseen cards do not match the free places")
         tt.shuffle_in_place(cards, rng)
@@ -659,8 +439,17 @@ class WondersKernel(tt.Kernel):
             if index >= 0:
                 history[index] = card
 
-    def _write_deals(self, player: int, age: int, deals: list, guild_slots: list, moves: dict,
-                     resolved: int, world_initial: list, history: list[int]) -> None:
+    def _write_deals(
+        self,
+        player: int,
+        age: int,
+        deals: list,
+        guild_slots: list,
+        moves: dict,
+        resolved: int,
+        world_initial: list,
+        history: list[int],
+    ) -> None:
         """Write the world's deals (card-id order), age III guilds and face-down actions."""
         for k in range(self.n):
             slots = [i for i, _ in deals[k]]
@@ -676,65 +465,80 @@ class WondersKernel(tt.Kernel):
             if t < resolved and actor != player and decode(action)[0] != PLAY:
                 history[index] = encode(decode(action)[0], history[index])
 
-    def _draw_pending(self, player: int, history: list[int], rng) -> list[int] | None:
-        pending = [(rec[2], rec[4]) for rec in self.records
-                   if rec[0] == "move" and rec[1] == self.age and rec[3] == self.turn
-                   and not self.done]
+    def _draw_pending(self, player: int, records: list, history: list[int], rng) -> list[int] | None:
+        pending = [
+            (rec[2], rec[4])
+            for rec in records
+            if rec[0] == "move" and rec[1] == self.age and rec[3] == self.turn and not self.done
+        ]
         start = pending[0][0] if pending else len(history)
         k = self.fresh()
-        for action in history[:start]:
-            k.apply(action)
+        wk.nb_apply_history(k.s, np.asarray(history[:start], dtype=np.int64))
         for index, actor in pending:
             if actor == player:
                 k.apply(self.history[index])
                 continue
             legal = k.legal_actions()
-            if rng.random() * 3 * len(k.hands[actor]) >= len(legal):
+            if rng.random() * 3 * int(k.s[_hand_slice(actor)].sum()) >= len(legal):
                 return None
             k.apply(legal[min(int(rng.random() * len(legal)), len(legal) - 1)])
         return k.history
 
     def resample(self, player, rng):
         k = self.fresh()
-        for action in self.world_history(player, rng):
-            k.apply(action)
+        wk.nb_apply_history(k.s, np.asarray(self.world_history(player, rng), dtype=np.int64))
         return k
 
     # -- tensors -------------------------------------------------------------------------
     def tensor_pieces(self, perfect_recall: bool) -> list[tuple[str, tuple]]:
-        n, c = self.n, NUM_CARDS
-        pieces = [("player", (n,)), ("age", (3,)), ("turn", (TURNS,)), ("mover", (n,)),
-                  ("hand", (c,)), ("my_pick", (NUM_ACTIONS,)), ("picked", (n,)),
-                  ("wonder", (n, wc.NUM_WONDERS)), ("stages", (n, 4)), ("built", (n, c)),
-                  ("coins", (n,)), ("shields", (n,)), ("military", (n,))]
+        n, c = NUM_PLAYERS, NUM_CARDS
+        pieces = [
+            ("player", (n,)),
+            ("age", (3,)),
+            ("turn", (TURNS,)),
+            ("mover", (n,)),
+            ("hand", (c,)),
+            ("my_pick", (NUM_ACTIONS,)),
+            ("picked", (n,)),
+            ("wonder", (n, wc.NUM_WONDERS)),
+            ("stages", (n, 4)),
+            ("built", (n, c)),
+            ("coins", (n,)),
+            ("shields", (n,)),
+            ("military", (n,)),
+        ]
         if perfect_recall:
             pieces += [("seen_hands", (3, TURNS, c)), ("reveals", (3, TURNS, n, 3 + c))]
         return pieces
 
     def fill_tensor(self, player: int, perfect_recall: bool, views: dict) -> None:
+        s = self.s
+        age, turn, done = self.age, self.turn, self.done
         views["player"][player] = 1
-        if 1 <= self.age <= 3 and not self.done:
-            views["age"][self.age - 1] = 1
-            views["turn"][min(self.turn, TURNS - 1)] = 1
+        if 1 <= age <= 3 and not done:
+            views["age"][age - 1] = 1
+            views["turn"][min(turn, TURNS - 1)] = 1
         mover = self.current_player()
         if mover >= 0:
             views["mover"][mover] = 1
-        for c in self.hands[player]:
-            views["hand"][c] = 1
-        if self.pending[player] >= 0:
-            views["my_pick"][self.pending[player]] = 1
-        for q in range(self.n):
-            views["picked"][q] = self.pending[q] >= 0
-            if self.wonders[q] >= 0:
-                views["wonder"][q, self.wonders[q]] = 1
-            views["stages"][q, self.stages[q]] = 1
-            for c in self.built[q]:
-                views["built"][q, c] = 1
-            views["coins"][q] = self.coins[q] / 50.0
-            views["shields"][q] = self._shields(q) / 20.0 if self.wonders[q] >= 0 else 0.0
-            views["military"][q] = self.military[q] / 20.0
-        if not perfect_recall:
-            return
+        views["hand"][:] = s[_hand_slice(player)]
+        pending, wonders, stages, built = self.pending, self.wonders, self.stages, self.built
+        if pending[player] >= 0:
+            views["my_pick"][pending[player]] = 1
+        for q in range(NUM_PLAYERS):
+            views["picked"][q] = pending[q] >= 0
+            if wonders[q] >= 0:
+                views["wonder"][q, wonders[q]] = 1
+            views["stages"][q, stages[q]] = 1
+            views["built"][q, built[q]] = 1
+            views["coins"][q] = s[wk.COINS + q] / 50.0
+            views["shields"][q] = wk._shields(s, q) / 20.0 if wonders[q] >= 0 else 0.0
+            views["military"][q] = s[wk.MILITARY + q] / 20.0
+        if perfect_recall:
+            self._fill_recall(player, views)
+
+    def _fill_recall(self, player: int, views: dict) -> None:
+        """The observer's hands at the start of every turn and every revealed choice."""
         seen = views["seen_hands"]
         for rec in self.records:
             if rec[0] == "deal" and rec[3] == player:
@@ -743,50 +547,52 @@ class WondersKernel(tt.Kernel):
             if entry[0] == "h" and entry[1] == player:
                 for c in entry[2]:
                     seen[entry[3] - 1, entry[4], c] = 1
-        for entry in self.log:
-            if entry[0] != "r":
-                continue
-            _, age, turn, actions = entry
-            for q, action in enumerate(actions):
-                kind, c = decode(action)
-                views["reveals"][age - 1, turn, q, kind] = 1
-                if kind == PLAY or q == player:
-                    views["reveals"][age - 1, turn, q, 3 + c] = 1
+            elif entry[0] == "r":
+                _, age, turn, actions = entry
+                for q, action in enumerate(actions):
+                    kind, c = decode(action)
+                    views["reveals"][age - 1, turn, q, kind] = 1
+                    if kind == PLAY or q == player:
+                        views["reveals"][age - 1, turn, q, 3 + c] = 1
 
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
-            if self.queue and self.queue[0][0] == "W":
+            if self.s[wk.QTYPE] == wk.Q_WONDER:
                 return f"wonder {wc.WONDERS[action].name}"
             return f"deal {wc.CARDS[action].name}"
         kind, c = decode(action)
         return f"{KIND_NAMES[kind]} {wc.CARDS[c].name}"
 
     def _state_line(self):
-        return (f"age {self.age} turn {self.turn} mover {self.current_player()} "
-                f"history {','.join(map(str, self.history))}")
+        return (
+            f"age {self.age} turn {self.turn} mover {self.current_player()} "
+            f"history {','.join(map(str, self.history))}"
+        )
 
     def _player_line(self, p):
-        return (f"p{p} wonder {self.wonders[p]} hand {sorted(self.hands[p])} pick "
-                f"{self.pending[p]} built {self.built[p]} stages {self.stages[p]} coins "
-                f"{self.coins[p]} military {self.military[p]}")
+        return (
+            f"p{p} wonder {self.wonders[p]} hand {self.hands[p]} pick "
+            f"{self.pending[p]} built {self.built[p]} stages {self.stages[p]} coins "
+            f"{self.coins[p]} military {self.military[p]}"
+        )
 
 
 def heuristic(state) -> list[float]:
-    """TAG's PureScoreHeuristic mapped to [0, 1] (see the module docstring).
+    """TAG's PureScoreHeuristic mapped to [0, 1] (see the module docstring): the kernel's
+    ``nb_heuristic``.
 
     Args:
       state: a ``seven_wonders`` pyspiel state or its kernel.
     """
     kernel = getattr(state, "kernel", state)
-    if kernel.is_terminal():
-        return kernel.returns()
-    if min(kernel.wonders) < 0:
-        return [0.0] * kernel.n
-    return [max(0.0, min(1.0, s / 100.0)) for s in kernel.scores()]
+    out = np.zeros(NUM_PLAYERS)
+    wk.nb_heuristic(kernel.s, out)
+    return out.tolist()
 
 
-GAME_TYPE = hw.make_game_type(GAME_NAME, "7 Wonders (TAG rules, 3 players)", NUM_PLAYERS,
-                              NUM_PLAYERS, {"players": NUM_PLAYERS})
+GAME_TYPE = hw.make_game_type(
+    GAME_NAME, "7 Wonders (TAG rules, 3 players)", NUM_PLAYERS, NUM_PLAYERS, {"players": NUM_PLAYERS}
+)
 
 
 class SevenWondersGame(hw.HistoryGame):
@@ -795,9 +601,14 @@ class SevenWondersGame(hw.HistoryGame):
     def __init__(self, params=None):
         params = dict(params or {})
         n = tt.players_param(params, GAME_TYPE)
-        length = NUM_PLAYERS + wc.GUILDS_PER_GAME + 3 * (NUM_PLAYERS * HAND + NUM_PLAYERS * TURNS)
-        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
-                         max_chance_outcomes=NUM_CARDS, max_game_length=length)
+        super().__init__(
+            GAME_TYPE,
+            params,
+            num_players=n,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_CARDS,
+            max_game_length=wk.MAX_HIST,
+        )
 
     def new_kernel(self):
         return WondersKernel(self.players)

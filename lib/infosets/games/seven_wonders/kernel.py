@@ -2,14 +2,15 @@
 
 Serves the compiled PI-MCTS / IS-MCTS engine (``infosets.search.compiled``) of Ravichandran,
 Goodman and Lucas, "PIMCTS evaluation in tabletop games" (docs/papers/pimcts_aggregation.md),
-where 7 Wonders is one of the games PI-MCTS does worse on. The readable rules are
-``infosets.games.seven_wonders.game.WondersKernel``; this module implements them again on a flat
-int64 array with the same action ids (``kind * 68 + card``), chance outcomes (wonders, the
-age III guilds and the deals in card-id order, same order and probabilities), returns (win
-shares on points, then coins) and world distribution (tests/games/seven_wonders/test_seven_wonders_kernel.py
-checks them against the pyspiel adapter). The cheapest purchase is the same depth-first
-search as the adapter's ``_cheapest`` (same unit groups in the same order), so even the split
-of a payment between the two neighbours agrees.
+where 7 Wonders is one of the games PI-MCTS does worse on. These are the game's only rules:
+the pyspiel adapter and the Python reference engine play them too, through
+``infosets.games.seven_wonders.game.WondersKernel`` (an ``array_kernel.ArrayKernel`` that reads
+this array for its strings, tensors, log and worlds). Action ids: ``kind * 68 + card``; chance
+outcomes: the wonders, the age III guilds and the deals in card-id order; returns: win shares
+on points, then coins (``tests/games/seven_wonders/test_seven_wonders_oracle.py`` plays them
+against the former Python rules, step by step). The cheapest purchase is a depth-first search
+over unit groups in a fixed order (own flexible units, then the left neighbour's, then the
+right's), so the split of a payment between the two neighbours is determined.
 
 State array (3 players; ``MAXB`` built cards per player, ``MAX_HIST`` history entries):
 
@@ -20,7 +21,8 @@ State array (3 players; ``MAXB`` built cards per player, ``MAX_HIST`` history en
   the neighbours' payment split); the deck as 68 flags;
 * the history (pyspiel action ids) and, per entry, what it was (wonder deal, guild, card
   dealt to a packet, or a choice with its age, turn, actor and packet), which the
-  determinizer reads as the adapter reads its ``records``.
+  determinizer and the adapter read as the game's records;
+* every player's military tokens after each age (the public log shows them).
 
 ``nb_infostate_key`` is a 64-bit hash of the public log (wonders, who was dealt a card, the
 revealed kinds and face-up cards, military) and the player's private log (own cards dealt,
@@ -28,14 +30,14 @@ own hand after every pass, own revealed choices), with the player, the mover and
 player's hidden choice: equal information-state strings give equal keys, distinct ones
 collide with probability ~2**-64 per pair.
 
-``nb_determinize`` draws the new history exactly as ``WondersKernel.world_history``: age by
+``nb_determinize`` draws the new history with the distribution of ``game.WondersKernel.world_history``: age by
 age the unseen card identities (free places filled uniformly, face-down cards between two
 looks at the same hand a uniform permutation of the cards that vanished, the age III guilds
 that are in the world's deck), then the others' hidden choices of this turn uniformly among
 their legal moves with the same rejection step (accept with probability legal moves / 3 *
 hand size, else redraw everything); the state is rebuilt by replaying that history.
 
-``nb_heuristic`` is the adapter's ``heuristic``: TAG's PureScoreHeuristic, each player's
+``nb_heuristic`` is TAG's PureScoreHeuristic, each player's
 points if the game were scored now / 100, clipped to [0, 1]; the returns at the end.
 """
 
@@ -64,9 +66,9 @@ DISCARD_COINS = 3
 GUILDS_PER_GAME = wc.GUILDS_PER_GAME
 FIRST_GUILD = wc.GUILD_IDS[0]
 NUM_GUILDS = len(wc.GUILD_IDS)
-MAXB = 3 * TURNS                      # cards a player can build in a game
+MAXB = 3 * TURNS  # cards a player can build in a game
 MAX_HIST = NP + GUILDS_PER_GAME + 3 * (NP * HAND + NP * TURNS)
-SCORE_SCALE = 100.0                   # PureScoreHeuristic: points / 100, clipped to [0, 1]
+SCORE_SCALE = 100.0  # PureScoreHeuristic: points / 100, clipped to [0, 1]
 
 # header slots
 AGE, TURN, CUR, DONE, QTYPE, QIDX, HLEN, PUBHASH = range(8)
@@ -76,7 +78,8 @@ BUILT = HANDS + NP * NC
 DECK = BUILT + NP * MAXB
 HIST = DECK + NC
 META = HIST + MAX_HIST
-STATE_SIZE = META + MAX_HIST
+MILLOG = META + MAX_HIST  # military tokens after age a: MILLOG + (a - 1) * NP + p
+STATE_SIZE = MILLOG + 3 * NP
 # chance queue kinds
 Q_NONE, Q_WONDER, Q_GUILD, Q_DEAL = 0, 1, 2, 3
 # history entry kinds (META & 7); META = kind | packet << 3 | turn << 6 | actor << 10 | age << 13
@@ -85,13 +88,29 @@ M_WONDER, M_GUILD, M_DEAL, M_MOVE = 1, 2, 3, 4
 # -- card and wonder tables ---------------------------------------------------------------
 E_NONE, E_RAW_RIGHT, E_RAW_LEFT, E_MANUFACTURED, E_VINEYARD, E_HAVEN, E_LIGHTHOUSE, E_ARENA = range(8)
 E_NEIGHBOURS, E_SHIPOWNERS, E_BUILDERS, E_DECORATORS, E_SCIENCE = range(8, 13)
-_EFFECTS = {"": E_NONE, "raw_right": E_RAW_RIGHT, "raw_left": E_RAW_LEFT,
-            "manufactured": E_MANUFACTURED, "vineyard": E_VINEYARD, "haven": E_HAVEN,
-            "lighthouse": E_LIGHTHOUSE, "arena": E_ARENA, "shipowners": E_SHIPOWNERS,
-            "builders": E_BUILDERS, "decorators": E_DECORATORS, "science_choice": E_SCIENCE}
+_EFFECTS = {
+    "": E_NONE,
+    "raw_right": E_RAW_RIGHT,
+    "raw_left": E_RAW_LEFT,
+    "manufactured": E_MANUFACTURED,
+    "vineyard": E_VINEYARD,
+    "haven": E_HAVEN,
+    "lighthouse": E_LIGHTHOUSE,
+    "arena": E_ARENA,
+    "shipowners": E_SHIPOWNERS,
+    "builders": E_BUILDERS,
+    "decorators": E_DECORATORS,
+    "science_choice": E_SCIENCE,
+}
 S_NONE, S_VP, S_SHIELDS, S_COINS, S_RAW_CHOICE, S_SCIENCE = range(6)
-_STAGE_EFFECTS = {"none": S_NONE, "vp": S_VP, "shields": S_SHIELDS, "coins": S_COINS,
-                  "raw_choice": S_RAW_CHOICE, "science_choice": S_SCIENCE}
+_STAGE_EFFECTS = {
+    "none": S_NONE,
+    "vp": S_VP,
+    "shields": S_SHIELDS,
+    "coins": S_COINS,
+    "raw_choice": S_RAW_CHOICE,
+    "science_choice": S_SCIENCE,
+}
 RAW_MASK = sum(1 << r for r in wc.RAW)
 
 
@@ -101,8 +120,10 @@ def _mask(unit) -> int:
 
 def _card_tables():
     names = sorted({card.name for card in wc.CARDS})
-    t = {key: np.zeros(NC, np.int64) for key in ("color", "coins", "ncost", "nprod", "vp", "shields",
-                                                  "effect", "ecolor", "name")}
+    t = {
+        key: np.zeros(NC, np.int64)
+        for key in ("color", "coins", "ncost", "nprod", "vp", "shields", "effect", "ecolor", "name")
+    }
     t["science"] = np.full(NC, -1, np.int64)
     t["cost"] = np.zeros((NC, 7), np.int64)
     t["chain"] = np.full((NC, 2), -1, np.int64)
@@ -111,7 +132,7 @@ def _card_tables():
         t["color"][c], t["coins"][c], t["vp"][c] = card.color, card.coins, card.vp
         t["shields"][c], t["science"][c], t["name"][c] = card.shields, card.science, names.index(card.name)
         t["ncost"][c] = len(card.cost)
-        t["cost"][c, :len(card.cost)] = card.cost
+        t["cost"][c, : len(card.cost)] = card.cost
         for j, name in enumerate(card.chain):
             t["chain"][c, j] = names.index(name)
         t["nprod"][c] = len(card.produce)
@@ -136,7 +157,7 @@ def _wonder_tables():
         res[i] = wonder.resource
         for k in range(3):
             ncost[i, k] = len(wonder.stage_costs[k])
-            cost[i, k, :ncost[i, k]] = wonder.stage_costs[k]
+            cost[i, k, : ncost[i, k]] = wonder.stage_costs[k]
             e = wonder.stage_effects[k]
             effect[i, k] = _STAGE_EFFECTS[e[0]]
             value[i, k] = e[1] if len(e) > 1 else 0
@@ -146,8 +167,13 @@ def _wonder_tables():
 _T = _card_tables()
 C_COLOR, C_COINS, C_NCOST, C_COST = _T["color"], _T["coins"], _T["ncost"], _T["cost"]
 C_CHAIN, C_NPROD, C_PROD, C_VP = _T["chain"], _T["nprod"], _T["prod"], _T["vp"]
-C_SHIELDS, C_SCIENCE, C_EFFECT, C_ECOLOR, C_NAME = (_T["shields"], _T["science"], _T["effect"],
-                                                    _T["ecolor"], _T["name"])
+C_SHIELDS, C_SCIENCE, C_EFFECT, C_ECOLOR, C_NAME = (
+    _T["shields"],
+    _T["science"],
+    _T["effect"],
+    _T["ecolor"],
+    _T["name"],
+)
 W_RES, W_COST, W_NCOST, W_EFFECT, W_VALUE = _wonder_tables()
 NUM_WONDERS = len(wc.WONDERS)
 MILITARY_WIN = np.array([0, 1, 3, 5], np.int64)
@@ -196,7 +222,7 @@ def nb_current_player(s):
 @nb.njit(cache=True)
 def _sorted_draw(s, flags_start, lo, hi, previous, slots, actions, probs):
     """Next card of a sorted uniform ``slots``-subset of the flagged cards in [lo, hi) above
-    ``previous`` (the adapter's ``_sorted_draw_outcomes``)."""
+    ``previous``: each hand of ``slots`` cards equally likely, one history per hand."""
     above = 0
     for c in range(max(lo, previous + 1), hi):
         if s[flags_start + c]:
@@ -361,7 +387,7 @@ def _has_effect(s, p, effect):
 
 @nb.njit(cache=True)
 def _units(s, p, sellable, units):
-    """Production units of ``p`` as resource masks, in the adapter's ``_units`` order."""
+    """Production units of ``p`` as resource masks, in a fixed order (wonder, built cards, stage choice)."""
     m = 0
     units[m] = 1 << W_RES[s[WONDERS + p]]
     m += 1
@@ -409,14 +435,15 @@ def _add_groups(units, m, side, needmask, gmask, gside, gcount, g):
     return g
 
 
-SCRATCH = 8 + 5 * 48 + 8 + 27       # the purchase search's scratch (see _cheapest_payment)
+SCRATCH = 8 + 5 * 48 + 8 + 27  # the purchase search's scratch (see _cheapest_payment)
 
 
 @nb.njit(cache=True)
 def _cheapest_payment(s, p, cost, ncost, out, w):
     """(coins for resources, to left, to right) of ``cost[:ncost]`` into ``out``; False if
-    impossible. The adapter's ``cheapest_payment`` and ``_cheapest``: the first cheapest
-    purchase in the same depth-first order. ``w``: scratch of ``SCRATCH`` int64."""
+    impossible: own single units first, then the first cheapest purchase in depth-first
+    order over the unit groups (own flexible units, left neighbour, right neighbour).
+    ``w``: scratch of ``SCRATCH`` int64."""
     out[0] = out[1] = out[2] = 0
     if ncost == 0:
         return True
@@ -443,7 +470,7 @@ def _cheapest_payment(s, p, cost, ncost, out, w):
             nf += 1
     if nn == 0:
         return True
-    for i in range(1, nn):              # insertion sort: the adapter sorts ``need``
+    for i in range(1, nn):  # insertion sort of ``need``
         v = need[i]
         j = i - 1
         while j >= 0 and need[j] > v:
@@ -465,9 +492,9 @@ def _cheapest_payment(s, p, cost, ncost, out, w):
     g = _add_groups(units, m, 1, needmask, gmask, gside, gcount, g)
     m = _units(s, right, True, units)
     g = _add_groups(units, m, 2, needmask, gmask, gside, gcount, g)
-    # depth-first search, first strictly cheaper leaf wins (as the adapter's recursion)
+    # depth-first search, first strictly cheaper leaf wins (the search order fixes the neighbours' split)
     choice = w[248:256]
-    acc = w[256:283]                    # 9 levels x (cost, to left, to right)
+    acc = w[256:283]  # 9 levels x (cost, to left, to right)
     choice[0] = -1
     acc[0] = acc[1] = acc[2] = 0
     best = -1
@@ -641,12 +668,12 @@ def _resolve(s):
 
 @nb.njit(cache=True)
 def _pass_hands(s):
-    step = NP - 1 if s[AGE] == 2 else 1      # ages I, III: player i receives i + 1's hand
-    old = s[HANDS:HANDS + NP * NC].copy()
-    packets = s[PACKET:PACKET + NP].copy()
+    step = NP - 1 if s[AGE] == 2 else 1  # ages I, III: player i receives i + 1's hand
+    old = s[HANDS : HANDS + NP * NC].copy()
+    packets = s[PACKET : PACKET + NP].copy()
     for i in range(NP):
         src = (i + step) % NP
-        s[HANDS + i * NC:HANDS + (i + 1) * NC] = old[src * NC:(src + 1) * NC]
+        s[HANDS + i * NC : HANDS + (i + 1) * NC] = old[src * NC : (src + 1) * NC]
         s[PACKET + i] = packets[src]
     for p in range(NP):
         h = _mix(s[PRIV + p], 4000 + s[TURN])
@@ -684,6 +711,7 @@ def _end_age(s):
             elif shields[p] < shields[q]:
                 s[MILITARY + p] -= 1
         h = _mix(h, s[MILITARY + p])
+        s[MILLOG + (age - 1) * NP + p] = s[MILITARY + p]
     s[PUBHASH] = h
     if age == 3:
         s[DONE] = 1
@@ -771,7 +799,7 @@ def nb_returns(s, out):
 
 @nb.njit(cache=True)
 def nb_heuristic(s, out):
-    """TAG's PureScoreHeuristic (named by Wonders7_3P.json), as the adapter's ``heuristic``:
+    """TAG's PureScoreHeuristic (named by Wonders7_3P.json):
     each player's points if the game were scored now, / 100, clipped to [0, 1]; zeros
     before the wonders are dealt; the returns at the end."""
     if s[DONE]:
@@ -856,8 +884,9 @@ def _packet_contents(age, k, player, deal_card, ndeal, mv_action, resolved, begu
 
 
 @nb.njit(cache=True)
-def _moves_before(k, player, first, resolved, mv_idx, mv_actor, mv_action, known, world, nworld,
-                  free_k, free_idx, nfree):
+def _moves_before(
+    k, player, first, resolved, mv_idx, mv_actor, mv_action, known, world, nworld, free_k, free_idx, nfree
+):
     """Packet ``k``'s moves before ``player`` holds it: seen cards known, hidden ones free places."""
     for t in range(min(first, resolved)):
         action = mv_action[k, t]
@@ -874,8 +903,21 @@ def _moves_before(k, player, first, resolved, mv_idx, mv_actor, mv_action, known
 
 
 @nb.njit(cache=True)
-def _hold_groups(k, holds, nholds, resolved, contents, mv_idx, mv_action, known,
-                 group_idx, group_nidx, group_pool, group_npool, ngroups):
+def _hold_groups(
+    k,
+    holds,
+    nholds,
+    resolved,
+    contents,
+    mv_idx,
+    mv_action,
+    known,
+    group_idx,
+    group_nidx,
+    group_pool,
+    group_npool,
+    ngroups,
+):
     """One group per hold of packet ``k``: the hidden moves until the next hold, and their pool."""
     for i in range(nholds):
         hold = holds[i]
@@ -952,13 +994,14 @@ def _draw_groups(group_idx, group_nidx, group_pool, group_npool, ngroups, work, 
 
 
 @nb.njit(cache=True)
-def _write_world(work, world, nworld, deal_idx, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action,
-                 resolved, player):
+def _write_world(
+    work, world, nworld, deal_idx, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action, resolved, player
+):
     """The world's deals (in card-id order), guild picks and face-down moves into ``work``."""
     # deals in card-id order; the age III guilds are those the world's hands hold
     in_world = np.zeros(NC, np.bool_)
     for k in range(NP):
-        dealt = np.sort(world[k, :nworld[k]])
+        dealt = np.sort(world[k, : nworld[k]])
         for j in range(min(ndeal[k], nworld[k])):
             work[deal_idx[k, j]] = dealt[j]
             in_world[dealt[j]] = True
@@ -977,7 +1020,7 @@ def _write_world(work, world, nworld, deal_idx, ndeal, guild_idx, ng, mv_idx, mv
 
 @nb.njit(cache=True)
 def _draw_age(hist, meta, hlen, work, player, age, cur_age, cur_turn, done, rng):
-    """Redraw the unseen card identities of ``age`` into ``work`` (the adapter's ``_draw_age``)."""
+    """Redraw the unseen card identities of ``age`` into ``work`` (as ``game.WondersKernel._draw_age``)."""
     deal_idx, deal_card, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action = _index_age(hist, meta, hlen, age)
     if ndeal[0] + ndeal[1] + ndeal[2] == 0:
         return
@@ -996,33 +1039,61 @@ def _draw_age(hist, meta, hlen, work, player, age, cur_age, cur_turn, done, rng)
     group_npool = np.zeros(NP * TURNS, np.int64)
     ngroups = 0
     for k in range(NP):
-        contents, holds, nholds = _packet_contents(age, k, player, deal_card, ndeal, mv_action,
-                                                   resolved, begun)
+        contents, holds, nholds = _packet_contents(
+            age, k, player, deal_card, ndeal, mv_action, resolved, begun
+        )
         if k == player:
-            world[k, :ndeal[k]] = deal_card[k, :ndeal[k]]
+            world[k, : ndeal[k]] = deal_card[k, : ndeal[k]]
             nworld[k] = ndeal[k]
         first = holds[0] if nholds > 0 else begun
-        nfree = _moves_before(k, player, first, resolved, mv_idx, mv_actor, mv_action, known, world, nworld,
-                              free_k, free_idx, nfree)
-        if nholds == 0:              # never held: the cards left after those moves are unseen
+        nfree = _moves_before(
+            k,
+            player,
+            first,
+            resolved,
+            mv_idx,
+            mv_actor,
+            mv_action,
+            known,
+            world,
+            nworld,
+            free_k,
+            free_idx,
+            nfree,
+        )
+        if nholds == 0:  # never held: the cards left after those moves are unseen
             for _ in range(HAND - min(first, resolved)):
                 free_k[nfree], free_idx[nfree] = k, -1
                 nfree += 1
             continue
-        for c in range(NC):          # the packet as the player first saw it
+        for c in range(NC):  # the packet as the player first saw it
             if contents[first, c]:
                 known[c] = True
                 if k != player:
                     world[k, nworld[k]] = c
                     nworld[k] += 1
-        ngroups = _hold_groups(k, holds, nholds, resolved, contents, mv_idx, mv_action, known,
-                               group_idx, group_nidx, group_pool, group_npool, ngroups)
+        ngroups = _hold_groups(
+            k,
+            holds,
+            nholds,
+            resolved,
+            contents,
+            mv_idx,
+            mv_action,
+            known,
+            group_idx,
+            group_nidx,
+            group_pool,
+            group_npool,
+            ngroups,
+        )
     # unseen cards of the age fill the free places uniformly
     cards, ncards = _unseen_cards(age, known, nfree, rng)
     _place_unseen(cards, ncards, free_k, free_idx, nfree, world, nworld, work)
     _draw_groups(group_idx, group_nidx, group_pool, group_npool, ngroups, work, rng)
-    _write_world(work, world, nworld, deal_idx, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action,
-                 resolved, player)
+    _write_world(
+        work, world, nworld, deal_idx, ndeal, guild_idx, ng, mv_idx, mv_actor, mv_action, resolved, player
+    )
 
 
 @nb.njit(cache=True)
@@ -1030,10 +1101,10 @@ def nb_determinize(s, player, rng):
     """A world for ``player`` in place, distributed as ``WondersKernel.world_history`` (see
     the module docstring); the state is rebuilt by replaying the drawn history."""
     if s[QTYPE] != Q_NONE or s[AGE] == 0:
-        return                       # worlds are drawn at decision or terminal nodes
+        return  # worlds are drawn at decision or terminal nodes
     hlen = s[HLEN]
-    hist = s[HIST:HIST + hlen].copy()
-    meta = s[META:META + hlen].copy()
+    hist = s[HIST : HIST + hlen].copy()
+    meta = s[META : META + hlen].copy()
     work = np.empty(hlen, np.int64)
     cur_age, cur_turn, done = s[AGE], s[TURN], s[DONE] != 0
     start = hlen
@@ -1075,7 +1146,10 @@ def nb_apply_history(s, actions):
         nb_apply_action(s, actions[i])
 
 
-# -- conversions (Python) -----------------------------------------------------------------
+# -- the engine's view of this game (infosets.games.kernels) --------------------------------
+RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
+
+
 def array_from_history(history) -> np.ndarray:
     """The state array reached by playing ``history`` (pyspiel action ids) from the start."""
     s = new_state()
@@ -1085,32 +1159,27 @@ def array_from_history(history) -> np.ndarray:
 
 def array_history(s: np.ndarray) -> list[int]:
     """The pyspiel action history of a state array."""
-    return [int(a) for a in s[HIST:HIST + s[HLEN]]]
-
-
-def adapter_kernel(s: np.ndarray):
-    """The adapter's ``WondersKernel`` replaying the array's history."""
-    from infosets.games.seven_wonders.game import WondersKernel  # noqa: PLC0415  (games layer, lazy)
-
-    k = WondersKernel()
-    for action in array_history(s):
-        k.apply(action)
-    return k
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """The adapter's ``information_state_string(player)`` of a state array (by replay)."""
-    return adapter_kernel(s).information_state_string(player)
-
-# -- the engine's view of this game (infosets.games.kernels) --------------------------------
-RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
+    return s[HIST : HIST + s[HLEN]].tolist()
 
 
 def kernel_for(game) -> Kernel | None:
     """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
+    cover its parameters (``infosets.games.kernels.kernel_for``). Its strings are the
+    adapter's (``game.py``)."""
     if game.num_players() != NP:
         return None
-    return Kernel("seven_wonders", RULES, NP, NUM_ACTIONS,
-                  array_from_history, array_history, array_infostate_string,
-                  state_of_array=lambda g, array: g.state_from_history(array_history(array)))
+    wrap = type(game.new_kernel()).wrap
+
+    def infostate_string(array: np.ndarray, player: int) -> str:
+        return wrap(array).information_state_string(player)
+
+    return Kernel(
+        "seven_wonders",
+        RULES,
+        NP,
+        NUM_ACTIONS,
+        array_from_history,
+        array_history,
+        infostate_string,
+        state_of_array=lambda g, array: g.state_from_history(array_history(array)),
+    )
