@@ -135,6 +135,10 @@ def test_g3_trees_stay_within_their_bounds():
 
 # --- the compiled twin equals the Python reference (Leduc poker) -------------------------------
 
+# multitree_nb compiles without numba's disk cache (its module docstring): each process that
+# runs it compiles it (~12 CPU-s), so `make test`'s workers run its tests on one of them.
+ON_ONE_WORKER = pytest.mark.xdist_group("multitree_nb")
+
 LEDUC_SETTINGS = [
     dict(),
     dict(rollout_length=0),
@@ -181,6 +185,7 @@ def both_engines(game, state, iterations, seed, uct_c=1.0, **options):
     return trees, front, mast, py_rnd, nb_rnd
 
 
+@ON_ONE_WORKER
 @pytest.mark.parametrize("options", LEDUC_SETTINGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
 def test_compiled_equals_python_reference_on_leduc(options):
     game = pyspiel.load_game("leduc_poker")
@@ -193,6 +198,7 @@ def test_compiled_equals_python_reference_on_leduc(options):
             assert np.array_equal(front.mast_n, mast[0]) and np.array_equal(front.mast_w, mast[1])
 
 
+@ON_ONE_WORKER
 def test_multitree_beats_random_play_on_leduc():
     """300 games, seats alternating, 200 iterations a move (compiled): MultiTree wins about 1.4
     chips a game against uniform play (standard error about 0.27)."""
