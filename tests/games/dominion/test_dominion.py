@@ -7,6 +7,7 @@ import pytest
 import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
 from infosets.games.dominion import game as dm
+from infosets.games.dominion import kernel as dk
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
@@ -42,48 +43,58 @@ def test_errors():
         pyspiel.load_game("dominion(max_turns=0)")
 
 
-def _turn_kernel(hands, n=3):
-    """Player 0 to act with the given hands (card -> count); the rest of the decks drawn."""
+def _set(k, zone, q, counts):
+    """Set player ``q``'s count vector in ``zone`` (``dk.DRAW``, ``dk.HAND``, ...) of the array:
+    card -> count, every other card 0."""
+    row = dk.__dict__[zone] + q * dm.NUM_TYPES
+    k.s[row : row + dm.NUM_TYPES] = 0
+    for c, count in counts.items():
+        k.s[row + c] = count
+
+
+def _turn_kernel(hands, n=3, actions=1):
+    """Player 0 to act with the given hands (card -> count) and ``actions`` actions; the rest
+    of the decks drawn."""
     k = dm.DominionKernel(n, 100)
     for p in range(n):
-        k.draw[p] = [0] * dm.NUM_TYPES
-        k.draw[p][dm.COPPER], k.draw[p][dm.ESTATE] = 7, 3
-        k.hand[p] = [0] * dm.NUM_TYPES
-        for c, count in hands[p].items():
-            k.hand[p][c] = count
-    k.to_draw = 0
-    k.cur = 0
-    k._begin_turn()
+        _set(k, "DRAW", p, {dm.COPPER: 7, dm.ESTATE: 3})
+        _set(k, "HAND", p, hands[p])
+    k.s[dk.H_TO_DRAW] = 0
+    k.s[dk.H_CUR] = 0
+    dk._begin_turn(k.s)
+    if actions != 1:
+        k.s[dk.H_ACTIONS] = actions
     return k
 
 
 def test_militia_discards_to_three_and_moat_blocks():
-    k = _turn_kernel([{dm.MILITIA: 1, dm.COPPER: 4},
-                      {dm.COPPER: 3, dm.ESTATE: 2},
-                      {dm.MOAT: 1, dm.COPPER: 4}])
+    k = _turn_kernel(
+        [{dm.MILITIA: 1, dm.COPPER: 4}, {dm.COPPER: 3, dm.ESTATE: 2}, {dm.MOAT: 1, dm.COPPER: 4}]
+    )
     k.apply(dm.PLAY + dm.MILITIA)
     assert k.current_player() == 1 and k.phase == dm.MILITIA_DROP
     k.apply(dm.DROP + dm.ESTATE)
     k.apply(dm.DROP + dm.ESTATE)
     assert sum(k.hand[1]) == 3 and k.discard[1][dm.ESTATE] == 2
-    assert sum(k.hand[2]) == 5 and k.known[2][dm.MOAT] == 1     # Moat revealed, no discard
-    assert k.phase == dm.BUYING and k.coins == 6                # 4 Coppers + 2
+    assert sum(k.hand[2]) == 5 and k.known[2][dm.MOAT] == 1  # Moat revealed, no discard
+    assert k.phase == dm.BUYING and k.coins == 6  # 4 Coppers + 2
 
 
 def test_merchant_silver_and_market():
     k = _turn_kernel([{dm.MERCHANT: 1, dm.SILVER: 1, dm.COPPER: 3}, {}, {}])
     k.apply(dm.PLAY + dm.MERCHANT)
-    k.apply(dm.COPPER)                          # chance: Merchant draws a Copper
-    assert k.phase == dm.BUYING                 # no action card left: straight to buying
-    assert k.coins == 1 + 2 + 4                 # Merchant bonus, Silver, 4 Coppers
+    k.apply(dm.COPPER)  # chance: Merchant draws a Copper
+    assert k.phase == dm.BUYING  # no action card left: straight to buying
+    assert k.coins == 1 + 2 + 4  # Merchant bonus, Silver, 4 Coppers
     k.apply(dm.BUY + dm.GOLD)
     assert k.discard[0][dm.GOLD] == 1 and k.supply[dm.GOLD] == 29
-    assert k.current_player() == pyspiel.PlayerId.CHANCE      # clean-up draws
+    assert k.current_player() == pyspiel.PlayerId.CHANCE  # clean-up draws
 
 
 def test_mine_gains_a_public_treasure_to_hand():
-    k = _turn_kernel([{dm.MINE: 1, dm.MOAT: 1, dm.SILVER: 1, dm.ESTATE: 2}, {}, {}])
-    k.actions = 2                                # so the turn stays in the Action phase
+    k = _turn_kernel(
+        [{dm.MINE: 1, dm.MOAT: 1, dm.SILVER: 1, dm.ESTATE: 2}, {}, {}], actions=2
+    )  # so the turn stays in the Action phase
     k.apply(dm.PLAY + dm.MINE)
     assert k.legal_actions() == [dm.END, dm.DROP + dm.SILVER]
     k.apply(dm.DROP + dm.SILVER)
@@ -106,12 +117,11 @@ def test_cellar_redraws_as_many_as_discarded():
 
 def test_game_ends_when_provinces_run_out_and_ties_favour_fewer_turns():
     k = _turn_kernel([{dm.GOLD: 3}, {}, {}], n=2)
-    k.supply[dm.PROVINCE] = 1
-    for p in range(2):                          # equal starting decks: 3 VP each
-        k.draw[p] = [0] * dm.NUM_TYPES
-        k.draw[p][dm.ESTATE] = 3
-    k.discard[1][dm.DUCHY] = 2                  # player 1: 3 + 6 = 9 VP
-    k.apply(dm.BUY + dm.PROVINCE)               # player 0: 3 + 6 = 9 VP, took one more turn
+    k.s[dk.SUPPLY + dm.PROVINCE] = 1
+    for p in range(2):  # equal starting decks: 3 VP each
+        _set(k, "DRAW", p, {dm.ESTATE: 3})
+    _set(k, "DISCARD", 1, {dm.DUCHY: 2})  # player 1: 3 + 6 = 9 VP
+    k.apply(dm.BUY + dm.PROVINCE)  # player 0: 3 + 6 = 9 VP, took one more turn
     assert k.is_terminal()
     assert k.victory_points(0) == k.victory_points(1) == 9
     assert k.returns() == [0.0, 1.0]
@@ -123,7 +133,7 @@ def test_hidden_hand_uniform_over_hand_and_draw_pile():
     player = state.current_player()
     other = (player + 1) % 3
     rng = np.random.default_rng(4)
-    counts = np.zeros(2, dtype=int)             # Copper or Estate
+    counts = np.zeros(2, dtype=int)  # Copper or Estate
     for _ in range(3000):
         hand = dm.sample_world(state, player, rng).kernel.hand[other]
         pick = rng.integers(5)
@@ -199,8 +209,16 @@ def test_the_mover_holds_no_treasure_in_the_buy_phase_of_any_world():
     resampler once could deal the mover a treasure there."""
     game = pyspiel.load_game("dominion(players=2)")
     rng = np.random.default_rng(12)
-    state = _play_until(game, rng, lambda s: s.current_player() == 1 and s.kernel.phase == dm.BUYING
-                        and s.kernel.cur == 1 and sum(s.kernel.hand[1]) >= 2)
+    state = _play_until(
+        game,
+        rng,
+        lambda s: (
+            s.current_player() == 1
+            and s.kernel.phase == dm.BUYING
+            and s.kernel.cur == 1
+            and sum(s.kernel.hand[1]) >= 2
+        ),
+    )
     for _ in range(40):
         world = dm.sample_world(state, 0, rng)
         assert not any(world.kernel.hand[1][c] for c in dm.TREASURES)
@@ -215,15 +233,21 @@ def _play_until(game, rng, done):
             state.apply_action(tt.sample_chance(state.kernel, rng))
         else:
             legal = state.legal_actions()
-            state.apply_action(legal[rng.integers(len(legal))] if state.kernel.phase != dm.BUYING
-                               else dm.END)
+            state.apply_action(legal[rng.integers(len(legal))] if state.kernel.phase != dm.BUYING else dm.END)
     return state
 
 
 def _buying_state(game, rng):
     """Player 1's Buy phase (bought nothing yet) with a treasure in their draw pile."""
-    return _play_until(game, rng, lambda s: s.kernel.phase == dm.BUYING and s.kernel.cur == 1
-                       and any(s.kernel.draw[1][t] for t in dm.TREASURES))
+    return _play_until(
+        game,
+        rng,
+        lambda s: (
+            s.kernel.phase == dm.BUYING
+            and s.kernel.cur == 1
+            and any(s.kernel.draw[1][t] for t in dm.TREASURES)
+        ),
+    )
 
 
 def test_the_kernels_resample_is_the_one_determinization_law():
@@ -257,21 +281,19 @@ def test_held_counts_the_hand_at_a_reshuffle_even_a_gained_card():
     """At a reshuffle the whole hand is public: ``held`` takes it, a Gold gained to hand by
     Mine included (history_context's former rule counted draws only), and a pile of one card
     refilled with one card is a reshuffle too (the former rule saw no growth there)."""
-    k = _turn_kernel([{dm.MINE: 1, dm.SMITHY: 1, dm.SILVER: 1, dm.ESTATE: 2}, {}, {}])
-    k.actions = 2
-    k.draw[0] = [0] * dm.NUM_TYPES
-    k.draw[0][dm.COPPER] = 1
-    k.discard[0][dm.DUCHY] = 1
+    k = _turn_kernel([{dm.MINE: 1, dm.SMITHY: 1, dm.SILVER: 1, dm.ESTATE: 2}, {}, {}], actions=2)
+    _set(k, "DRAW", 0, {dm.COPPER: 1})
+    _set(k, "DISCARD", 0, {dm.DUCHY: 1})
     k.apply(dm.PLAY + dm.MINE)
     k.apply(dm.DROP + dm.SILVER)
     k.apply(dm.GAIN + dm.GOLD)
     assert k.held[0] == [0] * dm.NUM_TYPES
     k.apply(dm.PLAY + dm.SMITHY)
-    k.apply(dm.COPPER)                          # the last card; the Duchy is reshuffled in
+    k.apply(dm.COPPER)  # the last card; the Duchy is reshuffled in
     assert k.draw[0][dm.DUCHY] == 1 and k.phase == dm.DRAWING
     assert k.held[0] == k.hand[0] and k.held[0][dm.GOLD] == 1 and k.known[0][dm.GOLD] == 1
     k.apply(dm.DUCHY)
     assert k.held[0][dm.DUCHY] == 0 and k.held[0][dm.ESTATE] == 2
     assert k.phase == dm.BUYING and k.held[0][dm.GOLD] == k.held[0][dm.COPPER] == 0
     world = k.resample(1, np.random.default_rng(0))
-    assert world.hand[0] == k.hand[0]           # every card of the mover's hand is public
+    assert world.hand[0] == k.hand[0]  # every card of the mover's hand is public

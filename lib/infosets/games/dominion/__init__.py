@@ -1,8 +1,9 @@
 """dominion: Dominion (Donald X. Vaccarino, 2008), base set, as an OpenSpiel game, short name ``dominion``.
 
 This folder holds everything about the game:
-* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
-* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+* ``kernel.py``: its rules, written once in numba (the compiled engine and the pyspiel adapter
+  both run them; infosets.games.kernels, infosets.games.array_kernel)
+* ``game.py``: the pyspiel game (registration, string views, tensors, public log, world sampler)
 
-Its tests are in ``tests/games/dominion/``.
+Its tests, and the frozen former Python rules they check against, are in ``tests/games/dominion/``.
 """

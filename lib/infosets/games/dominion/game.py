@@ -27,6 +27,10 @@ Modelling choices (documented simplifications):
   Mine trash); 1 + c = play card c; 18 + c = buy c; 35 + c = discard or trash c from hand;
   52 + c = gain c.
 
+The rules are written once, in numba, in ``kernel.py`` (both engines run them); this module
+holds what is not rules: the registration, the string views and tensors (reading the
+kernel's state array), the public log, the world sampler and the history planning.
+
 Hidden information and the determinizer: another player's hand and draw pile, except
 cards publicly known to be in the hand (a treasure gained to hand by Mine, a revealed
 Moat) until a card of that type leaves the hand, and the cards ``held`` in the hand from
@@ -64,384 +68,200 @@ from __future__ import annotations
 import numpy as np
 
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
+from infosets.games.dominion import kernel as dk
+from infosets.games.dominion.kernel import (  # noqa: F401  (the game's constants, for its users)
+    ACTION,
+    ACTIONS,
+    BUY,
+    BUYING,
+    CARD_NAMES,
+    CELLAR,
+    CELLAR_DROP,
+    COINS,
+    COPPER,
+    COST,
+    CURSE,
+    DRAWING,
+    DROP,
+    DUCHY,
+    END,
+    ESTATE,
+    GAIN,
+    GOLD,
+    HAND_SIZE,
+    MARKET,
+    MAX_PLAYERS,
+    MERCHANT,
+    MILITIA,
+    MILITIA_DROP,
+    MINE,
+    MINE_GAIN,
+    MINE_TRASH,
+    MOAT,
+    NUM_ACTIONS,
+    NUM_TYPES,
+    OVER,
+    PLAY,
+    PROVINCE,
+    REMODEL,
+    REMODEL_GAIN,
+    REMODEL_TRASH,
+    SILVER,
+    SMITHY,
+    TREASURES,
+    VILLAGE,
+    VP,
+    WORKSHOP,
+    WORKSHOP_GAIN,
+)
 
 GAME_NAME = "dominion"
-
-(COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE, CELLAR, MARKET, MERCHANT, MILITIA,
- MINE, MOAT, REMODEL, SMITHY, VILLAGE, WORKSHOP) = range(17)
-NUM_TYPES = 17
-CARD_NAMES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse", "Cellar",
-              "Market", "Merchant", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village",
-              "Workshop")
-COST = (0, 3, 6, 2, 5, 8, 0, 2, 5, 3, 4, 5, 2, 4, 4, 3, 3)
-COINS = (1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-VP = (0, 0, 0, 1, 3, 6, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-TREASURES = (COPPER, SILVER, GOLD)
-ACTIONS = tuple(range(CELLAR, NUM_TYPES))
-END, PLAY, BUY, DROP, GAIN = 0, 1, 1 + NUM_TYPES, 1 + 2 * NUM_TYPES, 1 + 3 * NUM_TYPES
-NUM_ACTIONS = 1 + 4 * NUM_TYPES
-HAND_SIZE = 5
-
-# Phases.
-ACTION, BUYING, CELLAR_DROP, MILITIA_DROP, MINE_TRASH, MINE_GAIN, REMODEL_TRASH, \
-    REMODEL_GAIN, WORKSHOP_GAIN, DRAWING, OVER = range(11)
+NT = NUM_TYPES
+_AFTER = {dk.AFTER_TURN: ("turn",), dk.AFTER_ACTION: ("action",)}
 
 
-def _supply(n: int) -> list[int]:
-    victory = 8 if n == 2 else 12
-    supply = [60 - 7 * n, 40, 30, victory, victory, victory, 10 * (n - 1)]
-    return supply + [10] * len(ACTIONS)
+def _entry(code: int):
+    """A log entry's move as the information state writes it: an action id, "moat" or
+    "cellar<k>"."""
+    if code == dk.MOAT_CODE:
+        return "moat"
+    if code >= dk.CELLAR_CODE:
+        return f"cellar{code - dk.CELLAR_CODE}"
+    return code
 
 
-class DominionKernel(tt.Kernel):
-    """Whole Dominion state: every zone a count vector; ``known`` and ``held`` (per player)
-    count the hand cards publicly there (see the module docstring)."""
+def _log_code(code: int) -> int:
+    """A log entry's ``public_log`` code: its action id, NUM_ACTIONS + min(k, 31) for a Cellar
+    discard of k cards, NUM_ACTIONS + 32 for a Moat reveal."""
+    if code == dk.MOAT_CODE:
+        return NUM_ACTIONS + 32
+    if code >= dk.CELLAR_CODE:
+        return NUM_ACTIONS + min(code - dk.CELLAR_CODE, 31)
+    return code
 
-    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
+
+def _zone(zone) -> str:
+    return ",".join(f"{CARD_NAMES[c]}x{k}" for c, k in enumerate(zone) if k) or "-"
+
+
+class DominionKernel(ArrayKernel):
+    """A Dominion state: the kernel's array (``self.s``), played by its jitted rules; every
+    zone a count vector, ``known`` and ``held`` (per player) count the hand cards publicly
+    there (see the module docstring)."""
+
+    __slots__ = ()
+    RULES = dk
+    NUM_ACTIONS = NUM_ACTIONS
+    MAX_PLAYERS = MAX_PLAYERS
+    REBUILDS_WORLDS = True  # sampled worlds replay from their history (_tabletop)
     CHECKS_EACH_MOVE = False  # the information state's public log covers every move
 
-    VALUE_FIELDS = ("n", "cur", "phase", "actions", "buys", "coins", "merchants", "to_draw",
-                    "drawer", "after", "victim", "mark", "dropped", "turns", "max_turns")
-    LIST_FIELDS = ("supply", "trash", "play", "log")
-    NESTED_FIELDS = ("draw", "hand", "discard", "known", "held")
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
-
     def __init__(self, n: int, max_turns: int):
-        self.n = n
-        self.supply = _supply(n)
-        self.trash = [0] * NUM_TYPES
-        start = [0] * NUM_TYPES
-        start[COPPER], start[ESTATE] = 7, 3
-        self.draw = [start[:] for _ in range(n)]
-        self.hand = [[0] * NUM_TYPES for _ in range(n)]
-        self.discard = [[0] * NUM_TYPES for _ in range(n)]
-        self.play = [0] * NUM_TYPES          # the current player's play area
-        self.known = [[0] * NUM_TYPES for _ in range(n)]   # publicly known hand cards
-        self.held = [[0] * NUM_TYPES for _ in range(n)]    # hand cards from before a reshuffle
-        self.cur = 0
-        self.actions, self.buys, self.coins, self.merchants = 1, 1, 0, 0
-        self.victim = -1
-        self.mark = 0                         # cost of the trashed card (Mine, Remodel)
-        self.dropped = 0                      # cards discarded to Cellar
-        self.turns = 0
-        self.max_turns = max_turns
-        self.log = []
-        # Opening hands: player 0 first, then the others; then player 0's turn.
-        self.phase = DRAWING
-        self.drawer, self.to_draw = 0, HAND_SIZE
-        self.after = ("deal", 1)
+        super().__init__(dk.new_state(n, max_turns))
 
-    # -- flow ---------------------------------------------------------------------------
-    def is_terminal(self):
-        return self.phase == OVER
+    # -- the array's fields, read-only (as Python values) --------------------------------
+    n = property(lambda self: int(self.s[dk.H_N]))
+    cur = property(lambda self: int(self.s[dk.H_CUR]))
+    phase = property(lambda self: int(self.s[dk.H_PHASE]))
+    actions = property(lambda self: int(self.s[dk.H_ACTIONS]))
+    buys = property(lambda self: int(self.s[dk.H_BUYS]))
+    coins = property(lambda self: int(self.s[dk.H_COINS]))
+    merchants = property(lambda self: int(self.s[dk.H_MERCHANTS]))
+    to_draw = property(lambda self: int(self.s[dk.H_TO_DRAW]))
+    drawer = property(lambda self: int(self.s[dk.H_DRAWER]))
+    victim = property(lambda self: int(self.s[dk.H_VICTIM]))
+    mark = property(lambda self: int(self.s[dk.H_MARK]))
+    dropped = property(lambda self: int(self.s[dk.H_DROPPED]))
+    turns = property(lambda self: int(self.s[dk.H_TURNS]))
+    max_turns = property(lambda self: int(self.s[dk.H_MAX_TURNS]))
+    supply = property(lambda self: self.s[dk.SUPPLY : dk.SUPPLY + NT].tolist())
+    trash = property(lambda self: self.s[dk.TRASH : dk.TRASH + NT].tolist())
+    play = property(lambda self: self.s[dk.PLAYAREA : dk.PLAYAREA + NT].tolist())
+    draw = property(lambda self: self._rows(dk.DRAW))
+    hand = property(lambda self: self._rows(dk.HAND))
+    discard = property(lambda self: self._rows(dk.DISCARD))
+    known = property(lambda self: self._rows(dk.KNOWN))
+    held = property(lambda self: self._rows(dk.HELD))
 
-    def current_player(self):
-        if self.phase == OVER:
-            return tt.TERMINAL
-        if self.phase == DRAWING:
-            return tt.CHANCE
-        if self.phase == MILITIA_DROP:
-            return self.victim
-        return self.cur
+    @property
+    def after(self) -> tuple:
+        """What follows the current draws: ("deal", next player), ("turn",) or ("action",)."""
+        after = int(self.s[dk.H_AFTER])
+        return ("deal", int(self.s[dk.H_AFTER_ARG])) if after == dk.AFTER_DEAL else _AFTER[after]
 
-    def chance_outcomes(self):
-        return tt.count_outcomes(self.draw[self.drawer])
+    def _rows(self, base: int) -> list[list[int]]:
+        flat = self.s[base : base + self.n * NT].tolist()
+        return [flat[q * NT : (q + 1) * NT] for q in range(self.n)]
 
-    def _gains_up_to(self, cost: int, treasure_only: bool = False) -> list[int]:
-        kinds = TREASURES if treasure_only else range(NUM_TYPES)
-        return [GAIN + c for c in kinds if self.supply[c] and COST[c] <= cost]
+    def _log_entries(self) -> list[int]:
+        s = self.s
+        count = int(s[dk.H_NLOG])
+        if count > dk.LOG_CAP:
+            raise ValueError(f"state: the log has {count} entries, more than the array keeps ({dk.LOG_CAP})")
+        return s[dk.LOG : dk.LOG + count].tolist()
 
-    def chance_possible(self, action):
-        return 0 <= action < NUM_TYPES and self.draw[self.drawer][action] > 0
+    @property
+    def log(self) -> list[tuple]:
+        """The public log: (mover, action id) of a play, buy, trash, discard or gain; (mover,
+        "moat") of a Moat reveal; (mover, "cellar<k>") of a Cellar discard of k cards."""
+        return [(e // 1024, _entry(e % 1024)) for e in self._log_entries()]
 
-    def legal_actions(self):
-        phase = self.phase
-        if phase == ACTION:
-            hand = self.hand[self.cur]
-            return [END] + [PLAY + c for c in ACTIONS if hand[c]]
-        if phase == BUYING:
-            return [END] + [BUY + c for c in range(NUM_TYPES)
-                            if self.supply[c] and COST[c] <= self.coins]
-        if phase == CELLAR_DROP:
-            hand = self.hand[self.cur]
-            return [END] + [DROP + c for c in range(NUM_TYPES) if hand[c]]
-        if phase == MILITIA_DROP:
-            hand = self.hand[self.victim]
-            return [DROP + c for c in range(NUM_TYPES) if hand[c]]
-        if phase == MINE_TRASH:
-            hand = self.hand[self.cur]
-            return [END] + [DROP + c for c in TREASURES if hand[c]]
-        if phase == REMODEL_TRASH:
-            hand = self.hand[self.cur]
-            return [DROP + c for c in range(NUM_TYPES) if hand[c]]
-        if phase == MINE_GAIN:
-            return self._gains_up_to(self.mark + 3, treasure_only=True)
-        if phase == REMODEL_GAIN:
-            return self._gains_up_to(self.mark + 2)
-        if phase == WORKSHOP_GAIN:
-            return self._gains_up_to(4)
-        return []
-
-    def apply(self, action):
-        phase = self.phase
-        if phase == DRAWING:
-            self.draw[self.drawer][action] -= 1
-            self.hand[self.drawer][action] += 1
-            self.to_draw -= 1
-            self._continue_drawing()
-            return
-        p = self.cur
-        if phase == ACTION:
-            if action == END:
-                self._start_buying()
-            else:
-                self._play_action(action - PLAY)
-        elif phase == BUYING:
-            if action == END:
-                self._cleanup()
-            else:
-                c = action - BUY
-                self.supply[c] -= 1
-                self.discard[p][c] += 1
-                self.coins -= COST[c]
-                self.buys -= 1
-                self.log.append((p, action))
-                if not self.buys:
-                    self._cleanup()
-        elif phase == CELLAR_DROP:
-            if action == END:
-                self.log.append((p, f"cellar{self.dropped}"))
-                self._draw_then(p, self.dropped, ("action",))
-            else:
-                self._leave_hand(p, action - DROP, self.discard[p])
-                self.dropped += 1
-        elif phase == MILITIA_DROP:
-            q = self.victim
-            self._leave_hand(q, action - DROP, self.discard[q])
-            self.log.append((q, action))
-            if sum(self.hand[q]) <= 3:
-                self._next_militia_victim(q + 1)
-        elif phase in (MINE_TRASH, REMODEL_TRASH):
-            if action == END:
-                self._resume_actions()
-            else:
-                c = action - DROP
-                self._leave_hand(p, c, self.trash)
-                self.log.append((p, action))
-                self.mark = COST[c]
-                gain_phase = MINE_GAIN if phase == MINE_TRASH else REMODEL_GAIN
-                self.phase = gain_phase
-                if not self.legal_actions():
-                    self._resume_actions()
-        else:                                    # a gain
-            c = action - GAIN
-            self.supply[c] -= 1
-            self.log.append((p, action))
-            if phase == MINE_GAIN:
-                self.hand[p][c] += 1
-                self.known[p][c] += 1
-            else:
-                self.discard[p][c] += 1
-            self._resume_actions()
-
-    def _leave_hand(self, q: int, c: int, destination: list[int]):
-        self.hand[q][c] -= 1
-        destination[c] += 1
-        if self.known[q][c]:
-            self.known[q][c] -= 1
-        if self.held[q][c]:
-            self.held[q][c] -= 1
-
-    def _play_action(self, c: int):
-        p = self.cur
-        self._leave_hand(p, c, self.play)
-        self.actions -= 1
-        self.log.append((p, PLAY + c))
-        draws = 0
-        if c == CELLAR:
-            self.actions += 1
-            self.dropped = 0
-            self.phase = CELLAR_DROP
-            return
-        if c == MARKET:
-            draws, self.actions, self.buys, self.coins = 1, self.actions + 1, self.buys + 1, self.coins + 1
-        elif c == MERCHANT:
-            draws, self.actions = 1, self.actions + 1
-            self.merchants += 1
-        elif c == MILITIA:
-            self.coins += 2
-            self._next_militia_victim(0)
-            return
-        elif c == MINE:
-            self.phase = MINE_TRASH
-            if not any(self.hand[p][t] for t in TREASURES):
-                self._resume_actions()
-            return
-        elif c == REMODEL:
-            self.phase = REMODEL_TRASH
-            if not sum(self.hand[p]):
-                self._resume_actions()
-            return
-        elif c == WORKSHOP:
-            self.phase = WORKSHOP_GAIN
-            if not self.legal_actions():
-                self._resume_actions()
-            return
-        elif c == MOAT:
-            draws = 2
-        elif c == SMITHY:
-            draws = 3
-        elif c == VILLAGE:
-            draws, self.actions = 1, self.actions + 2
-        self._draw_then(p, draws, ("action",))
-
-    def _next_militia_victim(self, start: int):
-        for q in range(start, self.n):
-            if q == self.cur or sum(self.hand[q]) <= 3:
-                continue
-            if self.hand[q][MOAT]:
-                self.known[q][MOAT] = max(self.known[q][MOAT], 1)
-                self.log.append((q, "moat"))
-                continue
-            self.victim = q
-            self.phase = MILITIA_DROP
-            return
-        self.victim = -1
-        self._resume_actions()
-
-    def _resume_actions(self):
-        p = self.cur
-        if self.actions and any(self.hand[p][c] for c in ACTIONS):
-            self.phase = ACTION
-        else:
-            self._start_buying()
-
-    def _start_buying(self):
-        p = self.cur
-        hand = self.hand[p]
-        for c in TREASURES:
-            if hand[c]:
-                self.coins += COINS[c] * hand[c]
-                self.play[c] += hand[c]
-                hand[c] = 0
-                self.known[p][c] = 0
-                self.held[p][c] = 0
-        if self.play[SILVER]:
-            self.coins += self.merchants
-        self.phase = BUYING
-
-    def _draw_then(self, player: int, count: int, after: tuple):
-        self.drawer, self.to_draw, self.after = player, count, after
-        self.phase = DRAWING
-        self._continue_drawing()
-
-    def _continue_drawing(self):
-        q = self.drawer
-        if self.to_draw and not sum(self.draw[q]):
-            if sum(self.discard[q]):        # the hand now is public: all cards but the pile's
-                self.held[q] = self.hand[q][:]
-            self.draw[q], self.discard[q] = self.discard[q], [0] * NUM_TYPES  # shuffle
-        if self.to_draw and sum(self.draw[q]):
-            self.phase = DRAWING
-            return
-        self.to_draw = 0
-        after = self.after
-        if after[0] == "deal":
-            nxt = after[1]
-            if nxt < self.n:
-                self._draw_then(nxt, HAND_SIZE, ("deal", nxt + 1))
-            else:
-                self._begin_turn()
-        elif after[0] == "turn":
-            self._begin_turn()
-        else:
-            self._resume_actions()
-
-    def _cleanup(self):
-        p = self.cur
-        for c in range(NUM_TYPES):
-            self.discard[p][c] += self.hand[p][c] + self.play[c]
-        self.hand[p] = [0] * NUM_TYPES
-        self.known[p] = [0] * NUM_TYPES
-        self.held[p] = [0] * NUM_TYPES
-        self.play = [0] * NUM_TYPES
-        self.turns += 1
-        empty = sum(1 for s in self.supply if s == 0)
-        if not self.supply[PROVINCE] or empty >= 3 or self.turns >= self.max_turns:
-            self.phase = OVER
-            return
-        self.cur = (p + 1) % self.n
-        self._draw_then(p, HAND_SIZE, ("turn",))
-
-    def _begin_turn(self):
-        self.actions, self.buys, self.coins, self.merchants = 1, 1, 0, 0
-        self._resume_actions()
+    def _log_text(self) -> str:
+        return ";".join(f"{e // 1024}:{_entry(e % 1024)}" for e in self._log_entries())
 
     def victory_points(self, p: int) -> int:
-        total = 0
-        for zone in (self.draw[p], self.hand[p], self.discard[p]):
-            total += sum(VP[c] * zone[c] for c in (ESTATE, DUCHY, PROVINCE, CURSE))
-        if p == self.cur:
-            total += sum(VP[c] * self.play[c] for c in (ESTATE, DUCHY, PROVINCE, CURSE))
-        return total
+        return int(dk._victory_points(self.s, p))
 
-    def returns(self):
-        if self.phase != OVER:
-            return [0.0] * self.n
-        # Fewer turns taken breaks ties: players after the last mover took one turn fewer.
-        last = (self.turns - 1) % self.n
-        keys = [(self.victory_points(p), 1 if p > last else 0) for p in range(self.n)]
-        return tt.win_shares(keys)
+    def chance_possible(self, action):
+        return 0 <= action < NT and self.s[dk.DRAW + self.s[dk.H_DRAWER] * NT + action] > 0
 
     # -- information ---------------------------------------------------------------------
-    @staticmethod
-    def _zone(zone) -> str:
-        return ",".join(f"{CARD_NAMES[c]}x{k}" for c, k in enumerate(zone) if k) or "-"
-
     # Tensor layout: see the module docstring.
     LOG_CODES = NUM_ACTIONS + 33
 
     def tensor_pieces(self, player):
-        n = self.n
-        return [("player", tt.one_hot(player, n)),
-                ("mover", tt.mover_one_hot(self, n)),
-                ("phase", tt.one_hot(self.phase, OVER + 1)),
-                ("turn", np.asarray([self.turns], np.float32)),
-                ("actions", np.asarray([self.actions], np.float32)),
-                ("buys", np.asarray([self.buys], np.float32)),
-                ("coins", np.asarray([self.coins], np.float32)),
-                ("hand", np.asarray(self.hand[player], np.float32)),
-                ("play", np.asarray(self.play, np.float32)),
-                ("supply", np.asarray(self.supply, np.float32)),
-                ("trash", np.asarray(self.trash, np.float32)),
-                ("hand_sizes", np.asarray([sum(h) for h in self.hand], np.float32)),
-                ("known", np.asarray(self.known, np.float32)),
-                ("draw_sizes", np.asarray([sum(d) for d in self.draw], np.float32)),
-                ("discards", np.asarray(self.discard, np.float32))]
+        n, s = self.n, self.s
+        hand, draw = self.hand, self.draw
+        return [
+            ("player", tt.one_hot(player, n)),
+            ("mover", tt.mover_one_hot(self, n)),
+            ("phase", tt.one_hot(self.phase, OVER + 1)),
+            ("turn", np.asarray([self.turns], np.float32)),
+            ("actions", np.asarray([self.actions], np.float32)),
+            ("buys", np.asarray([self.buys], np.float32)),
+            ("coins", np.asarray([self.coins], np.float32)),
+            ("hand", np.asarray(hand[player], np.float32)),
+            ("play", s[dk.PLAYAREA : dk.PLAYAREA + NT].astype(np.float32)),
+            ("supply", s[dk.SUPPLY : dk.SUPPLY + NT].astype(np.float32)),
+            ("trash", s[dk.TRASH : dk.TRASH + NT].astype(np.float32)),
+            ("hand_sizes", np.asarray([sum(h) for h in hand], np.float32)),
+            ("known", np.asarray(self.known, np.float32)),
+            ("draw_sizes", np.asarray([sum(d) for d in draw], np.float32)),
+            ("discards", np.asarray(self.discard, np.float32)),
+        ]
 
     def log_codes(self):
-        codes = []
-        for p, entry in self.log:
-            if isinstance(entry, int):
-                codes.append((p, entry))
-            elif entry == "moat":
-                codes.append((p, NUM_ACTIONS + 32))
-            else:
-                codes.append((p, NUM_ACTIONS + min(int(entry[len("cellar"):]), 31)))
-        return codes
+        return [(e // 1024, _log_code(e % 1024)) for e in self._log_entries()]
 
     def _view(self, player: int) -> list[str]:
-        parts = [f"p{player} mover {self.current_player()} phase {self.phase} turn {self.turns} "
-                 f"actions {self.actions} buys {self.buys} coins {self.coins}",
-                 f"hand: {self._zone(self.hand[player])}",
-                 f"play: {self._zone(self.play)}",
-                 "supply " + ",".join(map(str, self.supply)),
-                 "trash " + ",".join(map(str, self.trash))]
+        hand, draw, known, discard = self.hand, self.draw, self.known, self.discard
+        parts = [
+            f"p{player} mover {self.current_player()} phase {self.phase} turn {self.turns} "
+            f"actions {self.actions} buys {self.buys} coins {self.coins}",
+            f"hand: {_zone(hand[player])}",
+            f"play: {_zone(self.play)}",
+            "supply " + ",".join(map(str, self.supply)),
+            "trash " + ",".join(map(str, self.trash)),
+        ]
         for q in range(self.n):
-            parts.append(f"p{q} hand {sum(self.hand[q])} known {self._zone(self.known[q])} "
-                         f"draw {sum(self.draw[q])} discard {self._zone(self.discard[q])}")
+            parts.append(
+                f"p{q} hand {sum(hand[q])} known {_zone(known[q])} "
+                f"draw {sum(draw[q])} discard {_zone(discard[q])}"
+            )
         return parts
 
+    # -- worlds ----------------------------------------------------------------------------
     def resample(self, player, rng):
         """Re-deal, for every other player, the hand cards not publicly there uniformly from
         their hand plus draw pile (as the compiled ``nb_determinize``, draw for draw).
@@ -452,49 +272,50 @@ class DominionKernel(tt.Kernel):
         treasures were all played, so treasures stay out of the mover's re-dealt cards (they
         go to the draw pile)."""
         k = self.copy()
+        s = k.s
+        hands, draws, known, held = self.hand, self.draw, self.known, self.held
         for q in range(k.n):
             if q == player:
                 continue
-            kept = [max(k.known[q][c], k.held[q][c]) for c in range(NUM_TYPES)]
-            pool = [k.draw[q][c] + k.hand[q][c] - kept[c] for c in range(NUM_TYPES)]
-            size = sum(k.hand[q]) - sum(kept)
+            kept = [max(known[q][c], held[q][c]) for c in range(NT)]
+            pool = [draws[q][c] + hands[q][c] - kept[c] for c in range(NT)]
+            size = sum(hands[q]) - sum(kept)
             no_treasure = q == k.cur and k.phase == BUYING
-            cards = _shuffled_cards([0 if no_treasure and c in TREASURES else pool[c]
-                                     for c in range(NUM_TYPES)], rng)
-            k.hand[q] = kept[:]
+            cards = _shuffled_cards(
+                [0 if no_treasure and c in TREASURES else pool[c] for c in range(NT)], rng
+            )
+            hand = kept[:]
             for c in cards[:size]:
-                k.hand[q][c] += 1
-            k.draw[q] = [pool[c] - k.hand[q][c] + kept[c] for c in range(NUM_TYPES)]
+                hand[c] += 1
+            s[dk.HAND + q * NT : dk.HAND + (q + 1) * NT] = hand
+            s[dk.DRAW + q * NT : dk.DRAW + (q + 1) * NT] = [pool[c] - hand[c] + kept[c] for c in range(NT)]
         return k
 
     def history_context(self, game, history):
         """From ``history`` replayed: the real kernel, the draws each player still holds as
         (step, card) lists (step None for a card gained to hand; a card leaving a hand takes
         away the earliest draw of its type still held), the cards each player holds from
-        before their last reshuffle (the replayed kernel's ``held``, one implementation: it
-        counts a card gained to hand that was in the hand at the reshuffle, as public as a
-        drawn one, which the draws alone would miss) and the phase before each step and
-        after the last."""
+        before their last reshuffle (the replayed kernel's ``held``) and the phase before each
+        step and after the last."""
         real = game.new_kernel()
-        in_hand = [[] for _ in range(real.n)]
+        s, n = real.s, real.n
+        in_hand = [[] for _ in range(n)]
         phases = []
+        hands = s[dk.HAND : dk.HAND + n * NT].tolist()
         for step, action in enumerate(history):
-            phases.append(real.phase)
-            before = [hand[:] for hand in real.hand]
-            if real.phase == DRAWING:
-                in_hand[real.drawer].append((step, action))
-                before[real.drawer][action] += 1
+            phase = int(s[dk.H_PHASE])
+            phases.append(phase)
+            if phase == DRAWING:
+                drawer = int(s[dk.H_DRAWER])
+                in_hand[drawer].append((step, action))
+                hands[drawer * NT + action] += 1
             real.apply(action)
-            for q in range(real.n):
-                if before[q] == real.hand[q]:
-                    continue
-                for c in range(NUM_TYPES):
-                    delta = real.hand[q][c] - before[q][c]
-                    for _ in range(-delta):
-                        in_hand[q].remove(next(e for e in in_hand[q] if e[1] == c))
-                    in_hand[q].extend([(None, c)] * max(delta, 0))
+            after = s[dk.HAND : dk.HAND + n * NT].tolist()
+            if after != hands:
+                _follow_hands(in_hand, hands, after)
+            hands = after
         phases.append(real.phase)
-        return real, in_hand, [held[:] for held in real.held], phases
+        return real, in_hand, real.held, phases
 
     def replay_move(self, kernel, step, action, context):
         """An "end" of the Action phase or of an optional Mine trash is asked only while the
@@ -503,11 +324,12 @@ class DominionKernel(tt.Kernel):
         after the last step, where the real player is already past that phase)."""
         phases = context[3]
         asked = [] if action is None else [action]
-        if kernel.phase == phases[step]:
+        phase = kernel.phase
+        if phase == phases[step]:
             return asked
         if action == END and phases[step] in (ACTION, MINE_TRASH):
             return []
-        if kernel.phase in (ACTION, MINE_TRASH):
+        if phase in (ACTION, MINE_TRASH):
             return [END] + self.replay_move(_after_end(kernel), step, action, context)
         return asked
 
@@ -523,12 +345,14 @@ class DominionKernel(tt.Kernel):
         """
         real, in_hand, _, _ = context if context is not None else self.history_context(game, history)
         planned = list(history)
+        hands, known = self.hand, self.known
+        real_hands, real_known = real.hand, real.known
         for q in range(real.n):
             if q == player:
                 continue
             out, put = [], []
-            for c in range(NUM_TYPES):
-                delta = (self.hand[q][c] - self.known[q][c]) - (real.hand[q][c] - real.known[q][c])
+            for c in range(NT):
+                delta = (hands[q][c] - known[q][c]) - (real_hands[q][c] - real_known[q][c])
                 if delta < 0:
                     steps = [e[0] for e in in_hand[q] if e[1] == c and e[0] is not None]
                     if len(steps) < -delta:
@@ -547,16 +371,37 @@ class DominionKernel(tt.Kernel):
             return f"draw {CARD_NAMES[action]}"
         if action == END:
             return "end"
-        kind, c = divmod(action - 1, NUM_TYPES)
+        kind, c = divmod(action - 1, NT)
         return f"{('play', 'buy', 'discard/trash', 'gain')[kind]} {CARD_NAMES[c]}"
 
     def _state_line(self):
-        return (f"mover {self.current_player()} phase {self.phase} turn {self.turns} "
-                f"coins {self.coins} supply {self.supply}")
+        return (
+            f"mover {self.current_player()} phase {self.phase} turn {self.turns} "
+            f"coins {self.coins} supply {self.supply}"
+        )
 
     def _player_line(self, q):
-        return (f"p{q} hand {self._zone(self.hand[q])} draw {self._zone(self.draw[q])} "
-                f"discard {self._zone(self.discard[q])}")
+        return f"p{q} hand {_zone(self.hand[q])} draw {_zone(self.draw[q])} discard {_zone(self.discard[q])}"
+
+    def __str__(self):
+        hand, draw, discard = self.hand, self.draw, self.discard  # read once for every line
+        players = [
+            f"p{q} hand {_zone(hand[q])} draw {_zone(draw[q])} discard {_zone(discard[q])}"
+            for q in range(self.n)
+        ]
+        return "\n".join([self._state_line()] + players)
+
+
+def _follow_hands(in_hand: list, before: list[int], after: list[int]) -> None:
+    """Update each player's held draws (``history_context``) from the flat hand counts
+    ``before`` a step to those ``after`` it: a card leaving a hand takes away the earliest
+    entry of its type, a card joining it (a gain to hand) is an entry of step None."""
+    for q, entries in enumerate(in_hand):
+        for c in range(NT):
+            delta = after[q * NT + c] - before[q * NT + c]
+            for _ in range(-delta):
+                entries.remove(next(e for e in entries if e[1] == c))
+            entries.extend([(None, c)] * max(delta, 0))
 
 
 def _shuffled_cards(counts: list[int], rng) -> list[int]:
@@ -581,8 +426,13 @@ def _after_end(kernel: DominionKernel) -> DominionKernel:
 
 _DEFAULT_PLAYERS = 3
 _DEFAULT_MAX_TURNS = 200
-GAME_TYPE = tt.make_game_type(GAME_NAME, "Dominion (base, First Game kingdom)", 2, 4,
-                              {"players": _DEFAULT_PLAYERS, "max_turns": _DEFAULT_MAX_TURNS})
+GAME_TYPE = tt.make_game_type(
+    GAME_NAME,
+    "Dominion (base, First Game kingdom)",
+    2,
+    4,
+    {"players": _DEFAULT_PLAYERS, "max_turns": _DEFAULT_MAX_TURNS},
+)
 
 
 class DominionGame(tt.TabletopGame):
@@ -592,8 +442,14 @@ class DominionGame(tt.TabletopGame):
         params = dict(params or {})
         n = tt.players_param(params, GAME_TYPE)
         max_turns = tt.int_param(params, "max_turns", _DEFAULT_MAX_TURNS, 1, 10_000)
-        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
-                         max_chance_outcomes=NUM_TYPES, max_game_length=max_turns * 200 + 5 * n)
+        super().__init__(
+            GAME_TYPE,
+            params,
+            num_players=n,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_TYPES,
+            max_game_length=max_turns * 200 + 5 * n,
+        )
         self.max_turns = max_turns
 
     def new_kernel(self):

@@ -1,11 +1,15 @@
-"""Numba kernel of the ``dominion`` port (``infosets.games.dominion.game``) for the compiled engine.
+"""Dominion's rules, written once: the numba kernel both engines run.
 
-Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (slug ``pimcts_aggregation``). The readable reference is
-``dominion.DominionKernel``: this module follows it step for step (phases, action ids, draws as
-chance nodes on the drawer's draw-pile counts in card order with probability count / total,
-win-share returns with the fewer-turns tie-break), so the information state strings (built in
-Python from the array, through the reference's own string code) are the adapter's.
+Dominion (Donald X. Vaccarino, 2008), base set, for Ravichandran, Goodman and Lucas,
+"Evaluation of Perfect-Information Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md); rules and modelling choices in ``game.py``'s docstring.
+The compiled PI-MCTS / IS-MCTS engine calls these jitted functions directly (contract in
+``infosets.games.kernels``); the pyspiel adapter and the Python reference engine call them
+through ``game.DominionKernel`` (an ``array_kernel.ArrayKernel``), which reads the array for
+the string views, tensors, public log and world sampler. Phases, action ids, draws as chance
+nodes on the drawer's draw-pile counts in card order with probability count / total, and
+win-share returns with the fewer-turns tie-break are those of the former Python rules, kept
+frozen as the test oracle (``tests/games/dominion/oracle.py``).
 
 A state is an int64 array: a header (``H_*``), then ``supply``, ``trash`` and ``play`` (17
 counts each), per player ``draw``, ``hand``, ``discard``, ``known`` and ``held`` (4 x 17 counts
@@ -13,19 +17,18 @@ each; ``held``: the hand cards from before the player's last reshuffle, as the r
 the public log (``player * 1024 + code``: the action id of a play, buy, trash, discard or gain,
 ``MOAT_CODE`` for a Moat reveal, ``CELLAR_CODE + k`` for a Cellar discard of k cards). A running
 64-bit hash of the log (``H_LOG_HASH``) keeps ``nb_infostate_key`` cheap; past ``LOG_CAP``
-entries the log is no longer stored (the key stays exact, the Python conversions refuse).
+entries the log is no longer stored (the key stays exact, the string views refuse).
 
-The array keeps no action history (games run to thousands of actions): ``from_history``
-replays one, and the registry converts pyspiel states through the adapter's kernel object
-(``array_from_state`` / ``state_from_array``). A world's pyspiel state (``state_from_array``)
-thus has the world's cards and rules but an empty ``history()``.
+The array keeps no action history (games run to thousands of actions): the engine's record
+(``array_kernel.kernel_record``) replays one, and wraps an array as a pyspiel state with an
+empty ``history()``.
 
 Heuristic (``nb_heuristic``): TAG's setting for Dominion (``json/players/gameSpecific/
 Dominion.json``) is ``PureScoreHeuristic``, the raw game score (victory points). On the
 returns' [0, 1] scale: ``clip(VP / 100, 0, 1)`` per player (the scale the seven_wonders port
 uses for the same heuristic); the returns at the end.
 
-Determinization (``nb_determinize``): ``DominionKernel.resample``'s law, draw for draw (its
+Determinization (``nb_determinize``): ``game.DominionKernel.resample``'s law, draw for draw (its
 Fisher-Yates swaps ``rng_bounded(i + 1)``, as the reference does given a ``PCG32``): for every
 other player the hand keeps ``max(known, held)`` of each type (the cards publicly there) and
 the rest of it is re-dealt uniformly from those cards plus the draw pile (a uniform shuffle of
@@ -44,49 +47,78 @@ import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_bounded
-from infosets.games.dominion.game import (
-    ACTION,
-    ACTIONS,
-    BUY,
-    BUYING,
-    CELLAR,
-    CELLAR_DROP,
-    COINS,
-    COST,
-    CURSE,
-    DRAWING,
-    DROP,
-    DUCHY,
-    END,
+from infosets.games.array_kernel import kernel_record
+from infosets.games.kernels import Kernel
+
+(
+    COPPER,
+    SILVER,
+    GOLD,
     ESTATE,
-    GAIN,
-    HAND_SIZE,
+    DUCHY,
+    PROVINCE,
+    CURSE,
+    CELLAR,
     MARKET,
     MERCHANT,
     MILITIA,
-    MILITIA_DROP,
     MINE,
-    MINE_GAIN,
-    MINE_TRASH,
     MOAT,
-    NUM_ACTIONS,
-    NUM_TYPES,
-    OVER,
-    PLAY,
-    PROVINCE,
     REMODEL,
-    REMODEL_GAIN,
-    REMODEL_TRASH,
-    SILVER,
     SMITHY,
     VILLAGE,
-    VP,
     WORKSHOP,
-    WORKSHOP_GAIN,
-    DominionKernel,
-    _supply,
+) = range(17)
+NUM_TYPES = 17
+CARD_NAMES = (
+    "Copper",
+    "Silver",
+    "Gold",
+    "Estate",
+    "Duchy",
+    "Province",
+    "Curse",
+    "Cellar",
+    "Market",
+    "Merchant",
+    "Militia",
+    "Mine",
+    "Moat",
+    "Remodel",
+    "Smithy",
+    "Village",
+    "Workshop",
 )
-from infosets.games.kernels import Kernel
+COST = (0, 3, 6, 2, 5, 8, 0, 2, 5, 3, 4, 5, 2, 4, 4, 3, 3)
+COINS = (1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+VP = (0, 0, 0, 1, 3, 6, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+TREASURES = (COPPER, SILVER, GOLD)
+ACTIONS = tuple(range(CELLAR, NUM_TYPES))
+END, PLAY, BUY, DROP, GAIN = 0, 1, 1 + NUM_TYPES, 1 + 2 * NUM_TYPES, 1 + 3 * NUM_TYPES
+NUM_ACTIONS = 1 + 4 * NUM_TYPES
+HAND_SIZE = 5
+
+# Phases.
+(
+    ACTION,
+    BUYING,
+    CELLAR_DROP,
+    MILITIA_DROP,
+    MINE_TRASH,
+    MINE_GAIN,
+    REMODEL_TRASH,
+    REMODEL_GAIN,
+    WORKSHOP_GAIN,
+    DRAWING,
+    OVER,
+) = range(11)
+
+
+def _supply(n: int) -> list[int]:
+    victory = 8 if n == 2 else 12
+    supply = [60 - 7 * n, 40, 30, victory, victory, victory, 10 * (n - 1)]
+    return supply + [10] * len(ACTIONS)
+
 
 CHANCE = -1
 TERMINAL = -4
@@ -95,8 +127,26 @@ LOG_CAP = 4096
 MOAT_CODE, CELLAR_CODE = 99, 100
 AFTER_DEAL, AFTER_TURN, AFTER_ACTION = 0, 1, 2
 VP_SCALE = 100.0
-(H_N, H_CUR, H_PHASE, H_ACTIONS, H_BUYS, H_COINS, H_MERCHANTS, H_TO_DRAW, H_DRAWER, H_AFTER,
- H_AFTER_ARG, H_VICTIM, H_MARK, H_DROPPED, H_TURNS, H_MAX_TURNS, H_NLOG, H_LOG_HASH) = range(18)
+(
+    H_N,
+    H_CUR,
+    H_PHASE,
+    H_ACTIONS,
+    H_BUYS,
+    H_COINS,
+    H_MERCHANTS,
+    H_TO_DRAW,
+    H_DRAWER,
+    H_AFTER,
+    H_AFTER_ARG,
+    H_VICTIM,
+    H_MARK,
+    H_DROPPED,
+    H_TURNS,
+    H_MAX_TURNS,
+    H_NLOG,
+    H_LOG_HASH,
+) = range(18)
 SUPPLY = 20
 TRASH = SUPPLY + NUM_TYPES
 PLAYAREA = TRASH + NUM_TYPES
@@ -111,7 +161,7 @@ COST_A = np.array(COST, dtype=np.int64)
 COINS_A = np.array(COINS, dtype=np.int64)
 VP_A = np.array(VP, dtype=np.int64)
 IS_ACTION = np.array([c in ACTIONS for c in range(NUM_TYPES)], dtype=np.bool_)
-TREASURE_TYPES = 3   # Copper, Silver, Gold are types 0..2
+TREASURE_TYPES = 3  # Copper, Silver, Gold are types 0..2
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
 _M3 = np.uint64(0x94D049BB133111EB)
@@ -127,9 +177,9 @@ def new_state(n: int, max_turns: int) -> np.ndarray:
     s[H_MAX_TURNS] = max_turns
     s[H_TO_DRAW] = HAND_SIZE
     s[H_AFTER], s[H_AFTER_ARG] = AFTER_DEAL, 1
-    s[SUPPLY:SUPPLY + NUM_TYPES] = _supply(n)
+    s[SUPPLY : SUPPLY + NUM_TYPES] = _supply(n)
     for p in range(n):
-        s[DRAW + p * NUM_TYPES + 0] = 7   # Coppers
+        s[DRAW + p * NUM_TYPES + 0] = 7  # Coppers
         s[DRAW + p * NUM_TYPES + ESTATE] = 3
     return s
 
@@ -140,15 +190,6 @@ def _mix(h, v):
     z = (z ^ (z >> np.uint64(30))) * _M2
     z = (z ^ (z >> np.uint64(27))) * _M3
     return z ^ (z >> np.uint64(31))
-
-
-@nb.njit(cache=True)
-def log_hash(entries):
-    """The running log hash after ``entries`` (as ``nb_apply_action`` keeps it)."""
-    h = np.uint64(0)
-    for e in entries:
-        h = _mix(h, e)
-    return np.int64(h)
 
 
 @nb.njit(cache=True)
@@ -306,12 +347,12 @@ def _continue_drawing(s):
     while True:
         q = s[H_DRAWER]
         if s[H_TO_DRAW] > 0:
-            if _total(s, DRAW, q) == 0:   # shuffle the discards in
+            if _total(s, DRAW, q) == 0:  # shuffle the discards in
                 for c in range(NUM_TYPES):
                     s[DRAW + q * NUM_TYPES + c] = s[DISCARD + q * NUM_TYPES + c]
                     s[DISCARD + q * NUM_TYPES + c] = 0
                 if _total(s, DRAW, q) > 0:
-                    for c in range(NUM_TYPES):   # the hand now is public (see HELD)
+                    for c in range(NUM_TYPES):  # the hand now is public (see HELD)
                         s[HELD + q * NUM_TYPES + c] = s[HAND + q * NUM_TYPES + c]
                     s[H_PHASE] = DRAWING
                     return
@@ -341,7 +382,7 @@ def _draw_then(s, player, count, after):
     s[H_DRAWER] = player
     s[H_TO_DRAW] = count
     s[H_AFTER] = after
-    s[H_AFTER_ARG] = 0   # only the opening deal chain (AFTER_DEAL) has an argument
+    s[H_AFTER_ARG] = 0  # only the opening deal chain (AFTER_DEAL) has an argument
     s[H_PHASE] = DRAWING
     _continue_drawing(s)
 
@@ -616,121 +657,11 @@ def nb_determinize(s, player, rng):
             s[draw + cards[i]] -= 1
 
 
-# -- conversions (Python) ------------------------------------------------------------------------
-_AFTER = {AFTER_TURN: ("turn",), AFTER_ACTION: ("action",)}
-
-
-def array_from_history(history, n: int, max_turns: int) -> np.ndarray:
-    s = new_state(n, max_turns)
-    for action in history:
-        nb_apply_action(s, int(action))
-    return s
-
-
-def array_history(s: np.ndarray) -> list[int]:
-    raise ValueError("state: a dominion kernel array keeps no action history (convert with "
-                     "Kernel.to_state)")
-
-
-def _entry(code: int):
-    if code == MOAT_CODE:
-        return "moat"
-    if code >= CELLAR_CODE:
-        return f"cellar{code - CELLAR_CODE}"
-    return code
-
-
-def _code(entry) -> int:
-    if isinstance(entry, int):
-        return entry
-    return MOAT_CODE if entry == "moat" else CELLAR_CODE + int(entry[len("cellar"):])
-
-
-def to_python_kernel(s: np.ndarray) -> DominionKernel:
-    """The adapter's kernel object holding the same state as the array."""
-    n, nlog = int(s[H_N]), int(s[H_NLOG])
-    if nlog > LOG_CAP:
-        raise ValueError(f"state: the log has {nlog} entries, more than the array keeps ({LOG_CAP})")
-    k = DominionKernel(n, int(s[H_MAX_TURNS]))
-    k.cur, k.phase, k.actions, k.buys, k.coins, k.merchants = (
-        int(s[i]) for i in (H_CUR, H_PHASE, H_ACTIONS, H_BUYS, H_COINS, H_MERCHANTS))
-    k.to_draw, k.drawer, k.victim, k.mark, k.dropped, k.turns = (
-        int(s[i]) for i in (H_TO_DRAW, H_DRAWER, H_VICTIM, H_MARK, H_DROPPED, H_TURNS))
-    after = int(s[H_AFTER])
-    k.after = ("deal", int(s[H_AFTER_ARG])) if after == AFTER_DEAL else _AFTER[after]
-    k.supply = s[SUPPLY:SUPPLY + NUM_TYPES].tolist()
-    k.trash = s[TRASH:TRASH + NUM_TYPES].tolist()
-    k.play = s[PLAYAREA:PLAYAREA + NUM_TYPES].tolist()
-    for name, zone in (("draw", DRAW), ("hand", HAND), ("discard", DISCARD), ("known", KNOWN),
-                       ("held", HELD)):
-        setattr(k, name, [s[zone + q * NUM_TYPES:zone + (q + 1) * NUM_TYPES].tolist() for q in range(n)])
-    k.log = [(int(e) // 1024, _entry(int(e) % 1024)) for e in s[LOG:LOG + nlog]]
-    return k
-
-
-def from_python_kernel(k: DominionKernel, log: bool = True) -> np.ndarray:
-    """The array of an adapter kernel object.
-
-    ``log=False`` leaves the log out (empty, as at the start): such an array scores like the
-    full one (``nb_heuristic`` and ``nb_returns`` read no log) at a fraction of the cost, but
-    its information-state keys are wrong, so it is not a state to search from.
-    """
-    if log and len(k.log) > LOG_CAP:
-        raise ValueError(f"state: the log has {len(k.log)} entries, more than the array keeps ({LOG_CAP})")
-    s = new_state(k.n, k.max_turns)
-    after = {"deal": AFTER_DEAL, "turn": AFTER_TURN, "action": AFTER_ACTION}[k.after[0]]
-    for i, value in ((H_CUR, k.cur), (H_PHASE, k.phase), (H_ACTIONS, k.actions), (H_BUYS, k.buys),
-                     (H_COINS, k.coins), (H_MERCHANTS, k.merchants), (H_TO_DRAW, k.to_draw),
-                     (H_DRAWER, k.drawer), (H_AFTER, after),
-                     (H_AFTER_ARG, k.after[1] if after == AFTER_DEAL else 0),
-                     (H_VICTIM, k.victim), (H_MARK, k.mark), (H_DROPPED, k.dropped), (H_TURNS, k.turns)):
-        s[i] = value
-    s[SUPPLY:SUPPLY + NUM_TYPES] = k.supply
-    s[TRASH:TRASH + NUM_TYPES] = k.trash
-    s[PLAYAREA:PLAYAREA + NUM_TYPES] = k.play
-    for zone, rows in ((DRAW, k.draw), (HAND, k.hand), (DISCARD, k.discard), (KNOWN, k.known),
-                       (HELD, k.held)):
-        for q, row in enumerate(rows):
-            s[zone + q * NUM_TYPES:zone + (q + 1) * NUM_TYPES] = row
-    if not log:
-        return s
-    s[H_NLOG] = len(k.log)
-    entries = np.array([p * 1024 + _code(e) for p, e in k.log], dtype=np.int64)
-    s[LOG:LOG + len(entries)] = entries
-    s[H_LOG_HASH] = log_hash(entries)
-    return s
-
-
-def array_from_state(state) -> np.ndarray:
-    """The array of a pyspiel ``dominion`` state (from its kernel object)."""
-    return from_python_kernel(state.kernel)
-
-
-def state_from_array(game, s: np.ndarray):
-    """A pyspiel state holding the array's cards (its ``history()`` is empty: see the module
-    docstring)."""
-    state = game.new_initial_state()
-    state.kernel = to_python_kernel(s)
-    return state
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """``DominionKernel.information_state_string(player)`` of a state array."""
-    return to_python_kernel(s).information_state_string(player)
-
-
-__all__ = ["NUM_ACTIONS", "array_from_history", "array_from_state", "array_history",
-           "array_infostate_string", "new_state", "state_from_array"]
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
-    players, max_turns = game.num_players(), int(game.max_turns)
-    return Kernel("dominion", RULES, players, NUM_ACTIONS,
-                  lambda history: array_from_history(history, players, max_turns),
-                  array_history, array_infostate_string,
-                  array_of_state=array_from_state, state_of_array=state_from_array)
+    """This game's kernel for a loaded pyspiel ``game`` (every parameter is covered;
+    ``infosets.games.kernels.kernel_for``)."""
+    return kernel_record("dominion", RULES, game)
