@@ -111,8 +111,7 @@ _PORT_HEURISTICS = {
     "love_letter": (love_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "virus": (virus_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "exploding_kittens": (kittens_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
-    "dominion": (dominion_kernel.nb_heuristic,
-                 lambda k: dominion_kernel.from_python_kernel(k, log=False)),
+    "dominion": (dominion_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "stratego": (stratego_kernel.nb_heuristic, stratego_kernel.array_from_board),
 }
 # Ports whose module defines ``heuristic(state)`` for its pyspiel states and kernels.
