@@ -10,6 +10,7 @@ import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
 from infosets.games.colt_express import game as ce
+from infosets.games.colt_express import kernel as ck
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
@@ -242,29 +243,40 @@ def test_tensors_do_not_leak():
     assert differs > 0
 
 
+def _put(k, base, values):
+    """Write ``values`` into the kernel's state array from slot ``base`` (kernel.py's layout)."""
+    k.s[base : base + len(values)] = values
+
+
 def _kernel(n=3, chars=(ce.GHOST, ce.CHEYENNE, ce.DJANGO)):
     """A kernel past setup, in the resolve phase with an empty pile (edit then resolve)."""
     k = ce.ColtExpressKernel(n)
-    k.queue = []
-    k.chars = list(chars)
-    k.card = 2
-    k.phase = ce.RESOLVE
+    k.s[ck.QLEN] = 0
+    _put(k, ck.CHARS, chars)
+    k.s[ck.CARD] = 2
+    k.s[ck.PHASE] = ck.RESOLVE
     return k
 
 
+def _set_pile(k, entries):
+    """The cards to resolve: (owner, card, face down, history index) each."""
+    k.s[ck.PHEAD], k.s[ck.PEND] = 0, len(entries)
+    _put(k, ck.PILE, [x for entry in entries for x in entry])
+
+
 def _resolve(k, owner, card, action):
-    k.pile = [(owner, card, False, 0), (owner, ce.ROB, False, 0)]  # a second card keeps the round
+    _set_pile(k, [(owner, card, 0, 0), (owner, ce.ROB, 0, 0)])  # a second card keeps the round
     assert action in k.legal_actions(), (action, k.legal_actions())
     k.apply(action)
 
 
 def test_marshal_sends_bandits_to_the_roof_with_a_bullet():
     k = _kernel()
-    k.car = [2, 3, 0]
-    k.marshal = 3
+    _put(k, ck.CAR, [2, 3, 0])
+    k.s[ck.MARSHAL] = 3
     _resolve(k, 0, ce.SIDEWAYS, ce.MOVE_TO + 3)       # walking into the marshal's car
     assert (k.car[0], k.roof[0], k.deck[0][ce.BULLET]) == (3, 1, 1)
-    k.car[1], k.roof[1] = 2, 0
+    k.s[ck.CAR + 1], k.s[ck.ROOF + 1] = 2, 0
     _resolve(k, 2, ce.MARSHAL, ce.MARSHAL_TO + 2)     # the marshal walks in on player 1
     assert k.marshal == 2
     assert (k.roof[1], k.deck[1][ce.BULLET]) == (1, 1)
@@ -273,15 +285,17 @@ def test_marshal_sends_bandits_to_the_roof_with_a_bullet():
 
 def test_shooting_targets_belle_and_django():
     k = _kernel(chars=(ce.DJANGO, ce.BELLE, ce.DOC))
-    k.car, k.roof = [1, 2, 0], [0, 0, 0]
-    k.pile = [(0, ce.SHOOT, False, 0), (0, ce.ROB, False, 0)]
+    _put(k, ck.CAR, [1, 2, 0])
+    _put(k, ck.ROOF, [0, 0, 0])
+    _set_pile(k, [(0, ce.SHOOT, 0, 0), (0, ce.ROB, 0, 0)])
     assert k.legal_actions() == [ce.SHOOT_AT + 2]     # Belle is spared while Doc is a target
     k.apply(ce.SHOOT_AT + 2)
     assert k.bullets_left[0] == 5 and k.deck[2][ce.BULLET] == 1
     assert k.car[2] == 0                             # Django pushes, but the caboose is the end
     k = _kernel(chars=(ce.DJANGO, ce.BELLE, ce.DOC))
-    k.car, k.roof = [1, 2, 3], [1, 1, 1]
-    k.pile = [(0, ce.SHOOT, False, 0), (0, ce.ROB, False, 0)]
+    _put(k, ck.CAR, [1, 2, 3])
+    _put(k, ck.ROOF, [1, 1, 1])
+    _set_pile(k, [(0, ce.SHOOT, 0, 0), (0, ce.ROB, 0, 0)])
     assert k.legal_actions() == [ce.SHOOT_AT + 1]     # only the nearest roof; Belle alone
     k.apply(ce.SHOOT_AT + 1)
     assert k.car[1] == 3                             # pushed one car away from Django
@@ -289,21 +303,23 @@ def test_shooting_targets_belle_and_django():
 
 def test_punch_drops_loot_and_cheyenne_steals_purses():
     k = _kernel()
-    k.car, k.roof = [1, 1, 1], [0, 0, 0]
-    k.ploot[2] = [0, 0, 0, 0, 0, 1, 1, 0]            # a 500 purse and a jewel
+    _put(k, ck.CAR, [1, 1, 1])
+    _put(k, ck.ROOF, [0, 0, 0])
+    _put(k, ck.PLOOT + 2 * ce.NUM_LOOT, [0, 0, 0, 0, 0, 1, 1, 0])   # a 500 purse and a jewel
     action = ce.punch_action(2, True, ce.JEWEL)
     _resolve(k, 0, ce.PUNCH, action)                  # Ghost punches: the jewel drops
     assert k.loot[2][ce.JEWEL] == 1 and k.car[2] == 2
-    k.car[2] = 1
+    k.s[ck.CAR + 2] = 1
     _resolve(k, 1, ce.PUNCH, ce.punch_action(2, False, 5))   # Cheyenne takes the purse
     assert k.ploot[1][5] == 1 and k.ploot[2] == [0] * 8 and k.car[2] == 0
 
 
 def test_round_schedule_reverse_and_double_turns():
     k = ce.ColtExpressKernel(3)
-    k.chars = [ce.GHOST, ce.CHEYENNE, ce.DJANGO]
-    k.round = 1
-    k._start_round(5)                                # Take It All: N, H, D, R; first player 1
+    _put(k, ck.CHARS, [ce.GHOST, ce.CHEYENNE, ce.DJANGO])
+    k.s[ck.QLEN] = 0
+    k.s[ck.ROUND] = 1
+    ck._start_round(k.s, 5)                          # Take It All: N, H, D, R; first player 1
     movers = [p for p, _, _ in k.sched]
     assert movers == [1, 2, 0] + [1, 2, 0] + [1, 1, 2, 2, 0, 0] + [1, 0, 2]
     assert sum(1 for kind, _ in k.queue if kind == ce.CH_DRAW) == 18
@@ -311,26 +327,26 @@ def test_round_schedule_reverse_and_double_turns():
 
 def test_shooter_reward_and_tie_break():
     k = _kernel()
-    k.done = True
-    k.ploot = [[0, 0, 0, 0, 0, 0, 0, 1], [0] * 8, [0, 0, 0, 0, 0, 0, 2, 0]]
-    k.bullets_left = [6, 6, 4]
+    k.s[ck.DONE] = 1
+    _put(k, ck.PLOOT, [0, 0, 0, 0, 0, 0, 0, 1] + [0] * 8 + [0, 0, 0, 0, 0, 0, 2, 0])
+    _put(k, ck.BLEFT, [6, 6, 4])
     assert k.scores() == [1000, 0, 2000]
     assert k.returns() == [0.0, 0.0, 1.0]
-    k.bullets_left = [4, 6, 4]
-    k.deck[2][ce.BULLET] = 2                         # tie on 2000: fewer bullet cards wins
+    _put(k, ck.BLEFT, [4, 6, 4])
+    k.s[ck.DECK + 2 * ce.NUM_CARD_TYPES + ce.BULLET] = 2   # tie on 2000: fewer bullet cards wins
     assert k.scores() == [2000, 0, 2000] and k.returns() == [1.0, 0.0, 0.0]
 
 
 def test_heuristic_is_the_scaled_leader_margin():
     k = _kernel()
-    k.round = 2
-    k.ploot = [[4, 0, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0], [0] * 8]
-    k.bullets_left = [6, 5, 6]                       # player 1 leads the shooting: +1000 * 2/5
+    k.s[ck.ROUND] = 2
+    _put(k, ck.PLOOT, [4, 0, 0, 0, 0, 0, 0, 0] + [1, 0, 0, 0, 0, 0, 0, 0] + [0] * 8)
+    _put(k, ck.BLEFT, [6, 5, 6])                     # player 1 leads the shooting: +1000 * 2/5
     values = ce.heuristic(k)
     assert values[0] == pytest.approx(0.5 + 0.5 * (1000 - 650) / 5000)
     assert values[1] == pytest.approx(0.5 + 0.5 * (650 - 1000) / 5000)
     assert values[2] == pytest.approx(0.5 + 0.5 * (0 - 1000) / 5000)
-    k.done = True
+    k.s[ck.DONE] = 1
     assert ce.heuristic(k) == k.returns()
 
 

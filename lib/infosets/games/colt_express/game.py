@@ -87,8 +87,12 @@ Heuristic: ``heuristic(state)`` is TAG's ``LeaderHeuristic`` (the setting of TAG
 
 from __future__ import annotations
 
+import numpy as np
+
 from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
+from infosets.games.colt_express import kernel as ck
 
 GAME_NAME = "colt_express"
 
@@ -165,435 +169,279 @@ def _decode_punch(action: int) -> tuple[int, int, int]:
     return target, forward, dropped
 
 
-class ColtExpressKernel(tt.Kernel):
-    """Whole Colt Express state; card and loot collections are count vectors."""
+def _entry(e: int) -> tuple[int, int, int, int, int]:
+    """A history entry of the array: (action, record kind, bandit, round, extra) (kernel.py)."""
+    return e & 255, (e >> 8) & 15, (e >> 12) & 15, (e >> 16) & 15, e >> 20
 
-    VALUE_FIELDS = ("n", "phase", "round", "card", "sched_i", "marshal", "spare_box", "done")
-    LIST_FIELDS = ("chars", "car", "roof", "bullets_left", "purse_pool", "sched", "pile",
-                   "queue", "used_cards", "round_decks", "hist", "tags", "log")
-    NESTED_FIELDS = ("deck", "hand", "ploot", "loot", "draws")
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
+
+_TAG_OF_KIND = {ck.K_DEAL: T_DRAW, ck.K_UP: T_FACE_UP, ck.K_HIDDEN: T_HIDDEN}
+_LOG_NAMES = {ck.K_CHAR: "character", ck.K_CAR: "car", ck.K_PURSE: "purse"}
+
+
+def _log_entry(i: int, action: int, kind: int, who: int, rnd: int, extra: int) -> tuple | None:
+    """The public log's entry for history entry ``i`` (None for a private deal)."""
+    if kind in _LOG_NAMES:
+        return (_LOG_NAMES[kind], who, action)
+    if kind == ck.K_ROUND:
+        return ("round", rnd, extra)
+    if kind == ck.K_DRAW:
+        return ("draw", who, extra)
+    if kind == ck.K_UP:
+        return ("play", who, action, i)
+    if kind == ck.K_HIDDEN:
+        return ("play", who, -1, i)
+    if kind == ck.K_RESOLVE:
+        return ("resolve", who, extra, action)
+    return None
+
+
+def _redraw_block(tags, actions, indices, deck, revealed, rng):
+    """Redraw one opponent's draws and unrevealed face-down cards of one round, in place."""
+    for _ in range(MAX_REJECTIONS):
+        pool = list(deck)
+        hand = [0] * NUM_CARD_TYPES
+        drawn = {}
+        for i in indices:
+            kind = tags[i][0]
+            if kind == T_DRAW:
+                t = tt.draw_index(pool, sum(pool), rng)
+                pool[t] -= 1
+                hand[t] += 1
+                drawn[i] = t
+                continue
+            if kind == T_FACE_UP:
+                t = actions[i]
+                if not hand[t]:
+                    break
+            else:
+                playable = [c for c in range(PLAYABLE) if hand[c]]
+                if not playable:
+                    break
+                t = playable[min(int(rng.random() * len(playable)), len(playable) - 1)]
+                if i in revealed:
+                    if t != actions[i]:
+                        break
+                else:
+                    drawn[i] = t
+            hand[t] -= 1
+        else:
+            for i, t in drawn.items():
+                actions[i] = t
+            return
+    raise RuntimeError("colt_express: no consistent world found (rejection limit reached)")
+
+
+# A history entry's log text (a play's without its history index) and whether it takes one:
+# decoded once per distinct entry.
+_LOG_TEXT: dict[int, tuple[str, bool]] = {}
+
+
+def _decoded_log_text(e: int) -> tuple[str, bool]:
+    """History entry ``e``'s log text (a play's ends before its history index) and whether it
+    takes the index (kept in ``_LOG_TEXT``)."""
+    entry = _log_entry(-1, *_entry(e))
+    indexed = entry is not None and entry[0] == "play"
+    text = "" if entry is None else ",".join(map(str, entry[:3] if indexed else entry))
+    known = _LOG_TEXT[e] = (text + "," if indexed else text, indexed)
+    return known
+
+
+class ColtExpressKernel(ArrayKernel):
+    """A Colt Express state: the kernel's array (``self.s``), played by its jitted rules; the
+    fields below read it (as Python values; card and loot collections are count vectors)."""
+
+    __slots__ = ()
+    RULES = ck
+    NUM_ACTIONS = NUM_ACTIONS
+    MAX_PLAYERS = ck.MAXP
 
     def __init__(self, n: int):
-        self.n = n
-        self.phase = PLAN
-        self.round = 0
-        self.card = -1
-        self.sched_i = 0
-        self.marshal = n
-        self.spare_box = 1
-        self.done = False
-        self.chars = [-1] * n
-        self.car = [p % 2 for p in range(n)]
-        self.roof = [0] * n
-        self.bullets_left = [BULLETS] * n
-        self.purse_pool = list(PURSE_POOL)
-        self.sched = []        # planning steps of this round: mover, turn index, turn type
-        self.pile = []         # (owner, card type, face down, history index)
-        self.queue = ([(CH_CHARACTER, p) for p in range(n)] + [(CH_CAR, c) for c in range(n)]
-                      + [(CH_ROUND, 0)])
-        self.used_cards = []
-        self.round_decks = []  # per round: each bandit's whole deck when it was shuffled
-        self.hist = []         # every applied action (chance included)
-        self.tags = []         # parallel to hist: None (public) or (kind, player, round)
-        self.log = []          # public record
-        self.deck = [list(START_CARDS) for _ in range(n)]
-        self.hand = [[0] * NUM_CARD_TYPES for _ in range(n)]
-        self.ploot = [[1, 0, 0, 0, 0, 0, 0, 0] for _ in range(n)]
-        self.loot = [[0] * NUM_LOOT for _ in range(2 * (n + 1))]
-        self.loot[2 * n][STRONGBOX] = 1
-        self.draws = [[] for _ in range(n)]   # (round, card type) dealt or drawn, per bandit
+        super().__init__(ck.new_state(n))
 
-    # -- flow ---------------------------------------------------------------------------
-    def is_terminal(self):
-        return self.done
+    # -- the array's fields, read-only ------------------------------------------------------
+    n = property(lambda self: int(self.s[ck.N]))
+    phase = property(lambda self: int(self.s[ck.PHASE]))
+    round = property(lambda self: int(self.s[ck.ROUND]))
+    card = property(lambda self: int(self.s[ck.CARD]))
+    sched_i = property(lambda self: int(self.s[ck.SCHED_I]))
+    marshal = property(lambda self: int(self.s[ck.MARSHAL]))
+    spare_box = property(lambda self: int(self.s[ck.SPARE]))
+    done = property(lambda self: bool(self.s[ck.DONE]))
+    chars = property(lambda self: self._per_bandit(ck.CHARS))
+    car = property(lambda self: self._per_bandit(ck.CAR))
+    roof = property(lambda self: self._per_bandit(ck.ROOF))
+    bullets_left = property(lambda self: self._per_bandit(ck.BLEFT))
+    purse_pool = property(lambda self: self.s[ck.PPOOL : ck.PPOOL + len(PURSE_POOL)].tolist())
+    deck = property(lambda self: self._rows(ck.DECK, NUM_CARD_TYPES, self.n))
+    hand = property(lambda self: self._rows(ck.HAND, NUM_CARD_TYPES, self.n))
+    ploot = property(lambda self: self._rows(ck.PLOOT, NUM_LOOT, self.n))
+    loot = property(lambda self: self._rows(ck.LOOT, NUM_LOOT, 2 * (self.n + 1)))
 
-    def current_player(self):
-        if self.done:
-            return tt.TERMINAL
-        if self.queue:
-            return tt.CHANCE
-        if self.phase == PLAN:
-            return self.sched[self.sched_i][0]
-        return self.pile[0][0]
+    def _per_bandit(self, base: int) -> list[int]:
+        return self.s[base : base + self.n].tolist()
 
-    def chance_outcomes(self):
-        if not self.queue:
-            return []
-        kind, who = self.queue[0]
-        if kind == CH_CHARACTER:
-            free = [c for c in range(6) if c not in self.chars]
-            return [(c, 1 / len(free)) for c in free]
-        if kind == CH_CAR:
-            used = self._used_configs()
-            free = [c for c in range(len(CAR_CONFIGS)) if c not in used]
-            return [(c, 1 / len(free)) for c in free]
-        if kind == CH_PURSE:
-            return tt.count_outcomes(self.purse_pool)
-        if kind == CH_ROUND:
-            if self.round < NUM_ROUNDS - 1:
-                free = [c for c in range(NUM_REGULAR) if c not in self.used_cards]
-                return [(c, 1 / len(free)) for c in free]
-            return [(c, 1 / 3) for c in range(3)]
-        return tt.count_outcomes(self.deck[who])
+    def _rows(self, base: int, width: int, count: int) -> list[list[int]]:
+        return self.s[base : base + width * count].reshape(count, width).tolist()
 
-    def _used_configs(self):
-        return [self.log[i][2] for i in range(len(self.log)) if self.log[i][0] == "car"]
+    @property
+    def sched(self) -> list[tuple[int, int, int]]:
+        """This round's planning steps: (mover, turn index, turn type)."""
+        rows = self._rows(ck.SCHED, 3, int(self.s[ck.SCHED_LEN]))
+        return [tuple(row) for row in rows]
 
-    def legal_actions(self):
-        if self.done or self.queue:
-            return []
-        p = self.current_player()
-        if self.phase == PLAN:
-            hand = self.hand[p]
-            actions = [t for t in range(PLAYABLE) if hand[t]]
-            if sum(self.deck[p]) or not actions:
-                actions.append(DRAW)
-            return actions
-        return self._resolve_options(p, self.pile[0][1])
+    @property
+    def pile(self) -> list[tuple[int, int, bool, int]]:
+        """The cards still to resolve: (owner, card type, face down, history index)."""
+        s = self.s
+        rows = s[ck.PILE + 4 * s[ck.PHEAD] : ck.PILE + 4 * s[ck.PEND]].reshape(-1, 4).tolist()
+        return [(o, c, bool(h), i) for o, c, h, i in rows]
 
-    def _resolve_options(self, p: int, card: int) -> list[int]:
-        car, roof, n = self.car[p], self.roof[p], self.n
-        if card == SIDEWAYS:
-            reach = ROOF_MOVE if roof else 1
-            return [MOVE_TO + c for c in range(max(0, car - reach), min(n, car + reach) + 1)
-                    if c != car]
-        if card == VERTICAL:
-            return [CLIMB]
-        if card == MARSHAL:
-            return [MARSHAL_TO + c for c in (self.marshal - 1, self.marshal + 1) if 0 <= c <= n]
-        if card == ROB:
-            spot = self.loot[2 * car + roof]
-            return [ROB_KIND + k for k in range(NUM_LOOT) if spot[k]] or [ROB_NOTHING]
-        if card == PUNCH:
-            targets = self._spare_belle([q for q in range(n) if q != p and self.car[q] == car
-                                         and self.roof[q] == roof])
-            actions = []
-            for q in targets:
-                drops = [k for k in range(NUM_LOOT) if self.ploot[q][k]] or [NO_DROP]
-                for forward in (0, 1):
-                    if 0 <= car + (1 if forward else -1) <= n:
-                        actions.extend(punch_action(q, forward, k) for k in drops)
-            return sorted(actions) or [PUNCH_NOBODY]
-        targets = self._spare_belle(self._shot_targets(p))
-        return [SHOOT_AT + q for q in targets] or [SHOOT_NOBODY]
+    @property
+    def queue(self) -> list[tuple[int, int]]:
+        """Pending chance nodes: (kind, bandit); a round card's names the round."""
+        s, out = self.s, []
+        for j in range(int(s[ck.QLEN])):
+            kind, who = divmod(int(s[ck.QUEUE + (s[ck.QHEAD] + j) % ck.QCAP]), 8)
+            out.append((kind, self.round if kind == CH_ROUND else who))
+        return out
 
-    def _spare_belle(self, targets: list[int]) -> list[int]:
-        if len(targets) > 1:
-            return sorted(q for q in targets if self.chars[q] != BELLE)
-        return sorted(targets)
+    def _entries(self) -> list[tuple[int, int, int, int, int]]:
+        s = self.s
+        return [_entry(e) for e in s[ck.HIST : ck.HIST + s[ck.HLEN]].tolist()]
 
-    def _shot_targets(self, p: int) -> list[int]:
-        car, roof, n = self.car[p], self.roof[p], self.n
-        others = [q for q in range(n) if q != p]
-        targets = []
-        if roof:
-            for step in (-1, 1):
-                c = car + step
-                while 0 <= c <= n:
-                    seen = [q for q in others if self.car[q] == c and self.roof[q]]
-                    if seen:
-                        targets += seen
-                        break
-                    c += step
-        else:
-            targets += [q for q in others if abs(self.car[q] - car) == 1 and not self.roof[q]]
-        if self.chars[p] == TUCO:
-            targets += [q for q in others if self.car[q] == car and self.roof[q] != roof]
-        return targets
+    @property
+    def hist(self) -> list[int]:
+        """Every action applied (chance outcomes included)."""
+        s = self.s
+        return [e & 255 for e in s[ck.HIST : ck.HIST + s[ck.HLEN]].tolist()]
 
-    def apply(self, action):
-        self.hist.append(action)
-        if self.queue:
-            self._apply_chance(action)
-        elif self.phase == PLAN:
-            self._plan(action)
-        else:
-            self._resolve(action)
-        self._settle()
+    history = hist
 
-    def _apply_chance(self, outcome: int):
-        kind, who = self.queue.pop(0)
-        tag = None
-        if kind == CH_CHARACTER:
-            self.chars[who] = outcome
-            self.log.append(("character", who, outcome))
-        elif kind == CH_CAR:
-            purses, jewels = CAR_CONFIGS[outcome]
-            self.loot[2 * who][JEWEL] += jewels
-            self.log.append(("car", who, outcome))
-            self.queue[0:0] = [(CH_PURSE, who)] * purses
-        elif kind == CH_PURSE:
-            self.purse_pool[outcome] -= 1
-            self.loot[2 * who][outcome] += 1
-            self.log.append(("purse", who, outcome))
-        elif kind == CH_ROUND:
-            self._start_round(outcome if self.round < NUM_ROUNDS - 1 else NUM_REGULAR + outcome)
-        else:
-            self.deck[who][outcome] -= 1
-            self.hand[who][outcome] += 1
-            self.draws[who].append((self.round, outcome))
-            tag = (T_DRAW, who, self.round)
-        self.tags.append(tag)
+    @property
+    def tags(self) -> list[tuple[int, int, int] | None]:
+        """Parallel to ``hist``: None (public) or (T_* kind, bandit, round) of a private action."""
+        return [
+            (_TAG_OF_KIND[kind], who, rnd) if kind in _TAG_OF_KIND else None
+            for _, kind, who, rnd, _ in self._entries()
+        ]
 
-    def _start_round(self, card: int):
-        n = self.n
-        self.card = card
-        self.used_cards.append(card)
-        self.log.append(("round", self.round, card))
-        first = self.round % n
-        turns = (TURNS_SMALL if n <= 4 else TURNS_LARGE)[card]
-        self.sched = []
-        for t, kind in enumerate(turns):
-            step = -1 if kind == REVERSE else 1
-            for i in range(n):
-                p = (first + step * i) % n
-                self.sched += [(p, t, kind)] * (2 if kind == DOUBLE else 1)
-        self.sched_i = 0
-        self.phase = PLAN
-        for p in range(n):
-            self.deck[p] = [d + h for d, h in zip(self.deck[p], self.hand[p])]
-            self.hand[p] = [0] * NUM_CARD_TYPES
-        self.round_decks.append(tuple(tuple(d) for d in self.deck))
-        for p in range(n):
-            self.queue += [(CH_DRAW, p)] * (HAND_SIZE + (DOC_EXTRA if self.chars[p] == DOC else 0))
+    @property
+    def log(self) -> list[tuple]:
+        """The public record: characters, cars, purses, rounds, draws, plays, resolutions."""
+        entries = (_log_entry(i, *e) for i, e in enumerate(self._entries()))
+        return [e for e in entries if e is not None]
 
-    def _plan(self, action: int):
-        p, turn, kind = self.sched[self.sched_i]
-        if action == DRAW:
-            count = min(CARDS_PER_DRAW, sum(self.deck[p]))
-            self.queue += [(CH_DRAW, p)] * count
-            self.log.append(("draw", p, count))
-            self.tags.append(None)
-        else:
-            self.hand[p][action] -= 1
-            hidden = kind == HIDDEN or (self.chars[p] == GHOST and turn == 0)
-            self.pile.append((p, action, hidden, len(self.hist) - 1))
-            self.log.append(("play", p, -1 if hidden else action, len(self.hist) - 1))
-            self.tags.append((T_HIDDEN if hidden else T_FACE_UP, p, self.round))
-        self.sched_i += 1
-        if self.sched_i == len(self.sched):
-            self.phase = RESOLVE
+    @property
+    def used_cards(self) -> list[int]:
+        """The round cards drawn so far, in order."""
+        return [extra for _, kind, _, _, extra in self._entries() if kind == ck.K_ROUND]
 
-    def _settle(self):
-        """After a move: end the rounds whose piles are empty once no chance node is pending."""
-        while not self.queue and not self.done and self.phase == RESOLVE and not self.pile:
-            self._round_event()
-            self.round += 1
-            if self.round == NUM_ROUNDS:
-                self.done = True
-            else:
-                self.queue.append((CH_ROUND, self.round))
+    @property
+    def draws(self) -> list[list[tuple[int, int]]]:
+        """Per bandit: (round, card type) of every card dealt or drawn to them."""
+        out = [[] for _ in range(self.n)]
+        for action, kind, who, rnd, _ in self._entries():
+            if kind == ck.K_DEAL:
+                out[who].append((rnd, action))
+        return out
 
-    # -- resolving cards ------------------------------------------------------------------
-    def _neutral_bullet(self, q: int):
-        self.deck[q][BULLET] += 1
+    @property
+    def round_decks(self) -> list[tuple[tuple[int, ...], ...]]:
+        """Per round started: each bandit's whole deck when it was shuffled."""
+        n, s = self.n, self.s
+        rounds = len(self.used_cards)
+        rows = s[ck.RDECK : ck.RDECK + 6 * NUM_CARD_TYPES * rounds].reshape(rounds, 6, NUM_CARD_TYPES)
+        return [tuple(tuple(d) for d in r[:n].tolist()) for r in rows]
 
-    def _enter(self, q: int, car: int, roof: int):
-        """Put bandit ``q`` at (car, roof); inside the marshal's car they are shot to the roof."""
-        if not roof and car == self.marshal:
-            self._neutral_bullet(q)
-            roof = 1
-        self.car[q], self.roof[q] = car, roof
-
-    def _resolve(self, action: int):
-        p, card, hidden, _ = self.pile.pop(0)
-        self.deck[p][card] += 1
-        self.tags.append(None)
-        self.log.append(("resolve", p, card, action))
-        if MOVE_TO <= action < CLIMB:
-            self._enter(p, action - MOVE_TO, self.roof[p])
-        elif action == CLIMB:
-            self._enter(p, self.car[p], 1 - self.roof[p])
-        elif MARSHAL_TO <= action < ROB_KIND:
-            self._move_marshal(action - MARSHAL_TO)
-        elif ROB_KIND <= action < ROB_NOTHING:
-            k = action - ROB_KIND
-            self.loot[2 * self.car[p] + self.roof[p]][k] -= 1
-            self.ploot[p][k] += 1
-        elif PUNCH_BASE <= action < PUNCH_NOBODY:
-            q, forward, dropped = _decode_punch(action)
-            spot = 2 * self.car[q] + self.roof[q]
-            if dropped != NO_DROP:
-                self.ploot[q][dropped] -= 1
-                if self.chars[p] == CHEYENNE and dropped < JEWEL:
-                    self.ploot[p][dropped] += 1
-                else:
-                    self.loot[spot][dropped] += 1
-            self._enter(q, self.car[q] + (1 if forward else -1), self.roof[q])
-        elif SHOOT_AT <= action < SHOOT_NOBODY:
-            q = action - SHOOT_AT
-            if self.bullets_left[p] > 0:
-                self.bullets_left[p] -= 1
-                self.deck[q][BULLET] += 1
-            if self.chars[p] == DJANGO and self.car[q] != self.car[p]:
-                dest = self.car[q] + (1 if self.car[q] > self.car[p] else -1)
-                if 0 <= dest <= self.n:
-                    self._enter(q, dest, self.roof[q])
-
-    def _move_marshal(self, car: int):
-        self.marshal = car
-        for q in range(self.n):
-            if self.car[q] == car and not self.roof[q]:
-                self._neutral_bullet(q)
-                self.roof[q] = 1
-
-    def _round_event(self):
-        n, card = self.n, self.card
-        on_roof = [q for q in range(n) if self.roof[q]]
-        if card == 0:      # Angry Marshal
-            for q in on_roof:
-                if self.car[q] == self.marshal:
-                    self._neutral_bullet(q)
-            if self.marshal > 0:
-                self._move_marshal(self.marshal - 1)
-        elif card == 1:    # Braking
-            for q in on_roof:
-                self.car[q] = min(self.car[q] + 1, n)
-        elif card == 3:    # Passenger Rebellion
-            for q in range(n):
-                if not self.roof[q]:
-                    self._neutral_bullet(q)
-        elif card == 4:    # Swivel Arm
-            for q in on_roof:
-                self.car[q] = 0
-        elif card == 5:    # Take It All
-            if self.spare_box:
-                self.spare_box = 0
-                self.loot[2 * self.marshal][STRONGBOX] += 1
-        elif card == 7:    # Marshal's Revenge
-            for q in on_roof:
-                if self.car[q] == self.marshal:
-                    purses = [k for k in range(JEWEL) if self.ploot[q][k]]
-                    if purses:
-                        self.ploot[q][purses[0]] -= 1
-        elif card == 8:    # Hostage
-            for q in range(n):
-                if self.car[q] == n:
-                    self.ploot[q][HOSTAGE_REWARD_KIND] += 1
-        elif card == 9:    # Pick Pocket
-            for q in range(n):
-                spot = 2 * self.car[q] + self.roof[q]
-                alone = all(2 * self.car[r] + self.roof[r] != spot for r in range(n) if r != q)
-                purses = [k for k in range(JEWEL) if self.loot[spot][k]]
-                if alone and purses:
-                    self.loot[spot][purses[-1]] -= 1
-                    self.ploot[q][purses[-1]] += 1
-
-    # -- scoring ----------------------------------------------------------------------------
+    # -- scoring (views) --------------------------------------------------------------------
     def bullet_cards(self, q: int) -> int:
-        """Bullet cards bandit ``q`` has received (public)."""
-        return self.deck[q][BULLET] + self.hand[q][BULLET] + sum(
-            1 for o, c, _, _ in self.pile if o == q and c == BULLET)
+        """Bullet cards bandit ``q`` has received (public; bullets are never played)."""
+        s = self.s
+        return int(s[ck.DECK + 7 * q + BULLET] + s[ck.HAND + 7 * q + BULLET])
 
     def best_shooters(self) -> list[int]:
-        fewest = min(self.bullets_left)
-        return [q for q in range(self.n) if self.bullets_left[q] == fewest]
+        left = self.bullets_left
+        return [q for q in range(self.n) if left[q] == min(left)]
 
     def scores(self) -> list[int]:
         """Dollars: loot, plus the shooter reward to the best shooters once the game is over."""
-        out = [sum(c * v for c, v in zip(self.ploot[q], LOOT_VALUES)) for q in range(self.n)]
+        out = [sum(c * v for c, v in zip(loot, LOOT_VALUES)) for loot in self.ploot]
         if self.done:
             for q in self.best_shooters():
                 out[q] += SHOOTER_REWARD
         return out
-
-    def returns(self):
-        if not self.done:
-            return [0.0] * self.n
-        scores = self.scores()
-        return tt.win_shares([(scores[q], -self.bullet_cards(q)) for q in range(self.n)])
 
     # -- information ------------------------------------------------------------------------
     def _sees_card(self, player: int, entry) -> bool:
         return entry[0] == player or not entry[2]
 
     def _view(self, player: int) -> list[str]:
-        n = self.n
-        phase = "plan" if self.phase == PLAN else "resolve"
-        card = ROUND_CARD_NAMES[self.card] if self.card >= 0 else "-"
-        turn = (f" turn {self.sched[self.sched_i][1]}" if self.phase == PLAN and self.sched
-                and self.sched_i < len(self.sched) else "")
-        parts = [f"p{player} round {self.round} {card} {phase}{turn} mover {self.current_player()}",
-                 "characters: " + ",".join(CHARACTER_NAMES[c] if c >= 0 else "?" for c in self.chars),
-                 "spots: " + " ".join(f"{self.car[q]}{'r' if self.roof[q] else 'i'}"
-                                      for q in range(n)) + f" marshal {self.marshal}",
-                 f"bullets left {self.bullets_left} received "
-                 f"{[self.bullet_cards(q) for q in range(n)]}",
-                 "train loot: " + " | ".join(",".join(map(str, spot)) for spot in self.loot),
-                 "bandit loot: " + " | ".join(",".join(map(str, lt)) for lt in self.ploot),
-                 "hand: " + ",".join(map(str, self.hand[player])),
-                 f"hand sizes {[sum(h) for h in self.hand]} deck sizes {[sum(d) for d in self.deck]}",
-                 "pile: " + " ".join(f"{o}:{CARD_NAMES[c] if self._sees_card(player, e) else '?'}"
-                                     f"{'*' if e[2] else ''}"
-                                     for e in self.pile for o, c in [e[:2]])]
+        n, s = self.n, self.s
+        fields = s[: ck.HIST].tolist()  # one read of the header and regions
+        phase_id, sched_i = fields[ck.PHASE], fields[ck.SCHED_I]
+        phase = "plan" if phase_id == PLAN else "resolve"
+        card = ROUND_CARD_NAMES[fields[ck.CARD]] if fields[ck.CARD] >= 0 else "-"
+        turn = (f" turn {fields[ck.SCHED + 3 * sched_i + 1]}"
+                if phase_id == PLAN and sched_i < fields[ck.SCHED_LEN] else "")
+        chars, cars, roofs = (fields[base : base + n] for base in (ck.CHARS, ck.CAR, ck.ROOF))
+        hands = [fields[ck.HAND + 7 * q : ck.HAND + 7 * q + 7] for q in range(n)]
+        decks = [fields[ck.DECK + 7 * q : ck.DECK + 7 * q + 7] for q in range(n)]
+        received = [decks[q][BULLET] + hands[q][BULLET] for q in range(n)]
+        loot = (fields[ck.LOOT + 8 * i : ck.LOOT + 8 * i + 8] for i in range(2 * (n + 1)))
+        ploot = (fields[ck.PLOOT + 8 * q : ck.PLOOT + 8 * q + 8] for q in range(n))
+        pile = (fields[ck.PILE + 4 * j : ck.PILE + 4 * j + 3]
+                for j in range(fields[ck.PHEAD], fields[ck.PEND]))
+        parts = [f"p{player} round {fields[ck.ROUND]} {card} {phase}{turn} mover {self.current_player()}",
+                 "characters: " + ",".join(CHARACTER_NAMES[c] if c >= 0 else "?" for c in chars),
+                 "spots: " + " ".join(f"{cars[q]}{'r' if roofs[q] else 'i'}"
+                                      for q in range(n)) + f" marshal {fields[ck.MARSHAL]}",
+                 f"bullets left {fields[ck.BLEFT : ck.BLEFT + n]} received {received}",
+                 "train loot: " + " | ".join(",".join(map(str, spot)) for spot in loot),
+                 "bandit loot: " + " | ".join(",".join(map(str, lt)) for lt in ploot),
+                 "hand: " + ",".join(map(str, hands[player])),
+                 f"hand sizes {[sum(h) for h in hands]} deck sizes {[sum(d) for d in decks]}",
+                 "pile: " + " ".join(f"{o}:{CARD_NAMES[c] if o == player or not h else '?'}"
+                                     f"{'*' if h else ''}" for o, c, h in pile)]
         return parts
 
     LOG_LABEL = "log"
 
     def _log_text(self):
-        return ";".join(",".join(map(str, entry)) for entry in self.log)
+        s = self.s
+        codes = s[ck.HIST : ck.HIST + s[ck.HLEN]].tolist()
+        texts = [_LOG_TEXT.get(e) or _decoded_log_text(e) for e in codes]
+        return ";".join([text + str(i) if indexed else text
+                         for i, (text, indexed) in enumerate(texts) if text])
 
     def information_state_string(self, player):
-        mine = ",".join(f"{r}:{c}" for r, c in self.draws[player])
+        s = self.s
+        entries = s[ck.HIST : ck.HIST + s[ck.HLEN]]
+        deals = entries[(entries >> 8) & 255 == ck.K_DEAL | player << 4]  # kind, then bandit
+        mine = ",".join(f"{rnd}:{action}" for rnd, action in zip(((deals >> 16) & 15).tolist(),
+                                                                 (deals & 255).tolist()))
         return "\n".join(self._view(player) + [f"my draws: {mine}", f"log: {self._log_text()}"])
 
     # -- determinization --------------------------------------------------------------------
     def world_history(self, player: int, rng) -> list[int]:
         """The history with every outcome hidden from ``player`` redrawn (module docstring)."""
+        tags = self.tags
         blocks: dict[tuple[int, int], list[int]] = {}
-        for i, tag in enumerate(self.tags):
+        for i, tag in enumerate(tags):
             if tag is not None and tag[1] != player:
                 blocks.setdefault((tag[1], tag[2]), []).append(i)
         pending = {e[3] for e in self.pile}
-        revealed = {i for i, t in enumerate(self.tags)
-                    if t is not None and t[0] == T_HIDDEN and i not in pending}
-        actions = self.hist[:]
+        revealed = {i for i, t in enumerate(tags) if t is not None and t[0] == T_HIDDEN and i not in pending}
+        actions = self.hist
+        round_decks = self.round_decks
         for (q, r), indices in blocks.items():
-            self._redraw_block(actions, indices, self.round_decks[r][q], revealed, rng)
+            _redraw_block(tags, actions, indices, round_decks[r][q], revealed, rng)
         return actions
-
-    def _redraw_block(self, actions, indices, deck, revealed, rng):
-        """Redraw one opponent's draws and unrevealed face-down cards of one round, in place."""
-        for _ in range(MAX_REJECTIONS):
-            pool = list(deck)
-            hand = [0] * NUM_CARD_TYPES
-            drawn = {}
-            for i in indices:
-                kind = self.tags[i][0]
-                if kind == T_DRAW:
-                    t = tt.draw_index(pool, sum(pool), rng)
-                    pool[t] -= 1
-                    hand[t] += 1
-                    drawn[i] = t
-                    continue
-                if kind == T_FACE_UP:
-                    t = actions[i]
-                    if not hand[t]:
-                        break
-                else:
-                    playable = [c for c in range(PLAYABLE) if hand[c]]
-                    if not playable:
-                        break
-                    t = playable[min(int(rng.random() * len(playable)), len(playable) - 1)]
-                    if i in revealed:
-                        if t != actions[i]:
-                            break
-                    else:
-                        drawn[i] = t
-                hand[t] -= 1
-            else:
-                for i, t in drawn.items():
-                    actions[i] = t
-                return
-        raise RuntimeError("colt_express: no consistent world found (rejection limit reached)")
 
     def resample(self, player, rng):
         """A kernel rebuilt from ``world_history`` (keeps ``player``'s information state)."""
-        k = ColtExpressKernel(self.n)
-        for action in self.world_history(player, rng):
-            k.apply(action)
-        return k
+        world = ColtExpressKernel(self.n)
+        ck.nb_apply_history(world.s, np.asarray(self.world_history(player, rng), dtype=np.int64))
+        return world
 
     # -- tensors ------------------------------------------------------------------------------
     def tensor_pieces(self, perfect_recall: bool) -> list[tuple[str, tuple]]:
@@ -648,6 +496,7 @@ class ColtExpressKernel(tt.Kernel):
         if not perfect_recall:
             return
         pending = {e[3] for e in self.pile}
+        hist = self.hist
         step = [0] * NUM_ROUNDS
         rnd = 0
         for entry in self.log:
@@ -662,7 +511,7 @@ class ColtExpressKernel(tt.Kernel):
                     continue
                 card = entry[2]
                 if card < 0 and (entry[1] == player or entry[3] not in pending):
-                    card = self.hist[entry[3]]    # own face-down card, or resolved since
+                    card = hist[entry[3]]    # own face-down card, or resolved since
                 row[n + (card if card >= 0 else PLAYABLE)] = 1
         for r, card in self.draws[player]:
             d["my_draws"][r, card] += 1
@@ -740,17 +589,13 @@ def heuristic(state) -> list[float]:
     TAG's ``LeaderHeuristic`` (own game score minus the best other score), the heuristic of
     its ``ColtExpress_3P.json`` MCTS settings, on the dollars of ``kernel.scores()`` with the
     shooter reward counted in proportion to the rounds played (TAG's ``getGameScore``), scaled
-    by ``LEADER_SCALE`` into [0, 1] (``_history_worlds.leader_heuristic``). Terminal states give
-    the returns.
+    by ``LEADER_SCALE`` into [0, 1]: the kernel's ``nb_heuristic``. Terminal states give the
+    returns.
     """
     kernel = getattr(state, "kernel", state)
-    if kernel.is_terminal():
-        return kernel.returns()
-    scores = [float(s) for s in kernel.scores()]
-    progress = kernel.round / NUM_ROUNDS
-    for q in kernel.best_shooters():
-        scores[q] += SHOOTER_REWARD * progress
-    return hw.leader_heuristic(scores, LEADER_SCALE)
+    out = np.zeros(kernel.n)
+    ck.nb_heuristic(kernel.s, out)
+    return out.tolist()
 
 
 sample_world = hw.sample_world  # a world keeping ``player``'s information state

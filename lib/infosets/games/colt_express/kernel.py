@@ -1,13 +1,14 @@
-"""Numba kernel of ``colt_express`` (Colt Express as TAG models it, on a flat int64 array).
+"""Colt Express's rules (as TAG models them) on a flat int64 array, written once.
 
 Serves the compiled PI-MCTS / IS-MCTS engine (``infosets.search.compiled``) of Ravichandran,
 Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search in
-Imperfect-Information Games" (pimcts_aggregation), who evaluate Colt Express with 3 players.
-The readable rules are ``infosets.games.colt_express.game.ColtExpressKernel``; this module
-implements them again with the same action ids, chance outcomes (same order, same
-probabilities), returns (win shares, ties broken by fewer bullet cards received) and, through
-``array_infostate_string``, the same information-state strings
-(tests/games/colt_express/test_colt_express_kernel.py checks all of them against the pyspiel adapter).
+Imperfect-Information Games" (docs/papers/pimcts_aggregation.md), who evaluate Colt Express
+with 3 players, and the pyspiel adapter (``game.py``'s ``ColtExpressKernel``, an
+``array_kernel.ArrayKernel`` running these ``nb_*`` functions; the modelled rules are in its
+module docstring). Action ids, chance outcomes (ascending), returns (win shares, ties broken
+by fewer bullet cards received) are the adapter's because they are these;
+tests/games/colt_express/test_colt_express_oracle.py checks them step by step against the
+frozen former Python rules.
 
 State array (one compiled kernel serves 2-6 players):
 
@@ -789,12 +790,8 @@ def nb_apply_history(s, actions):
         nb_apply_action(s, actions[i])
 
 
-# -- conversions (Python) ----------------------------------------------------------------
-CHARACTER_NAMES = ("Ghost", "Cheyenne", "Django", "Tuco", "Doc", "Belle")
-CARD_NAMES = ("sideways", "vertical", "punch", "marshal", "shoot", "rob", "bullet")
-ROUND_CARD_NAMES = ("Angry Marshal", "Braking", "Bridge", "Passenger Rebellion", "Swivel Arm",
-                    "Take It All", "Tunnel", "Marshal's Revenge", "Hostage", "Pick Pocket")
-_LOG_NAMES = ("character", "car", "purse")
+# -- the engine's view of this game (infosets.games.kernels) --------------------------------
+RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
 def array_from_history(history, players: int) -> np.ndarray:
@@ -803,79 +800,18 @@ def array_from_history(history, players: int) -> np.ndarray:
     return s
 
 
-def array_history(s: np.ndarray) -> list[int]:
-    """The pyspiel action history of a state array."""
-    return [int(e) & 255 for e in s[HIST:HIST + s[HLEN]]]
-
-
-def _log(s: np.ndarray, player: int) -> tuple[str, str]:
-    """The public log text and ``player``'s draws text, read from the history."""
-    entries, mine = [], []
-    for i, e in enumerate(int(x) for x in s[HIST:HIST + s[HLEN]]):
-        action, kind, who, rnd, extra = e & 255, (e >> 8) & 15, (e >> 12) & 15, (e >> 16) & 15, e >> 20
-        if kind <= K_PURSE:
-            entries.append(f"{_LOG_NAMES[kind]},{who},{action}")
-        elif kind == K_ROUND:
-            entries.append(f"round,{rnd},{extra}")
-        elif kind == K_DEAL:
-            if who == player:
-                mine.append(f"{rnd}:{action}")
-        elif kind == K_DRAW:
-            entries.append(f"draw,{who},{extra}")
-        elif kind == K_UP:
-            entries.append(f"play,{who},{action},{i}")
-        elif kind == K_HIDDEN:
-            entries.append(f"play,{who},-1,{i}")
-        else:
-            entries.append(f"resolve,{who},{extra},{action}")
-    return ";".join(entries), ",".join(mine)
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """``ColtExpressKernel.information_state_string(player)`` built from a state array alone."""
-    n = int(s[N])
-    ints = [int(x) for x in s]
-    phase_id, card = ints[PHASE], ints[CARD]
-    sched_i, sched_len = ints[SCHED_I], ints[SCHED_LEN]
-    turn = (f" turn {ints[SCHED + 3 * sched_i + 1]}" if phase_id == PLAN and sched_len
-            and sched_i < sched_len else "")
-    cars = ints[CAR:CAR + n]
-    roofs = ints[ROOF:ROOF + n]
-    received = [ints[DECK + 7 * q + BULLET] + ints[HAND + 7 * q + BULLET] for q in range(n)]
-    loot = [ints[LOOT + 8 * spot:LOOT + 8 * spot + 8] for spot in range(2 * (n + 1))]
-    ploot = [ints[PLOOT + 8 * q:PLOOT + 8 * q + 8] for q in range(n)]
-    pile = []
-    for j in range(ints[PHEAD], ints[PEND]):
-        owner, c, hidden = ints[PILE + 4 * j:PILE + 4 * j + 3]
-        name = CARD_NAMES[c] if owner == player or not hidden else "?"
-        pile.append(f"{owner}:{name}{'*' if hidden else ''}")
-    log, mine = _log(s, player)
-    parts = [
-        f"p{player} round {ints[ROUND]} {ROUND_CARD_NAMES[card] if card >= 0 else '-'} "
-        f"{'plan' if phase_id == PLAN else 'resolve'}{turn} mover {int(nb_current_player(s))}",
-        "characters: " + ",".join(CHARACTER_NAMES[c] if c >= 0 else "?" for c in ints[CHARS:CHARS + n]),
-        "spots: " + " ".join(f"{cars[q]}{'r' if roofs[q] else 'i'}" for q in range(n))
-        + f" marshal {ints[MARSHAL]}",
-        f"bullets left {ints[BLEFT:BLEFT + n]} received {received}",
-        "train loot: " + " | ".join(",".join(map(str, spot)) for spot in loot),
-        "bandit loot: " + " | ".join(",".join(map(str, lt)) for lt in ploot),
-        "hand: " + ",".join(map(str, ints[HAND + 7 * player:HAND + 7 * player + 7])),
-        f"hand sizes {[sum(ints[HAND + 7 * q:HAND + 7 * q + 7]) for q in range(n)]} "
-        f"deck sizes {[sum(ints[DECK + 7 * q:DECK + 7 * q + 7]) for q in range(n)]}",
-        "pile: " + " ".join(pile),
-        f"my draws: {mine}",
-        f"log: {log}",
-    ]
-    return "\n".join(parts)
-
-# -- the engine's view of this game (infosets.games.kernels) --------------------------------
-RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
-
-
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
+    """This game's kernel for a loaded pyspiel ``game`` (every player count is covered;
+    ``infosets.games.kernels.kernel_for``). Its strings and history are the adapter's
+    (``game.py``, reading the array)."""
     players = game.num_players()
+    wrap = type(game.new_kernel()).wrap
+
+    def history(array: np.ndarray) -> list[int]:
+        return wrap(array).history
+
+    def infostate_string(array: np.ndarray, player: int) -> str:
+        return wrap(array).information_state_string(player)
+
     return Kernel("colt_express", RULES, players, NUM_ACTIONS,
-                  lambda history: array_from_history(history, players), array_history,
-                  array_infostate_string)
+                  lambda actions: array_from_history(actions, players), history, infostate_string)
