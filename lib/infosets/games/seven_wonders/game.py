@@ -118,9 +118,8 @@ def _hand_slice(p: int) -> slice:
     return slice(wk.HANDS + p * NUM_CARDS, wk.HANDS + (p + 1) * NUM_CARDS)
 
 
-def _holder_of(age: int, packet: int, turn: int) -> int:
-    """The player holding ``packet`` at ``turn`` of ``age`` (hands pass left in ages I and III)."""
-    return (packet + turn) % NUM_PLAYERS if age == 2 else (packet - turn) % NUM_PLAYERS
+_LOG_CACHE: dict[bytes, list] = {}  # history bytes -> its decoded public log
+_LOG_CACHE_SIZE = 4096
 
 
 class WondersKernel(ArrayKernel):
@@ -176,46 +175,56 @@ class WondersKernel(ArrayKernel):
         """Every action applied (chance outcomes included)."""
         return wk.array_history(self.s)
 
-    def _entries(self):
-        """(history index, action, kind, packet, turn, actor, age) of every history entry."""
-        s = self.s
-        hlen = int(s[wk.HLEN])
-        actions = s[wk.HIST : wk.HIST + hlen].tolist()
-        for i, meta in enumerate(s[wk.META : wk.META + hlen].tolist()):
-            yield i, actions[i], meta & 7, (meta >> 3) & 7, (meta >> 6) & 15, (meta >> 10) & 7, meta >> 13
+    def _entries(self) -> zip:
+        """(action, meta) of every history entry (meta: kernel.py's META layout)."""
+        s, hlen = self.s, int(self.s[wk.HLEN])
+        return zip(s[wk.HIST : wk.HIST + hlen].tolist(), s[wk.META : wk.META + hlen].tolist())
 
     @property
     def records(self) -> list[tuple]:
         """("deal", age, index, packet, card) / ("guild", age, index, card) /
         ("move", age, index, turn, actor, packet, action), in history order."""
         out = []
-        for i, action, kind, packet, turn, actor, age in self._entries():
+        for i, (action, meta) in enumerate(self._entries()):
+            kind, packet, age = meta & 7, (meta >> 3) & 7, meta >> 13
             if kind == wk.M_DEAL:
                 out.append(("deal", age, i, packet, action))
             elif kind == wk.M_GUILD:
                 out.append(("guild", age, i, action))
             elif kind == wk.M_MOVE:
-                out.append(("move", age, i, turn, actor, packet, action))
+                out.append(("move", age, i, (meta >> 6) & 15, (meta >> 10) & 7, packet, action))
         return out
 
     @property
     def log(self) -> list[tuple]:
         """The public log: ("w", player, wonder), ("d", packet, card), ("r", age, turn,
-        choices), ("h", player, hand after the pass, age, turn), ("m", age, military)."""
+        choices), ("h", player, hand after the pass, age, turn), ("m", age, military).
+        A function of the history, decoded once per history (a shared list: do not mutate)."""
+        s = self.s
+        key = s[wk.HIST : wk.HIST + s[wk.HLEN]].tobytes()
+        log = _LOG_CACHE.get(key)
+        if log is None:
+            if len(_LOG_CACHE) >= _LOG_CACHE_SIZE:
+                _LOG_CACHE.clear()
+            log = _LOG_CACHE[key] = self._decode_log()
+        return log
+
+    def _decode_log(self) -> list[tuple]:
         out, contents, choices, dealt_age = [], [], [], 0
-        for _, action, kind, packet, turn, _, age in self._entries():
-            if kind == wk.M_WONDER:
-                out.append(("w", packet, action))
-            elif kind == wk.M_DEAL:
-                if age != dealt_age:
-                    contents, dealt_age = [set() for _ in range(NUM_PLAYERS)], age
-                contents[packet].add(action)
-                out.append(("d", packet, action))
-            elif kind == wk.M_MOVE:
-                choices.append((packet, action))
+        for action, meta in self._entries():
+            kind = meta & 7
+            if kind == wk.M_MOVE:
+                choices.append(((meta >> 3) & 7, action))
                 if len(choices) == NUM_PLAYERS:
-                    self._log_turn(out, contents, choices, age, turn)
+                    self._log_turn(out, contents, choices, meta >> 13, (meta >> 6) & 15)
                     choices = []
+            elif kind == wk.M_DEAL:
+                if meta >> 13 != dealt_age:
+                    contents, dealt_age = [set() for _ in range(NUM_PLAYERS)], meta >> 13
+                contents[(meta >> 3) & 7].add(action)
+                out.append(("d", (meta >> 3) & 7, action))
+            elif kind == wk.M_WONDER:
+                out.append(("w", (meta >> 3) & 7, action))
         return out
 
     def _log_turn(self, out: list, contents: list, choices: list, age: int, turn: int) -> None:
@@ -225,9 +234,9 @@ class WondersKernel(ArrayKernel):
         for packet, action in choices:
             contents[packet].discard(action % NUM_CARDS)
         if turn + 1 < TURNS:
+            step = -(turn + 1) if age == 2 else turn + 1  # the packet player p holds next
             for p in range(NUM_PLAYERS):
-                k = next(k for k in range(NUM_PLAYERS) if _holder_of(age, k, turn + 1) == p)
-                out.append(("h", p, tuple(sorted(contents[k])), age, turn + 1))
+                out.append(("h", p, tuple(sorted(contents[(p + step) % NUM_PLAYERS])), age, turn + 1))
         else:
             base = wk.MILLOG + (age - 1) * NUM_PLAYERS
             out.append(("m", age, tuple(self.s[base : base + NUM_PLAYERS].tolist())))
