@@ -3,7 +3,11 @@
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
 Monte Carlo Tree Search in Imperfect-Information Games"
 (docs/papers/pimcts_aggregation.md), who ran TAG's Java version (``games.coltexpress``) with 3 players.
-The rules follow TAG's implementation and the published rule book; the code is ours.
+The rules follow TAG's implementation and the published rule book; the code is ours. They
+are written once, in ``kernel.py`` (numba, on an int64 state array, for both engines):
+``ColtExpressKernel`` is an ``array_kernel.ArrayKernel`` running them, and this module holds
+the rest (registration, string views, tensors, the public log, the world sampler and the
+heuristic's entry point), reading the array.
 
 Rules as modelled. Each bandit (2-6 players, default 3) owns 10 action cards: move sideways
 x2, move vertical x2, punch, move marshal, shoot x2, rob x2, plus the bullet cards they are
@@ -82,7 +86,7 @@ one-hot or unknown, drew cards) | my draws [5, 7] (cards dealt and drawn to me p
 
 Heuristic: ``heuristic(state)`` is TAG's ``LeaderHeuristic`` (the setting of TAG's
 ``ColtExpress_3P.json`` MCTS player) on ``kernel.scores()``, scaled by 5000 dollars into
-[0, 1] (``_history_worlds.leader_heuristic``); the returns at a terminal state.
+[0, 1] (the kernel's ``nb_heuristic``); the returns at a terminal state.
 """
 
 from __future__ import annotations
