@@ -2,12 +2,12 @@
 
 Follows Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree
 Search in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md), which ran on
-the TAG framework's Java games. Each port (``sushi_go``, ``love_letter``,
-``exploding_kittens``, ``virus``, ``stratego``, ``dominion``) is split in two:
+the TAG framework's Java games. Each port is split in two:
 
-* a *kernel*: an object holding the whole game state (a small pure-Python object on ints,
-  count lists and tuples, or, for a port whose rules are written once in numba, an
-  ``array_kernel.ArrayKernel`` over the state array), with ``current_player``,
+* a *kernel*: an object holding the whole game state: for a port whose rules are written once
+  in numba (every port but ``stratego`` and ``monopoly_deal``), an
+  ``array_kernel.ArrayKernel`` over the state array, else a small pure-Python object on ints,
+  count lists and tuples, with ``current_player``,
   ``legal_actions``, ``chance_outcomes``, ``apply``, ``is_terminal``, ``returns``, string
   views and ``resample(player, rng)``. Search may drive
   the kernel directly (``state.kernel``), skipping the pyspiel trampolines;
