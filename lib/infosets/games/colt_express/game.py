@@ -381,7 +381,7 @@ class ColtExpressKernel(ArrayKernel):
 
     def _view(self, player: int) -> list[str]:
         n, s = self.n, self.s
-        fields = s[: ck.HIST].tolist()  # one read of the header and regions
+        fields = s[: ck.RDECK].tolist()  # one read of the header and the regions read here
         phase_id, sched_i = fields[ck.PHASE], fields[ck.SCHED_I]
         phase = "plan" if phase_id == PLAN else "resolve"
         card = ROUND_CARD_NAMES[fields[ck.CARD]] if fields[ck.CARD] >= 0 else "-"
@@ -412,10 +412,13 @@ class ColtExpressKernel(ArrayKernel):
 
     def _log_text(self):
         s = self.s
-        codes = s[ck.HIST : ck.HIST + s[ck.HLEN]].tolist()
-        texts = [_LOG_TEXT.get(e) or _decoded_log_text(e) for e in codes]
-        return ";".join([text + str(i) if indexed else text
-                         for i, (text, indexed) in enumerate(texts) if text])
+        entries = s[ck.HIST : ck.HIST + s[ck.HLEN]]
+        public = np.flatnonzero((entries >> 8) & 15 != ck.K_DEAL)  # a deal is no log entry
+        parts = []
+        for i, e in zip(public.tolist(), entries[public].tolist()):
+            text, indexed = _LOG_TEXT.get(e) or _decoded_log_text(e)
+            parts.append(text + str(i) if indexed else text)
+        return ";".join(parts)
 
     def information_state_string(self, player):
         s = self.s
