@@ -10,7 +10,8 @@ stratego, dominion, poker_tag, seven_wonders, colt_express and monopoly_deal. Fo
   hearts' ``resample_from_infostate``.
 Games differ in length, so decision moves per game are printed too. Ports with a numba kernel
 (``infosets.games.kernels``) also get their compiled random playouts (the compiled engine's
-rollout) against the Python kernel's (goal >= 20x). ``--ports`` picks ports.
+rollout) against the Python kernel's (goal >= 20x; >= 2x where the rules are written once and
+the Python kernel is an ``ArrayKernel`` stepping the same numba rules). ``--ports`` picks ports.
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_tabletop.py [--seconds S]``.
 """
 
@@ -28,6 +29,7 @@ import infosets.games  # noqa: F401  (registers the ports)
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
+from infosets.games.array_kernel import ArrayKernel
 from infosets.games.kernels import kernel_for
 from infosets.search.compiled import engine_for
 
@@ -105,11 +107,11 @@ def compiled_playout(game, seed: int):
     buf, probs = np.zeros(kernel.num_actions, np.int64), np.zeros(kernel.num_actions)
     returns, stream = np.zeros(kernel.num_players), PCG32(seed).to_array()
     state, rollout = start.copy(), engine_for(kernel.rules)._rollout
-    rollout(state, stream, -1, buf, probs, returns)  # compiles (or loads) it: not timed
+    rollout(state, stream, -1, buf, probs, returns, None, None, None)  # compiles or loads: not timed
 
     def loop():
         state[:] = start
-        rollout(state, stream, -1, buf, probs, returns)
+        rollout(state, stream, -1, buf, probs, returns, None, None, None)  # today's: no TAG, no record
         return 0
     return loop
 
@@ -172,6 +174,7 @@ def main(argv=None) -> None:
     rows = []
     for name in PORTS if args.ports is None else args.ports:
         game = pyspiel.load_game(name)
+        pyspiel_playout(game, rng)()  # warm-up, not timed: a port's numba rules compile or load here
         calls, moves, elapsed = timed(pyspiel_playout(game, rng), args.seconds)
         rate = calls / elapsed
         print(f"{name}: {moves / calls:.1f} decision moves/game", flush=True)
@@ -185,8 +188,14 @@ def main(argv=None) -> None:
                         moves_per_game=moves / calls))
         if kernel_for(game) is not None:
             kernel_calls, _, kernel_elapsed = timed(compiled_playout(game, 0), args.seconds)
-            rows.append(row(f"{name} random playouts, numba kernel vs Python kernel",
-                            kernel_calls / kernel_elapsed, calls / elapsed, "games/s", goal=">= 20x"))
+            # A port whose rules are written once has no Python rules left: its Python kernel
+            # (ArrayKernel) calls the same numba rules one step at a time, so this row then
+            # measures the compiled rollout against that per-step loop (its own goal).
+            once = isinstance(game.new_kernel(), ArrayKernel)
+            rows.append(row(f"{name} random playouts, compiled rollout vs "
+                            f"{'the per-step ArrayKernel loop' if once else 'the Python kernel'}",
+                            kernel_calls / kernel_elapsed, calls / elapsed, "games/s",
+                            goal=">= 2x" if once else ">= 20x"))
         n, _, elapsed = timed(resampler(decision_states(game, rng, 50), rng), args.seconds)
         rows.append(row(f"{name} sample_world", n / elapsed, hearts_resample_rate, "calls/s",
                         goal="reference = hearts resample_from_infostate (C++)"))
