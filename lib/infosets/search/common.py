@@ -55,7 +55,8 @@ def uses_pcg(sampler) -> bool:
 
 def random_rollout(state: SearchState, rnd: random.Random,
                    rollout_policy: RolloutPolicy | None = None, limit: int | None = None,
-                   mast=None, record: list | None = None, count_chance: bool = True) -> int:
+                   mast=None, record: list | None = None, count_chance: bool = True,
+                   termination: str = "EXACT", counter: Callable[[SearchState], int] | None = None) -> int:
     """Play ``state`` on in place: chance by its probabilities, players uniformly (or by
     ``rollout_policy``), to the end or until ``limit`` actions have been played (None: no
     cut). Returns the current player where it stopped (``PlayerId.TERMINAL`` at the end).
@@ -65,14 +66,33 @@ def random_rollout(state: SearchState, rnd: random.Random,
     policy (issue 56; ``MASTPlayer``), ``tag_rules.mast_rollout_choice`` over
     ``tag_rules.mast_values`` of the mover's legal actions in the bot's table, and each
     (player, action) played is appended to ``record``. ``count_chance`` False: ``limit`` counts
-    the players' actions only (``MCTSSettings.rollout_count`` "moves", as TAG)."""
+    the players' actions only (``MCTSSettings.rollout_count`` "moves", as TAG).
+
+    ``termination`` "END_TURN"/"END_ROUND" with the game's ``counter`` (``kernels.rollout_counter``;
+    TAG's ``finishRollout``, docs/tag_agents.md section 3): once ``limit`` is reached the rollout
+    goes on until the counter differs from its value at the previous player decision (the last
+    player action, with the chance after it, ended a turn/round), and stops only at a player
+    decision (or the end): TAG's chance is inside the action before it. With ``limit`` 0 it
+    plays to the end of the current turn/round; it never stops before one player action."""
     rand = rnd.random
     current_player, apply_action = state.current_player, state.apply_action
     mover = current_player()
     steps = 0
+    code = tr.TERMINATIONS[termination]
+    if code != tr.EXACT and counter is None:
+        raise ValueError(f"counter: rollout termination {termination} needs the game's counter")
+    exact = code == tr.EXACT
+    last = None  # the counter at the previous player decision of the rollout
     while mover != TERMINAL:
-        if limit is not None and steps >= limit:
-            break
+        if exact:
+            if limit is not None and steps >= limit:
+                break
+        elif mover != CHANCE:
+            now = counter(state)
+            changed = last is not None and now != last
+            if limit is not None and tr.rollout_finished(False, steps, limit, code, changed, changed):
+                break
+            last = now
         if mover == CHANCE:
             apply_action(sample_chance(state, rnd))
         elif mast is not None:

@@ -61,6 +61,7 @@ from infosets.search.tag_rules_nb import (
     nb_mast_values,
     nb_max_mc_value,
     nb_rm_regrets,
+    nb_rollout_finished,
     nb_sample_tree_policy,
     nb_ucb_tuned_scores,
     nb_update_reward_bounds,
@@ -73,6 +74,7 @@ TERMINAL = -4
 # engine that ``engine_for`` builds; the game-free module never calls them.
 nb_current_player = nb_legal_actions = nb_chance_outcomes = nb_apply_action = None
 nb_returns = nb_heuristic = nb_infostate_key = nb_determinize = None
+nb_turn = nb_round = None  # optional: TAG's counters (END_TURN/END_ROUND rollouts)
 
 
 def _sample_chance(s, actions, probs, rng):
@@ -110,13 +112,25 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
     Players move uniformly at random; with TAG's MAST (``tg`` a ``TagSearch`` with ``mast``)
     by ``tag_rules_nb.nb_mast_values`` and ``nb_mast_rollout_choice``, each (player, action)
     played recorded in ``rec_p``/``rec_a`` (``_record``). Returns (count, rec_p, rec_a);
-    ``tg`` None (today's settings) compiles the random playout alone."""
+    ``tg`` None (today's settings) compiles the random playout alone. TAG's END_TURN/END_ROUND
+    (``tg.termination``) stop as ``common.random_rollout`` does, by the kernel's ``nb_turn`` /
+    ``nb_round`` and ``tag_rules_nb.nb_rollout_finished``."""
     steps = 0
     count = 0
+    termination = _termination(tg)
+    last, seen = 0, False  # the counter at the previous player decision of the rollout
     mover = nb_current_player(st)
     while mover != TERMINAL:
-        if limit >= 0 and steps >= limit:
-            break
+        if termination == tr.EXACT:
+            if limit >= 0 and steps >= limit:
+                break
+        elif mover != CHANCE:
+            now = nb_turn(st) if termination == tr.END_TURN else nb_round(st)
+            changed = seen and now != last
+            if limit >= 0 and nb_rollout_finished(False, steps, limit, termination, changed, changed, False,
+                                                   False):
+                break
+            last, seen = now, True
         if mover == CHANCE:
             action = _sample_chance(st, buf, probs, rng)
         else:
@@ -146,7 +160,7 @@ POLICY_UCB, POLICY_UCB_TUNED, POLICY_RM, POLICY_EXP3 = 0, 1, 2, 3
 POLICIES = {"UCB": POLICY_UCB, "UCB_Tuned": POLICY_UCB_TUNED, "NoAveragingRM": POLICY_RM,
             "EXP3": POLICY_EXP3}
 TAG_POLICY, TAG_MAXMC, TAG_THRESHOLD, TAG_MAST = 0, 1, 2, 3
-TAG_SELF_ONLY, TAG_COUNT_MOVES = 4, 5  # optional entries (absent: 0)
+TAG_SELF_ONLY, TAG_COUNT_MOVES, TAG_TERMINATION = 4, 5, 6  # optional entries (absent: 0)
 FPU_TAG = tr.FPU_DEFAULT  # an untried action's score under TAG's policies when fpu is None
 EXP3_BOLTZMANN = tr.EXP3_BOLTZMANN_DEFAULT
 
@@ -187,18 +201,20 @@ def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, s
 TagSelect = namedtuple("TagSelect", "policy q sel_n sel_w gn gw gq gav scores bounds")
 TagBackup = namedtuple("TagBackup", "policy maxmc threshold q sel_n sel_w w_all gw_all gn vec tmp bounds "
                                     "siblings self_only")
-TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots count_moves")
+TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots count_moves termination")
 
 
 @nb.njit(cache=True)
-def _tag_parts(tg, self_only, count_moves):
+def _tag_parts(tg, self_only, count_moves, termination=tr.EXACT):
     """The ``TagSelect``, ``TagBackup`` and ``TagRollout`` views of ``tg`` (same arrays);
     ``self_only``: SelfOnly's backup (every player's component the root player's reward);
-    ``count_moves``: the rollout's limit counts players' actions only."""
+    ``count_moves``: the rollout's limit counts players' actions only; ``termination``: the
+    rollout's (``tag_rules.EXACT``, ``END_TURN``, ``END_ROUND``)."""
     return (TagSelect(tg.policy, tg.q, tg.sel_n, tg.sel_w, tg.gn, tg.gw, tg.gq, tg.gav, tg.scores, tg.bounds),
             TagBackup(tg.policy, tg.maxmc, tg.threshold, tg.q, tg.sel_n, tg.sel_w, tg.w_all, tg.gw_all, tg.gn,
                       tg.vec, tg.tmp, tg.bounds, tg.siblings, self_only),
-            TagRollout(tg.mast, tg.temperature, tg.mast_n, tg.mast_w, tg.vals, tg.pots, count_moves))
+            TagRollout(tg.mast, tg.temperature, tg.mast_n, tg.mast_w, tg.vals, tg.pots, count_moves,
+                       termination))
 
 
 def _split(tg, tag):
@@ -217,9 +233,10 @@ def _split_typed(tg, tag):
     def split(tg, tag):
         self_only = tag.shape[0] > TAG_SELF_ONLY and tag[TAG_SELF_ONLY] != 0
         count_moves = tag.shape[0] > TAG_COUNT_MOVES and tag[TAG_COUNT_MOVES] != 0
-        sel, back, roll = _tag_parts(tg, self_only, count_moves)
+        termination = tag[TAG_TERMINATION] if tag.shape[0] > TAG_TERMINATION else tr.EXACT
+        sel, back, roll = _tag_parts(tg, self_only, count_moves, termination)
         return (sel, back, roll, tg.policy != POLICY_UCB, tg.policy != POLICY_UCB or tg.maxmc,
-                tg.mast or count_moves, self_only)
+                tg.mast or count_moves or termination != tr.EXACT, self_only)
     return split
 
 
@@ -244,6 +261,25 @@ def _counts_chance_typed(tg):
     if isinstance(tg, nb_types.BaseNamedTuple) and "count_moves" in tg.fields:
         return lambda tg: not tg.count_moves
     return lambda tg: True
+
+
+def _termination(tg):
+    """``tg.termination`` where ``tg`` has it (a ``TagRollout``), else EXACT (today's settings,
+    None, and a whole ``TagSearch``)."""
+
+
+@overload(_termination)
+def _termination_typed(tg):
+    if isinstance(tg, nb_types.BaseNamedTuple) and "termination" in tg.fields:
+        return lambda tg: tg.termination
+    return lambda tg: tr.EXACT
+
+
+@nb.njit(cache=True)
+def _no_counter(s):
+    """The counter bound for a kernel without ``nb_turn``/``nb_round``: never read, since the bots
+    refuse END_TURN/END_ROUND for such a game (``kernels.rollout_counter``)."""
+    return 0
 
 
 def _advance_opponents(st, player, buf, probs, rng, roll):
@@ -884,6 +920,7 @@ GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "uct_tree"
 SEARCH_ENTRIES = ("uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
 KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
+OPTIONAL_CONTRACT = ("nb_turn", "nb_round")  # bound to ``_no_counter`` where a kernel lacks one
 _ENGINES: dict[str, SimpleNamespace] = {}
 
 
@@ -899,6 +936,7 @@ def engine_for(rules: ModuleType) -> SimpleNamespace:
     game = rules.__name__.rsplit(".", 2)[-2]  # the game's folder: games/<game>/kernel.py
     namespace = dict(globals())
     namespace.update({name: getattr(rules, name) for name in KERNEL_CONTRACT})
+    namespace.update({name: getattr(rules, name, _no_counter) for name in OPTIONAL_CONTRACT})
     engine = SimpleNamespace(game=game)
     for name in GAME_FUNCTIONS:
         source = globals()[name]
@@ -931,7 +969,8 @@ class CompiledSearch:
         if not settings.tag_default:
             self._tag = (np.array([POLICIES[settings.tree_policy], settings.backup == "MaxMC",
                                    settings.max_backup_threshold, settings.rollout == "MAST",
-                                   settings.opponent_tree == "SelfOnly", settings.rollout_count == "moves"],
+                                   settings.opponent_tree == "SelfOnly", settings.rollout_count == "moves",
+                                   tr.TERMINATIONS[settings.rollout_termination]],
                                   np.int64),
                          float(settings.mast_boltzmann))
         self._mast_gamma = float(settings.mast_gamma)

@@ -25,7 +25,13 @@ import pyspiel
 from infosets.core.checks import check_game, check_int, check_real
 from infosets.core.rng import as_generator
 from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
-from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.games.kernels import (
+    kernel_for,
+    kernel_heuristic,
+    kernel_sampler,
+    require_kernel,
+    rollout_counter,
+)
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
@@ -190,6 +196,7 @@ class ISMCTSBot(pyspiel.Bot):
         self.final = final
         self.rollout_policy = rollout_policy
         self.settings = settings
+        self._counter = rollout_counter(game, settings.rollout_termination)  # END_TURN/END_ROUND
         self.engine = engine
         self.engine_used = engine  # planned; then the engine that ran the last search
         self.last_search_info = None
@@ -367,7 +374,8 @@ class ISMCTSBot(pyspiel.Bot):
             settings = self.settings
             mast = (*self.mast, settings.mast_boltzmann) if settings.rollout == "MAST" else None
             mover = random_rollout(world, rnd, self.rollout_policy, settings.rollout_length, mast, record,
-                                   settings.rollout_count == "steps")
+                                   settings.rollout_count == "steps", settings.rollout_termination,
+                                   self._counter)
         if self._reward_heuristic is not None:
             return self._reward_heuristic(world)
         return world.returns() if mover == TERMINAL else self.settings.heuristic(world)

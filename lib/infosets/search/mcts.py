@@ -37,7 +37,13 @@ import pyspiel
 from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
 from infosets.core.rng import as_generator
 from infosets.games.determinizers import sampler_for
-from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.games.kernels import (
+    kernel_for,
+    kernel_heuristic,
+    kernel_sampler,
+    require_kernel,
+    rollout_counter,
+)
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
@@ -305,6 +311,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     if settings.opponent_tree == "SelfOnly":
         player = world.current_player()
         opponents = (player, lambda st: advance_to_turn(st, player, rnd, rollout_policy, rollout_mast))
+    termination = settings.rollout_termination  # END_TURN/END_ROUND read the game's counter
+    counter = rollout_counter(world.get_game(), termination) if termination != "EXACT" else None
     normalize, low, span = scale.normalize, scale.low, scale.span
     depth_total = depth_max = 0
     for _ in range(iterations):
@@ -323,7 +331,7 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
             if opponents is not None:  # SelfOnly: the rollout starts at the root player's turn
                 opponents[1](state)
             mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length, rollout_mast, record,
-                                   settings.rollout_count == "steps")
+                                   settings.rollout_count == "steps", termination, counter)
             returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
         if stats_backup:
             _backup_tag(root, path, returns, scale, settings, bounds)
@@ -627,10 +635,13 @@ def game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explo
                   **tag) -> MCTSSettings:
     """Validated settings; a rollout cut-off defaults to the game kernel's heuristic. The
     compiled engine scores cut-offs with its kernel's heuristic only. ``tag``: TAG's settings
-    (``settings.TAG_FIELDS``)."""
+    (``settings.TAG_FIELDS``); a rollout termination the game has no counter for is refused
+    (``kernels.rollout_counter``)."""
     kernel = kernel_for(game)
     if engine == "compiled" and heuristic is not None:
         raise ValueError("heuristic: the compiled engine scores cut-offs with its kernel's "
                          "heuristic; pass heuristic=None (or use engine='python')")
-    return make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
-                         kernel_heuristic(game, kernel) if kernel is not None else None, **tag)
+    settings = make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
+                             kernel_heuristic(game, kernel) if kernel is not None else None, **tag)
+    rollout_counter(game, settings.rollout_termination, engine != "python")  # refuses a game without it
+    return settings

@@ -122,6 +122,9 @@ class MultiTree:
             raise ValueError(f"player: must be in 0..{num_players - 1}, got {player}")
         if settings.backup != "mean":
             raise ValueError(f"backup: MultiTree backs up the mean only, got {settings.backup!r}")
+        if settings.rollout_termination != "EXACT":
+            raise ValueError("rollout_termination: MultiTree stops by EXACT only, "
+                             f"got {settings.rollout_termination!r}")
         if not (math.isfinite(uct_c) and uct_c >= 0):
             raise ValueError(f"uct_c: must be a finite number >= 0, got {uct_c}")
         if settings.rollout == "MAST" and mast is None:

@@ -38,6 +38,13 @@ GAIGResearch/TabletopGames ``players/mcts/``):
 * ``rollout_count``: what ``rollout_length`` counts, "steps" (every action, chance included:
   today's) or "moves" (the players' actions only, as TAG's ``rollout`` counts them; docs/tag_agents.md
   section 7 "Rollout counting").
+* ``rollout_termination`` (TAG's ``rolloutTermination``, ``SingleTreeNode.finishRollout``;
+  docs/tag_agents.md section 3): "EXACT" (today's: the rollout stops at its length) or, once
+  the length is reached, "END_TURN"/"END_ROUND": it goes on until an action ends a turn/round
+  (the game's counters, ``infosets.games.kernels.rollout_counter``; asked at the players'
+  decisions, ``tag_rules.rollout_finished``). With ``rollout_length`` 0 they play to the end
+  of the current turn/round; a game without the counter is refused by the bots. TAG's
+  END_ACTION and START_ACTION are not built (no paper row uses them).
 """
 
 from __future__ import annotations
@@ -51,8 +58,9 @@ BACKUPS = ("mean", "MaxMC")
 ROLLOUTS = ("random", "MAST")
 OPPONENT_TREES = ("OneTree", "SelfOnly", "MultiTree")
 ROLLOUT_COUNTS = ("steps", "moves")
+ROLLOUT_TERMINATIONS = ("EXACT", "END_TURN", "END_ROUND")
 TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann",
-              "opponent_tree", "rollout_count")
+              "opponent_tree", "rollout_count", "rollout_termination")
 # heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
@@ -72,6 +80,7 @@ class MCTSSettings:
     mast_boltzmann: float = 0.1
     opponent_tree: str = "OneTree"
     rollout_count: str = "steps"
+    rollout_termination: str = "EXACT"
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -106,13 +115,16 @@ class MCTSSettings:
                              "not yet in these settings' bots")
         if self.rollout_count not in ROLLOUT_COUNTS:
             raise ValueError(f"rollout_count: must be one of {ROLLOUT_COUNTS}, got {self.rollout_count!r}")
+        if self.rollout_termination not in ROLLOUT_TERMINATIONS:
+            raise ValueError(f"rollout_termination: must be one of {ROLLOUT_TERMINATIONS} (TAG's END_ACTION "
+                             f"and START_ACTION are not built), got {self.rollout_termination!r}")
 
     @property
     def tag_default(self) -> bool:
         """True when TAG's further settings (tree policy, backup, rollout, opponent tree, rollout
-        count) are today's."""
-        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count) == (
-            "UCB", "mean", "random", "OneTree", "steps")
+        count, rollout termination) are today's."""
+        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count,
+                self.rollout_termination) == ("UCB", "mean", "random", "OneTree", "steps", "EXACT")
 
     @property
     def is_default(self) -> bool:

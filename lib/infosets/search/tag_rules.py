@@ -57,9 +57,12 @@ tests/search/test_tag_wiring.py):
   ``mast_update`` after each iteration (rollout's then tree's moves, raw returns);
   ``mast_decay`` at each decision of the bot, which holds the table (PI-MCTS: the D trees of a
   move share it, one after the other).
-* Not wired yet: ``rollout_depth`` + ``rollout_finished`` (the stopping test of
-  ``common.random_rollout`` and ``compiled._rollout``, which stop after ``limit`` steps counting
-  chance steps; TAG counts the players' actions only, chance being inside its forward model).
+* ``rollout_finished`` (``MCTSSettings.rollout_termination`` END_TURN/END_ROUND, twin
+  ``nb_rollout_finished``): the stopping test of ``common.random_rollout`` and
+  ``compiled._rollout`` at the players' decisions, on the game's turn/round counter
+  (``infosets.games.kernels.rollout_counter``); EXACT keeps their ``steps >= limit`` test, the
+  players' actions only under ``rollout_count`` "moves" (TAG's TICK). Not wired:
+  ``rollout_depth``'s TURN/ROUND increments and END_ACTION/START_ACTION (no paper row uses them).
 
 Structural settings are not stated here and not wired yet (a later stage of issue 56): ``opponentTreePolicy``
 MultiTree (one tree per player, ``MultiTreeNode``) and SelfOnly (the tree holds the root
