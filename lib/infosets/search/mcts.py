@@ -573,8 +573,8 @@ class OLMCTSBot(pyspiel.Bot):
       sampler: a callable ``sampler(state, player, rng)``; defaults to the game kernel's
         determinizer where there is a kernel, else ``sampler_for(game)``.
       normalize_rewards: map returns to [0, 1] with the game's utility bounds.
-      final: "mean" or "visits" (under ``tree_policy`` "EXP3" TAG's sample instead,
-        ``choose_final``).
+      final: "mean" or "visits" (under ``tree_policy`` "EXP3" or "RegretMatching" TAG's sample
+        instead, ``choose_final``).
       rollout_policy: a callable ``policy(state, rnd) -> action`` or None (uniform random).
       engine: "python", "cpp" (C++ MCTSBot per world; C++ games only), "compiled" (the numba
         engine; games with a kernel) or "auto": compiled where a kernel covers the game's
