@@ -52,7 +52,8 @@ def test_missing_settings_name_what_the_engines_lack():
     assert missing_settings(tag_agent_row("virus", 3)) == []
     assert missing_settings(tag_agent_row("seven_wonders", 3)) == []  # SelfOnly is in the engines
     assert "opponent_tree=MultiTree" in missing_settings(tag_agent_row("stratego", 2))
-    assert "tree_policy=RegretMatching" in missing_settings(tag_agent_row("dominion", 3))
+    dominion = missing_settings(tag_agent_row("dominion", 3))  # RegretMatching is in the engines
+    assert "opponent_tree=MultiTree" in dominion and not any(m.startswith("tree_policy") for m in dominion)
     hearts = missing_settings(tag_agent_row("hearts", 4))
     assert "rollout_termination=END_ROUND" in hearts and "reuse_tree=True" in hearts
 

@@ -60,6 +60,8 @@ from infosets.search.tag_rules_nb import (
     nb_mast_update,
     nb_mast_values,
     nb_max_mc_value,
+    nb_rm_average_due,
+    nb_rm_average_update,
     nb_rm_regrets,
     nb_rollout_finished,
     nb_sample_tree_policy,
@@ -138,8 +140,11 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
             action = -1  # a random move unless MAST chooses (actions are >= 0)
             if tg is not None:
                 if tg.mast:
-                    nb_mast_values(tg.mast_n, tg.mast_w, mover, buf, n, 0.0, tg.vals)
-                    action = buf[nb_mast_rollout_choice(tg.vals, n, tg.temperature, 0.0, rng, tg.pots)]
+                    if _by_mast(tg, mover):
+                        nb_mast_values(tg.mast_n, tg.mast_w, mover, buf, n, 0.0, tg.vals)
+                        action = buf[nb_mast_rollout_choice(tg.vals, n, tg.temperature, 0.0, rng, tg.pots)]
+                    else:  # mast_opponents "random": a uniform move, recorded all the same
+                        action = buf[int(rng_random(rng) * n)]
                     rec_p, rec_a = _record(rec_p, rec_a, count, mover, action)
                     count += 1
             if action < 0:
@@ -157,8 +162,10 @@ def _rollout(st, rng, limit, buf, probs, returns, tg, rec_p, rec_a):
 
 # ``MCTSSettings.tree_policy`` codes and the layout of the ``tag`` argument of the searches.
 POLICY_UCB, POLICY_UCB_TUNED, POLICY_RM, POLICY_EXP3 = 0, 1, 2, 3
+POLICY_REGRET_MATCHING = 4  # NoAveragingRM's selection, plus the root's average (_uct_rm_root)
 POLICIES = {"UCB": POLICY_UCB, "UCB_Tuned": POLICY_UCB_TUNED, "NoAveragingRM": POLICY_RM,
-            "EXP3": POLICY_EXP3}
+            "EXP3": POLICY_EXP3, "RegretMatching": POLICY_REGRET_MATCHING}
+MAST_ALL, MAST_ROOT_ONLY = 1, 2  # ``tag[TAG_MAST]``: every player by MAST, or the root player only
 TAG_POLICY, TAG_MAXMC, TAG_THRESHOLD, TAG_MAST = 0, 1, 2, 3
 TAG_SELF_ONLY, TAG_COUNT_MOVES, TAG_TERMINATION = 4, 5, 6  # optional entries (absent: 0)
 FPU_TAG = tr.FPU_DEFAULT  # an untried action's score under TAG's policies when fpu is None
@@ -201,24 +208,27 @@ def _tag_search(tag, temperature, mast_n, mast_w, num_actions, num_players, q, s
 TagSelect = namedtuple("TagSelect", "policy q sel_n sel_w gn gw gq gav scores bounds")
 TagBackup = namedtuple("TagBackup", "policy maxmc threshold q sel_n sel_w w_all gw_all gn vec tmp bounds "
                                     "siblings self_only")
-TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots count_moves termination")
+TagRollout = namedtuple("TagRollout", "mast temperature mast_n mast_w vals pots count_moves termination "
+                                      "mast_player")
 
 
 @nb.njit(cache=True)
-def _tag_parts(tg, self_only, count_moves, termination=tr.EXACT):
+def _tag_parts(tg, self_only, count_moves, termination=tr.EXACT, mast_player=-1):
     """The ``TagSelect``, ``TagBackup`` and ``TagRollout`` views of ``tg`` (same arrays);
     ``self_only``: SelfOnly's backup (every player's component the root player's reward);
     ``count_moves``: the rollout's limit counts players' actions only; ``termination``: the
-    rollout's (``tag_rules.EXACT``, ``END_TURN``, ``END_ROUND``)."""
+    rollout's (``tag_rules.EXACT``, ``END_TURN``, ``END_ROUND``); ``mast_player``: the only
+    player MAST moves (``mast_opponents`` "random"; -1: every player)."""
     return (TagSelect(tg.policy, tg.q, tg.sel_n, tg.sel_w, tg.gn, tg.gw, tg.gq, tg.gav, tg.scores, tg.bounds),
             TagBackup(tg.policy, tg.maxmc, tg.threshold, tg.q, tg.sel_n, tg.sel_w, tg.w_all, tg.gw_all, tg.gn,
                       tg.vec, tg.tmp, tg.bounds, tg.siblings, self_only),
             TagRollout(tg.mast, tg.temperature, tg.mast_n, tg.mast_w, tg.vals, tg.pots, count_moves,
-                       termination))
+                       termination, mast_player))
 
 
-def _split(tg, tag):
-    """``tg``'s parts (``_tag_parts``) and whether the search selects by TAG's policy, backs up
+def _split(tg, tag, player):
+    """``tg``'s parts (``_tag_parts``; MAST moves only the root ``player`` when ``tag[TAG_MAST]``
+    is ``MAST_ROOT_ONLY``) and whether the search selects by TAG's policy, backs up
     TAG's statistics, rolls out by MAST, keeps the root player's tree only (SelfOnly, ``tag``'s
     optional ``TAG_SELF_ONLY``), passes its rollout part (MAST, or a limit counting moves,
     ``TAG_COUNT_MOVES``); Nones and False for today's settings (``tg`` None), chosen at compile
@@ -226,15 +236,16 @@ def _split(tg, tag):
 
 
 @overload(_split)
-def _split_typed(tg, tag):
+def _split_typed(tg, tag, player):
     if _no_tag(tg):
-        return lambda tg, tag: (None, None, None, False, False, False, False)
+        return lambda tg, tag, player: (None, None, None, False, False, False, False)
 
-    def split(tg, tag):
+    def split(tg, tag, player):
         self_only = tag.shape[0] > TAG_SELF_ONLY and tag[TAG_SELF_ONLY] != 0
         count_moves = tag.shape[0] > TAG_COUNT_MOVES and tag[TAG_COUNT_MOVES] != 0
         termination = tag[TAG_TERMINATION] if tag.shape[0] > TAG_TERMINATION else tr.EXACT
-        sel, back, roll = _tag_parts(tg, self_only, count_moves, termination)
+        sel, back, roll = _tag_parts(tg, self_only, count_moves, termination,
+                                     player if tag[TAG_MAST] == MAST_ROOT_ONLY else -1)
         return (sel, back, roll, tg.policy != POLICY_UCB, tg.policy != POLICY_UCB or tg.maxmc,
                 tg.mast or count_moves or termination != tr.EXACT, self_only)
     return split
@@ -282,6 +293,18 @@ def _no_counter(s):
     return 0
 
 
+def _by_mast(tg, mover):
+    """Whether ``mover`` moves by MAST in a MAST rollout of ``tg``: every player, or only
+    ``tg.mast_player`` when it is set (a ``TagRollout``; ``mast_opponents`` "random")."""
+
+
+@overload(_by_mast)
+def _by_mast_typed(tg, mover):
+    if isinstance(tg, nb_types.BaseNamedTuple) and "mast_player" in tg.fields:
+        return lambda tg, mover: tg.mast_player < 0 or mover == tg.mast_player
+    return lambda tg, mover: True
+
+
 def _advance_opponents(st, player, buf, probs, rng, roll):
     """Play ``st`` on in place until ``player`` is to move or the game ends (as
     ``common.advance_to_turn``): chance by its probabilities, the other players at random or by
@@ -295,7 +318,7 @@ def _advance_opponents(st, player, buf, probs, rng, roll):
             n = nb_legal_actions(st, buf)
             action = -1
             if roll is not None:
-                if roll.mast:
+                if roll.mast and _by_mast(roll, mover):
                     nb_mast_values(roll.mast_n, roll.mast_w, mover, buf, n, 0.0, roll.vals)
                     action = buf[nb_mast_rollout_choice(roll.vals, n, roll.temperature, 0.0, rng, roll.pots)]
             if action < 0:
@@ -376,7 +399,7 @@ def _tag_choice(policy, gn, gw, gq, gav, m, c, fpu, epsilon, node_visits, node_w
     if policy == POLICY_UCB_TUNED:
         nb_ucb_tuned_scores(gn, gw, gq, gav, m, low, high, c, fpu, True, scores)
         return nb_argmax_tiebreak(scores, m, rng)
-    if policy == POLICY_RM:
+    if policy == POLICY_RM or policy == POLICY_REGRET_MATCHING:
         nb_rm_regrets(gn, gw, m, node_visits, node_wsum, fpu, scores)
     else:
         nb_exp3_potentials(gn, gw, m, node_visits, node_wsum, low, high, EXP3_BOLTZMANN, fpu, True,
@@ -515,9 +538,62 @@ def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, spa
             wsum[nd] += returns[mover_of[nd]]
 
 
+@nb.njit(cache=True)
+def _rm_root_update(tg, m, node_visits, node_wsum, fpu, buf, average):
+    """RegretMatching: the root's regret-matching distribution over the ``m`` actions in ``buf``
+    (visits and sums gathered in ``tg.gn``/``tg.gw``) added to ``average[action]``
+    (``common.rm_average_add``: ``nb_rm_regrets``, ``nb_rm_average_update``)."""
+    nb_rm_regrets(tg.gn, tg.gw, m, node_visits, node_wsum, fpu, tg.scores)
+    tg.gq[:m] = 0.0
+    nb_rm_average_update(tg.scores, m, tg.gq)
+    for i in range(m):
+        average[buf[i]] += tg.gq[i]
+
+
+@nb.njit(cache=True)
+def _rm_root_after(tg, m, node_visits, node_wsum, fpu, buf, last, average):
+    """The root's average after an iteration's backup (``common.RootAverage``): an update when
+    ``nb_rm_average_due``; after the ``last`` iteration the final move's top-up when at most
+    ``max(m, 10)`` visits were made (``tag_rules.rm_average_top_up_due``: the updates made
+    number ``node_visits // max(m, 10)``, the root's actions being the same on every visit)."""
+    if nb_rm_average_due(node_visits, m):
+        _rm_root_update(tg, m, node_visits, node_wsum, fpu, buf, average)
+    if last and node_visits <= max(m, 10):
+        _rm_root_update(tg, m, node_visits, node_wsum, fpu, buf, average)
+
+
+def _uct_rm_root(world, buf, children, visits, wsum, tg, use_fpu, fpu, last, average):
+    """RegretMatching in ``uct_tree`` after a backup: the root's actions (legal in ``world``),
+    their children's visits and sums, the root's selection count and sum, to
+    ``_rm_root_after``. Nothing under another policy or without ``average`` (None)."""
+    if average is None:
+        return
+    if tg.policy == POLICY_REGRET_MATCHING:
+        m = nb_legal_actions(world, buf)
+        for i in range(m):
+            ch = children[0, buf[i]]
+            tg.gn[i] = visits[ch] if ch >= 0 else 0.0
+            tg.gw[i] = wsum[ch] if ch >= 0 else 0.0
+        _rm_root_after(tg, m, tg.sel_n[0], tg.sel_w[0], fpu if use_fpu else FPU_TAG, buf, last, average)
+
+
+def _ismcts_rm_root(state, buf, root, node_visits, n_of, w_of, tg, use_fpu, fpu, last, average):
+    """RegretMatching in ``ismcts_tree_with`` after a backup, at the ``root`` node (as
+    ``_uct_rm_root``; its actions legal in ``state``, the player's own)."""
+    if average is None:
+        return
+    if tg.policy == POLICY_REGRET_MATCHING:
+        m = nb_legal_actions(state, buf)
+        for i in range(m):
+            tg.gn[i] = n_of[root, buf[i]]
+            tg.gw[i] = w_of[root, buf[i]]
+        _rm_root_after(tg, m, node_visits[root], tg.sel_w[root], fpu if use_fpu else FPU_TAG, buf, last,
+                       average)
+
+
 def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
              epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None, temperature=0.0,
-             mast_n=None, mast_w=None, out_bounds=None):
+             mast_n=None, mast_w=None, out_bounds=None, out_rm=None):
     """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
 
     Root children's visits and reward sums go to ``out_n[a]``/``out_w[a]``; ``depths``
@@ -525,8 +601,8 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     ``tag`` [tree policy code, MaxMC on, its threshold, MAST on(, SelfOnly on)], ``temperature`` MAST's
     Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST table (updated in place; shape
     (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB, mean backup, random
-    rollouts) without TAG's branches (``_uct_tag``). ``out_bounds`` (with ``tag``) receives the
-    tree's reward bounds [low, high] (EXP3's final choice, ``common.exp3_final``).
+    rollouts) without TAG's branches (``_uct_tag``). ``out_bounds``/``out_rm`` (with ``tag``): the tree's
+    reward bounds (EXP3's final move) and RegretMatching's root average per action (``_uct_rm_root``).
     """
     cap = iterations + 1
     visits = np.zeros(cap, np.int64)
@@ -537,13 +613,12 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     path = np.empty(cap, np.int64)
     st = np.empty_like(world)
     buf, untried = np.empty(num_actions, np.int64), np.empty(num_actions, np.int64)
-    probs = np.empty(num_actions, np.float64)
-    returns = np.zeros(num_players, np.float64)
+    probs, returns = np.empty(num_actions, np.float64), np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children)
-    sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag)
     root_player = nb_current_player(world)
+    sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag, root_player)
     nnodes, depth_total, depth_max = 1, 0, 0
-    for _ in range(iterations):
+    for it in range(iterations):
         st[:] = world
         node = 0
         plen = 0
@@ -605,6 +680,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
                 nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
                 nb_mast_update(tg.mast_n, tg.mast_w, tg.path_mover, tg.path_action, plen, returns)
+            _uct_rm_root(world, buf, children, visits, wsum, tg, use_fpu, fpu, it + 1 == iterations, out_rm)
     for a in range(num_actions):
         ch = children[0, a]
         if ch >= 0:
@@ -619,10 +695,10 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
 
 def pimcts_trees(state, player, trees, budget, c, normalize, low, span, limit, max_depth,
                  use_fpu, fpu, epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None,
-                 temperature=0.0, mast_n=None, mast_w=None, out_bounds=None):
+                 temperature=0.0, mast_n=None, mast_w=None, out_bounds=None, out_rm=None):
     """``trees`` open-loop trees, each on a world determinized for ``player`` (as
     ``PIMCTSBot.search``; ``trees = 1`` is OL-MCTS). Row t of ``out_n``/``out_w`` (and of
-    ``out_bounds``) is tree t. TAG's settings as in ``uct_tree``; the trees share the MAST
+    ``out_bounds``, ``out_rm``) is tree t. TAG's settings as in ``uct_tree``; the trees share the MAST
     table, one after the other."""
     world = np.empty_like(state)
     for t in range(trees):
@@ -632,10 +708,14 @@ def pimcts_trees(state, player, trees, budget, c, normalize, low, span, limit, m
             uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
                      epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag, temperature,
                      mast_n, mast_w)
-        else:
+        elif out_rm is None:
             uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
                      epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag, temperature,
                      mast_n, mast_w, out_bounds[t])
+        else:
+            uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
+                     epsilon, rng, num_actions, num_players, out_n[t], out_w[t], depths, tag, temperature,
+                     mast_n, mast_w, out_bounds[t], out_rm[t])
 
 
 @nb.njit(cache=True)
@@ -809,13 +889,13 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
 def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
                      normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
                      num_players, root_n, root_w, root_present, root_avail, depths, tag=None,
-                     temperature=0.0, mast_n=None, mast_w=None, out_bounds=None):
+                     temperature=0.0, mast_n=None, mast_w=None, out_bounds=None, out_rm=None):
     """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``),
     ``key_by_moves`` (a node is the sequence of player moves from the root, not the mover's
     information state: the belote_ismcts tree), ``heuristic_reward`` (playouts scored by the
     kernel's heuristic, also at the end of the game). Root availabilities go to ``root_avail``.
-    TAG's settings ``tag``, ``temperature``, ``mast_n``/``mast_w``, ``out_bounds`` as in
-    ``uct_tree`` (``_ismcts_tag``: omitted, today's search compiles without them).
+    TAG's settings ``tag``, ``temperature``, ``mast_n``/``mast_w``, ``out_bounds``, ``out_rm`` as
+    in ``uct_tree`` (``_ismcts_tag``: omitted, today's search compiles without them).
     """
     cap = iterations + 2
     size = 1
@@ -828,17 +908,15 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     avail_of = np.zeros((cap, num_actions), np.int64)
     present = np.zeros((cap, num_actions), np.bool_)
     path_node = np.empty(cap, np.int64)
-    path_action = np.empty(cap, np.int64)
-    path_mover = np.empty(cap, np.int64)
+    path_action, path_mover = np.empty(cap, np.int64), np.empty(cap, np.int64)
     st = np.empty_like(state)
     buf, untried = np.empty(num_actions, np.int64), np.empty(num_actions, np.int64)
-    probs = np.empty(num_actions, np.float64)
-    returns = np.zeros(num_players, np.float64)
+    probs, returns = np.empty(num_actions, np.float64), np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
                                    path_action, path_mover, present)
-    sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag)
+    sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag, player)
     nnodes, depth_total, depth_max = 0, 0, 0
-    for _ in range(iterations):
+    for it in range(iterations):
         st[:] = state
         nb_determinize(st, player, rng)
         plen = 0
@@ -895,6 +973,8 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
             if tg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
                 nb_mast_update(tg.mast_n, tg.mast_w, rec_p, rec_a, nrec, returns)
                 nb_mast_update(tg.mast_n, tg.mast_w, path_mover, path_action, plen, returns)
+            _ismcts_rm_root(state, buf, path_node[0], node_visits, n_of, w_of, tg, use_fpu, fpu,
+                            it + 1 == iterations, out_rm)
     key = -1 if key_by_moves else nb_infostate_key(state, player)
     slot = _find_node(table_keys, table_nodes, key, mask)
     root = table_nodes[slot]
@@ -913,8 +993,8 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
 # compiles a copy of them for one game, with those names bound to the game's kernel module:
 # numba compiles and caches each game's engine on that game's first use, in its own cache
 # files (the copies' names carry the game), and never compiles the games a run does not play.
-GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "uct_tree", "pimcts_trees",
-                  "ismcts_tree_with", "ismcts_tree")
+GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "_uct_rm_root", "_ismcts_rm_root",
+                  "uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
 # The searches a Python caller enters release the GIL while they run, so another thread (the
 # terminal game's Ctrl-C, infosets.play.belote) is not frozen behind a long search.
 SEARCH_ENTRIES = ("uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
@@ -967,8 +1047,10 @@ class CompiledSearch:
         # TAG's settings (issue 56): None runs today's searches (the versions warm_cache warms).
         self._tag = None
         if not settings.tag_default:
+            mast = 0 if settings.rollout != "MAST" else (
+                MAST_ROOT_ONLY if settings.mast_opponents == "random" else MAST_ALL)
             self._tag = (np.array([POLICIES[settings.tree_policy], settings.backup == "MaxMC",
-                                   settings.max_backup_threshold, settings.rollout == "MAST",
+                                   settings.max_backup_threshold, mast,
                                    settings.opponent_tree == "SelfOnly", settings.rollout_count == "moves",
                                    tr.TERMINATIONS[settings.rollout_termination]],
                                   np.int64),
@@ -1006,11 +1088,12 @@ class CompiledSearch:
                 float(scale.low), float(scale.span), limit, max_depth, use_fpu, fpu, epsilon, stream, a,
                 kernel.num_players, out_n, out_w, depths)
         bounds = np.empty((trees, 2), np.float64)
+        rm = np.zeros((trees, a), np.float64)  # RegretMatching's root averages
         if self._tag is None:
             engine_for(kernel.rules).pimcts_trees(*args)
         else:
             self._decay_mast()
-            engine_for(kernel.rules).pimcts_trees(*args, *self._tag, self.mast_n, self.mast_w, bounds)
+            engine_for(kernel.rules).pimcts_trees(*args, *self._tag, self.mast_n, self.mast_w, bounds, rm)
         rnd.load(stream)
         result = []
         for t in range(trees):
@@ -1019,6 +1102,9 @@ class CompiledSearch:
             stats.engine = "compiled"
             if self._tag is not None:
                 stats.bounds = (float(bounds[t, 0]), float(bounds[t, 1]))
+                if self._tag[0][TAG_POLICY] == POLICY_REGRET_MATCHING:
+                    legal = state.legal_actions()
+                    stats.rm_average = (legal, [float(rm[t, x]) for x in legal])
             result.append(stats)
         return result, int(depths[0]), int(depths[1])
 
@@ -1052,13 +1138,15 @@ class CompiledSearch:
                 scale.normalize, float(scale.low), float(scale.span), limit, max_depth, use_fpu, fpu,
                 epsilon, stream, a, kernel.num_players, root_n, root_w, present, avail, depths)
         bounds = np.array([np.inf, -np.inf])
+        rm = np.zeros(a, np.float64)  # RegretMatching's root average
         if self._tag is None:
             engine.ismcts_tree_with(*args)
         else:
             self._decay_mast()
-            engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w, bounds)
+            engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w, bounds, rm)
         rnd.load(stream)
         self.last_root_bounds = (float(bounds[0]), float(bounds[1]))
+        self.last_rm_average = (list(legal), [float(rm[x]) for x in legal])
         root = {}
         for x in legal:
             if present[x]:

@@ -35,6 +35,7 @@ from infosets.games.kernels import (
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
+    RootAverage,
     advance_to_turn,
     argmax_random,
     check_decision_state,
@@ -42,6 +43,7 @@ from infosets.search.common import (
     is_python_game,
     python_random,
     random_rollout,
+    rm_final,
     sample_chance,
     tag_choice,
     uses_pcg,
@@ -118,7 +120,8 @@ class ISMCTSBot(pyspiel.Bot):
       final: "mean" (highest mean reward), "visits" (most visited) or "visits_mean" (most
         visited, ties to the higher mean) for ``step``; remaining ties are broken uniformly
         at random (seeded). Under ``tree_policy`` "EXP3", TAG's sample from the root's EXP3
-        potentials instead (``common.exp3_final``).
+        potentials instead (``common.exp3_final``); under "RegretMatching", a sample from the
+        root's average strategy (``common.rm_final``; ``last_rm_average``).
       rollout_policy: a callable ``policy(state, rnd) -> action`` for rollouts; uniform random
         if None.
       engine: "python", "compiled" (games with a kernel) or "auto": compiled where a kernel
@@ -210,6 +213,10 @@ class ISMCTSBot(pyspiel.Bot):
         self._bounds = [math.inf, -math.inf]
         shape = (game.num_players(), game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
         self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
+        # MAST's player under mast_opponents "random" (the others move at random), else None.
+        random_opponents = settings.rollout == "MAST" and settings.mast_opponents == "random"
+        self._mast_player = player if random_opponents else None
+        self.last_rm_average = None  # RegretMatching: (root legal actions, summed distributions)
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
@@ -236,6 +243,9 @@ class ISMCTSBot(pyspiel.Bot):
             self._bounds = [math.inf, -math.inf]
             if mast:
                 tr.mast_decay(*self.mast, settings.mast_gamma)
+        rm = None
+        if settings.tree_policy == "RegretMatching":
+            rm = RootAverage(state.legal_actions(), settings.fpu)
         for world in worlds:
             path, mover = self._descend(world, nodes, rnd)
             depth = len(path)
@@ -245,11 +255,15 @@ class ISMCTSBot(pyspiel.Bot):
             record = [] if mast else None
             returns = self._playout(world, mover, rnd, record)
             self._backup(path, returns)
+            if rm is not None and path and rm.due(path[0][0].visits):
+                rm.add(*_rm_root(path[0][0], rm.legal))
             if mast:  # MAST Both: the rollout's moves, then the tree's
                 record.extend((m, a) for _, _, m, a in path)
                 tr.mast_update(*self.mast, [p for p, _ in record], [a for _, a in record], returns)
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         root = nodes.get(self._key(state, player))
+        if rm is not None:
+            self.last_rm_average = rm.finish(*_rm_root(root if root is not None else _Node(), rm.legal))
         if root is None:
             self.last_root_availability = {}
             return {}
@@ -268,6 +282,8 @@ class ISMCTSBot(pyspiel.Bot):
         self_only = self._self_only
         max_depth, by_moves, aoh = self.settings.max_depth, self.node_key == "moves" or self_only, self._aoh
         mast = (*self.mast, self.settings.mast_boltzmann) if self.settings.rollout == "MAST" else None
+        if self._mast_player is not None:
+            mast = None  # mast_opponents "random": the other players move at random
         tag = self._tag
         path = []
         moves_key = ()  # the node's key when nodes are keyed by moves
@@ -375,7 +391,7 @@ class ISMCTSBot(pyspiel.Bot):
             mast = (*self.mast, settings.mast_boltzmann) if settings.rollout == "MAST" else None
             mover = random_rollout(world, rnd, self.rollout_policy, settings.rollout_length, mast, record,
                                    settings.rollout_count == "steps", settings.rollout_termination,
-                                   self._counter)
+                                   self._counter, self._mast_player)
         if self._reward_heuristic is not None:
             return self._reward_heuristic(world)
         return world.returns() if mover == TERMINAL else self.settings.heuristic(world)
@@ -442,6 +458,7 @@ class ISMCTSBot(pyspiel.Bot):
         self.last_root_availability = self._compiled.last_root_availability
         if self._tag:
             self._bounds = list(self._compiled.last_root_bounds)
+            self.last_rm_average = self._compiled.last_rm_average
         self.engine_used = "compiled"
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         return root
@@ -462,6 +479,8 @@ class ISMCTSBot(pyspiel.Bot):
         visited = {a: s for a, s in root_stats.items() if s[0] > 0}
         if not visited:
             return None
+        if self.settings.tree_policy == "RegretMatching":  # TAG's final choice (common.rm_final)
+            return rm_final(*self.last_rm_average, rnd)
         if self.settings.tree_policy == "EXP3":  # TAG's final choice (common.exp3_final)
             actions = sorted(root_stats)  # the root's legal actions seen, in legal order
             return exp3_final(actions, [root_stats[a][0] for a in actions],
@@ -497,6 +516,15 @@ class ISMCTSBot(pyspiel.Bot):
 
     def inform_action(self, state, player_id, action):
         pass
+
+
+def _rm_root(root, legal):
+    """RegretMatching: the root node's statistics for ``common.RootAverage`` over ``legal``:
+    its actions' visits and reward sums, its visits and reward sum (twin
+    ``compiled._ismcts_rm_root``)."""
+    stats = root.stats
+    n = [stats[a][0] if a in stats else 0 for a in legal]
+    return n, [stats[a][1] if a in stats else 0.0 for a in legal], root.visits, root.wsum
 
 
 def _normalised_visits(root, state):

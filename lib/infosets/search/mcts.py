@@ -47,6 +47,7 @@ from infosets.games.kernels import (
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
+    RootAverage,
     advance_to_turn,
     argmax_random,
     check_decision_state,
@@ -54,6 +55,7 @@ from infosets.search.common import (
     is_python_game,
     python_random,
     random_rollout,
+    rm_final,
     sample_chance,
     tag_choice,
     uses_pcg,
@@ -263,6 +265,14 @@ def _descend(root, world, rnd, uct_c, settings, bounds=None, opponents=None):
             return path, state, actions, returns, True
 
 
+def _rm_root(root, legal):
+    """RegretMatching: the root's statistics for ``common.RootAverage`` over ``legal``: its
+    children's visits and reward sums, its selection count and their reward sum."""
+    kids = root[2]
+    n = [kids[a][0] if a in kids else 0 for a in legal]
+    return n, [kids[a][1] if a in kids else 0.0 for a in legal], root[7], root[8]
+
+
 def _replay(world, actions):
     """A clone of ``world`` with ``actions`` applied."""
     state = world.clone()
@@ -297,6 +307,11 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     ``opponent_tree`` SelfOnly the other players move by the rollout policy in the tree phase and
     before the rollout (``common.advance_to_turn``: no nodes, not recorded), so every node is the
     root player's, keyed by its own moves, and MaxMC backs up the root player's reward for all.
+    Under ``mast_opponents`` "random" only the root player moves by MAST, the others uniformly
+    at random (``random_rollout``'s ``mast_player``; SelfOnly's ``advance_to_turn`` without
+    MAST). Under ``tree_policy`` RegretMatching the root's average strategy is kept
+    (``common.RootAverage``) and returned as the result's ``rm_average`` (root legal actions,
+    summed distributions).
     """
     tag = not settings.tag_default
     use_mast = settings.rollout == "MAST"
@@ -307,12 +322,16 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     select_bounds = None if settings.tree_policy == "UCB" else bounds
     stats_backup = settings.tree_policy != "UCB" or settings.backup != "mean"
     rollout_mast = (mast[0], mast[1], settings.mast_boltzmann) if use_mast else None
+    mast_player = world.current_player() if use_mast and settings.mast_opponents == "random" else None
+    opponent_mast = rollout_mast if mast_player is None else None  # random opponents: no MAST
     opponents = None
     if settings.opponent_tree == "SelfOnly":
         player = world.current_player()
-        opponents = (player, lambda st: advance_to_turn(st, player, rnd, rollout_policy, rollout_mast))
+        opponents = (player, lambda st: advance_to_turn(st, player, rnd, rollout_policy, opponent_mast))
     termination = settings.rollout_termination  # END_TURN/END_ROUND read the game's counter
     counter = rollout_counter(world.get_game(), termination) if termination != "EXACT" else None
+    regret_matching = settings.tree_policy == "RegretMatching"
+    rm = RootAverage(world.legal_actions(), settings.fpu) if regret_matching else None
     normalize, low, span = scale.normalize, scale.low, scale.span
     depth_total = depth_max = 0
     for _ in range(iterations):
@@ -331,10 +350,12 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
             if opponents is not None:  # SelfOnly: the rollout starts at the root player's turn
                 opponents[1](state)
             mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length, rollout_mast, record,
-                                   settings.rollout_count == "steps", termination, counter)
+                                   settings.rollout_count == "steps", termination, counter, mast_player)
             returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
         if stats_backup:
             _backup_tag(root, path, returns, scale, settings, bounds)
+            if rm is not None and rm.due(root[7]):
+                rm.add(*_rm_root(root, rm.legal))
         else:
             root[0] += 1
             if normalize:
@@ -352,6 +373,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     stats.depth_total, stats.depth_max, stats.iterations = depth_total, depth_max, iterations
     if tag:
         stats.bounds = (bounds[0], bounds[1])  # EXP3's final choice (common.exp3_final)
+    if rm is not None:
+        stats.rm_average = rm.finish(*_rm_root(root, rm.legal))
     return stats
 
 
@@ -525,8 +548,12 @@ def choose_final(stats: RootStats, final: str, legal, rnd, settings: MCTSSetting
     With final="visits", a known terminal outcome (``stats.outcomes``) ranks first. Under
     ``settings.tree_policy`` EXP3, TAG's final choice instead: a sample from the root's EXP3
     potentials over ``legal`` in its order (``common.exp3_final``; ``stats.bounds`` the tree's
-    reward bounds).
+    reward bounds). Under RegretMatching, a sample from the root's average strategy
+    (``stats.rm_average``, ``common.rm_final``).
     """
+    if settings.tree_policy == "RegretMatching":
+        actions, average = stats.rm_average
+        return rm_final(actions, average, rnd)
     if settings.tree_policy == "EXP3":
         counts = [stats.get(a, (0, 0.0)) for a in legal]
         return exp3_final(list(legal), [n for n, _ in counts], [w for _, w in counts], stats.bounds,
@@ -554,8 +581,8 @@ class OLMCTSBot(pyspiel.Bot):
       sampler: a callable ``sampler(state, player, rng)``; defaults to the game kernel's
         determinizer where there is a kernel, else ``sampler_for(game)``.
       normalize_rewards: map returns to [0, 1] with the game's utility bounds.
-      final: "mean" or "visits" (under ``tree_policy`` "EXP3" TAG's sample instead,
-        ``choose_final``).
+      final: "mean" or "visits" (under ``tree_policy`` "EXP3" or "RegretMatching" TAG's sample
+        instead, ``choose_final``).
       rollout_policy: a callable ``policy(state, rnd) -> action`` or None (uniform random).
       engine: "python", "cpp" (C++ MCTSBot per world; C++ games only), "compiled" (the numba
         engine; games with a kernel) or "auto": compiled where a kernel covers the game's

@@ -24,12 +24,19 @@ GAIGResearch/TabletopGames ``players/mcts/``):
   K = ``uct_c``, ties drawn uniformly), "NoAveragingRM" (``rm_regrets``) or "EXP3"
   (``exp3_potentials``, TAG's ``exp3Boltzmann`` 0.1), the last two sampled by
   ``sample_tree_policy`` with ``explore_epsilon``. With ``fpu`` None an untried action scores
-  TAG's FPU, 1e6.
+  TAG's FPU, 1e6. "RegretMatching" selects as NoAveragingRM and keeps the root's average
+  strategy, from which its final move is sampled (``tag_rules.rm_average_update``,
+  ``rm_average_choice``; the authors' submission code c6d074e66, ``SingleTreeNode``).
 * ``backup``: "mean" or "MaxMC" (``max_mc_value``) with ``max_backup_threshold`` (TAG's
   ``maxBackupThreshold``, default 1,000,000).
 * ``rollout``: "random" or "MAST" (``mast_rollout_choice``: Boltzmann over the MAST means with
   temperature ``mast_boltzmann``; the table lives with the bot and is decayed by
   ``mast_gamma`` at each of its decisions, ``mast_decay``; TAG's defaults 0.1 and 0.0).
+* ``mast_opponents`` (TAG's ``oppModelType`` under MAST rollouts): "MAST" moves every player
+  by MAST (today's; TAG c4d7687's default DEFAULT, the rollout policy) or "random": only the
+  root player moves by MAST, the others uniformly at random (the submission code c6d074e66's
+  default RANDOM, ``MCTSParams``; ``SingleTreeNode.rollout`` and ``advanceToTurnOfPlayer``),
+  their rollout moves still counted in the MAST table. Read only with ``rollout`` "MAST".
 * ``opponent_tree`` (TAG's ``opponentTreePolicy``, docs/tag_agents.md section 1): "OneTree"
   (one tree for every player's moves), "SelfOnly" (nodes only at the root player's decisions,
   keyed by its own moves; the other players move by the rollout policy in the tree phase,
@@ -53,14 +60,15 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3")
+TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3", "RegretMatching")
 BACKUPS = ("mean", "MaxMC")
 ROLLOUTS = ("random", "MAST")
 OPPONENT_TREES = ("OneTree", "SelfOnly", "MultiTree")
 ROLLOUT_COUNTS = ("steps", "moves")
 ROLLOUT_TERMINATIONS = ("EXACT", "END_TURN", "END_ROUND")
+MAST_OPPONENTS = ("MAST", "random")
 TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann",
-              "opponent_tree", "rollout_count", "rollout_termination")
+              "opponent_tree", "rollout_count", "rollout_termination", "mast_opponents")
 # heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
@@ -81,6 +89,7 @@ class MCTSSettings:
     opponent_tree: str = "OneTree"
     rollout_count: str = "steps"
     rollout_termination: str = "EXACT"
+    mast_opponents: str = "MAST"
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -118,6 +127,8 @@ class MCTSSettings:
         if self.rollout_termination not in ROLLOUT_TERMINATIONS:
             raise ValueError(f"rollout_termination: must be one of {ROLLOUT_TERMINATIONS} (TAG's END_ACTION "
                              f"and START_ACTION are not built), got {self.rollout_termination!r}")
+        if self.mast_opponents not in MAST_OPPONENTS:
+            raise ValueError(f"mast_opponents: must be one of {MAST_OPPONENTS}, got {self.mast_opponents!r}")
 
     @property
     def tag_default(self) -> bool:
