@@ -100,6 +100,15 @@ def ucb_scores(n, w, valid, low: float, high: float, c: float, fpu: float) -> li
     return out
 
 
+def check_settings(settings: MCTSSettings, uct_c: float) -> None:
+    """A one-line ValueError for what MultiTree cannot run: a backup other than the mean, an
+    exploration weight that is not a finite number >= 0."""
+    if settings.backup != "mean":
+        raise ValueError(f"backup: MultiTree backs up the mean only, got {settings.backup!r}")
+    if not (math.isfinite(uct_c) and uct_c >= 0):
+        raise ValueError(f"uct_c: must be a finite number >= 0, got {uct_c}")
+
+
 class MultiTree:
     """The trees of one MultiTree search: ``roots[p]`` (None until p first moves), per-tree
     reward ``bounds[p] = [low, high]``; ``iterate`` runs one iteration on a world.
@@ -120,10 +129,7 @@ class MultiTree:
     ):
         if not 0 <= player < num_players:
             raise ValueError(f"player: must be in 0..{num_players - 1}, got {player}")
-        if settings.backup != "mean":
-            raise ValueError(f"backup: MultiTree backs up the mean only, got {settings.backup!r}")
-        if not (math.isfinite(uct_c) and uct_c >= 0):
-            raise ValueError(f"uct_c: must be a finite number >= 0, got {uct_c}")
+        check_settings(settings, uct_c)
         if settings.rollout == "MAST" and mast is None:
             raise ValueError("mast: MAST rollouts need the table (mast_n, mast_w)")
         self.player, self.num_players, self.settings = player, num_players, settings
