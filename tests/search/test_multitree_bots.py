@@ -226,3 +226,23 @@ def test_a_full_poker_game_with_the_multitree_ismcts_bot():
     low, high = game.min_utility(), game.max_utility()
     assert moves > 0 and all(low <= r <= high for r in state.returns())
     assert bots[0].last_search_info["tree_sizes"][0] >= 1
+
+
+# ------------------------------------------------------------------ one engine binder
+def test_multitree_engine_is_bound_and_disk_cached_as_the_others():
+    """``multitree_nb.engine_for`` and ``compiled.engine_for`` are one binder
+    (``compiled.game_engine``), built once per (module, game); MultiTree's copies are named for
+    the game and stamped with its files (``core.numba_cache``), its game-free functions with the
+    engine's files only."""
+    from infosets.core import numba_cache
+    from infosets.games.kernels import kernel_module
+    from infosets.search import compiled, multitree_nb
+
+    rules = kernel_module("leduc_poker")
+    engine = multitree_nb.engine_for(rules)
+    assert engine is multitree_nb.engine_for(rules) and engine is not compiled.engine_for(rules)
+    assert engine.multitree_tree.py_func.__qualname__ == "multitree.multitree_tree__leduc_poker"
+    for function, game_file in ((engine.multitree_tree, rules.__file__), (multitree_nb._select, None)):
+        locator = function._cache._impl._locator
+        assert type(locator).__name__.startswith("Engine"), function
+        assert locator.get_source_stamp() == ("infosets-engine", numba_cache.stamp_of(game_file))
