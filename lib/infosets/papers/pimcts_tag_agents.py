@@ -17,7 +17,8 @@ player moves by MAST, the others uniformly at random, our ``mast_opponents`` "ra
 c4d7687's default DEFAULT would move them by MAST too).
 
 Every row counts its rollout length in players' moves (``rollout_count`` "moves": chance steps
-are inside TAG's forward model, so they never count). Two settings are translated, not copied, because TAG's plain UCB is not ours
+are inside TAG's forward model, so they never count). Two settings are translated, not copied,
+because TAG's plain UCB is not ours
 (``SingleTreeNode.ucbValue``, ``treePolicyAction``, the same at both commits):
 
 * ``K`` does not enter TAG's plain UCB, whose exploration term is ``sqrt(ln N / n)``; ours is
@@ -39,6 +40,7 @@ from pathlib import Path
 import pandas as pd
 
 from infosets.search import settings as mcts_settings
+from infosets.search.multitree import check_settings
 
 TAG_AGENTS_PATH = Path(__file__).with_name("pimcts_tag_agents.csv")
 TAG_AGENT_COLUMNS = ("paper_game", "game", "players", "K", "rollout_length", "rollout_per_player",
@@ -101,6 +103,13 @@ def missing_settings(row: dict) -> list[str]:
             mcts_settings.MCTSSettings(**{name: value})
         except ValueError:
             missing.append(f"{name}={value}")
+    if not missing and str(row["opponent_tree"]) == "MultiTree":  # what MultiTree runs with them
+        settings = mcts_settings.MCTSSettings(**{k: v for k, v in _tag_fields(row).items()})
+        try:
+            check_settings(settings, float(row["K"]))
+        except ValueError as err:
+            name = str(err).split(":", 1)[0]
+            missing.append(f"{name}={getattr(settings, name)} under MultiTree")
     return missing
 
 

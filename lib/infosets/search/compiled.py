@@ -1002,31 +1002,53 @@ KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes"
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
 OPTIONAL_CONTRACT = ("nb_turn", "nb_round")  # bound to ``_no_counter`` where a kernel lacks one
 _ENGINES: dict[str, SimpleNamespace] = {}
+_ENGINES: dict[tuple[str, str], SimpleNamespace] = {}
+# The helpers another compiled search shares (``multitree_nb``), by public names: the chance draw
+# (a kernel-bound function, listed in that search's functions to bind), a MAST rollout's record,
+# and TAG's sampled and tuned tree policies.
+draw_chance, record_rollout_move, select_by_tag_policy = _sample_chance, _record, _tag_choice
 
 
 def engine_for(rules: ModuleType) -> SimpleNamespace:
     """The compiled searches (``GAME_FUNCTIONS``) for one game's kernel module ``rules``
     (``games/<name>/kernel.py``), built once per process and compiled on first call."""
-    engine = _ENGINES.get(rules.__name__)
+    return game_engine(rules, globals(), GAME_FUNCTIONS, entries=SEARCH_ENTRIES)
+
+
+def game_engine(rules: ModuleType, source: dict, functions, *, entries=(), inlined=(), prefix: str = ""):
+    """The functions named ``functions`` of a search module (``source``: its globals, which
+    define them over the kernel contract's names) compiled for one game's kernel module ``rules``,
+    built once per process per (module, game) and compiled on first call; the engine binder of
+    this module (``engine_for``) and of ``multitree_nb``.
+
+    Each is a copy whose namespace binds ``KERNEL_CONTRACT`` to the game's kernel and the names
+    in ``functions`` to the copies made before it (so list a callee before its callers), named
+    ``<prefix><function>__<game>`` (its own numba cache index) and stamped with the game's files
+    (``core.numba_cache``) for numba's on-disk cache. Those in ``entries`` release the GIL; those
+    in ``inlined`` are inlined into their callers (numba IR: fewer calls, fewer reference counts).
+    Returns a namespace with ``game`` and one attribute per function."""
+    key = (source["__name__"], rules.__name__)
+    engine = _ENGINES.get(key)
     if engine is not None:
         return engine
     missing = [name for name in KERNEL_CONTRACT if not hasattr(rules, name)]
     if missing:
         raise ValueError(f"rules: {rules.__name__} lacks {', '.join(missing)} (infosets.games.kernels)")
     game = rules.__name__.rsplit(".", 2)[-2]  # the game's folder: games/<game>/kernel.py
-    namespace = dict(globals())
+    namespace = dict(source)
     namespace.update({name: getattr(rules, name) for name in KERNEL_CONTRACT})
     namespace.update({name: getattr(rules, name, _no_counter) for name in OPTIONAL_CONTRACT})
     engine = SimpleNamespace(game=game)
-    for name in GAME_FUNCTIONS:
-        source = globals()[name]
-        copy = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
-        copy.__qualname__ = f"{name}__{game}"  # its own numba cache index (core.numba_cache)
-        copy.__module__, copy.__doc__ = __name__, source.__doc__
+    for name in functions:
+        original = source[name]
+        copy = types.FunctionType(original.__code__, namespace, name, original.__defaults__)
+        copy.__qualname__ = f"{prefix}{name}__{game}"  # its own numba cache index (core.numba_cache)
+        copy.__module__, copy.__doc__ = source["__name__"], original.__doc__
         copy.infosets_game_files = rules.__file__  # stamps its cache with the game's files
-        namespace[name] = nb.njit(cache=True, nogil=name in SEARCH_ENTRIES)(copy)
+        options = {"inline": "always"} if name in inlined else {}
+        namespace[name] = nb.njit(cache=True, nogil=name in entries, **options)(copy)
         setattr(engine, name, namespace[name])
-    _ENGINES[rules.__name__] = engine
+    _ENGINES[key] = engine
     return engine
 
 

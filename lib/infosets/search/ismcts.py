@@ -51,6 +51,7 @@ from infosets.search.common import (
 from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import ismcts_choice, log_choice
 from infosets.search.mcts import check_search_args, game_settings
+from infosets.search.multitree_runner import MultiTreeRunner
 
 FINALS = ("mean", "visits", "visits_mean")
 ENGINES = ("python", "compiled", "auto")
@@ -134,6 +135,9 @@ class ISMCTSBot(pyspiel.Bot):
       tree_policy, backup, max_backup_threshold, rollout, mast_gamma, mast_boltzmann: TAG's
         settings (issue 56), as ``OLMCTSBot``: N in UCB-Tuned is the action's availability
         count (the node's visits with ``availability=False``); the MAST table lives with the bot.
+        ``opponent_tree`` "MultiTree": one tree per player on a fresh world each iteration (TAG's
+        MultiTree under Information_Set; ``search.multitree_runner``), the move from this
+        player's tree; it keeps ``availability``, ``node_key`` and ``reward`` at their defaults.
       node_key: "infostate" (a node is the mover's information state in the sampled world) or
         "moves" (a node is the sequence of player moves from the root, chance left out: the
         belote_ismcts tree, for games whose moves are public).
@@ -217,6 +221,14 @@ class ISMCTSBot(pyspiel.Bot):
         random_opponents = settings.rollout == "MAST" and settings.mast_opponents == "random"
         self._mast_player = player if random_opponents else None
         self.last_rm_average = None  # RegretMatching: (root legal actions, summed distributions)
+        self._multitree = None  # TAG's MultiTree: one tree per player (search.multitree_runner)
+        if settings.opponent_tree == "MultiTree":
+            custom_tree = (availability == "expanded" or not availability, node_key, reward)
+            if custom_tree != (False, "infostate", "returns"):
+                raise ValueError("opponent_tree: 'MultiTree' keys each tree by its owner's moves, counts "
+                                 "availability and scores returns; keep availability, node_key, reward")
+            self._multitree = MultiTreeRunner(game, kernel, engine, self.uct_c, self.scale, settings,
+                                              rollout_policy)
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
@@ -229,6 +241,8 @@ class ISMCTSBot(pyspiel.Bot):
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
         self.nodes = nodes = {}
+        if self._multitree is not None:
+            return self._search_multitree(state)
         if self._compiled is not None:
             return self._search_compiled(state, None)
         rnd = python_random(self._rng)
@@ -450,6 +464,19 @@ class ISMCTSBot(pyspiel.Bot):
                 entry[0] += 1
                 entry[1] += returns[mover]
 
+    def _search_multitree(self, state):
+        """``search`` under MultiTree (``MultiTreeRunner``, a fresh world each iteration): the
+        root player's root over ``state``'s legal actions, as {action: (visits, mean)}."""
+        rnd = python_random(self._rng)
+        runner = self._multitree
+        rows = runner.search(state, self.player, self.iterations, rnd, fresh=True, sampler=self.sampler,
+                             world_rng=rnd if uses_pcg(self.sampler) else self._rng)
+        self.engine_used, self.last_search_info = runner.engine, runner.last_info
+        self._bounds = list(runner.last_bounds)
+        legal = set(state.legal_actions())
+        self.last_root_availability = {a: runner.last_availability[a] for a in rows if a in legal}
+        return {a: (n, w / n if n else 0.0) for a, (n, w) in rows.items() if a in legal}
+
     def _search_compiled(self, state, array):
         rnd = python_random(self._rng)
         root, depth_total, depth_max = self._compiled.ismcts(state, self.player, self.iterations,
@@ -466,8 +493,9 @@ class ISMCTSBot(pyspiel.Bot):
     def search_array(self, array: np.ndarray) -> dict[int, tuple[int, float]]:
         """``search`` from a state array of the game's kernel (compiled engine only), for
         callers that hold kernel positions (``belote_ismcts.BeloteISMCTSBot``)."""
-        if self._compiled is None:
-            raise ValueError("engine: search_array needs the compiled engine (engine='compiled')")
+        if self._compiled is None or self._multitree is not None:
+            raise ValueError("engine: search_array needs the compiled engine (engine='compiled') "
+                             "and a single tree (not opponent_tree='MultiTree')")
         return self._search_compiled(None, array)
 
     def final_action(self, root_stats: dict[int, tuple[int, float]]):

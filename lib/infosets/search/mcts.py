@@ -62,6 +62,7 @@ from infosets.search.common import (
 )
 from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import log_choice, open_loop_choice, tree_uses_cpp
+from infosets.search.multitree_runner import MultiTreeRunner
 from infosets.search.root_stats import RootStats
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
@@ -514,9 +515,15 @@ class OpenLoopPlanner:
             raise ValueError("rollout: 'MAST' is the rollout policy; pass no rollout_policy")
         self.engine_used = self.choice.engine
         self.last_search_info = None
+        self._multitree = None  # TAG's MultiTree on the one world (search.multitree_runner)
+        if settings.opponent_tree == "MultiTree":
+            self._multitree = MultiTreeRunner(game, kernel, "compiled" if engine == "compiled" else "python",
+                                              uct_c, scale, settings, rollout_policy)
 
     def trees(self, state, trees: int, budget: int, rng, rnd) -> list[RootStats]:
         """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32."""
+        if self._multitree is not None:
+            return self._multitree_trees(state, trees, budget, rng, rnd)
         if self._compiled is not None:
             result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd)
             self.engine_used = "compiled"
@@ -539,6 +546,21 @@ class OpenLoopPlanner:
         else:
             self.last_search_info = {"mean_depth": depth_total / (trees * budget),
                                      "max_depth": int(depth_max)}
+        return result
+
+
+    def _multitree_trees(self, state, trees, budget, rng, rnd) -> list[RootStats]:
+        """``trees`` under MultiTree: each a search of ``budget`` iterations on one world sampled
+        first (``MultiTreeRunner``), the root player's root as a tree's statistics."""
+        runner, result = self._multitree, []
+        world_rng = rnd if uses_pcg(self.sampler) else rng
+        for _ in range(trees):
+            rows = runner.search(state, self.player, budget, rnd, fresh=False, sampler=self.sampler,
+                                 world_rng=world_rng)
+            stats = RootStats((a, nw) for a, nw in rows.items() if nw[0] > 0)
+            stats.engine, stats.bounds, stats.iterations = runner.engine, runner.last_bounds, budget
+            result.append(stats)
+        self.engine_used, self.last_search_info = runner.engine, runner.last_info
         return result
 
 
@@ -596,6 +618,8 @@ class OLMCTSBot(pyspiel.Bot):
       tree_policy, backup, max_backup_threshold, rollout, mast_gamma, mast_boltzmann: TAG's
         settings (issue 56; ``infosets.search.settings``), in both engines; the defaults are
         today's search. MAST's table lives with the bot (shared by a move's trees).
+        ``opponent_tree`` "MultiTree": one tree per player on the one sampled world
+        (``search.multitree_runner``), the move from this player's tree.
     Raises:
       ValueError: a bad argument (one line naming it), before any compute; and from
         ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or

@@ -41,7 +41,9 @@ GAIGResearch/TabletopGames ``players/mcts/``):
   (one tree for every player's moves), "SelfOnly" (nodes only at the root player's decisions,
   keyed by its own moves; the other players move by the rollout policy in the tree phase,
   unrecorded; every node backs up the root player's reward) or "MultiTree" (one tree per
-  player: its own search, ``search.multitree``; refused here until the bots run it).
+  player, ``search.multitree``: IS-MCTS and OL-MCTS run it, ``search.multitree_runner``;
+  PI-MCTS runs OneTree, as TAG's PI agent does; its rollout length counts players' moves
+  whatever ``rollout_count`` says, TAG's rule).
 * ``rollout_count``: what ``rollout_length`` counts, "steps" (every action, chance included:
   today's) or "moves" (the players' actions only, as TAG's ``rollout`` counts them; docs/tag_agents.md
   section 7 "Rollout counting").
@@ -119,9 +121,6 @@ class MCTSSettings:
             raise ValueError(f"mast_boltzmann: must be a finite number > 0, got {self.mast_boltzmann!r}")
         if self.opponent_tree not in OPPONENT_TREES:
             raise ValueError(f"opponent_tree: must be one of {OPPONENT_TREES}, got {self.opponent_tree!r}")
-        if self.opponent_tree == "MultiTree":
-            raise ValueError("opponent_tree: 'MultiTree' runs in its own search (search.multitree), "
-                             "not yet in these settings' bots")
         if self.rollout_count not in ROLLOUT_COUNTS:
             raise ValueError(f"rollout_count: must be one of {ROLLOUT_COUNTS}, got {self.rollout_count!r}")
         if self.rollout_termination not in ROLLOUT_TERMINATIONS:
