@@ -105,6 +105,8 @@ def test_multitree_refuses_what_it_cannot_run_in_one_line():
         ({"availability": False}, r"^opponent_tree: 'MultiTree' keys each tree"),
         ({"node_key": "moves"}, r"^opponent_tree: 'MultiTree' keys each tree"),
         ({"backup": "MaxMC"}, r"^backup: MultiTree backs up the mean only"),
+        ({"tree_policy": "RegretMatching"}, r"^tree_policy: MultiTree keeps no RegretMatching"),
+        ({"rollout": "MAST", "mast_opponents": "random"}, r"^mast_opponents: MultiTree's MAST rollouts"),
     ):
         with pytest.raises(ValueError, match=pattern) as err:
             ISMCTSBot(game, 0, rng=0, opponent_tree="MultiTree", **kwargs)
