@@ -54,7 +54,7 @@ def test_missing_settings_name_what_the_engines_lack():
     assert "opponent_tree=MultiTree" in missing_settings(tag_agent_row("stratego", 2))
     assert "tree_policy=RegretMatching" in missing_settings(tag_agent_row("dominion", 3))
     hearts = missing_settings(tag_agent_row("hearts", 4))
-    assert "rollout_termination=END_ROUND" in hearts and "reuse_tree=True" in hearts
+    assert "rollout_termination=END_ROUND" in hearts and "reuse_tree=True" not in hearts
 
 
 def test_a_preset_asking_for_a_missing_setting_is_refused_in_one_line():

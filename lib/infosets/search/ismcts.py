@@ -43,6 +43,7 @@ from infosets.search.common import (
 from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import ismcts_choice, log_choice
 from infosets.search.mcts import check_search_args, game_settings
+from infosets.search.reuse import KeptTree, reroot_move_keys
 
 FINALS = ("mean", "visits", "visits_mean")
 ENGINES = ("python", "compiled", "auto")
@@ -203,6 +204,25 @@ class ISMCTSBot(pyspiel.Bot):
         self._bounds = [math.inf, -math.inf]
         shape = (game.num_players(), game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
         self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
+        if settings.reuse_tree and engine != "python":
+            raise ValueError(f"reuse_tree: runs on the Python engine only, got engine={engine!r}")
+        self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (_kept_nodes)
+
+    def _kept_nodes(self, state) -> dict:
+        """The nodes a search under ``reuse_tree`` starts from (TAG's ``newRootNode``,
+        ``search.reuse``). Keyed by moves (``node_key`` "moves", SelfOnly): the subtree under the
+        moves since the last decision (every player's, or the owner's under SelfOnly), keyed
+        from its root. Keyed by information state: the whole table, if its walk is possible:
+        the nodes a future iteration can reach are the current root's descendants, the nodes
+        TAG's subtree keeps (every other key is another history's, with perfect recall and
+        observed moves), so keeping the rest changes no draw and saves renumbering. No match
+        (no node at the root's key): a fresh tree and fresh reward bounds."""
+        kept, by_moves = self._kept, self.node_key == "moves" or self._self_only
+        root_key = self._key(state, self.player)
+        kept.move_to(state, self.player, self._self_only,
+                     reroot_move_keys if by_moves else lambda nodes, _: nodes if root_key in nodes else None)
+        self._bounds = kept.bounds
+        return {} if kept.root is None else kept.root
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
@@ -214,7 +234,7 @@ class ISMCTSBot(pyspiel.Bot):
         """Run a fresh search from ``state``; return {action: (visits, mean reward)} at the root.
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
-        self.nodes = nodes = {}
+        self.nodes = nodes = {} if self._kept is None else self._kept_nodes(state)
         if self._compiled is not None:
             return self._search_compiled(state, None)
         rnd = python_random(self._rng)
@@ -226,7 +246,8 @@ class ISMCTSBot(pyspiel.Bot):
         settings = self.settings
         mast = settings.rollout == "MAST"
         if self._tag:
-            self._bounds = [math.inf, -math.inf]
+            if self._kept is None:
+                self._bounds = [math.inf, -math.inf]
             if mast:
                 tr.mast_decay(*self.mast, settings.mast_gamma)
         for world in worlds:
@@ -242,6 +263,8 @@ class ISMCTSBot(pyspiel.Bot):
                 record.extend((m, a) for _, _, m, a in path)
                 tr.mast_update(*self.mast, [p for p, _ in record], [a for _, a in record], returns)
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
+        if self._kept is not None:
+            self._kept.root, self._kept.bounds = nodes, self._bounds
         root = nodes.get(self._key(state, player))
         if root is None:
             self.last_root_availability = {}
@@ -486,6 +509,8 @@ class ISMCTSBot(pyspiel.Bot):
 
     def restart_at(self, state):
         self.nodes = {}
+        if self._kept is not None:
+            self._kept.clear()
 
     def inform_action(self, state, player_id, action):
         pass

@@ -54,6 +54,7 @@ from infosets.search.common import (
 )
 from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import log_choice, open_loop_choice, tree_uses_cpp
+from infosets.search.reuse import KeptTree, reroot_open_loop
 from infosets.search.root_stats import RootStats
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
@@ -266,7 +267,8 @@ def _replay(world, actions):
 
 
 def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
-               rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
+               rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None, tree: KeptTree | None = None
+               ) -> RootStats:
     """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
 
     Each node stores [visits, reward sum of the player who chose it, children, that player,
@@ -291,6 +293,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     ``opponent_tree`` SelfOnly the other players move by the rollout policy in the tree phase and
     before the rollout (``common.advance_to_turn``: no nodes, not recorded), so every node is the
     root player's, keyed by its own moves, and MaxMC backs up the root player's reward for all.
+    ``tree`` (``reuse_tree``, ``search.reuse.KeptTree``): start from its kept root and reward bounds
+    (a fresh root if it has none) and leave the tree there.
     """
     tag = not settings.tag_default
     use_mast = settings.rollout == "MAST"
@@ -298,6 +302,10 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
         raise ValueError("rollout: 'MAST' needs the bot's MAST table and no rollout_policy")
     root = _new_node(-1, -1) if tag else [0, 0.0, {}, -1, None]
     bounds = [math.inf, -math.inf]
+    if tree is not None:
+        if tree.root is not None:
+            root, bounds = tree.root, tree.bounds
+        tree.root, tree.bounds = root, bounds
     select_bounds = None if settings.tree_policy == "UCB" else bounds
     stats_backup = settings.tree_policy != "UCB" or settings.backup != "mean"
     rollout_mast = (mast[0], mast[1], settings.mast_boltzmann) if use_mast else None
@@ -387,7 +395,8 @@ def check_engine(game, engine: str) -> None:
 
 
 def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
-                 runners: dict | None = None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
+                 runners: dict | None = None, settings: MCTSSettings = DEFAULT, mast=None,
+                 tree: KeptTree | None = None) -> RootStats:
     """One per-world tree with the Python or C++ engine, drawing from ``rnd`` (the move's
     PCG32); the C++ engine takes one seed draw per tree whether or not a runner is cached.
 
@@ -406,7 +415,7 @@ def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
                 runners[iterations] = runner
         stats = runner.search(world)
     else:
-        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast)
+        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast, tree)
     stats.engine = engine
     return stats
 
@@ -484,8 +493,10 @@ class OpenLoopPlanner:
         self.engine_used = self.choice.engine
         self.last_search_info = None
 
-    def trees(self, state, trees: int, budget: int, rng, rnd) -> list[RootStats]:
-        """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32."""
+    def trees(self, state, trees: int, budget: int, rng, rnd,
+              tree: KeptTree | None = None) -> list[RootStats]:
+        """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32. ``tree``
+        (one tree, Python engine): the kept tree it grows (``uct_search``)."""
         if self._compiled is not None:
             result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd)
             self.engine_used = "compiled"
@@ -497,7 +508,7 @@ class OpenLoopPlanner:
             for _ in range(trees):
                 world = sampler(state, self.player, rnd if pcg else rng)
                 stats = search_world(world, budget, self.uct_c, rnd, self.scale, self.rollout_policy,
-                                     self.engine, self._runners, self.settings, self.mast)
+                                     self.engine, self._runners, self.settings, self.mast, tree)
                 result.append(stats)
                 depth_total += stats.depth_total
                 depth_max = max(depth_max, stats.depth_max)
@@ -584,6 +595,9 @@ class OLMCTSBot(pyspiel.Bot):
                                         engine, settings, budget=self.iterations, bot="OLMCTSBot")
         self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
         self.last_search_info = None
+        if settings.reuse_tree and self.engine != "python":
+            raise ValueError(f"reuse_tree: runs on the Python engine only, got engine={engine!r}")
+        self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (search.reuse)
 
     @property
     def engine_used(self) -> str:
@@ -598,7 +612,10 @@ class OLMCTSBot(pyspiel.Bot):
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
         rnd = python_random(self._rng) if rnd is None else rnd
-        stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd)[0]
+        if self._kept is not None:
+            self_only = self.settings.opponent_tree == "SelfOnly"
+            self._kept.move_to(state, self.player, self_only, reroot_open_loop)
+        stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd, self._kept)[0]
         self.last_search_info = self._planner.last_search_info
         return stats
 
@@ -617,7 +634,8 @@ class OLMCTSBot(pyspiel.Bot):
         return True
 
     def restart_at(self, state):
-        pass
+        if self._kept is not None:
+            self._kept.clear()
 
     def inform_action(self, state, player_id, action):
         pass

@@ -38,6 +38,9 @@ GAIGResearch/TabletopGames ``players/mcts/``):
 * ``rollout_count``: what ``rollout_length`` counts, "steps" (every action, chance included:
   today's) or "moves" (the players' actions only, as TAG's ``rollout`` counts them; docs/tag_agents.md
   section 7 "Rollout counting").
+* ``reuse_tree`` (TAG's ``reuseTree``, docs/tag_agents.md sections 2 and 7): OL-MCTS and IS-MCTS
+  keep their tree between decisions and re-root it at the node the moves since their last
+  decision lead to (``search.reuse``); PI-MCTS never reuses (TAG's forest finds no child).
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ ROLLOUTS = ("random", "MAST")
 OPPONENT_TREES = ("OneTree", "SelfOnly", "MultiTree")
 ROLLOUT_COUNTS = ("steps", "moves")
 TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann",
-              "opponent_tree", "rollout_count")
+              "opponent_tree", "rollout_count", "reuse_tree")
 # heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
@@ -72,6 +75,7 @@ class MCTSSettings:
     mast_boltzmann: float = 0.1
     opponent_tree: str = "OneTree"
     rollout_count: str = "steps"
+    reuse_tree: bool = False
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -106,13 +110,15 @@ class MCTSSettings:
                              "not yet in these settings' bots")
         if self.rollout_count not in ROLLOUT_COUNTS:
             raise ValueError(f"rollout_count: must be one of {ROLLOUT_COUNTS}, got {self.rollout_count!r}")
+        if not isinstance(self.reuse_tree, bool):
+            raise ValueError(f"reuse_tree: must be a bool, got {self.reuse_tree!r}")
 
     @property
     def tag_default(self) -> bool:
         """True when TAG's further settings (tree policy, backup, rollout, opponent tree, rollout
-        count) are today's."""
-        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count) == (
-            "UCB", "mean", "random", "OneTree", "steps")
+        count, tree reuse) are today's."""
+        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count,
+                self.reuse_tree) == ("UCB", "mean", "random", "OneTree", "steps", False)
 
     @property
     def is_default(self) -> bool:
