@@ -168,3 +168,63 @@ def test_whole_games_play_with_reuse_and_the_trees_grow(bot_class):
         result = play_game(game, bots, seed)
         assert len(result["returns"]) == 2
     assert any(carried)
+
+
+# ------------------------------------------------------------ the two engines, whole games
+
+
+class _Recorder:
+    """A bot that logs, at each of its decisions, its root policy, its move and the kept root's
+    visits (``reuse.KeptTree``: the nested list's or the compiled arrays')."""
+
+    def __init__(self, bot, log):
+        self.bot, self.log = bot, log
+
+    def step(self, state):
+        policy, action = self.bot.step_with_policy(state)
+        root = self.bot._kept.root
+        visits = root[0] if isinstance(root, list) else int(root[0][0])
+        self.log.append((sorted(policy), action, visits))
+        return action
+
+    def restart_at(self, state):
+        self.bot.restart_at(state)
+
+    def inform_action(self, state, player, action):
+        self.bot.inform_action(state, player, action)
+
+
+def _game_log(bot_class, game, engine, seed, iterations, **options):
+    log = []
+    bots = [
+        _Recorder(
+            bot_class(
+                game, p, iterations=iterations, rng=10 * seed + p, engine=engine, reuse_tree=True, **options
+            ),
+            log,
+        )
+        for p in range(game.num_players())
+    ]
+    result = play_game(game, bots, seed)
+    return log, result["returns"]
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("leduc_poker", {}),
+        ("leduc_poker", dict(tree_policy="UCB_Tuned", backup="MaxMC", max_backup_threshold=3)),
+        ("love_letter(players=3)", dict(opponent_tree="SelfOnly")),
+    ],
+)
+def test_ol_mcts_compiled_equals_python_over_whole_games(name, options):
+    """Every decision of whole games: the same root policy, move and kept root visits, and some
+    decision starts from a kept root (its visits exceed the budget)."""
+    game = pyspiel.load_game(name)
+    carried = False
+    for seed in range(2):
+        python = _game_log(OLMCTSBot, game, "python", seed, 40, **options)
+        compiled = _game_log(OLMCTSBot, game, "compiled", seed, 40, **options)
+        assert python == compiled, (name, seed)
+        carried |= any(visits > 40 for _, _, visits in python[0])
+    assert carried

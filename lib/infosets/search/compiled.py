@@ -479,19 +479,97 @@ def _uct_backup(path, plen, visits, wsum, mover_of, returns, normalize, low, spa
             wsum[nd] += returns[mover_of[nd]]
 
 
+# TAG's tree reuse (``MCTSSettings.reuse_tree``; ``search.reuse``): the kept tree of an open-loop
+# search is the tuple ``KEPT_FIELDS`` of arrays, sized for the kept nodes plus the next search's;
+# ``count`` holds the nodes at the search's start, ``bounds`` the reward bounds (updated in place).
+KEPT_FIELDS = ("visits", "wsum", "mover_of", "nchild", "children", "q", "sel_n", "sel_w", "w_all", "count",
+               "bounds")
+
+
+def fresh_kept(iterations: int, num_actions: int, num_players: int, maxmc: bool, bounds) -> tuple:
+    """A kept tree holding the root alone, with room for ``iterations`` nodes (``KEPT_FIELDS``)."""
+    cap = iterations + 1
+    return (np.zeros(cap, np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.int64),
+            np.zeros(cap, np.int64), np.full((cap, num_actions), -1, np.int64), np.zeros(cap, np.float64),
+            np.zeros(cap, np.int64), np.zeros(cap, np.float64),
+            np.zeros((cap if maxmc else 1, num_players), np.float64), np.ones(1, np.int64),
+            np.array(bounds, np.float64))
+
+
+@nb.njit(cache=True)
+def reroot_kept(kept, node, room):
+    """The subtree of ``kept``'s ``node`` as a new kept tree (TAG's ``rootify``), its nodes renumbered
+    breadth first (the root 0) into arrays with ``room`` more nodes; the root's visits are the
+    selections made from it (its children's visits), as ``reuse.reroot_open_loop``."""
+    visits, children = kept[0], kept[4]
+    order = np.empty(visits.shape[0], np.int64)
+    new_of = np.full(visits.shape[0], -1, np.int64)
+    order[0], new_of[node] = node, 0
+    m, i = 1, 0
+    while i < m:
+        for a in range(children.shape[1]):
+            ch = children[order[i], a]
+            if ch >= 0:
+                order[m], new_of[ch] = ch, m
+                m += 1
+        i += 1
+    cap = m + room
+    rows = cap if kept[8].shape[0] > 1 else 1
+    out = (np.zeros(cap, np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.int64),
+           np.zeros(cap, np.int64), np.full((cap, children.shape[1]), -1, np.int64),
+           np.zeros(cap, np.float64), np.zeros(cap, np.int64), np.zeros(cap, np.float64),
+           np.zeros((rows, kept[8].shape[1]), np.float64),
+           np.full(1, m, np.int64), kept[10].copy())
+    for k in range(m):
+        old = order[k]
+        out[0][k], out[1][k], out[2][k], out[3][k] = visits[old], kept[1][old], kept[2][old], kept[3][old]
+        out[5][k], out[6][k], out[7][k] = kept[5][old], kept[6][old], kept[7][old]
+        if kept[8].shape[0] > 1:
+            out[8][k] = kept[8][old]
+        for a in range(children.shape[1]):
+            if children[old, a] >= 0:
+                out[4][k, a] = new_of[children[old, a]]
+    out[0][0] = 0
+    for a in range(children.shape[1]):
+        if out[4][0, a] >= 0:
+            out[0][0] += out[0][out[4][0, a]]
+    return out
+
+
+@nb.njit(cache=True)
+def _adopt(kept, tg):
+    """``uct_tree``'s arrays (visits, wsum, mover_of, nchild, children, path) and ``TagSearch`` (``tg``'s
+    settings and scratch rows) on the kept tree ``kept`` (``KEPT_FIELDS``)."""
+    cap = kept[0].shape[0]
+    kept_tg = TagSearch(tg.policy, tg.maxmc, tg.threshold, tg.mast, tg.temperature, tg.mast_n, tg.mast_w,
+                        kept[5], kept[6], kept[7], kept[8], tg.gw_all, tg.gn, tg.gw, tg.gq, tg.gav, tg.scores,
+                        tg.vec, tg.tmp, kept[10], tg.vals, tg.pots, np.empty(cap, np.int64),
+                        np.empty(cap, np.int64), kept[4])
+    return kept[0], kept[1], kept[2], kept[3], kept[4], np.empty(cap, np.int64), kept_tg
+
+
+def _kept_count(kept):
+    """The nodes of the kept tree ``kept``, 1 (the root) for a fresh tree (``kept`` None)."""
+
+
+@overload(_kept_count)
+def _kept_count_typed(kept):
+    if _no_tag(kept):
+        return lambda kept: 1
+    return lambda kept: kept[9][0]
+
+
 def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
              epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None, temperature=0.0,
-             mast_n=None, mast_w=None, out_bounds=None):
-    """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
-
-    Root children's visits and reward sums go to ``out_n[a]``/``out_w[a]``; ``depths``
-    receives [sum of tree depths over iterations, max depth]. TAG's settings (issue 56):
-    ``tag`` [tree policy code, MaxMC on, its threshold, MAST on(, SelfOnly on)], ``temperature`` MAST's
-    Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST table (updated in place; shape
-    (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB, mean backup, random
-    rollouts) without TAG's branches (``_uct_tag``). ``out_bounds`` (with ``tag``) receives the
-    tree's reward bounds [low, high] (EXP3's final choice, ``common.exp3_final``).
-    """
+             mast_n=None, mast_w=None, out_bounds=None, kept=None):
+    """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``). Root children's visits and reward
+    sums go to ``out_n[a]``/``out_w[a]``; ``depths`` receives [sum of tree depths over iterations, max
+    depth]. TAG's settings (issue 56): ``tag`` [tree policy code, MaxMC on, its threshold, MAST on(,
+    SelfOnly on)], ``temperature`` MAST's Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST
+    table (updated in place; shape (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB,
+    mean backup, random rollouts) without TAG's branches (``_uct_tag``). ``out_bounds`` (with ``tag``)
+    receives the tree's reward bounds [low, high] (EXP3's final choice, ``common.exp3_final``).
+    ``kept`` (with ``tag``; ``reuse_tree``): the kept tree (``KEPT_FIELDS``) grown in place."""
     cap = iterations + 1
     visits = np.zeros(cap, np.int64)
     wsum = np.zeros(cap, np.float64)
@@ -504,9 +582,11 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     probs = np.empty(num_actions, np.float64)
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children)
+    if kept is not None:  # reuse_tree: the kept tree's arrays instead (_adopt)
+        visits, wsum, mover_of, nchild, children, path, tg = _adopt(kept, tg)
     sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag)
     root_player = nb_current_player(world)
-    nnodes, depth_total, depth_max = 1, 0, 0
+    nnodes, depth_total, depth_max = _kept_count(kept), 0, 0
     for _ in range(iterations):
         st[:] = world
         node = 0
@@ -579,6 +659,18 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             out_bounds[:] = tg.bounds
     depths[0] += depth_total
     depths[1] = max(depths[1], depth_max)
+
+
+def kept_tree(state, player, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng,
+              num_actions, num_players, out_n, out_w, depths, tag, temperature, mast_n, mast_w, out_bounds,
+              kept):
+    """OL-MCTS under ``reuse_tree``: one tree (as ``pimcts_trees`` with one tree) on a world
+    determinized for ``player``, grown from the kept tree ``kept`` (``KEPT_FIELDS``, in place)."""
+    world = state.copy()
+    nb_determinize(world, player, rng)
+    uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng,
+             num_actions, num_players, out_n, out_w, depths, tag, temperature, mast_n, mast_w, out_bounds,
+             kept)
 
 
 def pimcts_trees(state, player, trees, budget, c, normalize, low, span, limit, max_depth,
@@ -877,11 +969,11 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
 # compiles a copy of them for one game, with those names bound to the game's kernel module:
 # numba compiles and caches each game's engine on that game's first use, in its own cache
 # files (the copies' names carry the game), and never compiles the games a run does not play.
-GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "uct_tree", "pimcts_trees",
+GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "uct_tree", "kept_tree", "pimcts_trees",
                   "ismcts_tree_with", "ismcts_tree")
 # The searches a Python caller enters release the GIL while they run, so another thread (the
 # terminal game's Ctrl-C, infosets.play.belote) is not frozen behind a long search.
-SEARCH_ENTRIES = ("uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
+SEARCH_ENTRIES = ("uct_tree", "kept_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
 KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
 _ENGINES: dict[str, SimpleNamespace] = {}
@@ -936,6 +1028,7 @@ class CompiledSearch:
                          float(settings.mast_boltzmann))
         self._mast_gamma = float(settings.mast_gamma)
         self._self_only = settings.opponent_tree == "SelfOnly"
+        self._maxmc = settings.backup == "MaxMC"
         # The bot's MAST table (players x actions), kept across its decisions.
         shape = (kernel.num_players, kernel.num_actions) if settings.rollout == "MAST" else (1, 1)
         self.mast_n = np.zeros(shape, np.int64)
@@ -953,9 +1046,25 @@ class CompiledSearch:
             self._array, self._history = self.kernel.from_history(history), history
         return self._array
 
-    def trees(self, state, player: int, trees: int, budget: int, rnd):
+    @staticmethod
+    def reroot(budget: int):
+        """``reuse.KeptTree.move_to``'s re-rooting of a kept tree (``KEPT_FIELDS``): walk
+        ``children`` from the root along the actions, then ``reroot_kept`` with room for
+        ``budget`` iterations; None when a child is missing."""
+        def reroot(kept, actions):
+            node = 0
+            for action in actions:
+                node = int(kept[4][node, action])
+                if node < 0:
+                    return None
+            return reroot_kept(kept, node, budget)
+        return reroot
+
+    def trees(self, state, player: int, trees: int, budget: int, rnd, tree=None):
         """Root statistics of ``trees`` open-loop trees of ``budget`` iterations, each on its
-        own world; returns (list of RootStats, summed depth, max depth)."""
+        own world; returns (list of RootStats, summed depth, max depth). ``tree`` (one tree,
+        ``reuse_tree``): the ``reuse.KeptTree`` grown (its root a ``KEPT_FIELDS`` tuple, made
+        fresh if None)."""
         kernel, scale = self.kernel, self.scale
         limit, max_depth, use_fpu, fpu, epsilon = self._params
         a = kernel.num_actions
@@ -969,6 +1078,13 @@ class CompiledSearch:
         bounds = np.empty((trees, 2), np.float64)
         if self._tag is None:
             engine_for(kernel.rules).pimcts_trees(*args)
+        elif tree is not None:
+            self._decay_mast()
+            if tree.root is None:
+                tree.root = fresh_kept(budget, a, kernel.num_players, self._maxmc, tree.bounds)
+            engine_for(kernel.rules).kept_tree(*args[:2], *args[3:16], out_n[0], out_w[0], depths, *self._tag,
+                                               self.mast_n, self.mast_w, bounds[0], tree.root)
+            tree.bounds = [float(x) for x in tree.root[10]]
         else:
             self._decay_mast()
             engine_for(kernel.rules).pimcts_trees(*args, *self._tag, self.mast_n, self.mast_w, bounds)

@@ -496,9 +496,10 @@ class OpenLoopPlanner:
     def trees(self, state, trees: int, budget: int, rng, rnd,
               tree: KeptTree | None = None) -> list[RootStats]:
         """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32. ``tree``
-        (one tree, Python engine): the kept tree it grows (``uct_search``)."""
+        (one tree): the kept tree it grows (``uct_search``, ``CompiledSearch.trees``)."""
         if self._compiled is not None:
-            result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd)
+            result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd,
+                                                                  tree)
             self.engine_used = "compiled"
         else:
             sampler, pcg = self.sampler, uses_pcg(self.sampler)
@@ -595,8 +596,8 @@ class OLMCTSBot(pyspiel.Bot):
                                         engine, settings, budget=self.iterations, bot="OLMCTSBot")
         self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
         self.last_search_info = None
-        if settings.reuse_tree and self.engine != "python":
-            raise ValueError(f"reuse_tree: runs on the Python engine only, got engine={engine!r}")
+        if settings.reuse_tree and self.engine not in ("python", "compiled"):
+            raise ValueError(f"reuse_tree: runs on the Python or compiled engine, got engine={engine!r}")
         self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (search.reuse)
 
     @property
@@ -614,7 +615,9 @@ class OLMCTSBot(pyspiel.Bot):
         rnd = python_random(self._rng) if rnd is None else rnd
         if self._kept is not None:
             self_only = self.settings.opponent_tree == "SelfOnly"
-            self._kept.move_to(state, self.player, self_only, reroot_open_loop)
+            compiled = self._planner._compiled
+            reroot = reroot_open_loop if compiled is None else compiled.reroot(self.iterations)
+            self._kept.move_to(state, self.player, self_only, reroot)
         stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd, self._kept)[0]
         self.last_search_info = self._planner.last_search_info
         return stats
