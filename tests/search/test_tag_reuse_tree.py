@@ -14,6 +14,7 @@ from test_tag_self_only import _g3  # noqa: F401  (registers G3, docs/tag_agents
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.arena import play_game
 from infosets.papers.pimcts_tag_agents import load_tag_agents, missing_settings
+from infosets.search.compiled import _find_node
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.reuse import reroot_move_keys, walked_actions
@@ -148,29 +149,20 @@ def test_no_match_or_a_restart_starts_a_fresh_tree():
 # ------------------------------------------------------------------------ whole games
 
 
-@pytest.mark.parametrize("bot_class", [OLMCTSBot, ISMCTSBot])
-def test_whole_games_play_with_reuse_and_the_trees_grow(bot_class):
-    """Leduc, every seat reusing: each second decision of a player starts from a kept root with
-    visits of its own (at least once in these games), and the games end."""
-    game = pyspiel.load_game("leduc_poker")
-    carried = []
-    for seed in range(3):
-        bots = [bot_class(game, p, iterations=60, rng=10 * seed + p, reuse_tree=True) for p in range(2)]
-        original = bots[0].search
-
-        def search(state, *args, _bot=bots[0], _original=original):
-            kept = _bot._kept
-            result = _original(state, *args)
-            carried.append(kept.root is not None)
-            return result
-
-        bots[0].search = search
-        result = play_game(game, bots, seed)
-        assert len(result["returns"]) == 2
-    assert any(carried)
-
-
 # ------------------------------------------------------------ the two engines, whole games
+
+
+def _root_visits(bot, state):
+    """The kept root's visits: the nested list's or the arrays' (OL-MCTS), the root node's (IS-MCTS)."""
+    root = bot._kept.root
+    if isinstance(bot, OLMCTSBot):
+        return root[0] if isinstance(root, list) else int(root[0][0])
+    if isinstance(root, dict):
+        return bot.nodes[bot._key(state, bot.player)].visits
+    key = -1 if bot.node_key == "moves" or bot._self_only else bot._compiled._state_array(state)
+    if not isinstance(key, int):
+        key = int(bot._compiled.kernel.rules.nb_infostate_key(key, bot.player))
+    return int(root[2][root[1][_find_node(root[0], root[1], key, root[0].shape[0] - 1)]])
 
 
 class _Recorder:
@@ -182,8 +174,7 @@ class _Recorder:
 
     def step(self, state):
         policy, action = self.bot.step_with_policy(state)
-        root = self.bot._kept.root
-        visits = root[0] if isinstance(root, list) else int(root[0][0])
+        visits = _root_visits(self.bot, state)
         self.log.append((sorted(policy), action, visits))
         return action
 
@@ -225,6 +216,30 @@ def test_ol_mcts_compiled_equals_python_over_whole_games(name, options):
     for seed in range(2):
         python = _game_log(OLMCTSBot, game, "python", seed, 40, **options)
         compiled = _game_log(OLMCTSBot, game, "compiled", seed, 40, **options)
+        assert python == compiled, (name, seed)
+        carried |= any(visits > 40 for _, _, visits in python[0])
+    assert carried
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("leduc_poker", {}),
+        (
+            "leduc_poker",
+            dict(node_key="moves", tree_policy="UCB_Tuned", backup="MaxMC", max_backup_threshold=3),
+        ),
+        ("love_letter(players=3)", dict(opponent_tree="SelfOnly")),
+    ],
+)
+def test_is_mcts_compiled_equals_python_over_whole_games(name, options):
+    """As for OL-MCTS: keyed by information state (the table kept), by moves and under SelfOnly
+    (the subtree kept and renumbered), the same policies, moves and kept root visits."""
+    game = pyspiel.load_game(name)
+    carried = False
+    for seed in range(2):
+        python = _game_log(ISMCTSBot, game, "python", seed, 40, **options)
+        compiled = _game_log(ISMCTSBot, game, "compiled", seed, 40, **options)
         assert python == compiled, (name, seed)
         carried |= any(visits > 40 for _, _, visits in python[0])
     assert carried

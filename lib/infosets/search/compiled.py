@@ -862,18 +862,111 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
             w_of[node, a] += returns[path_mover[i]]
 
 
+# TAG's tree reuse for IS-MCTS (``search.reuse``, ``ISMCTSBot._kept_nodes``): the kept table is
+# the tuple ``TABLE_FIELDS``, sized (as ``ismcts_tree_with`` sizes it) for its nodes plus a search.
+TABLE_FIELDS = ("table_keys", "table_nodes", "node_visits", "n_of", "w_of", "avail_of", "present", "q",
+                "sel_w", "w_all", "count", "bounds")
+
+
+def _table_count(kept):
+    """The nodes of the kept table ``kept``, 0 for a fresh search (``kept`` None)."""
+
+
+@overload(_table_count)
+def _table_count_typed(kept):
+    if _no_tag(kept):
+        return lambda kept: 0
+    return lambda kept: kept[10][0]
+
+
+def fresh_table(iterations: int, num_actions: int, num_players: int, maxmc: bool, bounds) -> tuple:
+    """An empty kept table (``TABLE_FIELDS``) for a search of ``iterations``."""
+    cap = iterations + 2
+    size = 1
+    while size < 2 * cap:
+        size *= 2
+    rows = cap if maxmc else 1
+    return (np.zeros(size, np.int64), np.full(size, -1, np.int64), np.zeros(cap, np.int64),
+            np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.float64),
+            np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.bool_),
+            np.zeros((cap, num_actions), np.float64), np.zeros(cap, np.float64),
+            np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64), np.zeros(1, np.int64),
+            np.array(bounds, np.float64))
+
+
+@nb.njit(cache=True)
+def _adopt_table(kept, tg):
+    """``ismcts_tree_with``'s table and per-node arrays and ``TagSearch`` on the kept table ``kept``."""
+    kept_tg = TagSearch(tg.policy, tg.maxmc, tg.threshold, tg.mast, tg.temperature, tg.mast_n, tg.mast_w,
+                        kept[7], tg.sel_n, kept[8], kept[9], tg.gw_all, tg.gn, tg.gw, tg.gq, tg.gav,
+                        tg.scores, tg.vec, tg.tmp, kept[11], tg.vals, tg.pots, tg.path_action, tg.path_mover,
+                        kept[6])
+    return kept[0], kept[1], kept[2], kept[3], kept[4], kept[5], kept[6], kept_tg
+
+
+@nb.njit(cache=True)
+def reroot_table(kept, root, by_moves, room, num_actions, num_players, maxmc):
+    """The kept table of an IS-MCTS search for the next one, with room for ``room`` iterations.
+    Keyed by moves: the subtree of node ``root``, renumbered (a parent is numbered before its
+    children) and keyed from it (TAG's ``rootify``). Keyed by information state: every node, as
+    ``ISMCTSBot._kept_nodes`` keeps them."""
+    old_nodes = kept[1]
+    n_old = 0
+    for slot in range(old_nodes.shape[0]):
+        if old_nodes[slot] >= 0:
+            n_old += 1
+    parent, act = np.full(n_old, -1, np.int64), np.zeros(n_old, np.int64)
+    key_of = np.zeros(n_old, np.int64)
+    for slot in range(old_nodes.shape[0]):
+        if old_nodes[slot] >= 0:
+            key_of[old_nodes[slot]] = kept[0][slot]
+            if kept[0][slot] >= 0:
+                parent[old_nodes[slot]] = kept[0][slot] // num_actions - 1
+                act[old_nodes[slot]] = kept[0][slot] % num_actions
+    new_of = np.full(n_old, -1, np.int64)
+    m = 0
+    for n in range(n_old):
+        if not by_moves or n == root or (parent[n] >= 0 and new_of[parent[n]] >= 0):
+            new_of[n] = m
+            m += 1
+    cap = room + 2 + m
+    size = 1
+    while size < 2 * cap:
+        size *= 2
+    rows = cap if maxmc else 1
+    out = (np.zeros(size, np.int64), np.full(size, -1, np.int64), np.zeros(cap, np.int64),
+           np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.float64),
+           np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.bool_),
+           np.zeros((cap, num_actions), np.float64), np.zeros(cap, np.float64),
+           np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64), np.full(1, m, np.int64),
+           kept[11].copy())
+    for n in range(n_old):
+        k = new_of[n]
+        if k < 0:
+            continue
+        key = key_of[n]
+        if by_moves:
+            key = -1 if n == root else (new_of[parent[n]] + 1) * num_actions + act[n]
+        slot = _find_node(out[0], out[1], key, size - 1)
+        out[0][slot], out[1][slot] = key, k
+        out[2][k] = kept[2][n]
+        out[3][k], out[4][k], out[5][k], out[6][k] = kept[3][n], kept[4][n], kept[5][n], kept[6][n]
+        out[7][k], out[8][k] = kept[7][n], kept[8][n]
+        if rows > 1:
+            out[9][k] = kept[9][n]
+    return out
+
+
 def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
                      normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
                      num_players, root_n, root_w, root_present, root_avail, depths, tag=None,
-                     temperature=0.0, mast_n=None, mast_w=None, out_bounds=None):
-    """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``),
-    ``key_by_moves`` (a node is the sequence of player moves from the root, not the mover's
-    information state: the belote_ismcts tree), ``heuristic_reward`` (playouts scored by the
-    kernel's heuristic, also at the end of the game). Root availabilities go to ``root_avail``.
-    TAG's settings ``tag``, ``temperature``, ``mast_n``/``mast_w``, ``out_bounds`` as in
-    ``uct_tree`` (``_ismcts_tag``: omitted, today's search compiles without them).
-    """
-    cap = iterations + 2
+                     temperature=0.0, mast_n=None, mast_w=None, out_bounds=None, kept=None):
+    """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``), ``key_by_moves``
+    (a node is the player moves from the root, not the mover's information state: the belote_ismcts
+    tree), ``heuristic_reward`` (playouts scored by the kernel's heuristic, also at the game's end).
+    Root availabilities go to ``root_avail``. TAG's ``tag``, ``temperature``, ``mast_n``/``mast_w``,
+    ``out_bounds`` as in ``uct_tree`` (omitted: today's search); ``kept``: ``reuse_tree``'s table."""
+    cap = iterations + 2 + _table_count(kept)
     size = 1
     while size < 2 * cap:
         size *= 2
@@ -892,8 +985,10 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     returns = np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
                                    path_action, path_mover, present)
+    if kept is not None:  # reuse_tree: the kept table and statistics instead (_adopt_table)
+        table_keys, table_nodes, node_visits, n_of, w_of, avail_of, present, tg = _adopt_table(kept, tg)
     sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag)
-    nnodes, depth_total, depth_max = 0, 0, 0
+    nnodes, depth_total, depth_max = _table_count(kept), 0, 0
     for _ in range(iterations):
         st[:] = state
         nb_determinize(st, player, rng)
@@ -1099,14 +1194,36 @@ class CompiledSearch:
             result.append(stats)
         return result, int(depths[0]), int(depths[1])
 
+    def ismcts_reroot(self, state, player: int, by_moves: bool, budget: int):
+        """``reuse.KeptTree.move_to``'s re-rooting of a kept IS-MCTS table (``TABLE_FIELDS``) at
+        ``state``: keyed by moves, walk the keys from the root's along the actions; keyed by
+        information state, the key of ``player``'s; then ``reroot_table`` with room for ``budget``
+        iterations, None when a key is missing."""
+        rules, a, array = self.kernel.rules, self.kernel.num_actions, self._state_array(state)
+
+        def reroot(kept, actions):
+            mask = kept[0].shape[0] - 1
+            key = -1 if by_moves else int(rules.nb_infostate_key(array, player))
+            for action in actions if by_moves else ():
+                node = int(kept[1][_find_node(kept[0], kept[1], key, mask)])
+                if node < 0:
+                    return None
+                key = (node + 1) * a + action
+            node = int(kept[1][_find_node(kept[0], kept[1], key, mask)])
+            if node < 0:
+                return None
+            return reroot_table(kept, node, by_moves, budget, a, self.kernel.num_players, self._maxmc)
+        return reroot
+
     def ismcts(self, state, player: int, iterations: int, availability, rnd, node_key: str = "infostate",
-               reward: str = "returns", array: np.ndarray | None = None):
+               reward: str = "returns", array: np.ndarray | None = None, tree=None):
         """IS-MCTS root statistics {action: (visits, mean reward)} over the legal actions of
         ``state`` seen at the root; returns (root, summed depth, max depth). ``availability``,
         ``node_key`` and ``reward`` as in ``ISMCTSBot``; ``array``: search this kernel state
         array instead of ``state``'s (``state`` may then be None). The root's availability
         counts are left in ``self.last_root_availability``, the search's reward bounds (TAG's
-        settings) in ``self.last_root_bounds``."""
+        settings) in ``self.last_root_bounds``. ``tree`` (``reuse_tree``): the ``reuse.KeptTree``
+        grown (its root a ``TABLE_FIELDS`` tuple, made fresh if None)."""
         kernel, scale = self.kernel, self.scale
         limit, max_depth, use_fpu, fpu, epsilon = self._params
         a = kernel.num_actions
@@ -1131,6 +1248,12 @@ class CompiledSearch:
         bounds = np.array([np.inf, -np.inf])
         if self._tag is None:
             engine.ismcts_tree_with(*args)
+        elif tree is not None:
+            self._decay_mast()
+            if tree.root is None:
+                tree.root = fresh_table(iterations, a, kernel.num_players, self._maxmc, tree.bounds)
+            engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w, bounds, tree.root)
+            tree.bounds = [float(x) for x in tree.root[11]]
         else:
             self._decay_mast()
             engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w, bounds)

@@ -204,8 +204,6 @@ class ISMCTSBot(pyspiel.Bot):
         self._bounds = [math.inf, -math.inf]
         shape = (game.num_players(), game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
         self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
-        if settings.reuse_tree and engine != "python":
-            raise ValueError(f"reuse_tree: runs on the Python engine only, got engine={engine!r}")
         self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (_kept_nodes)
 
     def _kept_nodes(self, state) -> dict:
@@ -234,7 +232,8 @@ class ISMCTSBot(pyspiel.Bot):
         """Run a fresh search from ``state``; return {action: (visits, mean reward)} at the root.
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
-        self.nodes = nodes = {} if self._kept is None else self._kept_nodes(state)
+        python_reuse = self._kept is not None and self._compiled is None
+        self.nodes = nodes = self._kept_nodes(state) if python_reuse else {}
         if self._compiled is not None:
             return self._search_compiled(state, None)
         rnd = python_random(self._rng)
@@ -451,9 +450,15 @@ class ISMCTSBot(pyspiel.Bot):
 
     def _search_compiled(self, state, array):
         rnd = python_random(self._rng)
+        tree = None
+        if self._kept is not None and state is not None:  # reuse_tree (not from a kernel array)
+            by_moves = self.node_key == "moves" or self._self_only
+            reroot = self._compiled.ismcts_reroot(state, self.player, by_moves, self.iterations)
+            self._kept.move_to(state, self.player, self._self_only, reroot)
+            tree = self._kept
         root, depth_total, depth_max = self._compiled.ismcts(state, self.player, self.iterations,
                                                              self.availability, rnd, self.node_key,
-                                                             self.reward, array)
+                                                             self.reward, array, tree)
         self.last_root_availability = self._compiled.last_root_availability
         if self._tag:
             self._bounds = list(self._compiled.last_root_bounds)
