@@ -39,6 +39,12 @@ def test_reuse_tree_is_a_bool_and_off_by_default():
     assert "\n" not in str(err.value)
 
 
+def test_auto_runs_reuse_where_a_game_has_no_kernel():
+    """Hearts (a C++ game without a registered kernel): "auto" searches in Python, reusing."""
+    bot = OLMCTSBot(pyspiel.load_game("hearts"), 0, iterations=5, rng=0, reuse_tree=True, engine="auto")
+    assert bot.settings.reuse_tree and bot._planner._compiled is None
+
+
 def test_the_reusing_rows_no_longer_miss_reuse_tree():
     rows = {row["paper_game"].split(" (")[0]: row for _, row in load_tag_agents().iterrows()}
     for game in ("Hearts", "Love Letter", "Monopoly Deal"):

@@ -596,8 +596,6 @@ class OLMCTSBot(pyspiel.Bot):
                                         engine, settings, budget=self.iterations, bot="OLMCTSBot")
         self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
         self.last_search_info = None
-        if settings.reuse_tree and self.engine not in ("python", "compiled"):
-            raise ValueError(f"reuse_tree: runs on the Python or compiled engine, got engine={engine!r}")
         self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (search.reuse)
 
     @property
