@@ -55,8 +55,8 @@ def test_missing_settings_name_what_the_engines_lack():
     # RegretMatching and MultiTree are each in the engines, but not yet together
     assert missing_settings(tag_agent_row("dominion", 3)) == ["tree_policy=RegretMatching under MultiTree"]
     assert missing_settings(tag_agent_row("colt_express", 3)) == ["mast_opponents=random under MultiTree"]
-    hearts = missing_settings(tag_agent_row("hearts", 4))  # END_ROUND is in the engines
-    assert hearts == ["reuse_tree=True"]
+    for game, players in (("hearts", 4), ("love_letter", 3), ("monopoly_deal", 3)):  # END_*, reuse built
+        assert missing_settings(tag_agent_row(game, players)) == [], game
 
 
 def test_a_preset_asking_for_a_missing_setting_is_refused_in_one_line():

@@ -106,6 +106,7 @@ def test_multitree_refuses_what_it_cannot_run_in_one_line():
         ({"node_key": "moves"}, r"^opponent_tree: 'MultiTree' keys each tree"),
         ({"backup": "MaxMC"}, r"^backup: MultiTree backs up the mean only"),
         ({"tree_policy": "RegretMatching"}, r"^tree_policy: MultiTree keeps no RegretMatching"),
+        ({"reuse_tree": True}, r"^reuse_tree: MultiTree does not keep its trees"),
         ({"rollout": "MAST", "mast_opponents": "random"}, r"^mast_opponents: MultiTree's MAST rollouts"),
     ):
         with pytest.raises(ValueError, match=pattern) as err:

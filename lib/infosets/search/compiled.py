@@ -589,21 +589,98 @@ def _ismcts_rm_root(state, buf, root, node_visits, n_of, w_of, tg, use_fpu, fpu,
             tg.gw[i] = w_of[root, buf[i]]
         _rm_root_after(tg, m, node_visits[root], tg.sel_w[root], fpu if use_fpu else FPU_TAG, buf, last,
                        average)
+# TAG's tree reuse (``MCTSSettings.reuse_tree``; ``search.reuse``): the kept tree of an open-loop
+# search is the tuple ``KEPT_FIELDS`` of arrays, sized for the kept nodes plus the next search's;
+# ``count`` holds the nodes at the search's start, ``bounds`` the reward bounds (updated in place).
+KEPT_FIELDS = ("visits", "wsum", "mover_of", "nchild", "children", "q", "sel_n", "sel_w", "w_all", "count",
+               "bounds")
+
+
+def fresh_kept(iterations: int, num_actions: int, num_players: int, maxmc: bool, bounds) -> tuple:
+    """A kept tree holding the root alone, with room for ``iterations`` nodes (``KEPT_FIELDS``)."""
+    cap = iterations + 1
+    return (np.zeros(cap, np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.int64),
+            np.zeros(cap, np.int64), np.full((cap, num_actions), -1, np.int64), np.zeros(cap, np.float64),
+            np.zeros(cap, np.int64), np.zeros(cap, np.float64),
+            np.zeros((cap if maxmc else 1, num_players), np.float64), np.ones(1, np.int64),
+            np.array(bounds, np.float64))
+
+
+@nb.njit(cache=True)
+def reroot_kept(kept, node, room):
+    """The subtree of ``kept``'s ``node`` as a new kept tree (TAG's ``rootify``), its nodes renumbered
+    breadth first (the root 0) into arrays with ``room`` more nodes; the root's visits are the
+    selections made from it (its children's visits), as ``reuse.reroot_open_loop``."""
+    visits, children = kept[0], kept[4]
+    order = np.empty(visits.shape[0], np.int64)
+    new_of = np.full(visits.shape[0], -1, np.int64)
+    order[0], new_of[node] = node, 0
+    m, i = 1, 0
+    while i < m:
+        for a in range(children.shape[1]):
+            ch = children[order[i], a]
+            if ch >= 0:
+                order[m], new_of[ch] = ch, m
+                m += 1
+        i += 1
+    cap = m + room
+    rows = cap if kept[8].shape[0] > 1 else 1
+    out = (np.zeros(cap, np.int64), np.zeros(cap, np.float64), np.zeros(cap, np.int64),
+           np.zeros(cap, np.int64), np.full((cap, children.shape[1]), -1, np.int64),
+           np.zeros(cap, np.float64), np.zeros(cap, np.int64), np.zeros(cap, np.float64),
+           np.zeros((rows, kept[8].shape[1]), np.float64),
+           np.full(1, m, np.int64), kept[10].copy())
+    for k in range(m):
+        old = order[k]
+        out[0][k], out[1][k], out[2][k], out[3][k] = visits[old], kept[1][old], kept[2][old], kept[3][old]
+        out[5][k], out[6][k], out[7][k] = kept[5][old], kept[6][old], kept[7][old]
+        if kept[8].shape[0] > 1:
+            out[8][k] = kept[8][old]
+        for a in range(children.shape[1]):
+            if children[old, a] >= 0:
+                out[4][k, a] = new_of[children[old, a]]
+    out[0][0] = 0
+    for a in range(children.shape[1]):
+        if out[4][0, a] >= 0:
+            out[0][0] += out[0][out[4][0, a]]
+    return out
+
+
+@nb.njit(cache=True)
+def _adopt(kept, tg):
+    """``uct_tree``'s arrays (visits, wsum, mover_of, nchild, children, path) and ``TagSearch`` (``tg``'s
+    settings and scratch rows) on the kept tree ``kept`` (``KEPT_FIELDS``)."""
+    cap = kept[0].shape[0]
+    kept_tg = TagSearch(tg.policy, tg.maxmc, tg.threshold, tg.mast, tg.temperature, tg.mast_n, tg.mast_w,
+                        kept[5], kept[6], kept[7], kept[8], tg.gw_all, tg.gn, tg.gw, tg.gq, tg.gav, tg.scores,
+                        tg.vec, tg.tmp, kept[10], tg.vals, tg.pots, np.empty(cap, np.int64),
+                        np.empty(cap, np.int64), kept[4])
+    return kept[0], kept[1], kept[2], kept[3], kept[4], np.empty(cap, np.int64), kept_tg
+
+
+def _kept_count(kept):
+    """The nodes of the kept tree ``kept``, 1 (the root) for a fresh tree (``kept`` None)."""
+
+
+@overload(_kept_count)
+def _kept_count_typed(kept):
+    if _no_tag(kept):
+        return lambda kept: 1
+    return lambda kept: kept[9][0]
 
 
 def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_fpu, fpu,
              epsilon, rng, num_actions, num_players, out_n, out_w, depths, tag=None, temperature=0.0,
-             mast_n=None, mast_w=None, out_bounds=None, out_rm=None):
-    """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``).
-
-    Root children's visits and reward sums go to ``out_n[a]``/``out_w[a]``; ``depths``
-    receives [sum of tree depths over iterations, max depth]. TAG's settings (issue 56):
-    ``tag`` [tree policy code, MaxMC on, its threshold, MAST on(, SelfOnly on)], ``temperature`` MAST's
-    Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST table (updated in place; shape
-    (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB, mean backup, random
-    rollouts) without TAG's branches (``_uct_tag``). ``out_bounds``/``out_rm`` (with ``tag``): the tree's
-    reward bounds (EXP3's final move) and RegretMatching's root average per action (``_uct_rm_root``).
-    """
+             mast_n=None, mast_w=None, out_bounds=None, out_rm=None, kept=None):
+    """One open-loop UCT tree on ``world`` (as ``mcts.uct_search``). Root children's visits and reward
+    sums go to ``out_n[a]``/``out_w[a]``; ``depths`` receives [sum of tree depths over iterations, max
+    depth]. TAG's settings (issue 56): ``tag`` [tree policy code, MaxMC on, its threshold, MAST on(,
+    SelfOnly on)], ``temperature`` MAST's Boltzmann temperature, ``mast_n``/``mast_w`` the bot's MAST
+    table (updated in place; shape (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB,
+    mean backup, random rollouts) without TAG's branches (``_uct_tag``). ``out_bounds``/``out_rm`` (with
+    ``tag``): the tree's reward bounds (EXP3's final move) and RegretMatching's root average per action
+    (``_uct_rm_root``). ``kept`` (with ``tag``; ``reuse_tree``): the kept tree (``KEPT_FIELDS``) grown
+    in place."""
     cap = iterations + 1
     visits = np.zeros(cap, np.int64)
     wsum = np.zeros(cap, np.float64)
@@ -615,9 +692,11 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     buf, untried = np.empty(num_actions, np.int64), np.empty(num_actions, np.int64)
     probs, returns = np.empty(num_actions, np.float64), np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _uct_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players, children)
+    if kept is not None:  # reuse_tree: the kept tree's arrays instead (_adopt)
+        visits, wsum, mover_of, nchild, children, path, tg = _adopt(kept, tg)
     root_player = nb_current_player(world)
     sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag, root_player)
-    nnodes, depth_total, depth_max = 1, 0, 0
+    nnodes, depth_total, depth_max = _kept_count(kept), 0, 0
     for it in range(iterations):
         st[:] = world
         node = 0
@@ -691,6 +770,18 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
             out_bounds[:] = tg.bounds
     depths[0] += depth_total
     depths[1] = max(depths[1], depth_max)
+
+
+def kept_tree(state, player, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng,
+              num_actions, num_players, out_n, out_w, depths, tag, temperature, mast_n, mast_w, out_bounds,
+              out_rm, kept):
+    """OL-MCTS under ``reuse_tree``: one tree (as ``pimcts_trees`` with one tree) on a world
+    determinized for ``player``, grown from the kept tree ``kept`` (``KEPT_FIELDS``, in place)."""
+    world = state.copy()
+    nb_determinize(world, player, rng)
+    uct_tree(world, budget, c, normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng,
+             num_actions, num_players, out_n, out_w, depths, tag, temperature, mast_n, mast_w, out_bounds,
+             out_rm, kept)
 
 
 def pimcts_trees(state, player, trees, budget, c, normalize, low, span, limit, max_depth,
@@ -886,18 +977,112 @@ def _ismcts_backup(path_node, path_action, path_mover, plen, node_visits, n_of, 
             w_of[node, a] += returns[path_mover[i]]
 
 
+# TAG's tree reuse for IS-MCTS (``search.reuse``, ``ISMCTSBot._kept_nodes``): the kept table is
+# the tuple ``TABLE_FIELDS``, sized (as ``ismcts_tree_with`` sizes it) for its nodes plus a search.
+TABLE_FIELDS = ("table_keys", "table_nodes", "node_visits", "n_of", "w_of", "avail_of", "present", "q",
+                "sel_w", "w_all", "count", "bounds")
+
+
+def _table_count(kept):
+    """The nodes of the kept table ``kept``, 0 for a fresh search (``kept`` None)."""
+
+
+@overload(_table_count)
+def _table_count_typed(kept):
+    if _no_tag(kept):
+        return lambda kept: 0
+    return lambda kept: kept[10][0]
+
+
+def fresh_table(iterations: int, num_actions: int, num_players: int, maxmc: bool, bounds) -> tuple:
+    """An empty kept table (``TABLE_FIELDS``) for a search of ``iterations``."""
+    cap = iterations + 2
+    size = 1
+    while size < 2 * cap:
+        size *= 2
+    rows = cap if maxmc else 1
+    return (np.zeros(size, np.int64), np.full(size, -1, np.int64), np.zeros(cap, np.int64),
+            np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.float64),
+            np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.bool_),
+            np.zeros((cap, num_actions), np.float64), np.zeros(cap, np.float64),
+            np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64), np.zeros(1, np.int64),
+            np.array(bounds, np.float64))
+
+
+@nb.njit(cache=True)
+def _adopt_table(kept, tg):
+    """``ismcts_tree_with``'s table and per-node arrays and ``TagSearch`` on the kept table ``kept``."""
+    kept_tg = TagSearch(tg.policy, tg.maxmc, tg.threshold, tg.mast, tg.temperature, tg.mast_n, tg.mast_w,
+                        kept[7], tg.sel_n, kept[8], kept[9], tg.gw_all, tg.gn, tg.gw, tg.gq, tg.gav,
+                        tg.scores, tg.vec, tg.tmp, kept[11], tg.vals, tg.pots, tg.path_action, tg.path_mover,
+                        kept[6])
+    return kept[0], kept[1], kept[2], kept[3], kept[4], kept[5], kept[6], kept_tg
+
+
+@nb.njit(cache=True)
+def reroot_table(kept, root, by_moves, room, num_actions, num_players, maxmc):
+    """The kept table of an IS-MCTS search for the next one, with room for ``room`` iterations.
+    Keyed by moves: the subtree of node ``root``, renumbered (a parent is numbered before its
+    children) and keyed from it (TAG's ``rootify``). Keyed by information state: every node, as
+    ``ISMCTSBot._kept_nodes`` keeps them."""
+    old_nodes = kept[1]
+    n_old = 0
+    for slot in range(old_nodes.shape[0]):
+        if old_nodes[slot] >= 0:
+            n_old += 1
+    parent, act = np.full(n_old, -1, np.int64), np.zeros(n_old, np.int64)
+    key_of = np.zeros(n_old, np.int64)
+    for slot in range(old_nodes.shape[0]):
+        if old_nodes[slot] >= 0:
+            key_of[old_nodes[slot]] = kept[0][slot]
+            if kept[0][slot] >= 0:
+                parent[old_nodes[slot]] = kept[0][slot] // num_actions - 1
+                act[old_nodes[slot]] = kept[0][slot] % num_actions
+    new_of = np.full(n_old, -1, np.int64)
+    m = 0
+    for n in range(n_old):
+        if not by_moves or n == root or (parent[n] >= 0 and new_of[parent[n]] >= 0):
+            new_of[n] = m
+            m += 1
+    cap = room + 2 + m
+    size = 1
+    while size < 2 * cap:
+        size *= 2
+    rows = cap if maxmc else 1
+    out = (np.zeros(size, np.int64), np.full(size, -1, np.int64), np.zeros(cap, np.int64),
+           np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.float64),
+           np.zeros((cap, num_actions), np.int64), np.zeros((cap, num_actions), np.bool_),
+           np.zeros((cap, num_actions), np.float64), np.zeros(cap, np.float64),
+           np.zeros((rows, num_actions if rows > 1 else 1, num_players), np.float64), np.full(1, m, np.int64),
+           kept[11].copy())
+    for n in range(n_old):
+        k = new_of[n]
+        if k < 0:
+            continue
+        key = key_of[n]
+        if by_moves:
+            key = -1 if n == root else (new_of[parent[n]] + 1) * num_actions + act[n]
+        slot = _find_node(out[0], out[1], key, size - 1)
+        out[0][slot], out[1][slot] = key, k
+        out[2][k] = kept[2][n]
+        out[3][k], out[4][k], out[5][k], out[6][k] = kept[3][n], kept[4][n], kept[5][n], kept[6][n]
+        out[7][k], out[8][k] = kept[7][n], kept[8][n]
+        if rows > 1:
+            out[9][k] = kept[9][n]
+    return out
+
+
 def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heuristic_reward,
                      normalize, low, span, limit, max_depth, use_fpu, fpu, epsilon, rng, num_actions,
                      num_players, root_n, root_w, root_present, root_avail, depths, tag=None,
-                     temperature=0.0, mast_n=None, mast_w=None, out_bounds=None, out_rm=None):
-    """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``),
-    ``key_by_moves`` (a node is the sequence of player moves from the root, not the mover's
-    information state: the belote_ismcts tree), ``heuristic_reward`` (playouts scored by the
-    kernel's heuristic, also at the end of the game). Root availabilities go to ``root_avail``.
-    TAG's settings ``tag``, ``temperature``, ``mast_n``/``mast_w``, ``out_bounds``, ``out_rm`` as
-    in ``uct_tree`` (``_ismcts_tag``: omitted, today's search compiles without them).
-    """
-    cap = iterations + 2
+                     temperature=0.0, mast_n=None, mast_w=None, out_bounds=None, out_rm=None, kept=None):
+    """``ismcts_tree`` with every option of ``ISMCTSBot``: ``avail_mode`` (``AVAIL_*``), ``key_by_moves``
+    (a node is the player moves from the root, not the mover's information state: the belote_ismcts
+    tree), ``heuristic_reward`` (playouts scored by the kernel's heuristic, also at the game's end).
+    Root availabilities go to ``root_avail``. TAG's ``tag``, ``temperature``, ``mast_n``/``mast_w``,
+    ``out_bounds``, ``out_rm`` as in ``uct_tree`` (omitted: today's search); ``kept``: ``reuse_tree``'s
+    table."""
+    cap = iterations + 2 + _table_count(kept)
     size = 1
     while size < 2 * cap:
         size *= 2
@@ -914,8 +1099,10 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     probs, returns = np.empty(num_actions, np.float64), np.zeros(num_players, np.float64)
     tg, rec_p, rec_a = _ismcts_tag(tag, temperature, mast_n, mast_w, cap, num_actions, num_players,
                                    path_action, path_mover, present)
+    if kept is not None:  # reuse_tree: the kept table and statistics instead (_adopt_table)
+        table_keys, table_nodes, node_visits, n_of, w_of, avail_of, present, tg = _adopt_table(kept, tg)
     sel, back, roll, tag_select, tag_backup, tag_rollout, self_only = _split(tg, tag, player)
-    nnodes, depth_total, depth_max = 0, 0, 0
+    nnodes, depth_total, depth_max = _table_count(kept), 0, 0
     for it in range(iterations):
         st[:] = state
         nb_determinize(st, player, rng)
@@ -994,10 +1181,10 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
 # numba compiles and caches each game's engine on that game's first use, in its own cache
 # files (the copies' names carry the game), and never compiles the games a run does not play.
 GAME_FUNCTIONS = ("_sample_chance", "_rollout", "_advance_opponents", "_uct_rm_root", "_ismcts_rm_root",
-                  "uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
+                  "uct_tree", "kept_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
 # The searches a Python caller enters release the GIL while they run, so another thread (the
 # terminal game's Ctrl-C, infosets.play.belote) is not frozen behind a long search.
-SEARCH_ENTRIES = ("uct_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
+SEARCH_ENTRIES = ("uct_tree", "kept_tree", "pimcts_trees", "ismcts_tree_with", "ismcts_tree")
 KERNEL_CONTRACT = ("nb_current_player", "nb_legal_actions", "nb_chance_outcomes", "nb_apply_action",
                    "nb_returns", "nb_heuristic", "nb_infostate_key", "nb_determinize")
 OPTIONAL_CONTRACT = ("nb_turn", "nb_round")  # bound to ``_no_counter`` where a kernel lacks one
@@ -1079,6 +1266,7 @@ class CompiledSearch:
                          float(settings.mast_boltzmann))
         self._mast_gamma = float(settings.mast_gamma)
         self._self_only = settings.opponent_tree == "SelfOnly"
+        self._maxmc = settings.backup == "MaxMC"
         # The bot's MAST table (players x actions), kept across its decisions.
         shape = (kernel.num_players, kernel.num_actions) if settings.rollout == "MAST" else (1, 1)
         self.mast_n = np.zeros(shape, np.int64)
@@ -1096,9 +1284,25 @@ class CompiledSearch:
             self._array, self._history = self.kernel.from_history(history), history
         return self._array
 
-    def trees(self, state, player: int, trees: int, budget: int, rnd):
+    @staticmethod
+    def reroot(budget: int):
+        """``reuse.KeptTree.move_to``'s re-rooting of a kept tree (``KEPT_FIELDS``): walk
+        ``children`` from the root along the actions, then ``reroot_kept`` with room for
+        ``budget`` iterations; None when a child is missing."""
+        def reroot(kept, actions):
+            node = 0
+            for action in actions:
+                node = int(kept[4][node, action])
+                if node < 0:
+                    return None
+            return reroot_kept(kept, node, budget)
+        return reroot
+
+    def trees(self, state, player: int, trees: int, budget: int, rnd, tree=None):
         """Root statistics of ``trees`` open-loop trees of ``budget`` iterations, each on its
-        own world; returns (list of RootStats, summed depth, max depth)."""
+        own world; returns (list of RootStats, summed depth, max depth). ``tree`` (one tree,
+        ``reuse_tree``): the ``reuse.KeptTree`` grown (its root a ``KEPT_FIELDS`` tuple, made
+        fresh if None)."""
         kernel, scale = self.kernel, self.scale
         limit, max_depth, use_fpu, fpu, epsilon = self._params
         a = kernel.num_actions
@@ -1113,6 +1317,13 @@ class CompiledSearch:
         rm = np.zeros((trees, a), np.float64)  # RegretMatching's root averages
         if self._tag is None:
             engine_for(kernel.rules).pimcts_trees(*args)
+        elif tree is not None:
+            self._decay_mast()
+            if tree.root is None:
+                tree.root = fresh_kept(budget, a, kernel.num_players, self._maxmc, tree.bounds)
+            engine_for(kernel.rules).kept_tree(*args[:2], *args[3:16], out_n[0], out_w[0], depths, *self._tag,
+                                               self.mast_n, self.mast_w, bounds[0], rm[0], tree.root)
+            tree.bounds = [float(x) for x in tree.root[10]]
         else:
             self._decay_mast()
             engine_for(kernel.rules).pimcts_trees(*args, *self._tag, self.mast_n, self.mast_w, bounds, rm)
@@ -1130,14 +1341,36 @@ class CompiledSearch:
             result.append(stats)
         return result, int(depths[0]), int(depths[1])
 
+    def ismcts_reroot(self, state, player: int, by_moves: bool, budget: int):
+        """``reuse.KeptTree.move_to``'s re-rooting of a kept IS-MCTS table (``TABLE_FIELDS``) at
+        ``state``: keyed by moves, walk the keys from the root's along the actions; keyed by
+        information state, the key of ``player``'s; then ``reroot_table`` with room for ``budget``
+        iterations, None when a key is missing."""
+        rules, a, array = self.kernel.rules, self.kernel.num_actions, self._state_array(state)
+
+        def reroot(kept, actions):
+            mask = kept[0].shape[0] - 1
+            key = -1 if by_moves else int(rules.nb_infostate_key(array, player))
+            for action in actions if by_moves else ():
+                node = int(kept[1][_find_node(kept[0], kept[1], key, mask)])
+                if node < 0:
+                    return None
+                key = (node + 1) * a + action
+            node = int(kept[1][_find_node(kept[0], kept[1], key, mask)])
+            if node < 0:
+                return None
+            return reroot_table(kept, node, by_moves, budget, a, self.kernel.num_players, self._maxmc)
+        return reroot
+
     def ismcts(self, state, player: int, iterations: int, availability, rnd, node_key: str = "infostate",
-               reward: str = "returns", array: np.ndarray | None = None):
+               reward: str = "returns", array: np.ndarray | None = None, tree=None):
         """IS-MCTS root statistics {action: (visits, mean reward)} over the legal actions of
         ``state`` seen at the root; returns (root, summed depth, max depth). ``availability``,
         ``node_key`` and ``reward`` as in ``ISMCTSBot``; ``array``: search this kernel state
         array instead of ``state``'s (``state`` may then be None). The root's availability
         counts are left in ``self.last_root_availability``, the search's reward bounds (TAG's
-        settings) in ``self.last_root_bounds``."""
+        settings) in ``self.last_root_bounds``. ``tree`` (``reuse_tree``): the ``reuse.KeptTree``
+        grown (its root a ``TABLE_FIELDS`` tuple, made fresh if None)."""
         kernel, scale = self.kernel, self.scale
         limit, max_depth, use_fpu, fpu, epsilon = self._params
         a = kernel.num_actions
@@ -1163,6 +1396,12 @@ class CompiledSearch:
         rm = np.zeros(a, np.float64)  # RegretMatching's root average
         if self._tag is None:
             engine.ismcts_tree_with(*args)
+        elif tree is not None:
+            self._decay_mast()
+            if tree.root is None:
+                tree.root = fresh_table(iterations, a, kernel.num_players, self._maxmc, tree.bounds)
+            engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w, bounds, rm, tree.root)
+            tree.bounds = [float(x) for x in tree.root[11]]
         else:
             self._decay_mast()
             engine.ismcts_tree_with(*args, *self._tag, self.mast_n, self.mast_w, bounds, rm)

@@ -52,6 +52,7 @@ from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import ismcts_choice, log_choice
 from infosets.search.mcts import check_search_args, game_settings
 from infosets.search.multitree_runner import MultiTreeRunner
+from infosets.search.reuse import KeptTree, reroot_move_keys
 
 FINALS = ("mean", "visits", "visits_mean")
 ENGINES = ("python", "compiled", "auto")
@@ -229,6 +230,23 @@ class ISMCTSBot(pyspiel.Bot):
                                  "availability and scores returns; keep availability, node_key, reward")
             self._multitree = MultiTreeRunner(game, kernel, engine, self.uct_c, self.scale, settings,
                                               rollout_policy)
+        self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (_kept_nodes)
+
+    def _kept_nodes(self, state) -> dict:
+        """The nodes a search under ``reuse_tree`` starts from (TAG's ``newRootNode``,
+        ``search.reuse``). Keyed by moves (``node_key`` "moves", SelfOnly): the subtree under the
+        moves since the last decision (every player's, or the owner's under SelfOnly), keyed
+        from its root. Keyed by information state: the whole table, if its walk is possible:
+        the nodes a future iteration can reach are the current root's descendants, the nodes
+        TAG's subtree keeps (every other key is another history's, with perfect recall and
+        observed moves), so keeping the rest changes no draw and saves renumbering. No match
+        (no node at the root's key): a fresh tree and fresh reward bounds."""
+        kept, by_moves = self._kept, self.node_key == "moves" or self._self_only
+        root_key = self._key(state, self.player)
+        kept.move_to(state, self.player, self._self_only,
+                     reroot_move_keys if by_moves else lambda nodes, _: nodes if root_key in nodes else None)
+        self._bounds = kept.bounds
+        return {} if kept.root is None else kept.root
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
@@ -240,7 +258,8 @@ class ISMCTSBot(pyspiel.Bot):
         """Run a fresh search from ``state``; return {action: (visits, mean reward)} at the root.
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
-        self.nodes = nodes = {}
+        python_reuse = self._kept is not None and self._compiled is None
+        self.nodes = nodes = self._kept_nodes(state) if python_reuse else {}
         if self._multitree is not None:
             return self._search_multitree(state)
         if self._compiled is not None:
@@ -254,7 +273,8 @@ class ISMCTSBot(pyspiel.Bot):
         settings = self.settings
         mast = settings.rollout == "MAST"
         if self._tag:
-            self._bounds = [math.inf, -math.inf]
+            if self._kept is None:
+                self._bounds = [math.inf, -math.inf]
             if mast:
                 tr.mast_decay(*self.mast, settings.mast_gamma)
         rm = None
@@ -275,6 +295,8 @@ class ISMCTSBot(pyspiel.Bot):
                 record.extend((m, a) for _, _, m, a in path)
                 tr.mast_update(*self.mast, [p for p, _ in record], [a for _, a in record], returns)
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
+        if self._kept is not None:
+            self._kept.root, self._kept.bounds = nodes, self._bounds
         root = nodes.get(self._key(state, player))
         if rm is not None:
             self.last_rm_average = rm.finish(*_rm_root(root if root is not None else _Node(), rm.legal))
@@ -479,9 +501,15 @@ class ISMCTSBot(pyspiel.Bot):
 
     def _search_compiled(self, state, array):
         rnd = python_random(self._rng)
+        tree = None
+        if self._kept is not None and state is not None:  # reuse_tree (not from a kernel array)
+            by_moves = self.node_key == "moves" or self._self_only
+            reroot = self._compiled.ismcts_reroot(state, self.player, by_moves, self.iterations)
+            self._kept.move_to(state, self.player, self._self_only, reroot)
+            tree = self._kept
         root, depth_total, depth_max = self._compiled.ismcts(state, self.player, self.iterations,
                                                              self.availability, rnd, self.node_key,
-                                                             self.reward, array)
+                                                             self.reward, array, tree)
         self.last_root_availability = self._compiled.last_root_availability
         if self._tag:
             self._bounds = list(self._compiled.last_root_bounds)
@@ -541,6 +569,8 @@ class ISMCTSBot(pyspiel.Bot):
 
     def restart_at(self, state):
         self.nodes = {}
+        if self._kept is not None:
+            self._kept.clear()
 
     def inform_action(self, state, player_id, action):
         pass

@@ -63,6 +63,7 @@ from infosets.search.common import (
 from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import log_choice, open_loop_choice, tree_uses_cpp
 from infosets.search.multitree_runner import MultiTreeRunner
+from infosets.search.reuse import KeptTree, reroot_open_loop
 from infosets.search.root_stats import RootStats
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
@@ -283,7 +284,8 @@ def _replay(world, actions):
 
 
 def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
-               rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
+               rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None, tree: KeptTree | None = None
+               ) -> RootStats:
     """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
 
     Each node stores [visits, reward sum of the player who chose it, children, that player,
@@ -313,6 +315,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     MAST). Under ``tree_policy`` RegretMatching the root's average strategy is kept
     (``common.RootAverage``) and returned as the result's ``rm_average`` (root legal actions,
     summed distributions).
+    ``tree`` (``reuse_tree``, ``search.reuse.KeptTree``): start from its kept root and reward bounds
+    (a fresh root if it has none) and leave the tree there.
     """
     tag = not settings.tag_default
     use_mast = settings.rollout == "MAST"
@@ -320,6 +324,10 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
         raise ValueError("rollout: 'MAST' needs the bot's MAST table and no rollout_policy")
     root = _new_node(-1, -1) if tag else [0, 0.0, {}, -1, None]
     bounds = [math.inf, -math.inf]
+    if tree is not None:
+        if tree.root is not None:
+            root, bounds = tree.root, tree.bounds
+        tree.root, tree.bounds = root, bounds
     select_bounds = None if settings.tree_policy == "UCB" else bounds
     stats_backup = settings.tree_policy != "UCB" or settings.backup != "mean"
     rollout_mast = (mast[0], mast[1], settings.mast_boltzmann) if use_mast else None
@@ -419,7 +427,8 @@ def check_engine(game, engine: str) -> None:
 
 
 def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
-                 runners: dict | None = None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
+                 runners: dict | None = None, settings: MCTSSettings = DEFAULT, mast=None,
+                 tree: KeptTree | None = None) -> RootStats:
     """One per-world tree with the Python or C++ engine, drawing from ``rnd`` (the move's
     PCG32); the C++ engine takes one seed draw per tree whether or not a runner is cached.
 
@@ -438,7 +447,7 @@ def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
                 runners[iterations] = runner
         stats = runner.search(world)
     else:
-        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast)
+        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast, tree)
     stats.engine = engine
     return stats
 
@@ -520,12 +529,15 @@ class OpenLoopPlanner:
             self._multitree = MultiTreeRunner(game, kernel, "compiled" if engine == "compiled" else "python",
                                               uct_c, scale, settings, rollout_policy)
 
-    def trees(self, state, trees: int, budget: int, rng, rnd) -> list[RootStats]:
-        """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32."""
+    def trees(self, state, trees: int, budget: int, rng, rnd,
+              tree: KeptTree | None = None) -> list[RootStats]:
+        """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32. ``tree``
+        (one tree): the kept tree it grows (``uct_search``, ``CompiledSearch.trees``)."""
         if self._multitree is not None:
             return self._multitree_trees(state, trees, budget, rng, rnd)
         if self._compiled is not None:
-            result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd)
+            result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd,
+                                                                  tree)
             self.engine_used = "compiled"
         else:
             sampler, pcg = self.sampler, uses_pcg(self.sampler)
@@ -535,7 +547,7 @@ class OpenLoopPlanner:
             for _ in range(trees):
                 world = sampler(state, self.player, rnd if pcg else rng)
                 stats = search_world(world, budget, self.uct_c, rnd, self.scale, self.rollout_policy,
-                                     self.engine, self._runners, self.settings, self.mast)
+                                     self.engine, self._runners, self.settings, self.mast, tree)
                 result.append(stats)
                 depth_total += stats.depth_total
                 depth_max = max(depth_max, stats.depth_max)
@@ -643,6 +655,7 @@ class OLMCTSBot(pyspiel.Bot):
                                         engine, settings, budget=self.iterations, bot="OLMCTSBot")
         self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
         self.last_search_info = None
+        self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (search.reuse)
 
     @property
     def engine_used(self) -> str:
@@ -657,7 +670,12 @@ class OLMCTSBot(pyspiel.Bot):
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
         rnd = python_random(self._rng) if rnd is None else rnd
-        stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd)[0]
+        if self._kept is not None:
+            self_only = self.settings.opponent_tree == "SelfOnly"
+            compiled = self._planner._compiled
+            reroot = reroot_open_loop if compiled is None else compiled.reroot(self.iterations)
+            self._kept.move_to(state, self.player, self_only, reroot)
+        stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd, self._kept)[0]
         self.last_search_info = self._planner.last_search_info
         return stats
 
@@ -676,7 +694,8 @@ class OLMCTSBot(pyspiel.Bot):
         return True
 
     def restart_at(self, state):
-        pass
+        if self._kept is not None:
+            self._kept.clear()
 
     def inform_action(self, state, player_id, action):
         pass

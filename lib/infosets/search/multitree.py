@@ -102,7 +102,7 @@ def ucb_scores(n, w, valid, low: float, high: float, c: float, fpu: float) -> li
 
 def check_settings(settings: MCTSSettings, uct_c: float) -> None:
     """A one-line ValueError for what MultiTree cannot run: a backup other than the mean, a
-    rollout termination other than EXACT, RegretMatching (its root average is not kept here),
+    rollout termination other than EXACT, tree reuse, RegretMatching (its root average is not kept here),
     MAST with random opponents (MultiTree's rollouts move every player by MAST), an exploration
     weight that is not a finite number >= 0."""
     if settings.backup != "mean":
@@ -110,6 +110,8 @@ def check_settings(settings: MCTSSettings, uct_c: float) -> None:
     if settings.rollout_termination != "EXACT":
         raise ValueError("rollout_termination: MultiTree stops by EXACT only, "
                          f"got {settings.rollout_termination!r}")
+    if settings.reuse_tree:
+        raise ValueError("reuse_tree: MultiTree does not keep its trees between decisions yet")
     if settings.tree_policy == "RegretMatching":
         raise ValueError("tree_policy: MultiTree keeps no RegretMatching root average yet")
     if settings.rollout == "MAST" and settings.mast_opponents != "MAST":

@@ -54,6 +54,9 @@ GAIGResearch/TabletopGames ``players/mcts/``):
   decisions, ``tag_rules.rollout_finished``). With ``rollout_length`` 0 they play to the end
   of the current turn/round; a game without the counter is refused by the bots. TAG's
   END_ACTION and START_ACTION are not built (no paper row uses them).
+* ``reuse_tree`` (TAG's ``reuseTree``, docs/tag_agents.md sections 2 and 7): OL-MCTS and IS-MCTS
+  keep their tree between decisions and re-root it at the node the moves since their last
+  decision lead to (``search.reuse``); PI-MCTS never reuses (TAG's forest finds no child).
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ ROLLOUT_COUNTS = ("steps", "moves")
 ROLLOUT_TERMINATIONS = ("EXACT", "END_TURN", "END_ROUND")
 MAST_OPPONENTS = ("MAST", "random")
 TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann",
-              "opponent_tree", "rollout_count", "rollout_termination", "mast_opponents")
+              "opponent_tree", "rollout_count", "rollout_termination", "mast_opponents", "reuse_tree")
 # heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
@@ -92,6 +95,7 @@ class MCTSSettings:
     rollout_count: str = "steps"
     rollout_termination: str = "EXACT"
     mast_opponents: str = "MAST"
+    reuse_tree: bool = False
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -128,13 +132,16 @@ class MCTSSettings:
                              f"and START_ACTION are not built), got {self.rollout_termination!r}")
         if self.mast_opponents not in MAST_OPPONENTS:
             raise ValueError(f"mast_opponents: must be one of {MAST_OPPONENTS}, got {self.mast_opponents!r}")
+        if not isinstance(self.reuse_tree, bool):
+            raise ValueError(f"reuse_tree: must be a bool, got {self.reuse_tree!r}")
 
     @property
     def tag_default(self) -> bool:
         """True when TAG's further settings (tree policy, backup, rollout, opponent tree, rollout
-        count, rollout termination) are today's."""
+        count, rollout termination, tree reuse) are today's."""
         return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count,
-                self.rollout_termination) == ("UCB", "mean", "random", "OneTree", "steps", "EXACT")
+                self.rollout_termination, self.reuse_tree) == ("UCB", "mean", "random", "OneTree", "steps",
+                                                               "EXACT", False)
 
     @property
     def is_default(self) -> bool:
