@@ -163,6 +163,7 @@ def _compiled_played(length, termination, draws, seed=0):
         np.zeros(2),
         True,
         tr.TERMINATIONS[termination],
+        -1,  # mast_player: MAST (off here) would move every player
     )
     rng = PCG32(seed).to_array()
     buf, probs, returns = np.zeros(2, np.int64), np.zeros(2), np.zeros(2)
