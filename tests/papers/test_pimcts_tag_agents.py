@@ -51,17 +51,20 @@ def test_missing_settings_name_what_the_engines_lack():
     assert missing_settings(tag_agent_row("tic_tac_toe", 2)) == []
     assert missing_settings(tag_agent_row("virus", 3)) == []
     assert missing_settings(tag_agent_row("seven_wonders", 3)) == []  # SelfOnly is in the engines
-    assert "opponent_tree=MultiTree" in missing_settings(tag_agent_row("stratego", 2))
-    assert "tree_policy=RegretMatching" in missing_settings(tag_agent_row("dominion", 3))
-    hearts = missing_settings(tag_agent_row("hearts", 4))
-    assert "rollout_termination=END_ROUND" in hearts and "reuse_tree=True" in hearts
+    assert missing_settings(tag_agent_row("stratego", 2)) == []  # MultiTree is in the bots
+    # RegretMatching and MultiTree are each in the engines, but not yet together
+    assert missing_settings(tag_agent_row("dominion", 3)) == ["tree_policy=RegretMatching under MultiTree"]
+    assert missing_settings(tag_agent_row("colt_express", 3)) == ["mast_opponents=random under MultiTree"]
+    for game, players in (("hearts", 4), ("love_letter", 3), ("monopoly_deal", 3)):  # END_*, reuse built
+        assert missing_settings(tag_agent_row(game, players)) == [], game
 
 
 def test_a_preset_asking_for_a_missing_setting_is_refused_in_one_line():
-    with pytest.raises(ConfigError, match=r"^tag_agents: stratego needs opponent_tree=MultiTree") as err:
+    with pytest.raises(ConfigError, match=r"^tag_agents: dominion\(players=3\) needs "
+                                          r"tree_policy=RegretMatching under MultiTree") as err:
         config.load("pimcts_aggregation", "smoke",
-                    overrides={"tag_agents": True, "tabletop_games": [], "high_budget_games": [],
-                               "games": ["tic_tac_toe", "stratego"]})
+                    overrides={"tag_agents": True, "tabletop_games": ["dominion(players=3)"],
+                               "high_budget_games": [], "games": ["tic_tac_toe"]})
     assert "\n" not in str(err.value)
     with pytest.raises(ConfigError, match=r"^tag_agents: needs tuned_settings"):
         config.load("pimcts_aggregation", "smoke", overrides={"tag_agents": True, "tuned_settings": False})

@@ -90,10 +90,6 @@ def test_opponent_tree_is_refused_in_one_line():
     assert "\n" not in str(err.value)
     assert not MCTSSettings(opponent_tree="SelfOnly").tag_default
     assert MCTSSettings(opponent_tree="OneTree").tag_default
-    game, _ = _g3()
-    with pytest.raises(ValueError, match=r"^opponent_tree: 'MultiTree' runs in its own search") as err:
-        OLMCTSBot(game, 0, rng=0, opponent_tree="MultiTree")
-    assert "\n" not in str(err.value)
 
 
 # --------------------------------------------------------------- G3 worked by hand

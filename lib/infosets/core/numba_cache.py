@@ -1,13 +1,15 @@
 """On-disk numba cache stamps for the compiled engine, one per game (pimcts_aggregation engine).
 
 numba checks a cached function against its own source file only. The engine's searches
-(``search/compiled.py``) call a game's kernel from other files, and kernels copy tables from
-their game's rules at import (Belote's points from ``belote2p/rules.py``, Dominion's cards from
-``dominion/game.py``), which numba freezes into the cached code. So each cached function here is
+(``search/compiled.py``, ``search/multitree_nb.py``) call a game's kernel from other files, and
+kernels copy tables from their game's rules at import (Belote's points from
+``belote2p/rules.py``, Dominion's cards from ``dominion/game.py``), which numba freezes into
+the cached code. So each cached function here is
 stamped with a hash of every file it can reach:
 
 * a game's kernel functions (``games/<name>/kernel.py``) and the engine's copies compiled for
-  that game (``search.compiled.engine_for``, named ``<function>__<name>``): the game's folder,
+  that game (``search.compiled.game_engine``, named ``<function>__<name>``; MultiTree's
+  ``multitree.<function>__<name>``): the game's folder,
   the ``infosets.games``/``infosets.core`` modules those files import, and the engine's files;
 * the engine's game-free functions: the engine's files.
 
@@ -30,6 +32,7 @@ _PACKAGE = _CORE.parent
 _GAMES = _PACKAGE / "games"
 ENGINE_FILES = frozenset(str(p) for p in (_CORE / "pcg32.py", _CORE / "numba_cache.py",
                                           _PACKAGE / "search" / "compiled.py",
+                                          _PACKAGE / "search" / "multitree_nb.py",
                                           _PACKAGE / "search" / "tag_rules_nb.py"))
 
 

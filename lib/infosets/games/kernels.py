@@ -24,6 +24,19 @@ array, and the module provides jitted functions with one contract (``s`` a state
 and ``kernel_for(game) -> Kernel | None``, its ``Kernel`` for a loaded game (None where its
 parameters are not covered; a module may say why with ``uncovered(params)``).
 
+Optional, for TAG's rollout terminations END_TURN and END_ROUND (``MCTSSettings.rollout_termination``,
+docs/tag_agents.md section 3) and only in the games whose TAG agent uses one: TAG's turn and
+round counters (``AbstractGameState.getTurnCounter``/``getRoundCounter``, GAIGResearch/TabletopGames
+c4d7687), whose change over one player action is what the rules read:
+
+* ``nb_turn(s) -> int``: changes exactly when an action ends a turn (the turn owner's turn);
+* ``nb_round(s) -> int``: changes exactly when an action ends a round;
+
+and their Python twins ``turn_counter(state)``/``round_counter(state)`` of a pyspiel state in
+the module ``COUNTER_MODULES`` names (the Python engine's; also for games without a kernel).
+``rollout_counter`` hands the Python twin to the searches and refuses, in one line, a game
+(or a kernel, for the compiled engine) without the counter.
+
 ``KERNEL_MODULES`` lists the games with a kernel, one line each, and imports a module on its
 game's first use: nothing here lists a game's functions, and the engine
 (``search.compiled.engine_for``) compiles its code for one game at a time.
@@ -57,6 +70,14 @@ KERNEL_MODULES = {
     "trick_game": "infosets.games.trick_game.kernel",
     "virus": "infosets.games.virus.kernel",
 }
+
+# game short name -> the module of its Python counters (one line per game; see above)
+COUNTER_MODULES = {
+    "hearts": "infosets.games.hearts.kernel",
+    "monopoly_deal": "infosets.games.monopoly_deal.game",
+}
+# rollout termination -> (its Python counter, its kernel counter)
+COUNTERS = {"END_TURN": ("turn_counter", "nb_turn"), "END_ROUND": ("round_counter", "nb_round")}
 
 
 @dataclass(frozen=True)
@@ -222,3 +243,26 @@ def kernel_heuristic(game, kernel: Kernel | None = None):
 
     heuristic.__doc__ = f"The {kernel.name} kernel's cut-off heuristic (see its nb_heuristic)."
     return heuristic
+
+
+def rollout_counter(game, termination: str, compiled: bool = False) -> Callable | None:
+    """The Python counter ``state -> int`` a rollout ``termination`` reads in ``game`` (None for
+    "EXACT"); ``compiled``: the game's kernel must have the numba twin too. A one-line
+    ValueError when the game lacks it, before any search."""
+    if termination == "EXACT":
+        return None
+    if termination not in COUNTERS:
+        raise ValueError(f"rollout_termination: must be 'EXACT' or one of {tuple(COUNTERS)}, "
+                         f"got {termination!r}")
+    python_name, kernel_name = COUNTERS[termination]
+    name = game.get_type().short_name
+    module = importlib.import_module(COUNTER_MODULES[name]) if name in COUNTER_MODULES else None
+    counter = getattr(module, python_name, None)
+    if counter is None:
+        raise ValueError(f"rollout_termination: {termination} needs the game's {python_name} "
+                         f"(infosets.games.kernels) and {name} has none")
+    kernel = kernel_for(game) if compiled else None
+    if kernel is not None and not hasattr(kernel.rules, kernel_name):
+        raise ValueError(f"rollout_termination: {termination} needs {kernel_name} in {kernel.rules.__name__} "
+                         "for the compiled engine")
+    return counter

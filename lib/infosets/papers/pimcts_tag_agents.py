@@ -7,11 +7,18 @@ The paper ran TAG's agent with a tuned parameter file per game. The table holds 
 that file, read from the authors' submission code (GAIGResearch/TabletopGames ``c6d074e66``,
 ``source`` c6d074e66) where it has the game's file, else from TAG ``c4d7687`` (Hearts, Monopoly
 Deal, 7 Wonders); a setting the file leaves out takes the paper code's default (``K`` 1.0,
-``exploreEpsilon`` 0.1, ``maxTreeDepth`` 1000, ``MASTGamma`` 0). docs/tag_agents.md states each
-setting's semantics from TAG's code and section 9 the reading decisions.
+``exploreEpsilon`` 0.1, ``maxTreeDepth`` 1000, ``MASTGamma`` 0, ``oppModelType`` RANDOM).
+docs/tag_agents.md states each setting's semantics from TAG's code and section 9 the reading
+decisions.
+
+No tuned file sets ``oppModelType``, so under MAST rollouts every row takes the submission code's
+RANDOM (``MCTSParams``; ``SingleTreeNode.rollout``, ``advanceToTurnOfPlayer``): only the root
+player moves by MAST, the others uniformly at random, our ``mast_opponents`` "random" (TAG
+c4d7687's default DEFAULT would move them by MAST too).
 
 Every row counts its rollout length in players' moves (``rollout_count`` "moves": chance steps
-are inside TAG's forward model, so they never count). Two settings are translated, not copied, because TAG's plain UCB is not ours
+are inside TAG's forward model, so they never count). Two settings are translated, not copied,
+because TAG's plain UCB is not ours
 (``SingleTreeNode.ucbValue``, ``treePolicyAction``, the same at both commits):
 
 * ``K`` does not enter TAG's plain UCB, whose exploration term is ``sqrt(ln N / n)``; ours is
@@ -33,6 +40,7 @@ from pathlib import Path
 import pandas as pd
 
 from infosets.search import settings as mcts_settings
+from infosets.search.multitree import check_settings
 
 TAG_AGENTS_PATH = Path(__file__).with_name("pimcts_tag_agents.csv")
 TAG_AGENT_COLUMNS = ("paper_game", "game", "players", "K", "rollout_length", "rollout_per_player",
@@ -42,7 +50,9 @@ TAG_AGENT_COLUMNS = ("paper_game", "game", "players", "K", "rollout_length", "ro
 # TAG's defaults of the settings our engines may lack: a row at its default needs nothing.
 TAG_DEFAULTS = {"tree_policy": "UCB", "opponent_tree": "OneTree", "backup": "mean",
                 "max_backup_threshold": 1_000_000, "rollout": "random", "mast_gamma": 0.0,
-                "rollout_termination": "EXACT", "reuse_tree": False}
+                "rollout_termination": "EXACT", "reuse_tree": False, "mast_opponents": "MAST"}
+# The submission code's oppModelType default RANDOM (no tuned file sets it) in our terms.
+OPP_MODEL_MAST_OPPONENTS = "random"
 
 
 def load_tag_agents() -> pd.DataFrame:
@@ -73,6 +83,8 @@ def _tag_fields(row: dict) -> dict:
         typed.pop("max_backup_threshold")  # read only by MaxMC
     if typed["rollout"] != "MAST":
         typed.pop("mast_gamma")  # read only by MAST
+    else:
+        typed["mast_opponents"] = OPP_MODEL_MAST_OPPONENTS  # the submission code's oppModelType
     fields = {k: v for k, v in typed.items() if v != TAG_DEFAULTS.get(k)}
     # TAG's rollout length counts the players' actions only (chance is inside its forward model)
     fields["rollout_count"] = "moves"
@@ -91,6 +103,13 @@ def missing_settings(row: dict) -> list[str]:
             mcts_settings.MCTSSettings(**{name: value})
         except ValueError:
             missing.append(f"{name}={value}")
+    if not missing and str(row["opponent_tree"]) == "MultiTree":  # what MultiTree runs with them
+        settings = mcts_settings.MCTSSettings(**{k: v for k, v in _tag_fields(row).items()})
+        try:
+            check_settings(settings, float(row["K"]))
+        except ValueError as err:
+            name = str(err).split(":", 1)[0]
+            missing.append(f"{name}={getattr(settings, name)} under MultiTree")
     return missing
 
 

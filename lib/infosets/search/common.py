@@ -55,7 +55,9 @@ def uses_pcg(sampler) -> bool:
 
 def random_rollout(state: SearchState, rnd: random.Random,
                    rollout_policy: RolloutPolicy | None = None, limit: int | None = None,
-                   mast=None, record: list | None = None, count_chance: bool = True) -> int:
+                   mast=None, record: list | None = None, count_chance: bool = True,
+                   termination: str = "EXACT", counter: Callable[[SearchState], int] | None = None,
+                   mast_player: int | None = None) -> int:
     """Play ``state`` on in place: chance by its probabilities, players uniformly (or by
     ``rollout_policy``), to the end or until ``limit`` actions have been played (None: no
     cut). Returns the current player where it stopped (``PlayerId.TERMINAL`` at the end).
@@ -65,20 +67,44 @@ def random_rollout(state: SearchState, rnd: random.Random,
     policy (issue 56; ``MASTPlayer``), ``tag_rules.mast_rollout_choice`` over
     ``tag_rules.mast_values`` of the mover's legal actions in the bot's table, and each
     (player, action) played is appended to ``record``. ``count_chance`` False: ``limit`` counts
-    the players' actions only (``MCTSSettings.rollout_count`` "moves", as TAG)."""
+    the players' actions only (``MCTSSettings.rollout_count`` "moves", as TAG). ``mast_player``
+    (``MCTSSettings.mast_opponents`` "random"): only that player moves by MAST, the others
+    uniformly at random (TAG's opponent model RANDOM), their moves recorded all the same.
+
+    ``termination`` "END_TURN"/"END_ROUND" with the game's ``counter`` (``kernels.rollout_counter``;
+    TAG's ``finishRollout``, docs/tag_agents.md section 3): once ``limit`` is reached the rollout
+    goes on until the counter differs from its value at the previous player decision (the last
+    player action, with the chance after it, ended a turn/round), and stops only at a player
+    decision (or the end): TAG's chance is inside the action before it. With ``limit`` 0 it
+    plays to the end of the current turn/round; it never stops before one player action."""
     rand = rnd.random
     current_player, apply_action = state.current_player, state.apply_action
     mover = current_player()
     steps = 0
+    code = tr.TERMINATIONS[termination]
+    if code != tr.EXACT and counter is None:
+        raise ValueError(f"counter: rollout termination {termination} needs the game's counter")
+    exact = code == tr.EXACT
+    last = None  # the counter at the previous player decision of the rollout
     while mover != TERMINAL:
-        if limit is not None and steps >= limit:
-            break
+        if exact:
+            if limit is not None and steps >= limit:
+                break
+        elif mover != CHANCE:
+            now = counter(state)
+            changed = last is not None and now != last
+            if limit is not None and tr.rollout_finished(False, steps, limit, code, changed, changed):
+                break
+            last = now
         if mover == CHANCE:
             apply_action(sample_chance(state, rnd))
         elif mast is not None:
             legal = state.legal_actions()
-            values = tr.mast_values(mast[0], mast[1], mover, legal)
-            action = legal[tr.mast_rollout_choice(values, rnd, mast[2])]
+            if mast_player is None or mover == mast_player:
+                values = tr.mast_values(mast[0], mast[1], mover, legal)
+                action = legal[tr.mast_rollout_choice(values, rnd, mast[2])]
+            else:
+                action = legal[int(rand() * len(legal))]
             if record is not None:
                 record.append((mover, action))
             apply_action(action)
@@ -128,13 +154,55 @@ def tag_choice(policy: str, n, w, q, avail, node_visits: int, node_wsum: float, 
     f = tr.FPU_DEFAULT if fpu is None else fpu
     if policy == "UCB_Tuned":
         return tr.argmax_tiebreak(tr.ucb_tuned_scores(n, w, q, avail, low, high, c, f), rnd)
-    if policy == "NoAveragingRM":
+    if policy in ("NoAveragingRM", "RegretMatching"):  # RegretMatching selects as NoAveragingRM
         values = tr.rm_regrets(n, w, node_visits, node_wsum, f)
     elif policy == "EXP3":
         values = tr.exp3_potentials(n, w, node_visits, node_wsum, low, high, tr.EXP3_BOLTZMANN_DEFAULT, f)
     else:
-        raise ValueError(f"policy: must be 'UCB_Tuned', 'NoAveragingRM' or 'EXP3', got {policy!r}")
+        raise ValueError(f"policy: must be 'UCB_Tuned', 'NoAveragingRM', 'RegretMatching' or 'EXP3', "
+                         f"got {policy!r}")
     return tr.sample_tree_policy(values, rnd, epsilon)
+
+
+class RootAverage:
+    """RegretMatching's average strategy at a search's root (docs/tag_agents.md section 4;
+    ``tag_rules.rm_average_due``/``rm_average_top_up_due``): ``legal`` the root's actions in
+    legal order, ``average`` their summed regret-matching distributions, ``updates`` how many
+    were added during the search. The engines call ``due`` after each backup, ``add`` when it
+    holds, and ``finish`` at the end."""
+
+    def __init__(self, legal, fpu):
+        self.legal, self.fpu = list(legal), fpu
+        self.average, self.updates = np.zeros(len(self.legal)), 0
+
+    def due(self, node_visits: int) -> bool:
+        return tr.rm_average_due(node_visits, len(self.legal))
+
+    def add(self, n, w, node_visits: int, node_wsum: float) -> None:
+        rm_average_add(self.average, n, w, node_visits, node_wsum, self.fpu)
+        self.updates += 1
+
+    def finish(self, n, w, node_visits: int, node_wsum: float) -> tuple[list, list]:
+        """(legal actions, summed distributions) after the final move's top-up, if due."""
+        if tr.rm_average_top_up_due(self.updates, node_visits, len(self.legal)):
+            rm_average_add(self.average, n, w, node_visits, node_wsum, self.fpu)
+        return self.legal, self.average.tolist()
+
+
+def rm_average_add(average, n, w, node_visits: int, node_wsum: float, fpu) -> None:
+    """Add the root's current regret-matching distribution (``tag_rules.rm_regrets`` of its
+    actions' visits ``n`` and reward sums ``w`` in legal order, FPU ``fpu``, None for TAG's) to
+    its running ``average`` in place (``tag_rules.rm_average_update``; tree policy
+    RegretMatching, docs/tag_agents.md section 4). Twin: ``compiled._rm_root_update``."""
+    f = tr.FPU_DEFAULT if fpu is None else fpu
+    tr.rm_average_update(average, tr.rm_regrets(n, w, node_visits, node_wsum, f))
+
+
+def rm_final(actions, average, rnd: PCG32) -> int:
+    """The final move under RegretMatching: among ``actions`` (legal order), one sampled from
+    the root's summed regret-matching distributions ``average`` (``tag_rules.rm_average_choice``:
+    one ``rnd.random()``, none for one action)."""
+    return actions[tr.rm_average_choice(np.asarray(average, dtype=np.float64), rnd)]
 
 
 

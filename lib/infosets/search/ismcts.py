@@ -25,10 +25,17 @@ import pyspiel
 from infosets.core.checks import check_game, check_int, check_real
 from infosets.core.rng import as_generator
 from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
-from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.games.kernels import (
+    kernel_for,
+    kernel_heuristic,
+    kernel_sampler,
+    require_kernel,
+    rollout_counter,
+)
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
+    RootAverage,
     advance_to_turn,
     argmax_random,
     check_decision_state,
@@ -36,6 +43,7 @@ from infosets.search.common import (
     is_python_game,
     python_random,
     random_rollout,
+    rm_final,
     sample_chance,
     tag_choice,
     uses_pcg,
@@ -43,6 +51,8 @@ from infosets.search.common import (
 from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import ismcts_choice, log_choice
 from infosets.search.mcts import check_search_args, game_settings
+from infosets.search.multitree_runner import MultiTreeRunner
+from infosets.search.reuse import KeptTree, reroot_move_keys
 
 FINALS = ("mean", "visits", "visits_mean")
 ENGINES = ("python", "compiled", "auto")
@@ -112,7 +122,8 @@ class ISMCTSBot(pyspiel.Bot):
       final: "mean" (highest mean reward), "visits" (most visited) or "visits_mean" (most
         visited, ties to the higher mean) for ``step``; remaining ties are broken uniformly
         at random (seeded). Under ``tree_policy`` "EXP3", TAG's sample from the root's EXP3
-        potentials instead (``common.exp3_final``).
+        potentials instead (``common.exp3_final``); under "RegretMatching", a sample from the
+        root's average strategy (``common.rm_final``; ``last_rm_average``).
       rollout_policy: a callable ``policy(state, rnd) -> action`` for rollouts; uniform random
         if None.
       engine: "python", "compiled" (games with a kernel) or "auto": compiled where a kernel
@@ -125,6 +136,9 @@ class ISMCTSBot(pyspiel.Bot):
       tree_policy, backup, max_backup_threshold, rollout, mast_gamma, mast_boltzmann: TAG's
         settings (issue 56), as ``OLMCTSBot``: N in UCB-Tuned is the action's availability
         count (the node's visits with ``availability=False``); the MAST table lives with the bot.
+        ``opponent_tree`` "MultiTree": one tree per player on a fresh world each iteration (TAG's
+        MultiTree under Information_Set; ``search.multitree_runner``), the move from this
+        player's tree; it keeps ``availability``, ``node_key`` and ``reward`` at their defaults.
       node_key: "infostate" (a node is the mover's information state in the sampled world) or
         "moves" (a node is the sequence of player moves from the root, chance left out: the
         belote_ismcts tree, for games whose moves are public).
@@ -190,6 +204,7 @@ class ISMCTSBot(pyspiel.Bot):
         self.final = final
         self.rollout_policy = rollout_policy
         self.settings = settings
+        self._counter = rollout_counter(game, settings.rollout_termination)  # END_TURN/END_ROUND
         self.engine = engine
         self.engine_used = engine  # planned; then the engine that ran the last search
         self.last_search_info = None
@@ -203,6 +218,35 @@ class ISMCTSBot(pyspiel.Bot):
         self._bounds = [math.inf, -math.inf]
         shape = (game.num_players(), game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
         self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
+        # MAST's player under mast_opponents "random" (the others move at random), else None.
+        random_opponents = settings.rollout == "MAST" and settings.mast_opponents == "random"
+        self._mast_player = player if random_opponents else None
+        self.last_rm_average = None  # RegretMatching: (root legal actions, summed distributions)
+        self._multitree = None  # TAG's MultiTree: one tree per player (search.multitree_runner)
+        if settings.opponent_tree == "MultiTree":
+            custom_tree = (availability == "expanded" or not availability, node_key, reward)
+            if custom_tree != (False, "infostate", "returns"):
+                raise ValueError("opponent_tree: 'MultiTree' keys each tree by its owner's moves, counts "
+                                 "availability and scores returns; keep availability, node_key, reward")
+            self._multitree = MultiTreeRunner(game, kernel, engine, self.uct_c, self.scale, settings,
+                                              rollout_policy)
+        self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (_kept_nodes)
+
+    def _kept_nodes(self, state) -> dict:
+        """The nodes a search under ``reuse_tree`` starts from (TAG's ``newRootNode``,
+        ``search.reuse``). Keyed by moves (``node_key`` "moves", SelfOnly): the subtree under the
+        moves since the last decision (every player's, or the owner's under SelfOnly), keyed
+        from its root. Keyed by information state: the whole table, if its walk is possible:
+        the nodes a future iteration can reach are the current root's descendants, the nodes
+        TAG's subtree keeps (every other key is another history's, with perfect recall and
+        observed moves), so keeping the rest changes no draw and saves renumbering. No match
+        (no node at the root's key): a fresh tree and fresh reward bounds."""
+        kept, by_moves = self._kept, self.node_key == "moves" or self._self_only
+        root_key = self._key(state, self.player)
+        kept.move_to(state, self.player, self._self_only,
+                     reroot_move_keys if by_moves else lambda nodes, _: nodes if root_key in nodes else None)
+        self._bounds = kept.bounds
+        return {} if kept.root is None else kept.root
 
     # -- the search ----------------------------------------------------------------------
     def _key(self, world, mover):
@@ -214,7 +258,10 @@ class ISMCTSBot(pyspiel.Bot):
         """Run a fresh search from ``state``; return {action: (visits, mean reward)} at the root.
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
-        self.nodes = nodes = {}
+        python_reuse = self._kept is not None and self._compiled is None
+        self.nodes = nodes = self._kept_nodes(state) if python_reuse else {}
+        if self._multitree is not None:
+            return self._search_multitree(state)
         if self._compiled is not None:
             return self._search_compiled(state, None)
         rnd = python_random(self._rng)
@@ -226,9 +273,13 @@ class ISMCTSBot(pyspiel.Bot):
         settings = self.settings
         mast = settings.rollout == "MAST"
         if self._tag:
-            self._bounds = [math.inf, -math.inf]
+            if self._kept is None:
+                self._bounds = [math.inf, -math.inf]
             if mast:
                 tr.mast_decay(*self.mast, settings.mast_gamma)
+        rm = None
+        if settings.tree_policy == "RegretMatching":
+            rm = RootAverage(state.legal_actions(), settings.fpu)
         for world in worlds:
             path, mover = self._descend(world, nodes, rnd)
             depth = len(path)
@@ -238,11 +289,17 @@ class ISMCTSBot(pyspiel.Bot):
             record = [] if mast else None
             returns = self._playout(world, mover, rnd, record)
             self._backup(path, returns)
+            if rm is not None and path and rm.due(path[0][0].visits):
+                rm.add(*_rm_root(path[0][0], rm.legal))
             if mast:  # MAST Both: the rollout's moves, then the tree's
                 record.extend((m, a) for _, _, m, a in path)
                 tr.mast_update(*self.mast, [p for p, _ in record], [a for _, a in record], returns)
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
+        if self._kept is not None:
+            self._kept.root, self._kept.bounds = nodes, self._bounds
         root = nodes.get(self._key(state, player))
+        if rm is not None:
+            self.last_rm_average = rm.finish(*_rm_root(root if root is not None else _Node(), rm.legal))
         if root is None:
             self.last_root_availability = {}
             return {}
@@ -261,6 +318,8 @@ class ISMCTSBot(pyspiel.Bot):
         self_only = self._self_only
         max_depth, by_moves, aoh = self.settings.max_depth, self.node_key == "moves" or self_only, self._aoh
         mast = (*self.mast, self.settings.mast_boltzmann) if self.settings.rollout == "MAST" else None
+        if self._mast_player is not None:
+            mast = None  # mast_opponents "random": the other players move at random
         tag = self._tag
         path = []
         moves_key = ()  # the node's key when nodes are keyed by moves
@@ -367,7 +426,8 @@ class ISMCTSBot(pyspiel.Bot):
             settings = self.settings
             mast = (*self.mast, settings.mast_boltzmann) if settings.rollout == "MAST" else None
             mover = random_rollout(world, rnd, self.rollout_policy, settings.rollout_length, mast, record,
-                                   settings.rollout_count == "steps")
+                                   settings.rollout_count == "steps", settings.rollout_termination,
+                                   self._counter, self._mast_player)
         if self._reward_heuristic is not None:
             return self._reward_heuristic(world)
         return world.returns() if mover == TERMINAL else self.settings.heuristic(world)
@@ -426,14 +486,34 @@ class ISMCTSBot(pyspiel.Bot):
                 entry[0] += 1
                 entry[1] += returns[mover]
 
+    def _search_multitree(self, state):
+        """``search`` under MultiTree (``MultiTreeRunner``, a fresh world each iteration): the
+        root player's root over ``state``'s legal actions, as {action: (visits, mean)}."""
+        rnd = python_random(self._rng)
+        runner = self._multitree
+        rows = runner.search(state, self.player, self.iterations, rnd, fresh=True, sampler=self.sampler,
+                             world_rng=rnd if uses_pcg(self.sampler) else self._rng)
+        self.engine_used, self.last_search_info = runner.engine, runner.last_info
+        self._bounds = list(runner.last_bounds)
+        legal = set(state.legal_actions())
+        self.last_root_availability = {a: runner.last_availability[a] for a in rows if a in legal}
+        return {a: (n, w / n if n else 0.0) for a, (n, w) in rows.items() if a in legal}
+
     def _search_compiled(self, state, array):
         rnd = python_random(self._rng)
+        tree = None
+        if self._kept is not None and state is not None:  # reuse_tree (not from a kernel array)
+            by_moves = self.node_key == "moves" or self._self_only
+            reroot = self._compiled.ismcts_reroot(state, self.player, by_moves, self.iterations)
+            self._kept.move_to(state, self.player, self._self_only, reroot)
+            tree = self._kept
         root, depth_total, depth_max = self._compiled.ismcts(state, self.player, self.iterations,
                                                              self.availability, rnd, self.node_key,
-                                                             self.reward, array)
+                                                             self.reward, array, tree)
         self.last_root_availability = self._compiled.last_root_availability
         if self._tag:
             self._bounds = list(self._compiled.last_root_bounds)
+            self.last_rm_average = self._compiled.last_rm_average
         self.engine_used = "compiled"
         self.last_search_info = {"mean_depth": depth_total / self.iterations, "max_depth": depth_max}
         return root
@@ -441,8 +521,9 @@ class ISMCTSBot(pyspiel.Bot):
     def search_array(self, array: np.ndarray) -> dict[int, tuple[int, float]]:
         """``search`` from a state array of the game's kernel (compiled engine only), for
         callers that hold kernel positions (``belote_ismcts.BeloteISMCTSBot``)."""
-        if self._compiled is None:
-            raise ValueError("engine: search_array needs the compiled engine (engine='compiled')")
+        if self._compiled is None or self._multitree is not None:
+            raise ValueError("engine: search_array needs the compiled engine (engine='compiled') "
+                             "and a single tree (not opponent_tree='MultiTree')")
         return self._search_compiled(None, array)
 
     def final_action(self, root_stats: dict[int, tuple[int, float]]):
@@ -454,6 +535,8 @@ class ISMCTSBot(pyspiel.Bot):
         visited = {a: s for a, s in root_stats.items() if s[0] > 0}
         if not visited:
             return None
+        if self.settings.tree_policy == "RegretMatching":  # TAG's final choice (common.rm_final)
+            return rm_final(*self.last_rm_average, rnd)
         if self.settings.tree_policy == "EXP3":  # TAG's final choice (common.exp3_final)
             actions = sorted(root_stats)  # the root's legal actions seen, in legal order
             return exp3_final(actions, [root_stats[a][0] for a in actions],
@@ -486,9 +569,20 @@ class ISMCTSBot(pyspiel.Bot):
 
     def restart_at(self, state):
         self.nodes = {}
+        if self._kept is not None:
+            self._kept.clear()
 
     def inform_action(self, state, player_id, action):
         pass
+
+
+def _rm_root(root, legal):
+    """RegretMatching: the root node's statistics for ``common.RootAverage`` over ``legal``:
+    its actions' visits and reward sums, its visits and reward sum (twin
+    ``compiled._ismcts_rm_root``)."""
+    stats = root.stats
+    n = [stats[a][0] if a in stats else 0 for a in legal]
+    return n, [stats[a][1] if a in stats else 0.0 for a in legal], root.visits, root.wsum
 
 
 def _normalised_visits(root, state):

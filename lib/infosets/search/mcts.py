@@ -37,10 +37,17 @@ import pyspiel
 from infosets.core.checks import check_callable, check_game, check_int, check_player, check_real
 from infosets.core.rng import as_generator
 from infosets.games.determinizers import sampler_for
-from infosets.games.kernels import kernel_for, kernel_heuristic, kernel_sampler, require_kernel
+from infosets.games.kernels import (
+    kernel_for,
+    kernel_heuristic,
+    kernel_sampler,
+    require_kernel,
+    rollout_counter,
+)
 from infosets.search import tag_rules as tr
 from infosets.search.common import (
     RewardScale,
+    RootAverage,
     advance_to_turn,
     argmax_random,
     check_decision_state,
@@ -48,12 +55,15 @@ from infosets.search.common import (
     is_python_game,
     python_random,
     random_rollout,
+    rm_final,
     sample_chance,
     tag_choice,
     uses_pcg,
 )
 from infosets.search.compiled import CompiledSearch
 from infosets.search.engine_choice import log_choice, open_loop_choice, tree_uses_cpp
+from infosets.search.multitree_runner import MultiTreeRunner
+from infosets.search.reuse import KeptTree, reroot_open_loop
 from infosets.search.root_stats import RootStats
 from infosets.search.settings import DEFAULT, MCTSSettings, make_settings
 
@@ -257,6 +267,14 @@ def _descend(root, world, rnd, uct_c, settings, bounds=None, opponents=None):
             return path, state, actions, returns, True
 
 
+def _rm_root(root, legal):
+    """RegretMatching: the root's statistics for ``common.RootAverage`` over ``legal``: its
+    children's visits and reward sums, its selection count and their reward sum."""
+    kids = root[2]
+    n = [kids[a][0] if a in kids else 0 for a in legal]
+    return n, [kids[a][1] if a in kids else 0.0 for a in legal], root[7], root[8]
+
+
 def _replay(world, actions):
     """A clone of ``world`` with ``actions`` applied."""
     state = world.clone()
@@ -266,7 +284,8 @@ def _replay(world, actions):
 
 
 def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
-               rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
+               rollout_policy=None, settings: MCTSSettings = DEFAULT, mast=None, tree: KeptTree | None = None
+               ) -> RootStats:
     """Open-loop UCT from ``world`` (a decision node); returns the root children's statistics.
 
     Each node stores [visits, reward sum of the player who chose it, children, that player,
@@ -291,6 +310,13 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     ``opponent_tree`` SelfOnly the other players move by the rollout policy in the tree phase and
     before the rollout (``common.advance_to_turn``: no nodes, not recorded), so every node is the
     root player's, keyed by its own moves, and MaxMC backs up the root player's reward for all.
+    Under ``mast_opponents`` "random" only the root player moves by MAST, the others uniformly
+    at random (``random_rollout``'s ``mast_player``; SelfOnly's ``advance_to_turn`` without
+    MAST). Under ``tree_policy`` RegretMatching the root's average strategy is kept
+    (``common.RootAverage``) and returned as the result's ``rm_average`` (root legal actions,
+    summed distributions).
+    ``tree`` (``reuse_tree``, ``search.reuse.KeptTree``): start from its kept root and reward bounds
+    (a fresh root if it has none) and leave the tree there.
     """
     tag = not settings.tag_default
     use_mast = settings.rollout == "MAST"
@@ -298,13 +324,23 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
         raise ValueError("rollout: 'MAST' needs the bot's MAST table and no rollout_policy")
     root = _new_node(-1, -1) if tag else [0, 0.0, {}, -1, None]
     bounds = [math.inf, -math.inf]
+    if tree is not None:
+        if tree.root is not None:
+            root, bounds = tree.root, tree.bounds
+        tree.root, tree.bounds = root, bounds
     select_bounds = None if settings.tree_policy == "UCB" else bounds
     stats_backup = settings.tree_policy != "UCB" or settings.backup != "mean"
     rollout_mast = (mast[0], mast[1], settings.mast_boltzmann) if use_mast else None
+    mast_player = world.current_player() if use_mast and settings.mast_opponents == "random" else None
+    opponent_mast = rollout_mast if mast_player is None else None  # random opponents: no MAST
     opponents = None
     if settings.opponent_tree == "SelfOnly":
         player = world.current_player()
-        opponents = (player, lambda st: advance_to_turn(st, player, rnd, rollout_policy, rollout_mast))
+        opponents = (player, lambda st: advance_to_turn(st, player, rnd, rollout_policy, opponent_mast))
+    termination = settings.rollout_termination  # END_TURN/END_ROUND read the game's counter
+    counter = rollout_counter(world.get_game(), termination) if termination != "EXACT" else None
+    regret_matching = settings.tree_policy == "RegretMatching"
+    rm = RootAverage(world.legal_actions(), settings.fpu) if regret_matching else None
     normalize, low, span = scale.normalize, scale.low, scale.span
     depth_total = depth_max = 0
     for _ in range(iterations):
@@ -323,10 +359,12 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
             if opponents is not None:  # SelfOnly: the rollout starts at the root player's turn
                 opponents[1](state)
             mover = random_rollout(state, rnd, rollout_policy, settings.rollout_length, rollout_mast, record,
-                                   settings.rollout_count == "steps")
+                                   settings.rollout_count == "steps", termination, counter, mast_player)
             returns = state.returns() if mover == TERMINAL else settings.heuristic(state)
         if stats_backup:
             _backup_tag(root, path, returns, scale, settings, bounds)
+            if rm is not None and rm.due(root[7]):
+                rm.add(*_rm_root(root, rm.legal))
         else:
             root[0] += 1
             if normalize:
@@ -344,6 +382,8 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     stats.depth_total, stats.depth_max, stats.iterations = depth_total, depth_max, iterations
     if tag:
         stats.bounds = (bounds[0], bounds[1])  # EXP3's final choice (common.exp3_final)
+    if rm is not None:
+        stats.rm_average = rm.finish(*_rm_root(root, rm.legal))
     return stats
 
 
@@ -387,7 +427,8 @@ def check_engine(game, engine: str) -> None:
 
 
 def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
-                 runners: dict | None = None, settings: MCTSSettings = DEFAULT, mast=None) -> RootStats:
+                 runners: dict | None = None, settings: MCTSSettings = DEFAULT, mast=None,
+                 tree: KeptTree | None = None) -> RootStats:
     """One per-world tree with the Python or C++ engine, drawing from ``rnd`` (the move's
     PCG32); the C++ engine takes one seed draw per tree whether or not a runner is cached.
 
@@ -406,7 +447,7 @@ def search_world(world, iterations, uct_c, rnd, scale, rollout_policy, engine,
                 runners[iterations] = runner
         stats = runner.search(world)
     else:
-        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast)
+        stats = uct_search(world, iterations, uct_c, rnd, scale, rollout_policy, settings, mast, tree)
     stats.engine = engine
     return stats
 
@@ -483,11 +524,20 @@ class OpenLoopPlanner:
             raise ValueError("rollout: 'MAST' is the rollout policy; pass no rollout_policy")
         self.engine_used = self.choice.engine
         self.last_search_info = None
+        self._multitree = None  # TAG's MultiTree on the one world (search.multitree_runner)
+        if settings.opponent_tree == "MultiTree":
+            self._multitree = MultiTreeRunner(game, kernel, "compiled" if engine == "compiled" else "python",
+                                              uct_c, scale, settings, rollout_policy)
 
-    def trees(self, state, trees: int, budget: int, rng, rnd) -> list[RootStats]:
-        """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32."""
+    def trees(self, state, trees: int, budget: int, rng, rnd,
+              tree: KeptTree | None = None) -> list[RootStats]:
+        """``trees`` per-world trees of ``budget`` iterations; ``rnd`` is the move's PCG32. ``tree``
+        (one tree): the kept tree it grows (``uct_search``, ``CompiledSearch.trees``)."""
+        if self._multitree is not None:
+            return self._multitree_trees(state, trees, budget, rng, rnd)
         if self._compiled is not None:
-            result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd)
+            result, depth_total, depth_max = self._compiled.trees(state, self.player, trees, budget, rnd,
+                                                                  tree)
             self.engine_used = "compiled"
         else:
             sampler, pcg = self.sampler, uses_pcg(self.sampler)
@@ -497,7 +547,7 @@ class OpenLoopPlanner:
             for _ in range(trees):
                 world = sampler(state, self.player, rnd if pcg else rng)
                 stats = search_world(world, budget, self.uct_c, rnd, self.scale, self.rollout_policy,
-                                     self.engine, self._runners, self.settings, self.mast)
+                                     self.engine, self._runners, self.settings, self.mast, tree)
                 result.append(stats)
                 depth_total += stats.depth_total
                 depth_max = max(depth_max, stats.depth_max)
@@ -511,14 +561,33 @@ class OpenLoopPlanner:
         return result
 
 
+    def _multitree_trees(self, state, trees, budget, rng, rnd) -> list[RootStats]:
+        """``trees`` under MultiTree: each a search of ``budget`` iterations on one world sampled
+        first (``MultiTreeRunner``), the root player's root as a tree's statistics."""
+        runner, result = self._multitree, []
+        world_rng = rnd if uses_pcg(self.sampler) else rng
+        for _ in range(trees):
+            rows = runner.search(state, self.player, budget, rnd, fresh=False, sampler=self.sampler,
+                                 world_rng=world_rng)
+            stats = RootStats((a, nw) for a, nw in rows.items() if nw[0] > 0)
+            stats.engine, stats.bounds, stats.iterations = runner.engine, runner.last_bounds, budget
+            result.append(stats)
+        self.engine_used, self.last_search_info = runner.engine, runner.last_info
+        return result
+
+
 def choose_final(stats: RootStats, final: str, legal, rnd, settings: MCTSSettings = DEFAULT):
     """Highest mean (final="mean") or most visits among visited legal actions; random ties.
 
     With final="visits", a known terminal outcome (``stats.outcomes``) ranks first. Under
     ``settings.tree_policy`` EXP3, TAG's final choice instead: a sample from the root's EXP3
     potentials over ``legal`` in its order (``common.exp3_final``; ``stats.bounds`` the tree's
-    reward bounds).
+    reward bounds). Under RegretMatching, a sample from the root's average strategy
+    (``stats.rm_average``, ``common.rm_final``).
     """
+    if settings.tree_policy == "RegretMatching":
+        actions, average = stats.rm_average
+        return rm_final(actions, average, rnd)
     if settings.tree_policy == "EXP3":
         counts = [stats.get(a, (0, 0.0)) for a in legal]
         return exp3_final(list(legal), [n for n, _ in counts], [w for _, w in counts], stats.bounds,
@@ -546,8 +615,8 @@ class OLMCTSBot(pyspiel.Bot):
       sampler: a callable ``sampler(state, player, rng)``; defaults to the game kernel's
         determinizer where there is a kernel, else ``sampler_for(game)``.
       normalize_rewards: map returns to [0, 1] with the game's utility bounds.
-      final: "mean" or "visits" (under ``tree_policy`` "EXP3" TAG's sample instead,
-        ``choose_final``).
+      final: "mean" or "visits" (under ``tree_policy`` "EXP3" or "RegretMatching" TAG's sample
+        instead, ``choose_final``).
       rollout_policy: a callable ``policy(state, rnd) -> action`` or None (uniform random).
       engine: "python", "cpp" (C++ MCTSBot per world; C++ games only), "compiled" (the numba
         engine; games with a kernel) or "auto": compiled where a kernel covers the game's
@@ -561,6 +630,8 @@ class OLMCTSBot(pyspiel.Bot):
       tree_policy, backup, max_backup_threshold, rollout, mast_gamma, mast_boltzmann: TAG's
         settings (issue 56; ``infosets.search.settings``), in both engines; the defaults are
         today's search. MAST's table lives with the bot (shared by a move's trees).
+        ``opponent_tree`` "MultiTree": one tree per player on the one sampled world
+        (``search.multitree_runner``), the move from this player's tree.
     Raises:
       ValueError: a bad argument (one line naming it), before any compute; and from
         ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or
@@ -584,6 +655,7 @@ class OLMCTSBot(pyspiel.Bot):
                                         engine, settings, budget=self.iterations, bot="OLMCTSBot")
         self.engine, self.sampler, self.settings = self._planner.engine, self._planner.sampler, settings
         self.last_search_info = None
+        self._kept = KeptTree() if settings.reuse_tree else None  # TAG's reuseTree (search.reuse)
 
     @property
     def engine_used(self) -> str:
@@ -598,7 +670,12 @@ class OLMCTSBot(pyspiel.Bot):
         ``state`` must be a decision of this bot's player (``ValueError`` naming it else)."""
         check_decision_state(state, self.player)
         rnd = python_random(self._rng) if rnd is None else rnd
-        stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd)[0]
+        if self._kept is not None:
+            self_only = self.settings.opponent_tree == "SelfOnly"
+            compiled = self._planner._compiled
+            reroot = reroot_open_loop if compiled is None else compiled.reroot(self.iterations)
+            self._kept.move_to(state, self.player, self_only, reroot)
+        stats = self._planner.trees(state, 1, self.iterations, self._rng, rnd, self._kept)[0]
         self.last_search_info = self._planner.last_search_info
         return stats
 
@@ -617,7 +694,8 @@ class OLMCTSBot(pyspiel.Bot):
         return True
 
     def restart_at(self, state):
-        pass
+        if self._kept is not None:
+            self._kept.clear()
 
     def inform_action(self, state, player_id, action):
         pass
@@ -627,10 +705,13 @@ def game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explo
                   **tag) -> MCTSSettings:
     """Validated settings; a rollout cut-off defaults to the game kernel's heuristic. The
     compiled engine scores cut-offs with its kernel's heuristic only. ``tag``: TAG's settings
-    (``settings.TAG_FIELDS``)."""
+    (``settings.TAG_FIELDS``); a rollout termination the game has no counter for is refused
+    (``kernels.rollout_counter``)."""
     kernel = kernel_for(game)
     if engine == "compiled" and heuristic is not None:
         raise ValueError("heuristic: the compiled engine scores cut-offs with its kernel's "
                          "heuristic; pass heuristic=None (or use engine='python')")
-    return make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
-                         kernel_heuristic(game, kernel) if kernel is not None else None, **tag)
+    settings = make_settings(rollout_length, max_depth, fpu, explore_epsilon, heuristic,
+                             kernel_heuristic(game, kernel) if kernel is not None else None, **tag)
+    rollout_counter(game, settings.rollout_termination, engine != "python")  # refuses a game without it
+    return settings

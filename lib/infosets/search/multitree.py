@@ -100,6 +100,27 @@ def ucb_scores(n, w, valid, low: float, high: float, c: float, fpu: float) -> li
     return out
 
 
+def check_settings(settings: MCTSSettings, uct_c: float) -> None:
+    """A one-line ValueError for what MultiTree cannot run: a backup other than the mean, a
+    rollout termination other than EXACT, tree reuse, RegretMatching (its root average is not kept here),
+    MAST with random opponents (MultiTree's rollouts move every player by MAST), an exploration
+    weight that is not a finite number >= 0."""
+    if settings.backup != "mean":
+        raise ValueError(f"backup: MultiTree backs up the mean only, got {settings.backup!r}")
+    if settings.rollout_termination != "EXACT":
+        raise ValueError("rollout_termination: MultiTree stops by EXACT only, "
+                         f"got {settings.rollout_termination!r}")
+    if settings.reuse_tree:
+        raise ValueError("reuse_tree: MultiTree does not keep its trees between decisions yet")
+    if settings.tree_policy == "RegretMatching":
+        raise ValueError("tree_policy: MultiTree keeps no RegretMatching root average yet")
+    if settings.rollout == "MAST" and settings.mast_opponents != "MAST":
+        raise ValueError("mast_opponents: MultiTree's MAST rollouts move every player by MAST, "
+                         f"got {settings.mast_opponents!r}")
+    if not (math.isfinite(uct_c) and uct_c >= 0):
+        raise ValueError(f"uct_c: must be a finite number >= 0, got {uct_c}")
+
+
 class MultiTree:
     """The trees of one MultiTree search: ``roots[p]`` (None until p first moves), per-tree
     reward ``bounds[p] = [low, high]``; ``iterate`` runs one iteration on a world.
@@ -120,10 +141,7 @@ class MultiTree:
     ):
         if not 0 <= player < num_players:
             raise ValueError(f"player: must be in 0..{num_players - 1}, got {player}")
-        if settings.backup != "mean":
-            raise ValueError(f"backup: MultiTree backs up the mean only, got {settings.backup!r}")
-        if not (math.isfinite(uct_c) and uct_c >= 0):
-            raise ValueError(f"uct_c: must be a finite number >= 0, got {uct_c}")
+        check_settings(settings, uct_c)
         if settings.rollout == "MAST" and mast is None:
             raise ValueError("mast: MAST rollouts need the table (mast_n, mast_w)")
         self.player, self.num_players, self.settings = player, num_players, settings

@@ -22,15 +22,15 @@ are inlined: numba counts references on a tuple's arrays and at calls, which too
 search's time (measured with perf: NRT_incref/decref).
 
 Per game, ``engine_for(rules)`` binds the functions that call the kernel (``GAME_FUNCTIONS``)
-to the game's kernel module, as ``compiled.engine_for`` does. They are compiled without numba's
-on-disk cache: the engine's cache stamps (``core.numba_cache``) cover ``compiled.py`` and
-``tag_rules_nb.py`` only, and numba's own check would not see an edit of a kernel.
+to the game's kernel module with ``compiled.game_engine``, the binder of the other searches.
+Every function here is kept in numba's on-disk cache, stamped as the engine's
+(``core.numba_cache`` lists this file among the engine's): an edit of this file, of the engine's
+or of a game's files recompiles what depends on it.
 """
 
 from __future__ import annotations
 
 import math
-import types
 from collections import namedtuple
 from types import ModuleType, SimpleNamespace
 
@@ -38,17 +38,18 @@ import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_random
-from infosets.search import compiled
 from infosets.search import tag_rules as tr
 from infosets.search.compiled import (
     CHANCE,
-    KERNEL_CONTRACT,
     POLICIES,
     POLICY_UCB,
     TERMINAL,
-    _record,
-    _tag_choice,
+    draw_chance,
+    game_engine,
+    record_rollout_move,
+    select_by_tag_policy,
 )
+from infosets.search.multitree import check_settings
 from infosets.search.tag_rules_nb import (
     nb_argmax_tiebreak,
     nb_mast_decay,
@@ -65,15 +66,16 @@ nb_returns = nb_heuristic = nb_infostate_key = nb_determinize = None
 # The search's settings, scalars only: root ``player``, ``limit`` (rollout moves, -1 none),
 # ``max_depth`` (-1 none), exploration ``c``, ``fpu``, ``epsilon``, tree ``policy`` code
 # (``compiled.POLICIES``), ``mast`` and its ``temperature``, the reward scale (``normalize``,
-# ``low``, ``span``).
+# ``low``, ``span``), ``fresh``: a world determinized per iteration (IS-MCTS), else one world
+# determinized before the first iteration and copied at each (OL-MCTS).
 Config = namedtuple(
-    "Config", "player limit max_depth c fpu epsilon policy mast temperature normalize low span"
+    "Config", "player limit max_depth c fpu epsilon policy mast temperature normalize low span fresh"
 )
 N, VALID, W, Q = range(4)  # stats[node, action, :]
 FIRST_CAPACITY = 64  # nodes allocated at first
 
 
-@nb.njit
+@nb.njit(cache=True)
 def _grown(depth, visits, wsum, children, stats, size):
     """The node arrays with room for ``size`` nodes, the first ones copied."""
     have = depth.shape[0]
@@ -89,7 +91,7 @@ def _grown(depth, visits, wsum, children, stats, size):
     return new_depth, new_visits, new_wsum, new_children, new_stats
 
 
-@nb.njit(inline="always")
+@nb.njit(cache=True, inline="always")
 def _locate(mover, cur, last, expanded, roots, depth, children, count):
     """The actor's node at its turn (``updateCurrentLocation``; a new root at its first move)."""
     node = cur[mover]
@@ -109,7 +111,7 @@ def _locate(mover, cur, last, expanded, roots, depth, children, count):
     return node
 
 
-@nb.njit(inline="always")
+@nb.njit(cache=True, inline="always")
 def _ucb_scores(scratch, m, low, high, c, fpu):
     """``multitree.ucb_scores`` over the ``m`` gathered actions (rows 0, 1, 3 of ``scratch``:
     visits, reward sums, availabilities), into row 4."""
@@ -123,7 +125,7 @@ def _ucb_scores(scratch, m, low, high, c, fpu):
             scratch[4, i] = value + c * math.sqrt(math.log(avail) / n)
 
 
-@nb.njit(inline="always")
+@nb.njit(cache=True, inline="always")
 def _select(node, mover, buf, m, stats, visits, wsum, bounds, scratch, cfg, rng):
     """``MultiTree._select``: the tree move at ``node`` over the ``m`` legal actions in ``buf``
     (``scratch`` rows: visits, sums, squares, availabilities, scores)."""
@@ -140,7 +142,7 @@ def _select(node, mover, buf, m, stats, visits, wsum, bounds, scratch, cfg, rng)
             _ucb_scores(scratch, m, low, high, cfg.c, cfg.fpu)
             k = nb_argmax_tiebreak(scratch[4], m, rng)
         else:
-            k = _tag_choice(
+            k = select_by_tag_policy(
                 cfg.policy,
                 scratch[0],
                 scratch[1],
@@ -162,7 +164,7 @@ def _select(node, mover, buf, m, stats, visits, wsum, bounds, scratch, cfg, rng)
     return buf[k]
 
 
-@nb.njit(inline="always")
+@nb.njit(cache=True, inline="always")
 def _backup(path, plen, values, vec, roots, bounds, visits, wsum, stats, cfg):
     """``MultiTree._backup``: every tree's bounds take the stored vector; each tree move adds
     its mover's reward."""
@@ -185,7 +187,7 @@ def _settle(st, buf, probs, rng):
     """``multitree._settle``: chance drawn until a player is to move or the game is over."""
     mover = nb_current_player(st)
     while mover == CHANCE:
-        nb_apply_action(st, _sample_chance(st, buf, probs, rng))
+        nb_apply_action(st, draw_chance(st, buf, probs, rng))
         mover = nb_current_player(st)
     return mover
 
@@ -240,7 +242,7 @@ def _play(
         if expanded[mover] or depth_hit[mover]:
             action = _rollout_move(mover, buf, m, cfg, rng, mast_n, mast_w, vals, pots)
             if cfg.mast:
-                rec_p, rec_a = _record(rec_p, rec_a, nroll, mover, action)
+                rec_p, rec_a = record_rollout_move(rec_p, rec_a, nroll, mover, action)
             nroll += 1
         else:
             action = _select(node, mover, buf, m, stats, visits, wsum, bounds, scratch, cfg, rng)
@@ -256,11 +258,15 @@ def _play(
     return plen, nroll, rec_p, rec_a, mover
 
 
-def multitree_tree(state, iterations, cfg, rng, num_actions, num_players, mast_n, mast_w, root_stats, sizes):
+def multitree_tree(
+    state, iterations, cfg, rng, num_actions, num_players, mast_n, mast_w, root_stats, sizes, out_bounds
+):
     """``multitree.multitree_search`` on a kernel state (``cfg`` a ``Config``): each iteration on
-    a world determinized for ``cfg.player``. Player p's root statistics go to ``root_stats[p]``
-    (per action: visits, availability, reward sum, sum of squares), its tree's node count to
-    ``sizes[p]``; the MAST table ``mast_n``/``mast_w`` is updated in place under ``cfg.mast``."""
+    a world determinized for ``cfg.player`` (``cfg.fresh``), or all on one world determinized
+    first. Player p's root statistics go to ``root_stats[p]`` (per action: visits, availability,
+    reward sum, sum of squares), its tree's node count to ``sizes[p]`` and its reward bounds to
+    ``out_bounds[p]``; the MAST table ``mast_n``/``mast_w`` is updated in place under
+    ``cfg.mast``."""
     capacity = min(num_players * (iterations + 1), FIRST_CAPACITY)
     depth, visits, wsum = np.zeros(capacity, np.int64), np.zeros(capacity, np.int64), np.zeros(capacity)
     children = np.full((capacity, num_actions), -1, np.int64)
@@ -278,13 +284,17 @@ def multitree_tree(state, iterations, cfg, rng, num_actions, num_players, mast_n
     scratch = np.zeros((5, num_actions), np.float64)
     values, vec = np.zeros(num_players), np.zeros(num_players)
     rec_p, rec_a = np.empty(0, np.int64), np.empty(0, np.int64)
+    world = state.copy()
+    if not cfg.fresh:
+        nb_determinize(world, cfg.player, rng)
     for _ in range(iterations):
         if count[0] + 2 * num_players > depth.shape[0]:  # a root and a node per tree at most
             depth, visits, wsum, children, stats = _grown(
                 depth, visits, wsum, children, stats, 2 * depth.shape[0]
             )
-        st[:] = state
-        nb_determinize(st, cfg.player, rng)
+        st[:] = world
+        if cfg.fresh:
+            nb_determinize(st, cfg.player, rng)
         plen, nroll, rec_p, rec_a, mover = _play(
             st,
             cfg,
@@ -321,9 +331,10 @@ def multitree_tree(state, iterations, cfg, rng, num_actions, num_players, mast_n
             nb_mast_update(mast_n, mast_w, rec_p, rec_a, nroll, values)
             nb_mast_update(mast_n, mast_w, path[:, 2], path[:, 1], plen, values)
     _report(roots, children, stats, count[0], root_stats, sizes)
+    out_bounds[:] = bounds
 
 
-@nb.njit
+@nb.njit(cache=True)
 def _report(roots, children, stats, count, root_stats, sizes):
     """Each player's root statistics and tree size (nodes reachable from its root)."""
     owner = np.full(count, -1, np.int64)
@@ -340,35 +351,18 @@ def _report(roots, children, stats, count, root_stats, sizes):
 
 
 # The functions that call a game's kernel, compiled per game by ``engine_for`` (compiled's chance
-# draw among them, bound to the game here too).
-_sample_chance = compiled._sample_chance
-GAME_FUNCTIONS = ("_sample_chance", "_settle", "_rollout_move", "_play", "multitree_tree")
-_ENGINES: dict[str, SimpleNamespace] = {}
+# draw among them, bound to the game here too); all but the search are inlined into it.
+GAME_FUNCTIONS = ("draw_chance", "_settle", "_rollout_move", "_play", "multitree_tree")
 
 
 def engine_for(rules: ModuleType) -> SimpleNamespace:
     """``multitree_tree`` for one game's kernel module ``rules`` (``games/<name>/kernel.py``),
-    built once per process and compiled on its first call (as ``compiled.engine_for``)."""
-    engine = _ENGINES.get(rules.__name__)
-    if engine is not None:
-        return engine
-    missing = [name for name in KERNEL_CONTRACT if not hasattr(rules, name)]
-    if missing:
-        raise ValueError(f"rules: {rules.__name__} lacks {', '.join(missing)} (infosets.games.kernels)")
-    game = rules.__name__.rsplit(".", 2)[-2]
-    namespace = dict(globals())
-    namespace.update({name: getattr(rules, name) for name in KERNEL_CONTRACT})
-    engine = SimpleNamespace(game=game)
-    for name in GAME_FUNCTIONS:
-        source = globals()[name]
-        copy = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
-        copy.__qualname__ = f"{name}__{game}"
-        copy.__module__, copy.__doc__ = __name__, source.__doc__
-        # the helpers inlined into the search (numba IR): fewer calls, fewer reference counts
-        namespace[name] = nb.njit(copy) if name == "multitree_tree" else nb.njit(inline="always")(copy)
-    engine.multitree_tree = namespace["multitree_tree"]
-    _ENGINES[rules.__name__] = engine
-    return engine
+    built once per process by ``compiled.game_engine`` and compiled on its first call, with
+    numba's on-disk cache stamped as the other searches' (``core.numba_cache``)."""
+    inlined = GAME_FUNCTIONS[:-1]
+    return game_engine(
+        rules, globals(), GAME_FUNCTIONS, entries=("multitree_tree",), inlined=inlined, prefix="multitree."
+    )
 
 
 class CompiledMultiTree:
@@ -377,10 +371,7 @@ class CompiledMultiTree:
     (``mast_n``, ``mast_w``) across searches, decayed by ``mast_gamma`` at each."""
 
     def __init__(self, kernel, uct_c: float, scale, settings):
-        if settings.backup != "mean":
-            raise ValueError(f"backup: MultiTree backs up the mean only, got {settings.backup!r}")
-        if not (math.isfinite(uct_c) and uct_c >= 0):
-            raise ValueError(f"uct_c: must be a finite number >= 0, got {uct_c}")
+        check_settings(settings, uct_c)
         self.kernel, self.scale, self.settings = kernel, scale, settings
         limit, depth = settings.rollout_length, settings.max_depth
         self._params = (
@@ -398,12 +389,15 @@ class CompiledMultiTree:
         self.mast_w = np.zeros(shape, np.float64)
         self.last_roots: list[dict[int, tuple[int, float]]] = []
         self.last_sizes: list[int] = []
+        self.last_rows = self.last_bounds = None
 
-    def search(self, state, player: int, iterations: int, rnd, array: np.ndarray | None = None):
+    def search(self, state, player: int, iterations: int, rnd, array: np.ndarray | None = None, fresh=True):
         """Root statistics {action: (visits, mean stored reward)} of ``player``'s tree after
         ``iterations`` iterations from ``state`` (or the kernel state ``array``), drawing from the
-        PCG32 ``rnd`` (its state carried back). Every player's root statistics are left in
-        ``last_roots`` and the tree sizes in ``last_sizes``."""
+        PCG32 ``rnd`` (its state carried back); ``fresh``: a world per iteration, else one world
+        for all. Every player's root statistics are left in ``last_roots`` (their rows, visits,
+        availability, reward sum and sum of squares per action, in ``last_rows``), the tree
+        sizes in ``last_sizes`` and the trees' reward bounds in ``last_bounds``."""
         kernel, scale = self.kernel, self.scale
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
@@ -418,9 +412,11 @@ class CompiledMultiTree:
             normalize,
             float(scale.low) if normalize else 0.0,
             float(scale.span) if normalize else 1.0,
+            bool(fresh),
         )
         root_stats = np.zeros((kernel.num_players, kernel.num_actions, 4), np.float64)
         sizes = np.zeros(kernel.num_players, np.int64)
+        bounds = np.empty((kernel.num_players, 2), np.float64)
         if cfg.mast:
             nb_mast_decay(self.mast_n, self.mast_w, float(self.settings.mast_gamma))
         stream = rnd.to_array()
@@ -435,8 +431,10 @@ class CompiledMultiTree:
             self.mast_w,
             root_stats,
             sizes,
+            bounds,
         )
         rnd.load(stream)
+        self.last_rows, self.last_bounds = root_stats, bounds
         self.last_roots = [_root_dict(root_stats[p]) for p in range(kernel.num_players)]
         self.last_sizes = sizes.tolist()
         return self.last_roots[player]

@@ -12,10 +12,13 @@ budget floor(B / D). Aggregation:
 
 Ties are broken at random; an action legal in only some worlds is aggregated over those
 trees only. With D = 1 the bot is OL-MCTS (``infosets.search.mcts.OLMCTSBot``) move for move
-given the same seed (TotalVisits then matches OL-MCTS with final="visits").
+given the same seed (TotalVisits then matches OL-MCTS with final="visits"), except under
+``opponent_tree`` "MultiTree", which this bot runs as OneTree (``PIMCTSBot``).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import pyspiel
 
@@ -90,6 +93,10 @@ class PIMCTSBot(pyspiel.Bot):
       depths over the D trees) describe the last search. TAG's settings (``tree_policy``,
       ``backup``, ``max_backup_threshold``, ``rollout``, ``mast_gamma``, ``mast_boltzmann``)
       as ``OLMCTSBot``; the D trees of a move share the bot's MAST table, one after the other.
+      ``opponent_tree`` "MultiTree" runs as "OneTree" (``settings`` says so), at every D: the
+      paper code's PI agent ran with ``Perfect_Information``, which ``MCTSParams._reset``
+      switches to OneTree (docs/tag_agents.md, section 1); so at D = 1 on a MultiTree row this
+      bot is OL-MCTS under OneTree, not the MultiTree OL-MCTS baseline.
     Raises:
       ValueError: a bad argument (one line naming it), before any compute; and from
         ``search``/``step`` a ``state`` that is not this bot's decision (chance, terminal or
@@ -113,6 +120,8 @@ class PIMCTSBot(pyspiel.Bot):
             raise ValueError(f"aggregation: must be one of {AGGREGATIONS}, got {aggregation!r}")
         settings = game_settings(game, engine, rollout_length, heuristic, max_depth, fpu, explore_epsilon,
                                  **tag)
+        if settings.opponent_tree == "MultiTree":  # the paper code's PI agent runs OneTree at every D
+            settings = dataclasses.replace(settings, opponent_tree="OneTree")
         self._rng = as_generator(rng)
         pyspiel.Bot.__init__(self)
         self.game, self.player = game, player

@@ -24,20 +24,39 @@ GAIGResearch/TabletopGames ``players/mcts/``):
   K = ``uct_c``, ties drawn uniformly), "NoAveragingRM" (``rm_regrets``) or "EXP3"
   (``exp3_potentials``, TAG's ``exp3Boltzmann`` 0.1), the last two sampled by
   ``sample_tree_policy`` with ``explore_epsilon``. With ``fpu`` None an untried action scores
-  TAG's FPU, 1e6.
+  TAG's FPU, 1e6. "RegretMatching" selects as NoAveragingRM and keeps the root's average
+  strategy, from which its final move is sampled (``tag_rules.rm_average_update``,
+  ``rm_average_choice``; the authors' submission code c6d074e66, ``SingleTreeNode``).
 * ``backup``: "mean" or "MaxMC" (``max_mc_value``) with ``max_backup_threshold`` (TAG's
   ``maxBackupThreshold``, default 1,000,000).
 * ``rollout``: "random" or "MAST" (``mast_rollout_choice``: Boltzmann over the MAST means with
   temperature ``mast_boltzmann``; the table lives with the bot and is decayed by
   ``mast_gamma`` at each of its decisions, ``mast_decay``; TAG's defaults 0.1 and 0.0).
+* ``mast_opponents`` (TAG's ``oppModelType`` under MAST rollouts): "MAST" moves every player
+  by MAST (today's; TAG c4d7687's default DEFAULT, the rollout policy) or "random": only the
+  root player moves by MAST, the others uniformly at random (the submission code c6d074e66's
+  default RANDOM, ``MCTSParams``; ``SingleTreeNode.rollout`` and ``advanceToTurnOfPlayer``),
+  their rollout moves still counted in the MAST table. Read only with ``rollout`` "MAST".
 * ``opponent_tree`` (TAG's ``opponentTreePolicy``, docs/tag_agents.md section 1): "OneTree"
   (one tree for every player's moves), "SelfOnly" (nodes only at the root player's decisions,
   keyed by its own moves; the other players move by the rollout policy in the tree phase,
   unrecorded; every node backs up the root player's reward) or "MultiTree" (one tree per
-  player: its own search, ``search.multitree``; refused here until the bots run it).
+  player, ``search.multitree``: IS-MCTS and OL-MCTS run it, ``search.multitree_runner``;
+  PI-MCTS runs OneTree, as TAG's PI agent does; its rollout length counts players' moves
+  whatever ``rollout_count`` says, TAG's rule).
 * ``rollout_count``: what ``rollout_length`` counts, "steps" (every action, chance included:
   today's) or "moves" (the players' actions only, as TAG's ``rollout`` counts them; docs/tag_agents.md
   section 7 "Rollout counting").
+* ``rollout_termination`` (TAG's ``rolloutTermination``, ``SingleTreeNode.finishRollout``;
+  docs/tag_agents.md section 3): "EXACT" (today's: the rollout stops at its length) or, once
+  the length is reached, "END_TURN"/"END_ROUND": it goes on until an action ends a turn/round
+  (the game's counters, ``infosets.games.kernels.rollout_counter``; asked at the players'
+  decisions, ``tag_rules.rollout_finished``). With ``rollout_length`` 0 they play to the end
+  of the current turn/round; a game without the counter is refused by the bots. TAG's
+  END_ACTION and START_ACTION are not built (no paper row uses them).
+* ``reuse_tree`` (TAG's ``reuseTree``, docs/tag_agents.md sections 2 and 7): OL-MCTS and IS-MCTS
+  keep their tree between decisions and re-root it at the node the moves since their last
+  decision lead to (``search.reuse``); PI-MCTS never reuses (TAG's forest finds no child).
 """
 
 from __future__ import annotations
@@ -46,13 +65,15 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3")
+TREE_POLICIES = ("UCB", "UCB_Tuned", "NoAveragingRM", "EXP3", "RegretMatching")
 BACKUPS = ("mean", "MaxMC")
 ROLLOUTS = ("random", "MAST")
 OPPONENT_TREES = ("OneTree", "SelfOnly", "MultiTree")
 ROLLOUT_COUNTS = ("steps", "moves")
+ROLLOUT_TERMINATIONS = ("EXACT", "END_TURN", "END_ROUND")
+MAST_OPPONENTS = ("MAST", "random")
 TAG_FIELDS = ("tree_policy", "backup", "max_backup_threshold", "rollout", "mast_gamma", "mast_boltzmann",
-              "opponent_tree", "rollout_count")
+              "opponent_tree", "rollout_count", "rollout_termination", "mast_opponents", "reuse_tree")
 # heuristic(state) -> one value per player, on the game's return scale.
 Heuristic = Callable[[object], Sequence[float]]
 
@@ -72,6 +93,9 @@ class MCTSSettings:
     mast_boltzmann: float = 0.1
     opponent_tree: str = "OneTree"
     rollout_count: str = "steps"
+    rollout_termination: str = "EXACT"
+    mast_opponents: str = "MAST"
+    reuse_tree: bool = False
 
     def __post_init__(self):
         if self.rollout_length is not None and (
@@ -101,18 +125,23 @@ class MCTSSettings:
             raise ValueError(f"mast_boltzmann: must be a finite number > 0, got {self.mast_boltzmann!r}")
         if self.opponent_tree not in OPPONENT_TREES:
             raise ValueError(f"opponent_tree: must be one of {OPPONENT_TREES}, got {self.opponent_tree!r}")
-        if self.opponent_tree == "MultiTree":
-            raise ValueError("opponent_tree: 'MultiTree' runs in its own search (search.multitree), "
-                             "not yet in these settings' bots")
         if self.rollout_count not in ROLLOUT_COUNTS:
             raise ValueError(f"rollout_count: must be one of {ROLLOUT_COUNTS}, got {self.rollout_count!r}")
+        if self.rollout_termination not in ROLLOUT_TERMINATIONS:
+            raise ValueError(f"rollout_termination: must be one of {ROLLOUT_TERMINATIONS} (TAG's END_ACTION "
+                             f"and START_ACTION are not built), got {self.rollout_termination!r}")
+        if self.mast_opponents not in MAST_OPPONENTS:
+            raise ValueError(f"mast_opponents: must be one of {MAST_OPPONENTS}, got {self.mast_opponents!r}")
+        if not isinstance(self.reuse_tree, bool):
+            raise ValueError(f"reuse_tree: must be a bool, got {self.reuse_tree!r}")
 
     @property
     def tag_default(self) -> bool:
         """True when TAG's further settings (tree policy, backup, rollout, opponent tree, rollout
-        count) are today's."""
-        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count) == (
-            "UCB", "mean", "random", "OneTree", "steps")
+        count, rollout termination, tree reuse) are today's."""
+        return (self.tree_policy, self.backup, self.rollout, self.opponent_tree, self.rollout_count,
+                self.rollout_termination, self.reuse_tree) == ("UCB", "mean", "random", "OneTree", "steps",
+                                                               "EXACT", False)
 
     @property
     def is_default(self) -> bool:

@@ -57,9 +57,12 @@ tests/search/test_tag_wiring.py):
   ``mast_update`` after each iteration (rollout's then tree's moves, raw returns);
   ``mast_decay`` at each decision of the bot, which holds the table (PI-MCTS: the D trees of a
   move share it, one after the other).
-* Not wired yet: ``rollout_depth`` + ``rollout_finished`` (the stopping test of
-  ``common.random_rollout`` and ``compiled._rollout``, which stop after ``limit`` steps counting
-  chance steps; TAG counts the players' actions only, chance being inside its forward model).
+* ``rollout_finished`` (``MCTSSettings.rollout_termination`` END_TURN/END_ROUND, twin
+  ``nb_rollout_finished``): the stopping test of ``common.random_rollout`` and
+  ``compiled._rollout`` at the players' decisions, on the game's turn/round counter
+  (``infosets.games.kernels.rollout_counter``); EXACT keeps their ``steps >= limit`` test, the
+  players' actions only under ``rollout_count`` "moves" (TAG's TICK). Not wired:
+  ``rollout_depth``'s TURN/ROUND increments and END_ACTION/START_ACTION (no paper row uses them).
 
 Structural settings are not stated here and not wired yet (a later stage of issue 56): ``opponentTreePolicy``
 MultiTree (one tree per player, ``MultiTreeNode``) and SelfOnly (the tree holds the root
@@ -494,3 +497,74 @@ def rollout_finished(terminal: bool, depth: int, max_length: int, termination: i
     if termination == END_TURN:
         return turn_changed
     return round_changed
+
+
+# RegretMatching's average strategy (treePolicy RegretMatching), read from the authors'
+# submission code, GAIGResearch/TabletopGames c6d074e6646916e9f28082b03845625c881593ee,
+# src/main/java/players/mcts/SingleTreeNode.java: ``backUpSingleNode``,
+# ``updateRegretMatchingAverage``, ``bestAction`` and ``regretMatchingAverage``. Its selection
+# in the tree is NoAveragingRM's (``rm_regrets`` + ``sample_tree_policy``, epsilon included);
+# what it adds is a running sum of the regret-matching distributions at a node, from which the
+# final move at the root is sampled. Only the root's sum is ever read.
+RM_AVERAGE_EVERY_MIN = 10  # updateEvery = max(#actions, 10)
+
+
+def rm_policy(regrets) -> np.ndarray:
+    """``Utils.pdf`` of the regrets (``rm_regrets``): each over their sum, uniform when the sum
+    is not a positive finite number (every regret 0)."""
+    r = np.asarray(regrets, dtype=np.float64)
+    if r.ndim != 1 or r.size == 0 or np.any(np.isnan(r)) or np.any(r < 0):
+        raise ValueError("regrets: must be a non-empty 1-d array of non-negative numbers")
+    total = 0.0
+    for i in range(r.size):
+        total += r[i]
+    out = np.empty(r.size)
+    for i in range(r.size):
+        out[i] = 1.0 / r.size if (math.isinf(total) or total <= 0.0) else r[i] / total
+    return out
+
+
+def rm_average_due(node_visits: int, num_actions: int) -> bool:
+    """Whether ``backUpSingleNode`` adds the node's current regret-matching distribution to its
+    average after this visit: ``node_visits`` (``nVisits``, this visit included) a positive
+    multiple of ``updateEvery = max(num_actions, 10)``, ``num_actions`` the actions available
+    on this visit."""
+    if node_visits < 0 or num_actions < 1:
+        raise ValueError(f"need node_visits >= 0 and num_actions >= 1, got {node_visits}, {num_actions}")
+    every = max(num_actions, RM_AVERAGE_EVERY_MIN)
+    return node_visits >= every and node_visits % every == 0
+
+
+def rm_average_update(average, regrets) -> None:
+    """``updateRegretMatchingAverage``, in place: ``average[i] += rm_policy(regrets)[i]`` over
+    the node's actions to consider (``average`` a float array aligned with ``regrets``)."""
+    if not isinstance(average, np.ndarray) or average.shape != np.shape(regrets):
+        raise ValueError("average: must be a numpy array of the regrets' shape")
+    pdf = rm_policy(regrets)
+    for i in range(pdf.size):
+        average[i] += pdf[i]
+
+
+def rm_average_top_up_due(updates: int, node_visits: int, num_actions: int) -> bool:
+    """Whether ``bestAction`` adds the root's current distribution once more before choosing:
+    when no update was made yet (``updates == 0``) or ``node_visits <= max(num_actions, 10)``
+    (the submission code; TAG c4d7687 tops up only an empty average)."""
+    if updates < 0 or node_visits < 0 or num_actions < 1:
+        raise ValueError(f"need updates, node_visits >= 0 and num_actions >= 1, got "
+                         f"{updates}, {node_visits}, {num_actions}")
+    return updates == 0 or node_visits <= max(num_actions, RM_AVERAGE_EVERY_MIN)
+
+
+def rm_average_choice(average, rng: PCG32) -> int:
+    """The final move under RegretMatching (``regretMatchingAverage``): an index sampled from
+    ``Utils.pdf`` of the summed distributions with one ``rng.random()`` (first index whose
+    cumulative probability reaches it; uniform if the sum is 0). One action is taken without a
+    draw, as TAG's agent moves without searching then (``AbstractPlayer.getAction``). TAG
+    walks its ``HashMap``'s key order; here the order is the caller's (legal order), so the
+    distribution is TAG's and the draw-to-action map is ours."""
+    a = np.asarray(average, dtype=np.float64)
+    if a.ndim != 1 or a.size == 0 or not np.all(np.isfinite(a)) or np.any(a < 0):
+        raise ValueError("average: must be a non-empty 1-d array of finite non-negative numbers")
+    if a.size == 1:
+        return 0
+    return _sample_index(a, rng.random())

@@ -269,3 +269,20 @@ def nb_rollout_finished(terminal, depth, max_length, termination, turn_changed, 
     if termination == END_TURN:
         return turn_changed
     return round_changed
+
+
+@nb.njit(cache=True)
+def nb_rm_average_due(node_visits, num_actions):
+    """``tag_rules.rm_average_due``."""
+    every = max(num_actions, 10)
+    return node_visits >= every and node_visits % every == 0
+
+
+@nb.njit(cache=True)
+def nb_rm_average_update(regrets, m, average):
+    """``tag_rules.rm_average_update`` of ``regrets[:m]`` into ``average[:m]``."""
+    total = 0.0
+    for i in range(m):
+        total += regrets[i]
+    for i in range(m):
+        average[i] += 1.0 / m if (math.isinf(total) or total <= 0.0) else regrets[i] / total

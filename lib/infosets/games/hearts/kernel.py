@@ -21,6 +21,13 @@ per trick its winner and points, and the action history (what ``history`` return
 the Python engine: minus the points taken, 0.5 + (own - best other) / (2 x 26) clipped to
 [0, 1], mapped to the return span 0 .. 36; the returns at the end.
 
+Round counter (the kernel contract's optional ``nb_round``, and ``round_counter`` for a pyspiel
+``hearts`` state): TAG's Hearts ends a round when a hand's last trick is taken
+(``HeartsForwardModel.endTrick`` calls ``endRound``), and OpenSpiel's game is one hand, so the
+counter is the hands finished: 0, then 1 at the end. TAG's agent for Hearts rolls out with
+``rolloutTermination`` END_ROUND and length 0, which thus plays to the end of the game, scored
+by its returns (docs/tag_agents.md section 9).
+
 ``nb_determinize`` draws from the distribution of ``games/hearts/worlds.py`` (``HeartsWorlds``):
 the opponents' current hands uniform among those consistent with the player's view (own deal
 and passes, the cards passed to it, the plays, the voids and rule facts they reveal) by exact
@@ -320,6 +327,19 @@ def nb_returns(s, out):
     """OpenSpiel's returns: 26 minus each seat's points at the end, zeros before."""
     for p in range(NUM_PLAYERS):
         out[p] = TOTAL_POINTS - s[POINTS + p] if s[PHASE] == PH_OVER else 0.0
+
+
+@nb.njit(cache=True)
+def nb_round(s):
+    """TAG's round counter: the hands finished, 1 once the hand is over, else 0
+    (``round_counter``'s twin; infosets.games.kernels, END_ROUND)."""
+    return 1 if s[PHASE] == PH_OVER else 0
+
+
+def round_counter(state) -> int:
+    """TAG's round counter of a pyspiel ``hearts`` state (one hand): 1 once it is over, else 0
+    (twin ``nb_round``)."""
+    return int(state.is_terminal())
 
 
 @nb.njit(cache=True)

@@ -61,6 +61,13 @@ Compiled kernel (id 18, ``_monopoly_deal_kernel``): a bounded array of this kern
 without the history (``max_game_length`` bounds 46,000 actions at 3 players, far too many to
 copy per search iteration); its worlds refill the opponents' live hand slots in place.
 
+Turn counter: ``turn_counter(state)`` is the number of turns ended (``turns``): a turn is up to
+three plays (the responses and payments they cause inside it) and the discards after them, and
+ends where TAG's ``MonopolyDealForwardModel._afterAction`` ends it (``endPlayerTurn``/``endRound``:
+no plays left or the phase ended, nothing in progress, the hand discarded down). TAG's agent
+for this game stops its rollouts at the end of a turn (``rolloutTermination`` END_TURN); the
+counter is read only, so it changes no rule and no draw.
+
 Heuristic: ``heuristic(state)`` is TAG's ``LeaderHeuristic`` (the setting of TAG's
 ``MonopolyDeal_HiBudget.json``) on our game score ``complete sets + (bank + property
 value) / 100`` scaled by 3 sets into [0, 1]; returns at terminal states.
@@ -723,6 +730,13 @@ def heuristic(state) -> list[float]:
     if kernel.is_terminal():
         return kernel.returns()
     return hw.leader_heuristic(kernel.game_scores(), SCORE_SCALE)
+
+
+def turn_counter(state) -> int:
+    """TAG's turn counter of a pyspiel state (or kernel): the turns ended so far, which changes
+    exactly when an action ends the turn owner's turn (``infosets.games.kernels``, rollout
+    termination END_TURN; twin ``kernel.nb_turn``)."""
+    return getattr(state, "kernel", state).turns
 
 
 sample_world = hw.sample_world  # a world keeping ``player``'s information state

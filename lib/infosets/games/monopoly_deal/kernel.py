@@ -38,6 +38,9 @@ kernel object. The public log is kept only as its hash, so ``kernel_from_array``
 text from a small registry filled by ``array_from_kernel`` (every world determinized from a
 converted state shares its public log, so its pyspiel state shows the real state's strings).
 
+``nb_turn`` is the adapter's ``turn_counter`` (the turns ended, the header's turn slot), the
+optional counter of the kernel contract that TAG's END_TURN rollouts read.
+
 ``nb_heuristic`` is the adapter's ``heuristic``: TAG's LeaderHeuristic on complete sets plus
 assets / 100, scaled by 3 sets into [0, 1]; the returns at the end.
 """
@@ -689,6 +692,12 @@ def _next_turn(s):
     s[DRAWER] = s[CUR]
     need = md.DRAW_EMPTY if _hand_size(s, s[CUR]) == 0 else md.DRAW_PER_TURN
     _push_draw(s, min(need, s[DECKN]))
+
+
+@nb.njit(cache=True)
+def nb_turn(s):
+    """``game.turn_counter``: the turns ended so far (infosets.games.kernels, END_TURN)."""
+    return s[TURNS]
 
 
 @nb.njit(cache=True)
