@@ -15,6 +15,32 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# The files holding `make test`'s slowest tests (seconds a test on a fresh clone of the 2-core
+# machine, pytest's --durations), run first and slowest first: pytest-xdist hands the workers
+# their tests in collection order (its groups first), so a long test collected late (the
+# notebook smoke runs in tests/papers) could leave one worker running it alone at the end. The
+# rest keep their order. (Files other changes are rewriting now stay out of the list: a listed
+# file must exist, tests/project/test_xdist_groups.py.)
+SLOW_FILES = (
+    "tests/papers/test_notebook_pimcts_aggregation.py",  # 27 s
+    "tests/papers/test_notebook_belief_mixtures.py",  # 19 s
+    "tests/papers/test_notebook_history_filtering.py",  # 13 s
+    "tests/papers/test_notebook_belote_ismcts.py",  # 12 s
+    "tests/games/test_determinizer_audit.py",  # 11 s, 8.5 s
+    "tests/papers/test_notebook_progressive_hiding.py",  # 11 s
+    "tests/games/test_determinizers.py",  # 10 s
+    "tests/experiments/test_notebooks_cli.py",  # 8 s
+    "tests/games/hearts/test_hearts_kernel.py",  # 8 s
+    "tests/papers/test_history_filtering.py",  # 8 s
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """``SLOW_FILES`` first, in their order; every other test after them, in collection order
+    (a stable sort: each worker collects and sorts alike, as pytest-xdist requires)."""
+    rank = {path: i for i, path in enumerate(SLOW_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
 
 @pytest.fixture(autouse=True)
 def _isolated_outputs(tmp_path, monkeypatch):
@@ -47,8 +73,7 @@ def figure_session(tmp_path):
 
 
 def git(cwd, *args) -> str:
-    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True).stdout
 
 
 # What a run may write to in the clone: ``--out`` must leave them all as they were.
@@ -62,8 +87,15 @@ def clone_state() -> str:
     """Every file git sees under the folders a run writes to, ignored ones included."""
     from infosets.experiments.config import repo_root
 
-    return git(repo_root(), "status", "--porcelain", "--ignored=matching",
-               "--untracked-files=all", "--", *OUTPUT_PATHS)
+    return git(
+        repo_root(),
+        "status",
+        "--porcelain",
+        "--ignored=matching",
+        "--untracked-files=all",
+        "--",
+        *OUTPUT_PATHS,
+    )
 
 
 def _figures_checkout(figures: Path) -> None:
@@ -73,7 +105,7 @@ def _figures_checkout(figures: Path) -> None:
 
     shutil.copytree(repo_root() / "figures" / "quickstart", figures / "quickstart")
     lines = (repo_root() / ".gitignore").read_text().splitlines()
-    patterns = [ln[len("figures/"):] for ln in lines if ln.startswith("figures/")]
+    patterns = [ln[len("figures/") :] for ln in lines if ln.startswith("figures/")]
     assert patterns, "the clone's .gitignore ignores nothing under figures/"
     (figures / ".gitignore").write_text("\n".join(patterns) + "\n")
     git(figures, "init", "-q")
@@ -110,17 +142,38 @@ def quickstart_twice(tmp_path_factory):
         env.delenv("DASK_SCHEDULER", raising=False)
         for _ in range(2):
             proc = subprocess.run(
-                [sys.executable, "-m", "infosets.experiments.run_notebooks", "--paper",
-                 "quickstart", "--preset", "smoke", "--workers", "1", "--out", str(out)],
-                capture_output=True, text=True, timeout=1500)
+                [
+                    sys.executable,
+                    "-m",
+                    "infosets.experiments.run_notebooks",
+                    "--paper",
+                    "quickstart",
+                    "--preset",
+                    "smoke",
+                    "--workers",
+                    "1",
+                    "--out",
+                    str(out),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=1500,
+            )
             assert proc.returncode == 0, proc.stdout + proc.stderr
             runs.append((proc, notebook.read_bytes(), notebook.with_suffix(".log").read_text()))
             if not kept.exists():
                 kept.write_bytes(runs[0][1])
     (folder,) = (out / "figures" / "quickstart" / "custom").glob("smoke-*")
-    run = NotebookRun(kept, folder, out / "data" / "quickstart",
-                      sorted(p for p in folder.rglob("*") if p.is_file()))
-    return SimpleNamespace(out=out, runs=runs, before=before, after=clone_state(), first=kept,
-                           second=notebook, run=run,
-                           status=git(out / "figures", "status", "--porcelain",
-                                      "--untracked-files=all"))
+    run = NotebookRun(
+        kept, folder, out / "data" / "quickstart", sorted(p for p in folder.rglob("*") if p.is_file())
+    )
+    return SimpleNamespace(
+        out=out,
+        runs=runs,
+        before=before,
+        after=clone_state(),
+        first=kept,
+        second=notebook,
+        run=run,
+        status=git(out / "figures", "status", "--porcelain", "--untracked-files=all"),
+    )
