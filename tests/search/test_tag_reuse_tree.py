@@ -152,10 +152,12 @@ def test_no_match_or_a_restart_starts_a_fresh_tree():
     assert bot._kept.root is None and bot._kept.history is None
 
 
-# ------------------------------------------------------------------------ whole games
-
-
 # ------------------------------------------------------------ the two engines, whole games
+# All on Leduc (its engine compiles fastest; a SelfOnly walk needs no third player): a kept tree
+# is its own argument type, so each search compiles once more for it (kept_tree, and
+# ismcts_tree_with given a kept table), whatever the settings; one worker of ``make test`` runs
+# these tests so that the compile is not made twice at once.
+ON_ONE_WORKER = pytest.mark.xdist_group("tag_reuse_tree_leduc")
 
 
 def _root_visits(bot, state):
@@ -211,9 +213,10 @@ def _game_log(bot_class, game, engine, seed, iterations, **options):
     [
         ("leduc_poker", {}),
         ("leduc_poker", dict(tree_policy="UCB_Tuned", backup="MaxMC", max_backup_threshold=3)),
-        ("love_letter(players=3)", dict(opponent_tree="SelfOnly")),
+        ("leduc_poker", dict(opponent_tree="SelfOnly")),
     ],
 )
+@ON_ONE_WORKER
 def test_ol_mcts_compiled_equals_python_over_whole_games(name, options):
     """Every decision of whole games: the same root policy, move and kept root visits, and some
     decision starts from a kept root (its visits exceed the budget)."""
@@ -235,9 +238,10 @@ def test_ol_mcts_compiled_equals_python_over_whole_games(name, options):
             "leduc_poker",
             dict(node_key="moves", tree_policy="UCB_Tuned", backup="MaxMC", max_backup_threshold=3),
         ),
-        ("love_letter(players=3)", dict(opponent_tree="SelfOnly")),
+        ("leduc_poker", dict(opponent_tree="SelfOnly")),
     ],
 )
+@ON_ONE_WORKER
 def test_is_mcts_compiled_equals_python_over_whole_games(name, options):
     """As for OL-MCTS: keyed by information state (the table kept), by moves and under SelfOnly
     (the subtree kept and renumbered), the same policies, moves and kept root visits."""
