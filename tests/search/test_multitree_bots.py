@@ -160,6 +160,11 @@ def test_pimcts_runs_onetree_at_every_d():
 
 
 # ---------------------------------------------------- Python reference == compiled engine
+# The compiled MultiTree (``multitree_nb``) is its own engine, compiled once per game: these tests
+# run on the worker of tests/search/test_multitree.py's (the same group), so that ``make test``
+# compiles Leduc's and Poker's once each, not on both workers at once.
+ON_ONE_WORKER = pytest.mark.xdist_group("multitree_nb")
+
 LEDUC_OPTIONS = [
     {},
     {"rollout_length": 2, "fpu": 0.5},
@@ -190,6 +195,7 @@ def _assert_equal_move_for_move(bot_class, game, states, iterations, **kwargs):
         assert nb.engine_used == "compiled" and py.engine_used == "python"
 
 
+@ON_ONE_WORKER
 @pytest.mark.parametrize("options", LEDUC_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
 @pytest.mark.parametrize("bot_class", [ISMCTSBot, OLMCTSBot], ids=lambda c: c.__name__)
 def test_compiled_equals_python_on_leduc(bot_class, options):
@@ -198,6 +204,7 @@ def test_compiled_equals_python_on_leduc(bot_class, options):
     _assert_equal_move_for_move(bot_class, game, states, 30, rollout_count="moves", **options)
 
 
+@ON_ONE_WORKER
 @pytest.mark.parametrize("bot_class", [ISMCTSBot, OLMCTSBot], ids=lambda c: c.__name__)
 def test_compiled_equals_python_on_tags_poker_row(bot_class):
     """TAG's Poker agent (``pimcts_tag_agents.csv``: UCB_Tuned, K 1, rollout length 0,
@@ -209,6 +216,7 @@ def test_compiled_equals_python_on_tags_poker_row(bot_class):
     _assert_equal_move_for_move(bot_class, game, states, 40, **kwargs)
 
 
+@ON_ONE_WORKER
 def test_a_full_poker_game_with_the_multitree_ismcts_bot():
     """``poker_tag(players=3)``: seat 0 the MultiTree IS-MCTS bot (TAG's row, compiled), seats 1-2
     OL-MCTS with the same row; the game reaches its end, each return within the game's bounds."""
