@@ -36,8 +36,8 @@ import pyspiel
 import infosets.games  # registers the Python ports
 from infosets.games import kernels as K
 from infosets.core.pcg32 import PCG32
-from infosets.search.compiled import (AVAIL_EXPANDED, POLICY_EXP3, POLICY_RM, POLICY_UCB_TUNED,
-                                      engine_for)
+from infosets.search.compiled import (AVAIL_EXPANDED, MAST_ALL, MAST_ROOT_ONLY, POLICY_EXP3, POLICY_RM,
+                                      POLICY_UCB_TUNED, engine_for)
 
 @nb.njit
 def _probe(a):
@@ -66,8 +66,11 @@ GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0
 VARIANTS = [(-1, -1, False, 0.0, 0.0), (0, 2, True, 0.5, 0.3), (3, 1, False, 0.0, 0.5)]
 ENGINE_GAMES = {("leduc_poker", ()), ("sushi_go", (("players", 5),))}
 TAG_GAMES = {("sushi_go", (("players", 5),))}
-# (tree policy, MaxMC, MAST): UCB-Tuned, regret matching with MaxMC, EXP3 with MAST rollouts
-TAG_VARIANTS = [(POLICY_UCB_TUNED, 0, 0), (POLICY_RM, 1, 0), (POLICY_EXP3, 0, 1)]
+# (tree policy, MaxMC, MAST, SelfOnly, rollouts counting moves): UCB-Tuned, regret matching with
+# MaxMC, EXP3 with MAST rollouts, and SelfOnly (nodes keyed by moves, as the bots key them) with
+# MAST for the root player only and rollouts counting moves
+TAG_VARIANTS = [(POLICY_UCB_TUNED, 0, 0, 0, 0), (POLICY_RM, 1, 0, 0, 0), (POLICY_EXP3, 0, MAST_ALL, 0, 0),
+                (POLICY_UCB_TUNED, 0, MAST_ROOT_ONLY, 1, 1)]
 unknown = sorted(set(sys.argv[1:]) - {name for name, *_ in GAMES})
 if unknown:
     raise SystemExit(f"games: not checked here: {', '.join(unknown)}")
@@ -130,17 +133,20 @@ for name, params, games, search_rate in GAMES:
                         engine.pimcts_trees(s, mover, 2, 15, 1.0, False, 0.0, 1.0, *variant, rng, a, p,
                                             np.zeros((2, a), np.int64), np.zeros((2, a)),
                                             np.zeros(2, np.int64))
-                        # TAG's settings (issue 56): each tree policy, MaxMC, MAST
-                        for policy, maxmc, mast in tag_variants:
-                            tag = np.array([policy, maxmc, 3, mast], np.int64)
+                        # TAG's settings (issue 56): each tree policy, MaxMC, MAST, with the reward
+                        # bounds out as the bots ask for them (compiled.CompiledSearch)
+                        for policy, maxmc, mast, self_only, count_moves in tag_variants:
+                            tag = np.array([policy, maxmc, 3, mast, self_only, count_moves], np.int64)
                             mast_n, mast_w = np.zeros((p, a), np.int64), np.zeros((p, a))
                             engine.pimcts_trees(s, mover, 2, 15, 1.0, True, 0.0, 1.0, *variant, rng,
                                                     a, p, np.zeros((2, a), np.int64), np.zeros((2, a)),
-                                                    np.zeros(2, np.int64), tag, 0.1, mast_n, mast_w)
-                            engine.ismcts_tree_with(s, mover, 30, 1.0, AVAIL_EXPANDED, False, False, True,
-                                                   -13.0, 26.0, *variant, rng, a, p, np.zeros(a, np.int64),
-                                                   np.zeros(a), np.zeros(a, np.bool_), np.zeros(a, np.int64),
-                                                   np.zeros(2, np.int64), tag, 0.1, mast_n, mast_w)
+                                                    np.zeros(2, np.int64), tag, 0.1, mast_n, mast_w,
+                                                    np.zeros((2, 2)))
+                            engine.ismcts_tree_with(s, mover, 30, 1.0, AVAIL_EXPANDED, self_only == 1,
+                                                   False, True, -13.0, 26.0, *variant, rng, a, p,
+                                                   np.zeros(a, np.int64), np.zeros(a), np.zeros(a, np.bool_),
+                                                   np.zeros(a, np.int64), np.zeros(2, np.int64), tag, 0.1,
+                                                   mast_n, mast_w, np.zeros(2))
             if not step(rules, s, buf, probs, a, p, rnd):
                 break
         rules.nb_returns(s, out)
@@ -148,9 +154,22 @@ print("ok")
 '''
 
 
-GAMES = ("belote2p", "colt_express", "dominion", "exploding_kittens", "leduc_poker", "liars_dice",
-         "love_letter", "monopoly_deal", "poker_tag", "seven_wonders", "stratego", "sushi_go",
-         "trick_game", "virus")
+GAMES = (
+    "belote2p",
+    "colt_express",
+    "dominion",
+    "exploding_kittens",
+    "leduc_poker",
+    "liars_dice",
+    "love_letter",
+    "monopoly_deal",
+    "poker_tag",
+    "seven_wonders",
+    "stratego",
+    "sushi_go",
+    "trick_game",
+    "virus",
+)
 
 
 def run_checks(games=(), timeout: float = 1700) -> subprocess.CompletedProcess:
@@ -158,10 +177,15 @@ def run_checks(games=(), timeout: float = 1700) -> subprocess.CompletedProcess:
     into (or loading from) its own cache."""
     lib = Path(__file__).resolve().parents[2] / "lib"
     cache = Path(tempfile.gettempdir()) / f"infosets-numba-boundscheck-{os.getuid()}"
-    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(cache),
-           "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-c", SCRIPT, *games], env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    env = {
+        **os.environ,
+        "NUMBA_BOUNDSCHECK": "1",
+        "NUMBA_CACHE_DIR": str(cache),
+        "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")]),
+    }
+    return subprocess.run(
+        [sys.executable, "-c", SCRIPT, *games], env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def test_every_kernel_game_is_checked():
@@ -195,8 +219,10 @@ def main(games) -> int:
         if result.returncode:
             failed.append(game)
             print(f"{game}: exit {result.returncode}\n{result.stderr[-3000:]}", file=sys.stderr)
-    print(f"bounds-checked numba build: {', '.join(failed) or 'none'} failed of "
-          f"{', '.join(games or GAMES)}", file=sys.stderr)
+    print(
+        f"bounds-checked numba build: {', '.join(failed) or 'none'} failed of {', '.join(games or GAMES)}",
+        file=sys.stderr,
+    )
     return 1 if failed else 0
 
 
