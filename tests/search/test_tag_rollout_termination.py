@@ -2,7 +2,7 @@
 docs/tag_agents.md section 3, from GAIGResearch/TabletopGames ``players/mcts/SingleTreeNode.rollout``
 / ``finishRollout`` / ``advanceState`` at c4d7687cd): game T's hand-worked table in both engines,
 the kernel counters the rules read (``infosets.games.kernels.rollout_counter``), the one-line
-refusals, and the Python reference equal to the compiled engine on Monopoly Deal (END_TURN)."""
+refusals, and the bots' END_TURN searches equal in the Python reference and the compiled engine."""
 
 from __future__ import annotations
 
@@ -315,16 +315,32 @@ def test_hearts_bots_run_end_round_on_the_python_engine():
     assert bot.step(state) in state.legal_actions()
 
 
-# --- Monopoly Deal: END_TURN, the Python reference equal to the compiled engine -------------------
+# --- the bots pass the termination to both engines (Leduc) ------------------------------------
+# Monopoly Deal is the kernel game with a turn counter, but its TAG engine is its own compile
+# (46 CPU-s for OL-MCTS's search alone, IS-MCTS's as much again): the bots' path is checked on
+# Leduc instead, whose TAG engine tests/precompile.py compiles, with a turn counter that never
+# changes (the engine binds ``compiled._no_counter`` for a kernel without ``nb_turn``). The
+# counter's changes are game T's above, Monopoly Deal's counter its own test
+# (tests/games/monopoly_deal/test_monopoly_deal_turn_counter.py).
 
 
-def test_monopoly_deal_compiled_equals_python_reference():
-    game = pyspiel.load_game("monopoly_deal")
-    states = decision_states(game, 3, seed=2, stop=0.05, min_legal=2)
+def turn_counter(state):
+    """Leduc's stand-in turn counter for the Python engine (``kernels.COUNTER_MODULES``): never
+    changes, as the compiled engine's ``_no_counter``."""
+    return 0
+
+
+def test_the_bots_end_turn_rollouts_equal_in_both_engines(monkeypatch):
+    """OL-MCTS, PI-MCTS and IS-MCTS under END_TURN: past the rollout length no action changes
+    the counter, so both engines play each rollout to the end of the game, with the same moves,
+    root statistics and search info; EXACT (cut after the length) searches otherwise."""
+    game = pyspiel.load_game("leduc_poker")
+    monkeypatch.setitem(kernels.COUNTER_MODULES, "leduc_poker", __name__)
+    monkeypatch.setattr(kernels.kernel_for(game).rules, "nb_turn", compiled._no_counter, raising=False)
+    states = decision_states(game, 3, seed=2, stop=0.4, uniform_chance=True, min_legal=2)
     options = [
-        dict(rollout_termination="END_TURN", rollout_count="moves", rollout_length=2),
+        dict(rollout_count="moves", rollout_length=1),
         dict(
-            rollout_termination="END_TURN",
             rollout_count="moves",
             rollout_length=0,
             opponent_tree="SelfOnly",
@@ -332,15 +348,17 @@ def test_monopoly_deal_compiled_equals_python_reference():
             tree_policy="NoAveragingRM",
             explore_epsilon=0.3,
         ),
-        dict(rollout_termination="END_TURN", rollout_length=4),
+        dict(rollout_length=2),
     ]
+    changed = 0
     for i, state in enumerate(states):
-        option = options[i % len(options)]
+        option = {"rollout_termination": "END_TURN", **options[i % len(options)]}
         for bot_class, extra in ((OLMCTSBot, {}), (PIMCTSBot, {"determinizations": 2}), (ISMCTSBot, {})):
             python, compiled_ = _both(bot_class, game, state, 30, rng=i, **option, **extra)
             assert python == compiled_, (i, bot_class.__name__, option)
-    exact = _both(ISMCTSBot, game, states[0], 30, rng=0, **{**options[0], "rollout_termination": "EXACT"})[0]
-    assert exact != _both(ISMCTSBot, game, states[0], 30, rng=0, **options[0])[0]  # the setting acts
+            exact = {**option, "rollout_termination": "EXACT"}
+            changed += _both(bot_class, game, state, 30, rng=i, **exact, **extra)[1] != compiled_
+    assert changed > 0  # the setting acts
 
 
 def test_multitree_refuses_a_termination_it_does_not_run():
