@@ -161,8 +161,8 @@ def _kingdom_first(legal):
     return busy or legal
 
 
-def test_held_follows_the_history_in_both_kernels_on_300_random_games():
-    """After every step of 300 random games (2-4 players; uniform moves, or in one game of two
+def test_held_follows_the_history_in_both_kernels_on_100_random_games():
+    """After every step of 100 random games (2-4 players; uniform moves, or in one game of two
     a policy playing more Actions): the reference kernel's ``held`` is the replayed history's
     (exact rule) and never below history_context's former rule (above it only where a card
     gained to hand by Mine was in the hand at a reshuffle, or a one-card pile was refilled
@@ -170,7 +170,7 @@ def test_held_follows_the_history_in_both_kernels_on_300_random_games():
     kernel's ``held``."""
     rng = np.random.default_rng(21)
     reshuffled = 0
-    for g in range(300):
+    for g in range(100):
         n = 2 + g % 3
         game = pyspiel.load_game("dominion", {"players": n, "max_turns": 3 * n + g % 9 + 60 * (g % 2)})
         k, arr, oracle, history = game.new_kernel(), dk.new_state(n, game.max_turns), _HeldOracle(n), []
@@ -191,7 +191,7 @@ def test_held_follows_the_history_in_both_kernels_on_300_random_games():
                 reshuffled += sum(exact) > 0
         assert k.history_context(game, history)[2] == k.held
         assert k.s.tolist() == arr.tolist()
-    assert reshuffled > 5_000
+    assert reshuffled > 1_500
 
 
 def _binding_positions(count, seed):
