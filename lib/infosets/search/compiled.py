@@ -679,8 +679,7 @@ def uct_tree(world, iterations, c, normalize, low, span, limit, max_depth, use_f
     table (updated in place; shape (1, 1) without MAST); ``tag`` omitted compiles today's search (UCB,
     mean backup, random rollouts) without TAG's branches (``_uct_tag``). ``out_bounds``/``out_rm`` (with
     ``tag``): the tree's reward bounds (EXP3's final move) and RegretMatching's root average per action
-    (``_uct_rm_root``). ``kept`` (with ``tag``; ``reuse_tree``): the kept tree (``KEPT_FIELDS``) grown
-    in place."""
+    (``_uct_rm_root``). ``kept`` (``reuse_tree``): the kept tree (``KEPT_FIELDS``) grown in place."""
     cap = iterations + 1
     visits = np.zeros(cap, np.int64)
     wsum = np.zeros(cap, np.float64)
@@ -1080,8 +1079,7 @@ def ismcts_tree_with(state, player, iterations, c, avail_mode, key_by_moves, heu
     (a node is the player moves from the root, not the mover's information state: the belote_ismcts
     tree), ``heuristic_reward`` (playouts scored by the kernel's heuristic, also at the game's end).
     Root availabilities go to ``root_avail``. TAG's ``tag``, ``temperature``, ``mast_n``/``mast_w``,
-    ``out_bounds``, ``out_rm`` as in ``uct_tree`` (omitted: today's search); ``kept``: ``reuse_tree``'s
-    table."""
+    ``out_bounds``, ``out_rm`` as in ``uct_tree`` (omitted: today's); ``kept``: reuse_tree's table."""
     cap = iterations + 2 + _table_count(kept)
     size = 1
     while size < 2 * cap:

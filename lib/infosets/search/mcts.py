@@ -312,12 +312,10 @@ def uct_search(world, iterations: int, uct_c: float, rnd, scale: RewardScale,
     root player's, keyed by its own moves, and MaxMC backs up the root player's reward for all.
     Under ``mast_opponents`` "random" only the root player moves by MAST, the others uniformly
     at random (``random_rollout``'s ``mast_player``; SelfOnly's ``advance_to_turn`` without
-    MAST). Under ``tree_policy`` RegretMatching the root's average strategy is kept
-    (``common.RootAverage``) and returned as the result's ``rm_average`` (root legal actions,
-    summed distributions).
-    ``tree`` (``reuse_tree``, ``search.reuse.KeptTree``): start from its kept root and reward bounds
-    (a fresh root if it has none) and leave the tree there.
-    """
+    MAST). Under RegretMatching the root's average strategy is kept (``common.RootAverage``),
+    returned as the result's ``rm_average`` (root legal actions, summed distributions). ``tree``
+    (``reuse_tree``, ``reuse.KeptTree``): start from its kept root and reward bounds (fresh if
+    none) and leave the tree there."""
     tag = not settings.tag_default
     use_mast = settings.rollout == "MAST"
     if use_mast and (mast is None or rollout_policy is not None):
