@@ -256,14 +256,3 @@ def seven_wonders_age_one_last_turn(seed: int):
     return state
 
 
-def seven_wonders_face_down_weights(state, held) -> dict:
-    """At ``seven_wonders_age_one_last_turn``: for each card z of ``held`` (the 3 cards
-    player 1 held at turn 4), player 0's number of legal moves when z went face down and
-    player 0 holds the other two, the weight a world with that z must get."""
-    weights = {}
-    for z in held:
-        probe = state.kernel.copy()
-        probe.hands[0] = [c for c in held if c != z]
-        probe.cur = 0
-        weights[z] = len(probe.legal_actions())
-    return weights
