@@ -64,11 +64,11 @@ def test_combat_rules():
     _put(k, 90, 0, st.MINER)
     _put(k, 80, 1, st.BOMB)
     _put(k, 50, 0, st.FLAG)
-    _move(k, 0, 1)                              # the Spy attacking the Marshal wins
+    _move(k, 0, 1)  # the Spy attacking the Marshal wins
     assert k.owner[1] == 0 and k.rank[1] == st.SPY and k.lost[1][st.MARSHAL] == 1
     assert k.revealed[1]
     _move(k, 99, 98)
-    _move(k, 90, 80)                            # a Miner defuses a Bomb
+    _move(k, 90, 80)  # a Miner defuses a Bomb
     assert k.owner[80] == 0 and k.lost[1][st.BOMB] == 1
     _move(k, 98, 97)
     k2 = _empty_board()
@@ -77,7 +77,7 @@ def test_combat_rules():
     _put(k2, 2, 1, st.FLAG)
     _put(k2, 30, 0, 6)
     _put(k2, 90, 1, 4)
-    _move(k2, 0, 1)                             # equal ranks: both die
+    _move(k2, 0, 1)  # equal ranks: both die
     assert k2.owner[0] == k2.owner[1] == st.EMPTY
     _move(k2, 90, 80)
     _move(k2, 30, 20)
@@ -88,7 +88,7 @@ def test_combat_rules():
     _move(k2, 60, 61)
     _move(k2, 11, 12)
     _move(k2, 61, 62)
-    _move(k2, 12, 2)                            # taking the Flag wins
+    _move(k2, 12, 2)  # taking the Flag wins
     assert k2.is_terminal() and k2.returns() == [1.0, 0.0]
 
 
@@ -99,10 +99,10 @@ def test_scout_long_move_is_revealed_and_lakes_block():
     _put(k, 39, 0, st.FLAG)
     _put(k, 99, 1, 5)
     targets = {st.decode(a)[2] for a in k.legal_actions() if st.decode(a)[:2] == (30, 0)}
-    assert targets == set(range(1, 7))          # rows 4..9 of column 0 are free
+    assert targets == set(range(1, 7))  # rows 4..9 of column 0 are free
     targets = {st.decode(a)[2] for a in k.legal_actions() if st.decode(a)[:2] == (12, 0)}
-    assert targets == {1, 2}                    # the lake at row 4 blocks column 2
-    assert not any(st.decode(a)[0] == 39 for a in k.legal_actions())   # a Flag never moves
+    assert targets == {1, 2}  # the lake at row 4 blocks column 2
+    assert not any(st.decode(a)[0] == 39 for a in k.legal_actions())  # a Flag never moves
     _move(k, 30, 70)
     assert k.revealed[70]
 

@@ -1,6 +1,8 @@
-"""The numba kernel of the stratego port (pimcts_aggregation's compiled engine) against the
-pyspiel adapter: rules, chance outcomes, returns and information state strings on random games;
-the determinizer's constraints and distribution; the compiled engine against the Python one."""
+"""The stratego numba kernel (pimcts_aggregation's compiled engine) in the compiled engine's
+record (``kernels.kernel_for``) against the pyspiel adapter running it: mover, chance outcomes,
+returns, information state strings and keys on random games; the determinizer's constraints
+and its law against the adapter's world sampler; the compiled engine against the Python one.
+The rules themselves are checked against the frozen Python oracle (``test_stratego_oracle.py``)."""
 
 import random
 from collections import Counter
@@ -16,21 +18,23 @@ from infosets.games.stratego import kernel as sk
 from kernel_checks import decision_states, engines_agree, random_games_agree, worlds
 
 
-def test_kernel_agrees_with_the_adapter_on_100_random_games():
-    """100 short games (a draw after 10 moves); full games follow below. Measured 2026-12-02
-    (line tracing of games/stratego/ over this seed's games): every line of the Python rules
-    these games reach is reached by game 18, and 1,000 games reached no line that 100 did not
-    (195 lines), so 1,000 games were 10x the time for no more rules checked."""
-    game = pyspiel.load_game("stratego", {"max_moves": 10})
-    kernel = kernel_for(game)
-    finals = random_games_agree(game, kernel, 100, seed=1, strings_every=7)
-    assert (0.5, 0.5) in finals
-
-
-def test_kernel_agrees_with_the_adapter_on_full_games():
-    game = pyspiel.load_game("stratego")
-    finals = random_games_agree(game, kernel_for(game), 6, seed=2, strings_every=25)
-    assert finals & {(1.0, 0.0), (0.0, 1.0)}  # decided games (flag taken or no move left)
+def test_engine_record_agrees_with_the_adapter_on_random_games():
+    """The compiled engine's view (``kernel_for``: the array, its strings and 64-bit keys)
+    against pyspiel states of the adapter, step by step, on 30 short games (a draw after 10
+    moves) and 3 full ones; each final array's history (``array_history``, which the port's
+    history planning reads) is the game's. The rules themselves are checked against the frozen
+    oracle (``test_stratego_oracle.py``)."""
+    finals = set()
+    for params, games, every in (({"max_moves": 10}, 30, 7), ({}, 3, 25)):
+        game = pyspiel.load_game("stratego", params)
+        kernel = kernel_for(game)
+        finals |= random_games_agree(game, kernel, games, seed=1, strings_every=every, keeps_history=False)
+        state = game.new_initial_state()
+        rnd = random.Random(2)
+        while not state.is_terminal():
+            state.apply_action(rnd.choice(state.legal_actions()))
+        assert sk.array_history(kernel.from_state(state)) == state.history()
+    assert (0.5, 0.5) in finals and finals & {(1.0, 0.0), (0.0, 1.0)}  # draws and decided games
 
 
 def _decision(game, seed, moves):
@@ -48,8 +52,11 @@ def _decision(game, seed, moves):
 def _hidden_rank_counts(arr, player):
     """(square, rank) counts of the opponent's unrevealed pieces of a state array."""
     other = 1 - player
-    return Counter((q, int(arr[sk.RANK + q])) for q in range(sk.NUM_SQUARES)
-                   if arr[sk.OWNER + q] == other and not arr[sk.REVEALED + q])
+    return Counter(
+        (q, int(arr[sk.RANK + q]))
+        for q in range(sk.NUM_SQUARES)
+        if arr[sk.OWNER + q] == other and not arr[sk.REVEALED + q]
+    )
 
 
 def test_determinize_keeps_the_information_state_and_matches_the_adapter():
@@ -72,15 +79,18 @@ def test_determinize_keeps_the_information_state_and_matches_the_adapter():
             ours[q, r] += c
         adapter = stratego.sample_world(state, player, np_rng)
         k = adapter.kernel
-        theirs.update((q, k.rank[q]) for q in range(sk.NUM_SQUARES)
-                      if k.owner[q] == 1 - player and not k.revealed[q])
-    replay = kernel.to_state(game, world)  # the world's history replays legally in pyspiel
-    assert replay.information_state_string(player) == info
-    assert kernel.from_state(replay).tolist() == world.tolist()
+        theirs.update(
+            (q, k.rank[q]) for q in range(sk.NUM_SQUARES) if k.owner[q] == 1 - player and not k.revealed[q]
+        )
+    # The world's history (its pieces' setup outcomes, then the real moves) replays to it.
+    assert sk.array_from_history(sk.array_history(world), game.max_moves).tolist() == world.tolist()
+    assert kernel.from_state(kernel.to_state(game, world)).tolist() == world.tolist()
     assert set(ours) == set(theirs)
     # Flags' squares, and one hidden square's ranks, have the adapter's distribution.
-    for key in ([k for k in ours if k[1] == stratego.FLAG],
-                [k for k in ours if k[0] == min(q for q, _ in ours)]):
+    for key in (
+        [k for k in ours if k[1] == stratego.FLAG],
+        [k for k in ours if k[0] == min(q for q, _ in ours)],
+    ):
         table = np.array([[ours[k] for k in key], [theirs[k] for k in key]])
         assert stats.chi2_contingency(table).pvalue > 1e-3
 
@@ -95,7 +105,7 @@ def test_determinize_during_setup_shuffles_placed_and_undealt_pieces():
     counts = Counter()
     for world in worlds(game, state, draws=2000, seed=5, player=1):
         assert kernel.infostate_string(world, 1) == state.information_state_string(1)
-        pool = world[sk.POOL:sk.POOL + stratego.NUM_RANKS]
+        pool = world[sk.POOL : sk.POOL + stratego.NUM_RANKS]
         placed = Counter(int(world[sk.RANK + q]) for q in range(20))
         assert [placed[r] + pool[r] for r in range(stratego.NUM_RANKS)] == list(stratego.PIECE_COUNTS)
         counts[int(world[sk.RANK + 0])] += 1
@@ -113,32 +123,30 @@ def test_heuristic_is_tags_win_plus_over_mean_piece_values():
     k = state.kernel
 
     def mean(p):
-        values = [0.0 if k.rank[q] == stratego.BOMB else 1.0 if k.rank[q] == stratego.FLAG else k.rank[q] / 10
-                  for q in range(sk.NUM_SQUARES) if k.owner[q] == p]
+        values = [
+            0.0 if k.rank[q] == stratego.BOMB else 1.0 if k.rank[q] == stratego.FLAG else k.rank[q] / 10
+            for q in range(sk.NUM_SQUARES)
+            if k.owner[q] == p
+        ]
         return sum(values) / len(values)
 
     assert np.allclose(out, [(mean(0) - mean(1)) / 1000, (mean(1) - mean(0)) / 1000])
 
 
-def test_array_from_board_is_the_replayed_array_but_its_records():
-    """``array_from_board`` (what ``heuristics.heuristic`` scores a kernel object by) equals
-    the replayed array (``array_from_history``, what the compiled engine searches) on every
-    field but the piece ids, setup record and moves, which the kernel object does not keep:
-    at every 7th step of 12 random games, setup and play, to the end."""
+def test_the_adapters_array_is_the_replayed_array():
+    """A pyspiel state's array (``from_state``: its kernel's, no replay) equals the array its
+    history replays to, every slot, and gives back that history: at every 7th step of 12
+    random games, setup and play, to the end."""
     game = pyspiel.load_game("stratego", {"max_moves": 60})
-    size = sk.state_size(60)
-    kept = np.ones(size, dtype=bool)
-    kept[sk.PIECE:sk.PIECE + sk.NUM_SQUARES] = kept[sk.PRANK:sk.PRANK + sk.NUM_PIECES] = False
-    kept[sk.MOVES:] = False
+    kernel = kernel_for(game)
     rnd, checked, ends = random.Random(4), 0, 0
     for _ in range(12):
         state, step = game.new_initial_state(), 0
         while True:
             if step % 7 == 0 or state.is_terminal():
-                board = sk.array_from_board(state.kernel)
-                replayed = sk.array_from_history(state.history(), 60)
-                assert board.shape == (size,)
-                assert np.array_equal(board[kept], replayed[kept]), state.history()
+                arr = kernel.from_state(state)
+                assert arr.tolist() == sk.array_from_history(state.history(), 60).tolist()
+                assert sk.array_history(arr) == state.history()
                 checked += 1
             if state.is_terminal():
                 ends += 1
@@ -152,9 +160,18 @@ def test_compiled_engine_equals_the_python_reference_on_200_positions():
     # Late positions of short games keep the Python reference's rollouts short.
     game = pyspiel.load_game("stratego", {"max_moves": 12})
     states = decision_states(game, 200, seed=11, stop=0.3, skip=7, min_legal=2)
-    engines_agree(game, states, iterations=5, determinizations=3,
-                  settings=[{}, dict(rollout_length=0), dict(rollout_length=3, max_depth=2, fpu=0.5),
-                            dict(explore_epsilon=0.3, uct_c=0.01)])
+    engines_agree(
+        game,
+        states,
+        iterations=5,
+        determinizations=3,
+        settings=[
+            {},
+            dict(rollout_length=0),
+            dict(rollout_length=3, max_depth=2, fpu=0.5),
+            dict(explore_epsilon=0.3, uct_c=0.01),
+        ],
+    )
 
 
 def test_auto_engine_uses_the_tabletop_kernels():

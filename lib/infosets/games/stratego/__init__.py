@@ -1,8 +1,9 @@
 """stratego: Stratego (Jacques Johan Mogendorff; Jumbo, 1961) as an OpenSpiel game, short name ``stratego``.
 
 This folder holds everything about the game:
-* ``game.py``: the pyspiel game (registration, rules as OpenSpiel sees them, strings, tensors)
-* ``kernel.py``: its numba rules for the compiled engine (infosets.games.kernels)
+* ``kernel.py``: its rules, once, in numba (both engines run them) and the game's constants
+* ``game.py``: the pyspiel game on those rules (registration, strings, tensors, world sampler,
+  history planning)
 
-Its tests are in ``tests/games/stratego/``.
+Its tests are in ``tests/games/stratego/`` (``oracle.py``: the former Python rules, frozen).
 """

@@ -24,12 +24,18 @@ Modelling choices (documented simplifications):
 * Returns are win shares (a draw gives 0.5 each; see ``_tabletop``). Action id =
   (square * 4 + direction) * 9 + distance - 1.
 
+The rules are written once, in numba, in ``kernel.py`` (both engines run them); this module
+holds what is not rules: the registration, the string views and tensors (reading the
+kernel's state array), the world sampler and the history planning.
+
 Hidden information: the ranks of the opponent's unrevealed pieces. Whether a piece has
 moved is public (so it is neither Bomb nor Flag). ``resample`` deals the opponent's
 unrevealed ranks uniformly over their unrevealed pieces subject to exactly that constraint
 (Bombs and the Flag go only to pieces that never moved). The information-state string is
 the player's current knowledge (board with own ranks, revealed ranks, moved marks, losses)
-plus the move count; it does not list past positions.
+plus the move count; it does not list past positions. A sampled world is rebuilt from the
+history that deals it (``_tabletop.sample_rebuilt_world``): the real history with each
+piece's setup outcome replaced by its rank in the world (``plan_history``).
 
 Tensors (``_tabletop.Kernel``), the observation tensor in order: player (2) one-hot;
 mover (3): who moves, or chance; moves (1) moves played; placed (1) pieces set up;
@@ -45,288 +51,199 @@ from __future__ import annotations
 import numpy as np
 
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
+from infosets.games.stratego import kernel as sk
+from infosets.games.stratego.kernel import (  # noqa: F401  (the game's constants, for its users)
+    BOMB,
+    DIRECTIONS,
+    EMPTY,
+    FLAG,
+    LAKE,
+    LAKES,
+    MARSHAL,
+    MINER,
+    NUM_ACTIONS,
+    NUM_RANKS,
+    NUM_SQUARES,
+    PIECE_COUNTS,
+    RAYS,
+    SCOUT,
+    SIZE,
+    SPY,
+    decode,
+    encode,
+)
 
 GAME_NAME = "stratego"
+RANK_CHARS = "F123456789MB"  # index = rank; 'M' = Marshal (10), 'B' = Bomb
 
-SIZE = 10
-NUM_SQUARES = SIZE * SIZE
-FLAG, SPY, SCOUT, MINER = 0, 1, 2, 3
-MARSHAL, BOMB = 10, 11
-NUM_RANKS = 12
-RANK_CHARS = "F123456789MB"       # index = rank; 'M' = Marshal (10), 'B' = Bomb
-PIECE_COUNTS = (1, 1, 8, 5, 4, 4, 4, 3, 2, 1, 1, 6)
-EMPTY, LAKE = -1, -2
-LAKES = frozenset(r * SIZE + c for r in (4, 5) for c in (2, 3, 6, 7))
-DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))   # (row, column) steps
-NUM_ACTIONS = NUM_SQUARES * 4 * 9
-HOME = (tuple(range(0, 40)), tuple(range(60, 100)))
+# A square as a player sees it, coded as ``nb_infostate_key`` codes it: 0 lake, 1 empty,
+# 2 + owner * 12 + rank a piece whose rank the player sees, 26 + 2 * owner + moved one it
+# does not; ``_SHOWN`` its character in the views, ``_PLANE`` its board plane in the tensors.
+_SHOWN = np.array(["~", "."] + list(RANK_CHARS) + list(RANK_CHARS.lower()) + ["?", "m", "!", "w"])
+_PLANE = np.array([28, 29] + list(range(2 * NUM_RANKS)) + [24, 24, 25, 25])
+_HIDDEN_MOVED = np.array([0] * (2 + 2 * NUM_RANKS) + [0, 1, 0, 1], np.float32)
+_ROWS, _COLUMNS = np.divmod(np.arange(NUM_SQUARES), SIZE)
 
 
-def _ray(square: int, direction: int) -> tuple:
-    """Squares from ``square`` along ``direction`` up to the board edge or a lake."""
-    dr, dc = DIRECTIONS[direction]
-    r, c = divmod(square, SIZE)
-    out = []
-    while True:
-        r, c = r + dr, c + dc
-        if not (0 <= r < SIZE and 0 <= c < SIZE) or r * SIZE + c in LAKES:
-            return tuple(out)
-        out.append(r * SIZE + c)
+def _field(offset: int, doc: str) -> property:
+    """A header field of the state array, read and written as an int."""
+    return property(lambda k: int(k.s[offset]), lambda k, value: k.s.__setitem__(offset, value), doc=doc)
 
 
-RAYS = tuple(tuple(_ray(s, d) for d in range(4)) for s in range(NUM_SQUARES))
+def _squares(offset: int, doc: str) -> property:
+    """A per-square field of the state array (a view: writes go to the array)."""
+    return property(lambda k: k.s[offset : offset + NUM_SQUARES], doc=doc)
 
 
-def encode(square: int, direction: int, distance: int) -> int:
-    return (square * 4 + direction) * 9 + distance - 1
+class StrategoKernel(ArrayKernel):
+    """A Stratego state array driven by its numba rules (see the module docstring)."""
 
+    __slots__ = ()
+    RULES = sk
+    NUM_ACTIONS = NUM_ACTIONS
+    MAX_PLAYERS = 2
+    REBUILDS_WORLDS = True  # sampled worlds replay from their history (_tabletop)
 
-def decode(action: int) -> tuple[int, int, int]:
-    rest, d = divmod(action, 9)
-    square, direction = divmod(rest, 4)
-    return square, direction, d + 1
-
-
-def _target(square: int, direction: int, distance: int) -> int:
-    dr, dc = DIRECTIONS[direction]
-    r, c = divmod(square, SIZE)
-    return (r + dr * distance) * SIZE + c + dc * distance
-
-
-class StrategoKernel(tt.Kernel):
-    """Whole Stratego state on flat 100-square lists."""
-
-    REBUILDS_WORLDS = True   # sampled worlds replay from their history (_tabletop)
-
-    VALUE_FIELDS = ("placed", "cur", "moves", "max_moves", "winner", "done")
-    LIST_FIELDS = ("owner", "rank", "revealed", "moved", "pool")
-    NESTED_FIELDS = ("lost",)
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
+    placed = _field(sk.H_PLACED, "Home squares filled so far (80 = set up).")
+    cur = _field(sk.H_CUR, "The player to move once set up.")
+    moves = _field(sk.H_MOVES, "Moves played.")
+    max_moves = _field(sk.H_MAX, "Moves before a draw.")
+    winner = _field(sk.H_WINNER, "The winner, -1 none.")
+    owner = _squares(sk.OWNER, "Each square's owner (0, 1, EMPTY or LAKE).")
+    rank = _squares(sk.RANK, "Each square's piece rank (0 on an empty square).")
+    revealed = _squares(sk.REVEALED, "1 where a piece's rank is public.")
+    moved = _squares(sk.MOVED, "1 where a piece has moved (public).")
 
     def __init__(self, max_moves: int):
-        self.owner = [LAKE if s in LAKES else EMPTY for s in range(NUM_SQUARES)]
-        self.rank = [0] * NUM_SQUARES
-        self.revealed = [0] * NUM_SQUARES
-        self.moved = [0] * NUM_SQUARES
-        self.placed = 0                     # home squares filled so far (80 = set up)
-        self.pool = list(PIECE_COUNTS)
-        self.cur = 0
-        self.moves = 0
-        self.max_moves = max_moves
-        self.winner = -1
-        self.done = False
-        self.lost = [[0] * NUM_RANKS, [0] * NUM_RANKS]   # captured pieces (public)
+        self.s = sk.new_state(max_moves)
 
-    # -- flow ---------------------------------------------------------------------------
-    def is_terminal(self):
-        return self.done
+    @property
+    def n(self) -> int:
+        return 2
 
-    def current_player(self):
-        if self.done:
-            return tt.TERMINAL
-        if self.placed < 80:
-            return tt.CHANCE
-        return self.cur
+    @property
+    def done(self) -> bool:
+        return bool(self.s[sk.H_DONE])
 
-    def chance_outcomes(self):
-        return tt.count_outcomes(self.pool)
+    @property
+    def pool(self) -> np.ndarray:
+        """Piece counts still to place (a view)."""
+        return self.s[sk.POOL : sk.POOL + NUM_RANKS]
 
-    def _moves_of(self, player: int, first_only: bool = False) -> list[int]:
-        owner, rank = self.owner, self.rank
-        enemy = 1 - player
-        actions = []
-        for s in range(NUM_SQUARES):
-            if owner[s] != player or rank[s] == FLAG or rank[s] == BOMB:
-                continue
-            scout = rank[s] == SCOUT
-            for d, ray in enumerate(RAYS[s]):
-                base = (s * 4 + d) * 9
-                for dist, t in enumerate(ray if scout else ray[:1]):
-                    o = owner[t]
-                    if o == EMPTY:
-                        actions.append(base + dist)
-                    elif o == enemy:
-                        actions.append(base + dist)
-                        break
-                    else:
-                        break
-                if first_only and actions:
-                    return actions
-        return actions
-
-    def legal_actions(self):
-        if self.done or self.placed < 80:
-            return []
-        return self._moves_of(self.cur)
-
-    def apply(self, action):
-        if self.placed < 80:
-            square = HOME[0][self.placed] if self.placed < 40 else HOME[1][self.placed - 40]
-            self.owner[square] = 0 if self.placed < 40 else 1
-            self.rank[square] = action
-            self.pool[action] -= 1
-            self.placed += 1
-            if self.placed == 40:
-                self.pool = list(PIECE_COUNTS)
-            return
-        src, direction, distance = decode(action)
-        dst = _target(src, direction, distance)
-        p = self.cur
-        if self.owner[dst] == EMPTY:
-            self._move(src, dst)
-            if distance > 1:
-                self.revealed[dst] = 1
-        else:
-            self._attack(src, dst)
-        self.moves += 1
-        if self.done:
-            return
-        self.cur = 1 - p
-        if not self._moves_of(self.cur, first_only=True):
-            self.done, self.winner = True, p
-        elif self.moves >= self.max_moves:
-            self.done = True
-
-    def _move(self, src: int, dst: int):
-        for arr in (self.owner, self.rank, self.revealed):
-            arr[dst] = arr[src]
-        self.moved[dst] = 1
-        self.owner[src], self.revealed[src], self.moved[src] = EMPTY, 0, 0
-
-    def _remove(self, square: int):
-        self.lost[self.owner[square]][self.rank[square]] += 1
-        self.owner[square], self.revealed[square], self.moved[square] = EMPTY, 0, 0
-
-    def _attack(self, src: int, dst: int):
-        a, d = self.rank[src], self.rank[dst]
-        self.revealed[src] = self.revealed[dst] = 1
-        if d == FLAG:
-            self.done, self.winner = True, self.owner[src]
-            self._remove(dst)
-            self._move(src, dst)
-            return
-        if d == BOMB:
-            attacker_wins = a == MINER
-        elif a == SPY and d == MARSHAL:
-            attacker_wins = True
-        elif a == d:
-            self._remove(src)
-            self._remove(dst)
-            return
-        else:
-            attacker_wins = a > d
-        if attacker_wins:
-            self._remove(dst)
-            self._move(src, dst)
-        else:
-            self._remove(src)
-
-    def returns(self):
-        if not self.done:
-            return [0.0, 0.0]
-        if self.winner < 0:
-            return [0.5, 0.5]
-        return [1.0 if p == self.winner else 0.0 for p in range(2)]
+    @property
+    def lost(self) -> np.ndarray:
+        """Captured pieces of each player by rank, (2, 12) (a view)."""
+        return self.s[sk.LOST : sk.LOST + 2 * NUM_RANKS].reshape(2, NUM_RANKS)
 
     # -- information ---------------------------------------------------------------------
+    def _codes(self, player: int | None) -> np.ndarray:
+        """Each square's code (see ``_SHOWN``) as ``player`` sees it (None: every rank shown)."""
+        s = self.s
+        owner = s[sk.OWNER : sk.OWNER + NUM_SQUARES]
+        piece = owner >= 0
+        shown = piece
+        if player is not None:
+            shown = (owner == player) | (s[sk.REVEALED : sk.REVEALED + NUM_SQUARES] == 1)
+        codes = np.where(piece, 26 + 2 * owner + s[sk.MOVED : sk.MOVED + NUM_SQUARES], owner + 2)
+        return np.where(piece & shown, 2 + owner * NUM_RANKS + s[sk.RANK : sk.RANK + NUM_SQUARES], codes)
+
     def _board(self, player: int | None) -> str:
-        """The board, one character a square, as ``player`` sees it (None: every rank shown)."""
-        rows = []
-        for r in range(SIZE):
-            row = []
-            for c in range(SIZE):
-                s = r * SIZE + c
-                o = self.owner[s]
-                if o == LAKE:
-                    row.append("~")
-                elif o == EMPTY:
-                    row.append(".")
-                elif player is None or o == player or self.revealed[s]:
-                    ch = RANK_CHARS[self.rank[s]]
-                    row.append(ch if o == 0 else ch.lower())
-                else:
-                    row.append(("m" if self.moved[s] else "?") if o == 0 else
-                               ("w" if self.moved[s] else "!"))
-            rows.append("".join(row))
-        return "\n".join(rows)
+        """The board, one character a square, a row a line, as ``player`` sees it."""
+        chars = _SHOWN[self._codes(player)].reshape(SIZE, SIZE)
+        return "\n".join("".join(row) for row in chars.tolist())
+
+    def _lost_text(self) -> str:
+        lost = self.s[sk.LOST : sk.LOST + 2 * NUM_RANKS].tolist()
+        return f"lost {lost[:NUM_RANKS]} {lost[NUM_RANKS:]}"
 
     # Tensor layout: see the module docstring.
     def tensor_pieces(self, player):
+        codes = self._codes(player)
         board = np.zeros((30, SIZE, SIZE), np.float32)
-        for s in range(NUM_SQUARES):
-            r, c = divmod(s, SIZE)
-            o = self.owner[s]
-            if o == LAKE:
-                board[28, r, c] = 1
-            elif o == EMPTY:
-                board[29, r, c] = 1
-            elif o == player or self.revealed[s]:
-                board[o * NUM_RANKS + self.rank[s], r, c] = 1
-            else:
-                board[24 + o, r, c] = 1
-                board[26 + o, r, c] = self.moved[s]
-        return [("player", tt.one_hot(player, 2)),
-                ("mover", tt.mover_one_hot(self, 2)),
-                ("moves", np.asarray([self.moves], np.float32)),
-                ("placed", np.asarray([self.placed], np.float32)),
-                ("board", board),
-                ("lost", np.asarray(self.lost, np.float32))]
+        board[_PLANE[codes], _ROWS, _COLUMNS] = 1
+        hidden = codes >= 26
+        board[_PLANE[codes[hidden]] + 2, _ROWS[hidden], _COLUMNS[hidden]] = _HIDDEN_MOVED[codes[hidden]]
+        s = self.s
+        return [
+            ("player", tt.one_hot(player, 2)),
+            ("mover", tt.mover_one_hot(self, 2)),
+            ("moves", np.asarray([s[sk.H_MOVES]], np.float32)),
+            ("placed", np.asarray([s[sk.H_PLACED]], np.float32)),
+            ("board", board),
+            ("lost", s[sk.LOST : sk.LOST + 2 * NUM_RANKS].reshape(2, NUM_RANKS).astype(np.float32)),
+        ]
 
     def observation_string(self, player):
-        return (f"p{player} mover {self.current_player()} move {self.moves} placed {self.placed}\n"
-                f"{self._board(player)}\nlost {self.lost[0]} {self.lost[1]}")
+        s = self.s
+        return (
+            f"p{player} mover {self.current_player()} move {s[sk.H_MOVES]} placed {s[sk.H_PLACED]}\n"
+            f"{self._board(player)}\n{self._lost_text()}"
+        )
 
     def information_state_string(self, player):
         return self.observation_string(player)
-
-    def resample(self, player, rng):
-        """Deal the opponent's unrevealed ranks uniformly; Bombs and Flag only on unmoved pieces."""
-        k = self.copy()
-        other = 1 - player
-        if k.placed < 80:
-            # During setup only the opponent's placed pieces and the undealt rest are hidden.
-            squares = [s for s in range(NUM_SQUARES) if k.owner[s] == other]
-            ranks = [k.rank[s] for s in squares]
-            placing_other = (k.placed < 40) == (other == 0)
-            if placing_other:
-                ranks += tt.counts_to_list(k.pool)
-            tt.shuffle_in_place(ranks, rng)
-            for s, r in zip(squares, ranks):
-                k.rank[s] = r
-            if placing_other:
-                k.pool = [0] * NUM_RANKS
-                for r in ranks[len(squares):]:
-                    k.pool[r] += 1
-            return k
-        hidden = [s for s in range(NUM_SQUARES) if k.owner[s] == other and not k.revealed[s]]
-        ranks = [k.rank[s] for s in hidden]
-        fixed = [r for r in ranks if r in (FLAG, BOMB)]
-        mobile = [r for r in ranks if r not in (FLAG, BOMB)]
-        unmoved = [s for s in hidden if not k.moved[s]]
-        moved = [s for s in hidden if k.moved[s]]
-        tt.shuffle_in_place(unmoved, rng)
-        for s, r in zip(unmoved, fixed):
-            k.rank[s] = r
-        rest = unmoved[len(fixed):] + moved
-        tt.shuffle_in_place(mobile, rng)
-        for s, r in zip(rest, mobile):
-            k.rank[s] = r
-        return k
 
     def action_to_string(self, player, action):
         if player == tt.CHANCE:
             return f"place {RANK_CHARS[action]}"
         src, direction, distance = decode(action)
-        dst = _target(src, direction, distance)
+        dst = sk.target(src, direction, distance)
         return f"{divmod(src, SIZE)}->{divmod(dst, SIZE)}"
 
     def __str__(self):
-        return f"mover {self.current_player()} move {self.moves}\n" + self._board(None)
+        return f"mover {self.current_player()} move {self.s[sk.H_MOVES]}\n" + self._board(None)
+
+    # -- worlds ----------------------------------------------------------------------------
+    def resample(self, player, rng):
+        """Deal the opponent's unrevealed ranks uniformly; Bombs and Flag only on unmoved pieces
+        (each piece's setup outcome follows its rank, so ``plan_history`` deals the world)."""
+        k = self.copy()
+        s, other = k.s, 1 - player
+        owner = s[sk.OWNER : sk.OWNER + NUM_SQUARES].tolist()
+        rank = s[sk.RANK : sk.RANK + NUM_SQUARES].tolist()
+        if s[sk.H_PLACED] < sk.NUM_PIECES:
+            # During setup only the opponent's placed pieces and the undealt rest are hidden.
+            squares = [q for q in range(NUM_SQUARES) if owner[q] == other]
+            ranks = [rank[q] for q in squares]
+            placing_other = (s[sk.H_PLACED] < 40) == (other == 0)
+            if placing_other:
+                ranks += tt.counts_to_list(k.pool.tolist())
+            tt.shuffle_in_place(ranks, rng)
+            _set_ranks(s, squares, ranks)
+            if placing_other:
+                k.pool[:] = tt.list_to_counts(ranks[len(squares) :], NUM_RANKS)
+            return k
+        revealed, moved = k.revealed.tolist(), k.moved.tolist()
+        hidden = [q for q in range(NUM_SQUARES) if owner[q] == other and not revealed[q]]
+        ranks = [rank[q] for q in hidden]
+        fixed = [r for r in ranks if r in (FLAG, BOMB)]
+        mobile = [r for r in ranks if r not in (FLAG, BOMB)]
+        unmoved = [q for q in hidden if not moved[q]]
+        tt.shuffle_in_place(unmoved, rng)
+        _set_ranks(s, unmoved, fixed)
+        rest = unmoved[len(fixed) :] + [q for q in hidden if moved[q]]
+        tt.shuffle_in_place(mobile, rng)
+        _set_ranks(s, rest, mobile)
+        return k
+
+    def plan_history(self, game, history, player, context=None):
+        """The history dealing this world: ``history`` with each piece's setup outcome
+        replaced by the piece's rank here (the moves are the real ones)."""
+        placed = int(self.s[sk.H_PLACED])
+        return self.s[sk.PRANK : sk.PRANK + placed].tolist() + list(history[placed:])
+
+
+def _set_ranks(s: np.ndarray, squares: list[int], ranks: list[int]) -> None:
+    """Give the pieces on ``squares`` the ``ranks`` (pairwise, up to the shorter list), and
+    their setup outcomes with them."""
+    for q, r in zip(squares, ranks):
+        s[sk.RANK + q] = r
+        s[sk.PRANK + s[sk.PIECE + q]] = r
 
 
 _DEFAULT_MAX_MOVES = 1000
-GAME_TYPE = tt.make_game_type(GAME_NAME, "Stratego", 2, 2,
-                              {"players": 2, "max_moves": _DEFAULT_MAX_MOVES})
+GAME_TYPE = tt.make_game_type(GAME_NAME, "Stratego", 2, 2, {"players": 2, "max_moves": _DEFAULT_MAX_MOVES})
 
 
 class StrategoGame(tt.TabletopGame):
@@ -336,8 +253,14 @@ class StrategoGame(tt.TabletopGame):
         params = dict(params or {})
         tt.players_param(params, GAME_TYPE)
         max_moves = tt.int_param(params, "max_moves", _DEFAULT_MAX_MOVES, 1, 100_000)
-        super().__init__(GAME_TYPE, params, num_players=2, num_distinct_actions=NUM_ACTIONS,
-                         max_chance_outcomes=NUM_RANKS, max_game_length=max_moves + 80)
+        super().__init__(
+            GAME_TYPE,
+            params,
+            num_players=2,
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_RANKS,
+            max_game_length=max_moves + 80,
+        )
         self.max_moves = max_moves
 
     def new_kernel(self):

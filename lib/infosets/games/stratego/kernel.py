@@ -1,11 +1,16 @@
-"""Numba kernel of the ``stratego`` port (``infosets.games.stratego.game``) for the compiled engine.
+"""Stratego's rules, in numba: the one set both engines play (``stratego`` port, ``game.py``).
 
-Serves the compiled PI-MCTS / IS-MCTS engine of Ravichandran, Goodman and Lucas, "PIMCTS
-evaluation in tabletop games" (slug ``pimcts_aggregation``), where Stratego is the costliest
-game per move. The readable reference is ``stratego.StrategoKernel``; this module has the same
-rules, action ids ``(square * 4 + direction) * 9 + distance - 1``, chance outcomes (each home
-square's rank drawn from the remaining piece counts, in rank order, probability count / total),
-win-share returns and information state strings (built in Python from the array).
+Serves the PI-MCTS / IS-MCTS study of Ravichandran, Goodman and Lucas, "Evaluation of
+Perfect-Information Monte Carlo Tree Search in Imperfect-Information Games"
+(docs/papers/pimcts_aggregation.md), where Stratego is the costliest game per move. The rules
+and modelling choices are in ``game.py``'s docstring; ``game.py``'s ``StrategoKernel`` runs
+these functions for the pyspiel adapter and the Python reference engine
+(``infosets.games.array_kernel``), and the compiled engine calls them directly. The former
+Python rules are frozen in ``tests/games/stratego/oracle.py`` and checked against these.
+
+Action ids ``(square * 4 + direction) * 9 + distance - 1``; chance outcomes: each home
+square's rank drawn from the remaining piece counts, in rank order, probability count / total;
+win-share returns.
 
 A state is an int64 array (offsets below): a header ``[placed, cur, moves, max_moves, winner,
 done]``; per square (100 each) ``owner`` (0, 1, -1 empty, -2 lake), ``rank``, ``revealed``,
@@ -14,7 +19,7 @@ so a state has one array); ``prank`` (80: each piece's
 rank, which is also its setup chance outcome); ``pool`` (12 piece counts still to place);
 ``lost`` (2 x 12 captured pieces, public); then the ``max_moves`` move actions played. The
 history (``array_history``) is the 80 setup outcomes ``prank`` followed by the moves, so a
-determinized world replays in the pyspiel adapter to the same board.
+determinized world replays to the same board (the port's history planning).
 
 Heuristic (``nb_heuristic``): TAG's setting for Stratego (``json/players/gameSpecific/
 Stratego.json``) is ``WinPlusHeuristic(1000)`` over the game's ``StrategoHeuristic``: at a
@@ -23,11 +28,12 @@ the board minus the opponent's mean (Bomb 0, Flag 1, any other piece rank * 0.1,
 Marshal = 10; a side with no piece on the board counts 0 during setup); at the end the returns
 (win 1, loss 0, draw 0.5, as TAG's WinPlus gives).
 
-Determinization (``nb_determinize``): as ``StrategoKernel.resample``: the opponent's unrevealed
-ranks are dealt uniformly over their unrevealed pieces with Bombs and the Flag only on pieces
-that never moved (during setup: the opponent's placed pieces and their undealt rest shuffled
-together). ``nb_infostate_key`` is a 64-bit hash of what the information state string shows
-(collisions are possible in principle, at odds of about n^2 / 2^64 over n states).
+Determinization (``nb_determinize``): the law of the port's ``resample`` on the PCG32 stream:
+the opponent's unrevealed ranks are dealt uniformly over their unrevealed pieces with Bombs
+and the Flag only on pieces that never moved (during setup: the opponent's placed pieces and
+their undealt rest shuffled together). ``nb_infostate_key`` is a 64-bit hash of what the
+information state string shows (collisions are possible in principle, at odds of about
+n^2 / 2^64 over n states).
 """
 
 from __future__ import annotations
@@ -38,26 +44,55 @@ import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_bounded
-from infosets.games.kernels import Kernel
-from infosets.games.stratego.game import (
-    BOMB,
-    DIRECTIONS,
-    EMPTY,
-    FLAG,
-    LAKE,
-    LAKES,
-    MARSHAL,
-    MINER,
-    NUM_ACTIONS,
-    NUM_RANKS,
-    NUM_SQUARES,
-    PIECE_COUNTS,
-    RANK_CHARS,
-    RAYS,
-    SCOUT,
-    SIZE,
-    SPY,
-)
+from infosets.games.array_kernel import kernel_record
+from infosets.games.kernels import FieldKernel
+
+# -- the game's constants (the port, ``game.py``, reads them from here) -----------------------
+SIZE = 10
+NUM_SQUARES = SIZE * SIZE
+FLAG, SPY, SCOUT, MINER = 0, 1, 2, 3
+MARSHAL, BOMB = 10, 11
+NUM_RANKS = 12
+PIECE_COUNTS = (1, 1, 8, 5, 4, 4, 4, 3, 2, 1, 1, 6)  # by rank, one player's 40 pieces
+EMPTY, LAKE = -1, -2
+LAKES = frozenset(r * SIZE + c for r in (4, 5) for c in (2, 3, 6, 7))
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (row, column) steps
+NUM_ACTIONS = NUM_SQUARES * 4 * 9
+
+
+def _ray(square: int, direction: int) -> tuple:
+    """Squares from ``square`` along ``direction`` up to the board edge or a lake."""
+    dr, dc = DIRECTIONS[direction]
+    r, c = divmod(square, SIZE)
+    out = []
+    while True:
+        r, c = r + dr, c + dc
+        if not (0 <= r < SIZE and 0 <= c < SIZE) or r * SIZE + c in LAKES:
+            return tuple(out)
+        out.append(r * SIZE + c)
+
+
+RAYS = tuple(tuple(_ray(s, d) for d in range(4)) for s in range(NUM_SQUARES))
+
+
+def encode(square: int, direction: int, distance: int) -> int:
+    """The action moving the piece on ``square`` ``distance`` squares along ``direction``."""
+    return (square * 4 + direction) * 9 + distance - 1
+
+
+def decode(action: int) -> tuple[int, int, int]:
+    """(square, direction, distance) of a move action."""
+    rest, d = divmod(action, 9)
+    square, direction = divmod(rest, 4)
+    return square, direction, d + 1
+
+
+def target(square: int, direction: int, distance: int) -> int:
+    """The square a move lands on."""
+    dr, dc = DIRECTIONS[direction]
+    r, c = divmod(square, SIZE)
+    return (r + dr * distance) * SIZE + c + dc * distance
+
 
 CHANCE = -1
 TERMINAL = -4
@@ -72,7 +107,7 @@ PRANK = PIECE + NUM_SQUARES
 POOL = PRANK + NUM_PIECES
 LOST = POOL + NUM_RANKS
 MOVES = LOST + 2 * NUM_RANKS
-HEURISTIC_SCALE = 1000.0   # WinPlusHeuristic's scale in TAG's Stratego setting
+HEURISTIC_SCALE = 1000.0  # WinPlusHeuristic's scale in TAG's Stratego setting
 HEURISTIC_CAP = 0.9
 
 # RAY_LEN[s, d] squares along direction d from s (to the edge or a lake), RAY[s, d, k] the k-th.
@@ -80,7 +115,7 @@ RAY_LEN = np.array([[len(RAYS[s][d]) for d in range(4)] for s in range(NUM_SQUAR
 RAY = np.full((NUM_SQUARES, 4, SIZE), -1, dtype=np.int64)
 for _s in range(NUM_SQUARES):
     for _d in range(4):
-        RAY[_s, _d, :len(RAYS[_s][_d])] = RAYS[_s][_d]
+        RAY[_s, _d, : len(RAYS[_s][_d])] = RAYS[_s][_d]
 STEP = np.array([dr * SIZE + dc for dr, dc in DIRECTIONS], dtype=np.int64)
 COUNTS = np.array(PIECE_COUNTS, dtype=np.int64)
 
@@ -97,7 +132,7 @@ def new_state(max_moves: int) -> np.ndarray:
     for q in range(NUM_SQUARES):
         s[OWNER + q] = LAKE if q in LAKES else EMPTY
         s[PIECE + q] = -1
-    s[POOL:POOL + NUM_RANKS] = PIECE_COUNTS
+    s[POOL : POOL + NUM_RANKS] = PIECE_COUNTS
     return s
 
 
@@ -431,74 +466,30 @@ def nb_determinize(s, player, rng):
 
 # -- conversions (Python) ----------------------------------------------------------------------
 def array_from_history(history, max_moves: int) -> np.ndarray:
+    """The state array ``history`` (pyspiel action ids) reaches."""
     s = new_state(max_moves)
     for action in history:
         nb_apply_action(s, int(action))
     return s
 
 
-def array_from_board(k) -> np.ndarray:
-    """The state array of a reference kernel (``stratego.StrategoKernel``) for scoring: its
-    header, board (owner, rank, revealed, moved), pool and captured pieces, which is all
-    ``nb_heuristic`` and ``nb_returns`` read. The kernel object keeps no piece ids, setup
-    record or moves, so ``PIECE`` is -1 and ``PRANK`` and ``MOVES`` are 0, as ``new_state``
-    leaves them, and ``array_history`` of the result is wrong: not a state to search from
-    (``array_from_history`` gives that)."""
-    s = np.zeros(state_size(k.max_moves), dtype=np.int64)   # new_state's loop costs most here
-    s[PIECE:PIECE + NUM_SQUARES] = -1
-    s[H_PLACED], s[H_CUR], s[H_MOVES], s[H_MAX] = k.placed, k.cur, k.moves, k.max_moves
-    s[H_WINNER], s[H_DONE] = k.winner, int(k.done)
-    owner = np.asarray(k.owner, dtype=np.int64)
-    s[OWNER:OWNER + NUM_SQUARES] = owner
-    s[RANK:RANK + NUM_SQUARES] = np.where(owner >= 0, k.rank, 0)   # an empty square has rank 0
-    s[REVEALED:REVEALED + NUM_SQUARES] = k.revealed
-    s[MOVED:MOVED + NUM_SQUARES] = k.moved
-    s[POOL:POOL + NUM_RANKS] = k.pool
-    s[LOST:LOST + 2 * NUM_RANKS] = k.lost[0] + k.lost[1]
-    return s
-
-
 def array_history(s: np.ndarray) -> list[int]:
-    return [int(a) for a in s[PRANK:PRANK + s[H_PLACED]]] + [int(a) for a in s[MOVES:MOVES + s[H_MOVES]]]
+    """The history reaching ``s``: each placed piece's rank (its setup outcome), then the moves."""
+    placed = int(s[H_PLACED])
+    return s[PRANK : PRANK + placed].tolist() + s[MOVES : MOVES + s[H_MOVES]].tolist()
 
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """``StrategoKernel.information_state_string(player)`` of a state array."""
-    owner = s[OWNER:OWNER + NUM_SQUARES].tolist()
-    rank = s[RANK:RANK + NUM_SQUARES].tolist()
-    revealed = s[REVEALED:REVEALED + NUM_SQUARES].tolist()
-    moved = s[MOVED:MOVED + NUM_SQUARES].tolist()
-    chars = []
-    for q in range(NUM_SQUARES):
-        o = owner[q]
-        if o == LAKE:
-            chars.append("~")
-        elif o == EMPTY:
-            chars.append(".")
-        elif o == player or revealed[q]:
-            ch = RANK_CHARS[rank[q]]
-            chars.append(ch if o == 0 else ch.lower())
-        elif o == 0:
-            chars.append("m" if moved[q] else "?")
-        else:
-            chars.append("w" if moved[q] else "!")
-    rows = ["".join(chars[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
-    lost = s[LOST:LOST + 2 * NUM_RANKS].tolist()
-    mover = int(nb_current_player(s))
-    return (f"p{player} mover {mover} move {int(s[H_MOVES])} placed {int(s[H_PLACED])}\n"
-            + "\n".join(rows) + f"\nlost {lost[:NUM_RANKS]} {lost[NUM_RANKS:]}")
-
-
-__all__ = ["NUM_ACTIONS", "array_from_history", "array_history", "array_infostate_string", "new_state"]
 
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
-def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
-    max_moves = int(game.max_moves)
-    return Kernel("stratego", RULES, 2, NUM_ACTIONS,
-                  lambda history: array_from_history(history, max_moves), array_history,
-                  array_infostate_string)
+def kernel_for(game) -> FieldKernel:
+    """This game's kernel for a loaded pyspiel ``game`` (every ``max_moves`` is covered;
+    ``infosets.games.kernels.kernel_for``)."""
+    return kernel_record("stratego", RULES, game)
+
+
+def array_from_board(k) -> np.ndarray:
+    """The state array of the port's kernel object (``heuristics.py`` reads it until its
+    Stratego entry reads ``k.s`` as the other ports' do)."""
+    return k.s
