@@ -112,7 +112,7 @@ _PORT_HEURISTICS = {
     "virus": (virus_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "exploding_kittens": (kittens_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
     "dominion": (dominion_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
-    "stratego": (stratego_kernel.nb_heuristic, stratego_kernel.array_from_board),
+    "stratego": (stratego_kernel.nb_heuristic, lambda k: k.s),  # an ArrayKernel: the array itself
 }
 # Ports whose module defines ``heuristic(state)`` for its pyspiel states and kernels.
 _MODULE_HEURISTIC = {"PokerKernel": "poker_tag", "ColtExpressKernel": "colt_express",
