@@ -487,9 +487,3 @@ def kernel_for(game) -> FieldKernel:
     """This game's kernel for a loaded pyspiel ``game`` (every ``max_moves`` is covered;
     ``infosets.games.kernels.kernel_for``)."""
     return kernel_record("stratego", RULES, game)
-
-
-def array_from_board(k) -> np.ndarray:
-    """The state array of the port's kernel object (``heuristics.py`` reads it until its
-    Stratego entry reads ``k.s`` as the other ports' do)."""
-    return k.s
