@@ -1,8 +1,8 @@
 """Shared fixtures: every test writes data and figures under its own temporary folder.
 
 Tests mirror ``lib/infosets`` (``tests/search/test_ismcts.py`` tests ``search/ismcts.py``);
-the shared check modules (``kernel_checks``, ``tabletop_checks``, ...) stay here and are
-importable from every folder.
+the shared check modules (``kernel_checks``, ``tabletop_checks``, ...) stay here (the ports'
+``oracle_checks`` in ``tests/games``), importable from every folder.
 """
 
 import shutil
@@ -14,6 +14,8 @@ from types import SimpleNamespace
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# tests/games/oracle_checks.py (the ports' oracle checks) is importable from every game's folder
+sys.path.insert(1, str(Path(__file__).resolve().parent / "games"))
 
 # The files holding `make test`'s slowest tests (seconds a test on a fresh clone of the 2-core
 # machine, pytest's --durations), run first and slowest first: pytest-xdist hands the workers

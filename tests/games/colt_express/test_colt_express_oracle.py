@@ -4,12 +4,12 @@ pimcts_aggregation study (docs/papers/pimcts_aggregation.md): random games agree
 on every field, the mover, legal actions, chance outcomes, returns, heuristic, strings, tensors
 and action names; the world sampler draws the same histories from the same seed (numpy and
 PCG32 streams, left in the same state), so pimcts_aggregation's draws through the Python port
-do not move."""
+do not move. The shared checks: ``tests/games/oracle_checks.py``."""
 
-import importlib.util
-from pathlib import Path
+from functools import partial
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 
@@ -18,75 +18,49 @@ from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 from infosets.games.colt_express import game as ce
 
-_spec = importlib.util.spec_from_file_location("colt_express_oracle", Path(__file__).with_name("oracle.py"))
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
-
+oracle = oc.load_oracle(__file__)
 _K = oracle.ColtExpressKernel
-FIELDS = _K.VALUE_FIELDS + _K.LIST_FIELDS + _K.NESTED_FIELDS
+_fields = partial(oc.state_fields, names=_K.VALUE_FIELDS + _K.LIST_FIELDS + _K.NESTED_FIELDS)
 
 
-def _fields(kernel) -> dict:
-    return {name: getattr(kernel, name) for name in FIELDS}
-
-
-def _tensors(kernel, player: int, perfect_recall: bool) -> dict:
-    views = {name: np.zeros(shape) for name, shape in kernel.tensor_pieces(perfect_recall)}
-    kernel.fill_tensor(player, perfect_recall, views)
-    return views
-
-
-def _assert_same(ours, theirs, n, step):
-    """Every field, the flow, the strings and the tensors of two kernels are equal."""
-    assert _fields(ours) == _fields(theirs), step
-    assert ours.current_player() == theirs.current_player(), step
-    assert ours.is_terminal() == theirs.is_terminal(), step
-    assert ours.returns() == theirs.returns(), step
+def _same_scores_and_bullets(ours, theirs, step):
+    """The scores, the heuristic and every player's bullet cards are equal."""
     assert ours.scores() == theirs.scores(), step
     assert ce.heuristic(ours) == oracle.heuristic(theirs), step
-    assert str(ours) == str(theirs), step
-    for p in range(n):
-        assert ours.information_state_string(p) == theirs.information_state_string(p), (step, p)
-        assert ours.observation_string(p) == theirs.observation_string(p), (step, p)
-        assert [ours.bullet_cards(q) for q in range(n)] == [theirs.bullet_cards(q) for q in range(n)]
-        for recall in (False, True):
-            a, b = _tensors(ours, p, recall), _tensors(theirs, p, recall)
-            assert a.keys() == b.keys()
-            for name in a:
-                assert np.array_equal(a[name], b[name]), (step, p, recall, name)
+    n = theirs.n
+    assert [ours.bullet_cards(q) for q in range(n)] == [theirs.bullet_cards(q) for q in range(n)], step
+
+
+def _same_action_names(ours, theirs, mover, action, step):
+    """At a decision, every legal action has the same name in both."""
+    if mover != tt.CHANCE:
+        legal = theirs.legal_actions()
+        names = [theirs.action_to_string(mover, a) for a in legal]
+        assert [ours.action_to_string(mover, a) for a in legal] == names, step
 
 
 def _play_both(players: int, seed: int, check_every: int = 1):
     """A random game on the port's kernel and on the oracle side by side (checked equal every
     ``check_every`` steps and at the end; the mover, legal actions, chance outcomes and action
     names at every step); yields (ours, oracle's, history so far) at every step."""
-    game = pyspiel.load_game("colt_express", {"players": players})
-    ours, theirs = game.new_kernel(), _K(players)
-    rng = np.random.default_rng(seed)
-    history = []
-    while True:
-        step = len(history)
-        mover = theirs.current_player()
-        assert ours.current_player() == mover, step
-        if step % check_every == 0 or theirs.is_terminal():
-            _assert_same(ours, theirs, players, step)
-        yield ours, theirs, history
-        if theirs.is_terminal():
-            return
-        if mover == tt.CHANCE:
-            outcomes = theirs.chance_outcomes()
-            assert ours.chance_outcomes() == outcomes, step
-            assert ours.legal_actions() == [a for a, _ in outcomes], step
-            action = tt.sample_chance(theirs, rng)
-        else:
-            legal = theirs.legal_actions()
-            assert ours.legal_actions() == legal, step
-            names = [theirs.action_to_string(mover, a) for a in legal]
-            assert [ours.action_to_string(mover, a) for a in legal] == names, step
-            action = legal[int(rng.integers(len(legal)))]
-        ours.apply(action)
-        theirs.apply(action)
-        history.append(action)
+    ours, theirs = pyspiel.load_game("colt_express", {"players": players}).new_kernel(), _K(players)
+    same = oc.state_check(
+        players,
+        _fields,
+        tensors="filled",
+        tensor_dtype=np.float64,
+        log_codes=False,
+        extra=_same_scores_and_bullets,
+    )
+    return oc.play_both(
+        ours,
+        theirs,
+        np.random.default_rng(seed),
+        same,
+        check_every=check_every,
+        at_chance=oc.chance_checks(legal="legal_actions"),
+        before_move=_same_action_names,
+    )
 
 
 # players -> (games, full check every how many steps); 2-4 and 5-6 use different turn sequences

@@ -3,12 +3,13 @@ pure-Python oracle (``oracle.py``, the former ``DominionKernel``): random games 
 step on every field, the mover, legal actions, chance outcomes, returns, strings, tensors and
 log codes; the resampler draws the same worlds from the same seed (numpy and PCG32), and the
 world sampler reads the same history context, plans the same histories and replays the same
-moves (pimcts_aggregation's draws through the Python port do not move)."""
+moves (pimcts_aggregation's draws through the Python port do not move). The shared checks:
+``tests/games/oracle_checks.py``."""
 
-import importlib.util
-from pathlib import Path
+from functools import partial
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 
@@ -16,32 +17,15 @@ import infosets.games  # noqa: F401  (registers the games)
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 
-_spec = importlib.util.spec_from_file_location("dominion_oracle", Path(__file__).with_name("oracle.py"))
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
-
+oracle = oc.load_oracle(__file__)
 _K = oracle.DominionKernel
-FIELDS = _K.VALUE_FIELDS + _K.LIST_FIELDS + _K.NESTED_FIELDS
+_fields = partial(oc.state_fields, names=_K.VALUE_FIELDS + _K.LIST_FIELDS + _K.NESTED_FIELDS)
 
 
-def _fields(kernel) -> dict:
-    return {name: getattr(kernel, name) for name in FIELDS}
-
-
-def _assert_same(ours, theirs, n, step):
-    """Every field, the flow, the strings, the tensors and the log codes of two kernels are equal."""
-    assert _fields(ours) == _fields(theirs), step
-    assert ours.current_player() == theirs.current_player(), step
-    assert ours.is_terminal() == theirs.is_terminal(), step
-    assert ours.returns() == theirs.returns(), step
-    assert str(ours) == str(theirs), step
-    assert ours.log_codes() == theirs.log_codes(), step
-    assert [ours.victory_points(p) for p in range(n)] == [theirs.victory_points(p) for p in range(n)]
-    for p in range(n):
-        assert ours.information_state_string(p) == theirs.information_state_string(p), (step, p)
-        assert ours.observation_string(p) == theirs.observation_string(p), (step, p)
-        for (name, a), (other, b) in zip(ours.tensor_pieces(p), theirs.tensor_pieces(p), strict=True):
-            assert name == other and a.dtype == b.dtype and np.array_equal(a, b), (step, p, name)
+def _same_victory_points(ours, theirs, step):
+    """Every player's victory points are equal."""
+    n = theirs.n
+    assert [ours.victory_points(p) for p in range(n)] == [theirs.victory_points(p) for p in range(n)], step
 
 
 def _play_both(players: int, max_turns: int, seed: int, check_every: int = 1):
@@ -50,30 +34,16 @@ def _play_both(players: int, max_turns: int, seed: int, check_every: int = 1):
     step); yields (ours, oracle's, history so far) at every step. In odd seeds the players
     prefer kingdom cards (so Militia, Moat, Mine, Remodel, Cellar and Workshop are played)."""
     game = pyspiel.load_game("dominion", {"players": players, "max_turns": max_turns})
-    ours, theirs = game.new_kernel(), oracle.DominionKernel(players, max_turns)
-    rng = np.random.default_rng(seed)
-    history = []
-    while True:
-        step = len(history)
-        assert ours.current_player() == theirs.current_player(), step
-        if step % check_every == 0 or theirs.is_terminal():
-            _assert_same(ours, theirs, players, step)
-        yield ours, theirs, history
-        if theirs.is_terminal():
-            return
-        if theirs.current_player() == tt.CHANCE:
-            outcomes = theirs.chance_outcomes()
-            assert ours.chance_outcomes() == outcomes, step
-            assert ours.legal_actions() == [a for a, _ in outcomes], step
-            assert [a for a in range(-1, 19) if ours.chance_possible(a)] == [a for a, _ in outcomes]
-            action = tt.sample_chance(theirs, rng)
-        else:
-            legal = theirs.legal_actions()
-            assert ours.legal_actions() == legal, step
-            action = _choice(legal, rng, kingdom=seed % 2 == 1)
-        ours.apply(action)
-        theirs.apply(action)
-        history.append(action)
+    ours, theirs = game.new_kernel(), _K(players, max_turns)
+    return oc.play_both(
+        ours,
+        theirs,
+        np.random.default_rng(seed),
+        oc.state_check(players, _fields, extra=_same_victory_points),
+        check_every=check_every,
+        at_chance=oc.chance_checks(legal="legal_actions", possible=True, impossible=range(-1, 19)),
+        choose=partial(_choice, kingdom=seed % 2 == 1),
+    )
 
 
 def _choice(legal, rng, kingdom):

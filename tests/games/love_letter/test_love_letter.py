@@ -2,11 +2,10 @@
 kernel.py): rules by hand-worked examples, the adapter, and the world sampler (its record,
 its worlds' independence from hidden history, exactness against brute force)."""
 
-import importlib.util
 import itertools
-from pathlib import Path
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 
@@ -26,9 +25,7 @@ from tabletop_checks import (
 
 G, PR, B, H, P, K, C, X = range(8)
 
-_spec = importlib.util.spec_from_file_location("love_letter_oracle", Path(__file__).with_name("oracle.py"))
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+oracle = oc.load_oracle(__file__)
 # The state's fields, as the oracle names them (the port reads them from its array).
 FIELDS = oracle.LoveLetterKernel.__slots__
 

@@ -2,9 +2,13 @@
 frozen pure-Python oracle (``oracle.py``, the former ``LoveLetterKernel``): random games agree
 step by step on every field, the mover, legal actions, chance outcomes, returns, strings,
 tensors and log codes; the world sampler draws the same worlds from the same seed and plans
-the same histories for them (pimcts_aggregation's draws through the Python port do not move)."""
+the same histories for them (pimcts_aggregation's draws through the Python port do not move).
+The shared checks: ``tests/games/oracle_checks.py``."""
+
+from functools import partial
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 from test_love_letter import FIELDS, oracle
@@ -12,24 +16,7 @@ from test_love_letter import FIELDS, oracle
 import infosets.games  # noqa: F401  (registers the games)
 from infosets.games import _tabletop as tt
 
-
-def _fields(kernel) -> dict:
-    return {name: getattr(kernel, name) for name in FIELDS}
-
-
-def _assert_same(ours, theirs, n, step):
-    """Every field, the flow, the strings, the tensors and the log codes of two kernels are equal."""
-    assert _fields(ours) == _fields(theirs), step
-    assert ours.current_player() == theirs.current_player(), step
-    assert ours.is_terminal() == theirs.is_terminal(), step
-    assert ours.returns() == theirs.returns(), step
-    assert str(ours) == str(theirs), step
-    for p in range(n):
-        assert ours.information_state_string(p) == theirs.information_state_string(p), (step, p)
-        assert ours.observation_string(p) == theirs.observation_string(p), (step, p)
-        for (name, a), (other, b) in zip(ours.tensor_pieces(p), theirs.tensor_pieces(p), strict=True):
-            assert name == other and a.dtype == b.dtype and np.array_equal(a, b), (step, p, name)
-    assert ours.log_codes() == theirs.log_codes(), step
+_fields = partial(oc.state_fields, names=FIELDS)
 
 
 def _play_both(players: int, tokens: int, seed: int):
@@ -37,26 +24,10 @@ def _play_both(players: int, tokens: int, seed: int):
     every step; yields (ours, oracle's, history so far) at every step."""
     ours = pyspiel.load_game("love_letter", {"players": players, "tokens_to_win": tokens}).new_kernel()
     theirs = oracle.LoveLetterKernel(players, ours.tokens_to_win)
-    rng = np.random.default_rng(seed)
-    history = []
-    while True:
-        step = len(history)
-        _assert_same(ours, theirs, players, step)
-        yield ours, theirs, history
-        if theirs.is_terminal():
-            return
-        if theirs.current_player() == tt.CHANCE:
-            outcomes = theirs.chance_outcomes()
-            assert ours.chance_outcomes() == outcomes, step
-            assert all(ours.chance_possible(a) for a, _ in outcomes)
-            action = tt.sample_chance(theirs, rng)
-        else:
-            legal = theirs.legal_actions()
-            assert ours.legal_actions() == legal, step
-            action = legal[int(rng.integers(len(legal)))]
-        ours.apply(action)
-        theirs.apply(action)
-        history.append(action)
+    same = oc.state_check(players, _fields)
+    return oc.play_both(
+        ours, theirs, np.random.default_rng(seed), same, at_chance=oc.chance_checks(possible=True)
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

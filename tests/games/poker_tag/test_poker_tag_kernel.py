@@ -4,13 +4,12 @@ information-state key's injectivity) on random games, hand ranking against the f
 ``hand_value`` (``oracle.py``), the heuristic, the determinizer's consistency and distribution,
 and the compiled engine against the Python reference."""
 
-import importlib.util
 import itertools
 import random
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 from scipy import stats
@@ -24,9 +23,7 @@ from infosets.search.ismcts import ISMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 from kernel_checks import _both, decision_states, engines_agree
 
-_spec = importlib.util.spec_from_file_location("poker_tag_oracle", Path(__file__).with_name("oracle.py"))
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+oracle = oc.load_oracle(__file__)
 
 # 300 random games over four parameter sets (short games keep the string checks cheap; the
 # rules' agreement with the former Python rules is test_poker_tag_oracle.py's).

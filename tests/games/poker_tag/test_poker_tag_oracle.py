@@ -3,12 +3,13 @@ pure-Python oracle (``oracle.py``, the former ``PokerKernel``): random games agr
 on every field, the mover, legal actions, chance outcomes, returns, strings and tensors; the
 world sampler draws the same worlds from the same seed (numpy and PCG32), so
 pimcts_aggregation's draws through the Python port do not move. Source of the rules:
-docs/papers/pimcts_aggregation.md and TAG's ``games/poker`` (the port's module docstring)."""
+docs/papers/pimcts_aggregation.md and TAG's ``games/poker`` (the port's module docstring). The
+shared checks: ``tests/games/oracle_checks.py``."""
 
-import importlib.util
-from pathlib import Path
+from functools import partial
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 
@@ -16,70 +17,31 @@ import infosets.games  # noqa: F401  (registers the games)
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 
-_spec = importlib.util.spec_from_file_location("poker_tag_oracle", Path(__file__).with_name("oracle.py"))
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
-
-FIELDS = tuple(f for f in oracle.PokerKernel.VALUE_FIELDS + oracle.PokerKernel.LIST_FIELDS if f != "log")
+oracle = oc.load_oracle(__file__)
+_K = oracle.PokerKernel
+_fields = partial(oc.state_fields, names=tuple(f for f in _K.VALUE_FIELDS + _K.LIST_FIELDS if f != "log"))
 
 
-def _fields(kernel) -> dict:
-    return {name: getattr(kernel, name) for name in FIELDS}
-
-
-def _tensor(kernel, player: int, perfect_recall: bool) -> dict:
-    views = {name: np.zeros(shape, np.float32) for name, shape in kernel.tensor_pieces(perfect_recall)}
-    kernel.fill_tensor(player, perfect_recall, views)
-    return views
-
-
-def _assert_same(ours, theirs, n, step):
-    """Every field, the flow, the strings and the tensors of two kernels are equal."""
-    assert _fields(ours) == _fields(theirs), step
-    assert ours.current_player() == theirs.current_player(), step
-    assert ours.is_terminal() == theirs.is_terminal(), step
-    assert ours.returns() == theirs.returns(), step
+def _same_heuristic(ours, theirs, step):
     assert oracle.heuristic(ours) == oracle.heuristic(theirs), step
-    assert str(ours) == str(theirs), step
-    for p in range(n):
-        assert ours.information_state_string(p) == theirs.information_state_string(p), (step, p)
-        assert ours.observation_string(p) == theirs.observation_string(p), (step, p)
-        for recall in (False, True):
-            mine, its = _tensor(ours, p, recall), _tensor(theirs, p, recall)
-            assert list(mine) == list(its), step
-            assert all(np.array_equal(mine[k], its[k]) for k in mine), (step, p, recall)
 
 
 def _play_both(players: int, seed: int, check_every: int = 1, **params):
     """A random game on the port's kernel and on the oracle side by side (checked equal every
     ``check_every`` steps and at the end; the mover, legal actions and chance outcomes at every
-    step); yields (ours, oracle's) at every step."""
+    step); yields (ours, oracle's, history so far) at every step."""
     game = pyspiel.load_game("poker_tag", {"players": players, **params})
     ours = game.new_kernel()
-    theirs = oracle.PokerKernel(
-        players, game.max_hands, game.starting_money, game.small_blind, game.big_blind, game.bet
+    theirs = _K(players, game.max_hands, game.starting_money, game.small_blind, game.big_blind, game.bet)
+    same = oc.state_check(players, _fields, tensors="filled", log_codes=False, extra=_same_heuristic)
+    return oc.play_both(
+        ours,
+        theirs,
+        np.random.default_rng(seed),
+        same,
+        check_every=check_every,
+        at_chance=oc.chance_checks(legal="legal_actions_or_chance"),
     )
-    rng = np.random.default_rng(seed)
-    step = 0
-    while True:
-        assert ours.current_player() == theirs.current_player(), step
-        if step % check_every == 0 or theirs.is_terminal():
-            _assert_same(ours, theirs, players, step)
-        yield ours, theirs
-        if theirs.is_terminal():
-            return
-        if theirs.current_player() == tt.CHANCE:
-            outcomes = theirs.chance_outcomes()
-            assert ours.chance_outcomes() == outcomes, step
-            assert ours.legal_actions_or_chance() == [a for a, _ in outcomes], step
-            action = tt.sample_chance(theirs, rng)
-        else:
-            legal = theirs.legal_actions()
-            assert ours.legal_actions() == legal, step
-            action = legal[int(rng.integers(len(legal)))]
-        ours.apply(action)
-        theirs.apply(action)
-        step += 1
 
 
 # players -> (games, full check every how many steps)
@@ -91,7 +53,7 @@ def test_random_games_agree_with_the_oracle(players):
     games, every = GAMES[players]
     ends, showdowns = 0, 0
     for seed in range(games):
-        for ours, _ in _play_both(players, seed=100 * players + seed, check_every=every):
+        for ours, _, _ in _play_both(players, seed=100 * players + seed, check_every=every):
             ends += ours.is_terminal()
             showdowns += ours.is_terminal() and any(ours.shown)
     assert ends == games and showdowns > 0
@@ -111,7 +73,7 @@ def test_worlds_are_the_oracles(players):
     untouched; the worlds vary (not a vacuous check)."""
     distinct, checked, past = set(), 0, 0
     for game_seed in range(8):
-        for ours, theirs in _play_both(players, seed=7 + game_seed, check_every=40):
+        for ours, theirs, _ in _play_both(players, seed=7 + game_seed, check_every=40):
             if ours.is_terminal() or ours.current_player() == tt.CHANCE or len(ours.history) % 2:
                 continue
             player = ours.current_player()

@@ -5,12 +5,11 @@ the adapter's strings, the determinizer's consistency and distribution against t
 ``world_history``, and the compiled engine against the Python reference."""
 
 import hashlib
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 
@@ -34,11 +33,7 @@ from tabletop_checks import (
     seven_wonders_age_one_last_turn,
 )
 
-_spec = importlib.util.spec_from_file_location(
-    "seven_wonders_oracle_for_kernel", Path(__file__).with_name("oracle.py")
-)
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+oracle = oc.load_oracle(__file__)
 
 # 500 random games on one seed (two seeds until 2026-12-02). Measured then (line tracing of
 # games/seven_wonders/ over seed 0's games): every line is first reached by game 43, so the

@@ -4,12 +4,12 @@ step on every field, the mover, legal actions, chance outcomes, returns, strings
 log codes; the world sampler draws the same worlds from the same seed (numpy and PCG32), and
 the history planning (``history_context``, ``resample_given``, ``plan_history``,
 ``replay_move``) gives the same contexts and histories (pimcts_aggregation's draws through the
-Python port do not move)."""
+Python port do not move). The shared checks: ``tests/games/oracle_checks.py``."""
 
-import importlib.util
-from pathlib import Path
+from functools import partial
 
 import numpy as np
+import oracle_checks as oc
 import pyspiel
 import pytest
 
@@ -17,61 +17,24 @@ import infosets.games  # noqa: F401  (registers the games)
 from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 
-_spec = importlib.util.spec_from_file_location("virus_oracle", Path(__file__).with_name("oracle.py"))
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
-
-FIELDS = oracle.VirusKernel.VALUE_FIELDS + oracle.VirusKernel.LIST_FIELDS + oracle.VirusKernel.NESTED_FIELDS
-
-
-def _fields(kernel) -> dict:
-    return {name: getattr(kernel, name) for name in FIELDS}
-
-
-def _assert_same(ours, theirs, n, step):
-    """Every field, the flow, the strings, the tensors and the log codes of two kernels are equal."""
-    assert _fields(ours) == _fields(theirs), step
-    assert ours.current_player() == theirs.current_player(), step
-    assert ours.is_terminal() == theirs.is_terminal(), step
-    assert ours.returns() == theirs.returns(), step
-    assert str(ours) == str(theirs), step
-    assert ours.log_codes() == theirs.log_codes(), step
-    for p in range(n):
-        assert ours.information_state_string(p) == theirs.information_state_string(p), (step, p)
-        assert ours.observation_string(p) == theirs.observation_string(p), (step, p)
-        for (name, a), (other, b) in zip(ours.tensor_pieces(p), theirs.tensor_pieces(p), strict=True):
-            assert name == other and a.dtype == b.dtype and np.array_equal(a, b), (step, p, name)
+oracle = oc.load_oracle(__file__)
+_K = oracle.VirusKernel
+_fields = partial(oc.state_fields, names=_K.VALUE_FIELDS + _K.LIST_FIELDS + _K.NESTED_FIELDS)
 
 
 def _play_both(players: int, seed: int, check_every: int = 1):
     """A random game on the port's kernel and on the oracle side by side (checked equal every
     ``check_every`` steps and at the end; the mover, legal actions and chance outcomes at every
     step); yields (ours, oracle's, history so far) at every step."""
-    game = pyspiel.load_game("virus", {"players": players})
-    ours, theirs = game.new_kernel(), oracle.VirusKernel(players)
-    rng = np.random.default_rng(seed)
-    history = []
-    while True:
-        step = len(history)
-        assert ours.current_player() == theirs.current_player(), step
-        if step % check_every == 0 or theirs.is_terminal():
-            _assert_same(ours, theirs, players, step)
-        yield ours, theirs, history
-        if theirs.is_terminal():
-            return
-        if theirs.current_player() == tt.CHANCE:
-            outcomes = theirs.chance_outcomes()
-            assert ours.chance_outcomes() == outcomes, step
-            assert ours.legal_actions() == [a for a, _ in outcomes], step
-            assert all(ours.chance_possible(a) for a, _ in outcomes)
-            action = tt.sample_chance(theirs, rng)
-        else:
-            legal = theirs.legal_actions()
-            assert ours.legal_actions() == legal, step
-            action = legal[int(rng.integers(len(legal)))]
-        ours.apply(action)
-        theirs.apply(action)
-        history.append(action)
+    ours, theirs = pyspiel.load_game("virus", {"players": players}).new_kernel(), _K(players)
+    return oc.play_both(
+        ours,
+        theirs,
+        np.random.default_rng(seed),
+        oc.state_check(players, _fields),
+        check_every=check_every,
+        at_chance=oc.chance_checks(legal="legal_actions", possible=True),
+    )
 
 
 # players -> (games, full check every how many steps)
