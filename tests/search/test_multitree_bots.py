@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
+from tag_g3 import g3  # section 1's game G3
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.papers.pimcts_tag_agents import missing_settings, tag_agent_kwargs, tag_agent_row
@@ -17,78 +18,6 @@ from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 from infosets.search.settings import MCTSSettings
 from kernel_checks import decision_states
-
-# ------------------------------------------------------------------ game G3 (section 1)
-# P0 chooses a/b (actions 0/1), P1 c/d (2/3), P0 e/f (4/5); P0 gets 1 iff its first move was a.
-_G3_TYPE = pyspiel.GameType(
-    short_name="python_multitree_g3",
-    long_name="TAG G3 for MultiTree (docs/tag_agents.md section 1)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=False,
-    provides_observation_tensor=False,
-    parameter_specification={},
-)
-_G3_INFO = pyspiel.GameInfo(
-    num_distinct_actions=6,
-    max_chance_outcomes=0,
-    num_players=2,
-    min_utility=0.0,
-    max_utility=1.0,
-    utility_sum=1.0,
-    max_game_length=3,
-)
-
-
-class G3State(pyspiel.State):
-    def __init__(self, game):
-        super().__init__(game)
-        self.moves = []
-
-    def current_player(self):
-        return pyspiel.PlayerId.TERMINAL if len(self.moves) == 3 else len(self.moves) % 2
-
-    def _legal_actions(self, player):
-        return [2 * len(self.moves), 2 * len(self.moves) + 1]
-
-    def _apply_action(self, action):
-        self.moves.append(action)
-
-    def _action_to_string(self, player, action):
-        return "abcdef"[action]
-
-    def is_terminal(self):
-        return len(self.moves) == 3
-
-    def returns(self):
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        first = 1.0 if self.moves[0] == 0 else 0.0
-        return [first, 1.0 - first]
-
-    def information_state_string(self, player=None):
-        return str(self.moves)
-
-    def __str__(self):
-        return "".join("abcdef"[a] for a in self.moves)
-
-
-class G3Game(pyspiel.Game):
-    def __init__(self, params=None):
-        super().__init__(_G3_TYPE, _G3_INFO, params or {})
-
-    def new_initial_state(self):
-        return G3State(self)
-
-
-pyspiel.register_game(_G3_TYPE, G3Game)
 
 
 # ------------------------------------------------------------------------- settings
@@ -122,7 +51,7 @@ def test_the_final_move_comes_from_the_root_players_tree_on_g3():
     (1, 0), P0's tree 3 nodes and P1's its root; after 3, a 2 and b 1 (iteration 3 takes a, the
     better mean), and the sizes stay. The move is P0's root's best mean: a. P1's tree (c/d) is
     never the root player's answer."""
-    game = pyspiel.load_game("python_multitree_g3")
+    game, _ = g3()
     for bot_class in (ISMCTSBot, OLMCTSBot):
         for iterations, root in ((2, {0: (1, 1.0), 1: (1, 0.0)}), (3, {0: (2, 1.0), 1: (1, 0.0)})):
             bot = bot_class(game, 0, iterations=iterations, rng=7, opponent_tree="MultiTree")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
-from test_tag_self_only import _g3  # noqa: F401  (registers G3, docs/tag_agents.md section 1)
+from tag_g3 import g3 as _g3  # docs/tag_agents.md section 1's game G3
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.arena import play_game

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pyspiel
 import pytest
+from tag_g3 import g3 as _g3  # section 1's game G3
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.search.ismcts import ISMCTSBot
@@ -17,69 +18,6 @@ from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 from infosets.search.settings import MCTSSettings
 from kernel_checks import _both, decision_states
-
-# ------------------------------------------------------------------ game G3 (section 1)
-# P0 chooses a/b (actions 0/1), P1 c/d (2/3), P0 e/f (4/5); P0 gets 1 iff its first move was a.
-_G3_TYPE = pyspiel.GameType(
-    short_name="python_tag_g3", long_name="TAG G3 (docs/tag_agents.md section 1)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2, min_num_players=2, provides_information_state_string=True,
-    provides_information_state_tensor=False, provides_observation_string=False,
-    provides_observation_tensor=False, parameter_specification={})
-_G3_INFO = pyspiel.GameInfo(num_distinct_actions=6, max_chance_outcomes=0, num_players=2, min_utility=0.0,
-                            max_utility=1.0, utility_sum=1.0, max_game_length=3)
-
-
-class G3State(pyspiel.State):
-    def __init__(self, game):
-        super().__init__(game)
-        self.moves = []
-
-    def current_player(self):
-        return pyspiel.PlayerId.TERMINAL if len(self.moves) == 3 else len(self.moves) % 2
-
-    def _legal_actions(self, player):
-        return [2 * len(self.moves), 2 * len(self.moves) + 1]
-
-    def _apply_action(self, action):
-        self.moves.append(action)
-
-    def _action_to_string(self, player, action):
-        return "abcdef"[action]
-
-    def is_terminal(self):
-        return len(self.moves) == 3
-
-    def returns(self):
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        first = 1.0 if self.moves[0] == 0 else 0.0
-        return [first, 1.0 - first]
-
-    def information_state_string(self, player=None):
-        return str(self.moves)
-
-    def __str__(self):
-        return "".join("abcdef"[a] for a in self.moves)
-
-
-class G3Game(pyspiel.Game):
-    def __init__(self, params=None):
-        super().__init__(_G3_TYPE, _G3_INFO, params or {})
-
-    def new_initial_state(self):
-        return G3State(self)
-
-
-pyspiel.register_game(_G3_TYPE, G3Game)
-
-
-def _g3():
-    game = pyspiel.load_game("python_tag_g3")
-    return game, game.new_initial_state()
-
 
 # ------------------------------------------------------------------------- settings
 
@@ -140,10 +78,17 @@ def test_g3_self_only_backs_up_the_root_players_reward_under_max_mc():
 
 # ------------------------------------------------------------ the two engines, draw for draw
 
-OPTIONS = [dict(opponent_tree="SelfOnly"),
-           dict(opponent_tree="SelfOnly", rollout="MAST", backup="MaxMC", tree_policy="UCB_Tuned",
-                max_backup_threshold=3),
-           dict(opponent_tree="SelfOnly", tree_policy="EXP3", rollout_length=3, max_depth=2)]
+OPTIONS = [
+    dict(opponent_tree="SelfOnly"),
+    dict(
+        opponent_tree="SelfOnly",
+        rollout="MAST",
+        backup="MaxMC",
+        tree_policy="UCB_Tuned",
+        max_backup_threshold=3,
+    ),
+    dict(opponent_tree="SelfOnly", tree_policy="EXP3", rollout_length=3, max_depth=2),
+]
 
 
 @pytest.mark.parametrize("name", ["leduc_poker", "sushi_go(players=3)"])
@@ -154,8 +99,12 @@ def test_compiled_equals_python_reference(name):
         for bot_class, extra in ((OLMCTSBot, {}), (PIMCTSBot, {"determinizations": 2}), (ISMCTSBot, {})):
             python, compiled_ = _both(bot_class, game, state, 40, rng=i, **option, **extra)
             assert python == compiled_, (name, i, bot_class.__name__, option)
-    one_tree = [_both(ISMCTSBot, game, state, 40, rng=0)[0] for state in
-                decision_states(game, 2, seed=3, stop=0.4, uniform_chance=True)]
-    self_only = [_both(ISMCTSBot, game, state, 40, rng=0, opponent_tree="SelfOnly")[0] for state in
-                 decision_states(game, 2, seed=3, stop=0.4, uniform_chance=True)]
+    one_tree = [
+        _both(ISMCTSBot, game, state, 40, rng=0)[0]
+        for state in decision_states(game, 2, seed=3, stop=0.4, uniform_chance=True)
+    ]
+    self_only = [
+        _both(ISMCTSBot, game, state, 40, rng=0, opponent_tree="SelfOnly")[0]
+        for state in decision_states(game, 2, seed=3, stop=0.4, uniform_chance=True)
+    ]
     assert one_tree != self_only  # the setting acts
