@@ -11,6 +11,7 @@ import infosets.games  # noqa: F401
 from infosets.games import _tabletop as tt
 from infosets.games import determinizers
 from infosets.games.monopoly_deal import game as md
+from infosets.games.monopoly_deal import kernel as mk
 from tabletop_checks import (
     check_adapter_agrees_with_kernel,
     check_errors,
@@ -75,7 +76,8 @@ def test_world_rebuilds_from_its_history():
         state = _random_state(game, rng, moves)
         for player in range(3):
             world = state.resample_from_infostate(
-                player, pyspiel.UniformProbabilitySampler(moves + player, 0.0, 1.0))
+                player, pyspiel.UniformProbabilitySampler(moves + player, 0.0, 1.0)
+            )
             rebuilt = game.new_initial_state()
             for action in world.history():
                 rebuilt.apply_action(action)
@@ -86,20 +88,24 @@ def test_world_rebuilds_from_its_history():
 def test_opponent_hand_is_uniform_over_unseen_cards():
     """Player 1's view of player 0's 7 cards: exact multivariate hypergeometric law."""
     game = pyspiel.load_game("monopoly_deal")
-    state = _random_state(game, np.random.default_rng(6), 0)     # dealt; player 0 to play
+    state = _random_state(game, np.random.default_rng(6), 0)  # dealt; player 0 to play
     k = state.kernel
     assert state.current_player() == 0 and sum(k.hand[0]) == 7
-    unseen = [md.DECK_COUNTS[t] - k.hand[1][t] for t in range(md.NUM_TYPES)]
-    classes = [[md.PASS_GO], list(range(md.M1 + 1)), [t for t in range(md.NUM_TYPES)
-                                                       if t != md.PASS_GO and t > md.M1]]
+    unseen = [mk.DECK_COUNTS[t] - k.hand[1][t] for t in range(mk.NUM_TYPES)]
+    classes = [
+        [mk.PASS_GO],
+        list(range(mk.M1 + 1)),
+        [t for t in range(mk.NUM_TYPES) if t != mk.PASS_GO and t > mk.M1],
+    ]
     sizes = [sum(unseen[t] for t in c) for c in classes]
     total = sum(sizes)
     law = {}
     for a in range(8):
         for b in range(8 - a):
             c = 7 - a - b
-            law[(a, b)] = (math.comb(sizes[0], a) * math.comb(sizes[1], b)
-                           * math.comb(sizes[2], c) / math.comb(total, 7))
+            law[(a, b)] = (
+                math.comb(sizes[0], a) * math.comb(sizes[1], b) * math.comb(sizes[2], c) / math.comb(total, 7)
+            )
     rng = np.random.default_rng(7)
     counts = Counter()
     for _ in range(2000):
@@ -129,88 +135,100 @@ def test_tensors_do_not_leak():
                 other = (player + 1) % 3
                 differs += world.observation_tensor(other) != state.observation_tensor(other)
     assert differs > 0
-    assert md.PLAY in phases
+    assert mk.PLAY in phases
 
 
 def _kernel(hands, n=3):
-    """Player 0 to play with the given hands (card -> count); the deck holds the rest."""
+    """Player 0 to play with the given hands (card -> count); the deck holds the rest (the
+    array written directly: cards in hand not drawn by any history step)."""
     k = md.MonopolyDealKernel(n, 100)
-    k.to_draw = []
+    s = k.s
+    s[mk.NTD] = 0
+    s[mk.TD : mk.TD + mk.MAXP + 1] = 0
     for p, h in enumerate(hands):
+        base = mk.PL + mk.PS * p
         for card, c in h.items():
-            k.hand[p][card] += c
-            k.deck[card] -= c
-            k.live[p] += [(card, -1)] * c
+            s[base + mk.O_HAND + card] += c
+            s[mk.DECK + card] -= c
+            s[mk.DECKN] -= c
+            for _ in range(c):
+                m = s[base + mk.O_NLIVE]
+                s[base + mk.O_LIVE + m], s[base + mk.O_LIDX + m] = card, -1
+                s[base + mk.O_NLIVE] = m + 1
     return k
 
 
 def _lay(k, p, colour, count, kind=0):
-    k.props[p][colour * md.NUM_KINDS + kind] += count
+    k.s[mk.PL + mk.PS * p + mk.O_PROPS + colour * mk.NUM_KINDS + kind] += count
+
+
+def _bank(k, p, card, count=1):
+    k.s[mk.PL + mk.PS * p + mk.O_BANK + card] += count
 
 
 def test_rent_is_paid_card_by_card_and_property_keeps_its_colour():
-    k = _kernel([{md.RENT_RY: 1}, {}, {}])
-    _lay(k, 0, md.RED, 3)
-    k.bank[1][md.M5] = 1
-    k.bank[2][md.M1] = 1
-    _lay(k, 2, md.PINK, 1)
-    k.apply(md.A_RENT + md.RED)                   # red complete set: 6 from everyone
-    assert k.current_player() == 1 and k.legal_actions() == [md.A_ACCEPT]
-    k.apply(md.A_ACCEPT)
-    k.apply(md.A_PAY_BANK + md.M5)
-    assert k.debt == 0 and k.current_player() == 2   # 5 is all player 1 has
-    k.apply(md.A_ACCEPT)
-    k.apply(md.A_PAY_BANK + md.M1)
-    k.apply(md.A_PAY_PROP + md.PINK * md.NUM_KINDS)
-    assert k.count(0, md.PINK) == 1 and k.bank[0][md.M5] == 1
+    k = _kernel([{mk.RENT_RY: 1}, {}, {}])
+    _lay(k, 0, mk.RED, 3)
+    _bank(k, 1, mk.M5, 1)
+    _bank(k, 2, mk.M1, 1)
+    _lay(k, 2, mk.PINK, 1)
+    k.apply(mk.A_RENT + mk.RED)  # red complete set: 6 from everyone
+    assert k.current_player() == 1 and k.legal_actions() == [mk.A_ACCEPT]
+    k.apply(mk.A_ACCEPT)
+    k.apply(mk.A_PAY_BANK + mk.M5)
+    assert k.debt == 0 and k.current_player() == 2  # 5 is all player 1 has
+    k.apply(mk.A_ACCEPT)
+    k.apply(mk.A_PAY_BANK + mk.M1)
+    k.apply(mk.A_PAY_PROP + mk.PINK * mk.NUM_KINDS)
+    assert k.count(0, mk.PINK) == 1 and k.bank[0][mk.M5] == 1
     assert k.current_player() == 0 and k.plays_left == 2
 
 
 def test_just_say_no_chain():
-    k = _kernel([{md.DEBT: 1, md.JSN: 1}, {md.JSN: 1}, {}])
-    k.bank[1][md.M5] = 1
-    k.apply(md.A_DEBT + 1)
-    assert k.legal_actions() == [md.A_JSN, md.A_ACCEPT]
-    k.apply(md.A_JSN)                               # player 1 says no
+    k = _kernel([{mk.DEBT: 1, mk.JSN: 1}, {mk.JSN: 1}, {}])
+    _bank(k, 1, mk.M5, 1)
+    k.apply(mk.A_DEBT + 1)
+    assert k.legal_actions() == [mk.A_JSN, mk.A_ACCEPT]
+    k.apply(mk.A_JSN)  # player 1 says no
     assert k.current_player() == 0
-    k.apply(md.A_JSN)                               # player 0 says no to the no
-    assert k.current_player() == 1 and k.legal_actions() == [md.A_ACCEPT]
-    k.apply(md.A_ACCEPT)
-    assert k.current_player() == 1 and k.phase == md.PAY
-    k.apply(md.A_PAY_BANK + md.M5)
-    assert k.bank[0][md.M5] == 1 and k.discard[md.JSN] == 2
+    k.apply(mk.A_JSN)  # player 0 says no to the no
+    assert k.current_player() == 1 and k.legal_actions() == [mk.A_ACCEPT]
+    k.apply(mk.A_ACCEPT)
+    assert k.current_player() == 1 and k.phase == mk.PAY
+    k.apply(mk.A_PAY_BANK + mk.M5)
+    assert k.bank[0][mk.M5] == 1 and k.discard[mk.JSN] == 2
 
 
 def test_deal_breaker_and_three_sets_win():
-    k = _kernel([{md.BREAKER: 1}, {}, {}])
-    _lay(k, 0, md.BROWN, 2)
-    _lay(k, 0, md.BLUE, 2)
-    _lay(k, 1, md.UTIL, 1)
-    _lay(k, 1, md.UTIL, 1, kind=md.W_RU - md.FIRST_WILD + 1)
-    assert md.A_BREAKER + 1 * 10 + md.UTIL in k.legal_actions()
-    assert md.A_SLY not in k.legal_actions()
-    k.apply(md.A_BREAKER + 1 * 10 + md.UTIL)
-    k.apply(md.A_ACCEPT)
+    k = _kernel([{mk.BREAKER: 1}, {}, {}])
+    _lay(k, 0, mk.BROWN, 2)
+    _lay(k, 0, mk.BLUE, 2)
+    _lay(k, 1, mk.UTIL, 1)
+    _lay(k, 1, mk.UTIL, 1, kind=mk.W_RU - mk.FIRST_WILD + 1)
+    assert mk.A_BREAKER + 1 * 10 + mk.UTIL in k.legal_actions()
+    assert mk.A_SLY not in k.legal_actions()
+    k.apply(mk.A_BREAKER + 1 * 10 + mk.UTIL)
+    k.apply(mk.A_ACCEPT)
     assert k.is_terminal() and k.returns() == [1.0, 0.0, 0.0]
 
 
 def test_house_needs_a_complete_set_and_discard_to_seven():
-    k = _kernel([{md.HOUSE: 1, md.M1: 8}, {}, {}])
-    _lay(k, 0, md.GREEN, 2)
-    assert md.A_HOUSE + md.GREEN not in k.legal_actions()
-    _lay(k, 0, md.GREEN, 1)
-    k.apply(md.A_HOUSE + md.GREEN)
-    assert k.rent(0, md.GREEN) == 7 + 3
-    k.apply(md.A_END_TURN)
-    assert k.phase == md.DISCARD and k.legal_actions() == [md.A_DISCARD + md.M1]
-    k.apply(md.A_DISCARD + md.M1)
+    k = _kernel([{mk.HOUSE: 1, mk.M1: 8}, {}, {}])
+    _lay(k, 0, mk.GREEN, 2)
+    assert mk.A_HOUSE + mk.GREEN not in k.legal_actions()
+    _lay(k, 0, mk.GREEN, 1)
+    k.apply(mk.A_HOUSE + mk.GREEN)
+    assert k.rent(0, mk.GREEN) == 7 + 3
+    k.apply(mk.A_END_TURN)
+    assert k.phase == mk.DISCARD and k.legal_actions() == [mk.A_DISCARD + mk.M1]
+    k.apply(mk.A_DISCARD + mk.M1)
     assert k.cur == 1 and k.current_player() == tt.CHANCE
 
 
 def test_heuristic_is_the_scaled_leader_margin():
     k = _kernel([{}, {}, {}])
-    _lay(k, 0, md.BLUE, 2)                          # one set, assets 8
-    k.bank[1][md.M10] = 1                           # assets 10
+    _lay(k, 0, mk.BLUE, 2)  # one set, assets 8
+    _bank(k, 1, mk.M10, 1)  # assets 10
     values = md.heuristic(k)
     assert values[0] == pytest.approx(0.5 + 0.5 * (1.08 - 0.10) / 3)
     assert values[1] == pytest.approx(0.5 + 0.5 * (0.10 - 1.08) / 3)
@@ -219,9 +237,9 @@ def test_heuristic_is_the_scaled_leader_margin():
 
 def test_runs_in_openspiel_rl_environment():
     from open_spiel.python import rl_environment
+
     game = pyspiel.load_game("monopoly_deal(max_turns=20)")
-    env = rl_environment.Environment(
-        game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=3))
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=3))
     step = env.reset()
     rng = np.random.default_rng(0)
     while not step.last():

@@ -15,44 +15,52 @@ from infosets.games.monopoly_deal import kernel as mk
 
 
 def _kernel(hands, n=3):
-    """Player 0 to play with the given hands (card -> count); the deck holds the rest."""
+    """Player 0 to play with the given hands (card -> count); the deck holds the rest (the
+    array written directly)."""
     k = md.MonopolyDealKernel(n, 100)
-    k.to_draw = []
+    s = k.s
+    s[mk.NTD] = 0
+    s[mk.TD : mk.TD + mk.MAXP + 1] = 0
     for p, h in enumerate(hands):
+        base = mk.PL + mk.PS * p
         for card, c in h.items():
-            k.hand[p][card] += c
-            k.deck[card] -= c
-            k.live[p] += [(card, -1)] * c
+            s[base + mk.O_HAND + card] += c
+            s[mk.DECK + card] -= c
+            s[mk.DECKN] -= c
+            for _ in range(c):
+                m = s[base + mk.O_NLIVE]
+                s[base + mk.O_LIVE + m], s[base + mk.O_LIDX + m] = card, -1
+                s[base + mk.O_NLIVE] = m + 1
     return k
 
 
 def _counters(k):
-    return md.turn_counter(k), int(mk.nb_turn(mk.array_from_kernel(k)))
+    return md.turn_counter(k), int(mk.nb_turn(k.s))
 
 
 def test_a_turn_ends_with_the_last_payment_of_its_third_play():
     """P0 banks twice, then charges rent on its complete red set: the responses and payments of
     P1 and P2 are inside P0's turn, which the last payment ends (P1 then draws)."""
-    k = _kernel([{md.M1: 2, md.RENT_RY: 1}, {}, {}])
-    k.props[0][md.RED * md.NUM_KINDS] = 3
-    k.bank[1][md.M5] = 1
-    k.bank[2][md.M1] = 1
+    k = _kernel([{mk.M1: 2, mk.RENT_RY: 1}, {}, {}])
+    k.s[mk.PL + mk.O_PROPS + mk.RED * mk.NUM_KINDS] = 3
+    k.s[mk.PL + mk.PS * 1 + mk.O_BANK + mk.M5] = 1
+    k.s[mk.PL + mk.PS * 2 + mk.O_BANK + mk.M1] = 1
     seen = []
-    for action in (md.M1, md.M1, md.A_RENT + md.RED, md.A_ACCEPT, md.A_PAY_BANK + md.M5, md.A_ACCEPT):
+    for action in (mk.M1, mk.M1, mk.A_RENT + mk.RED, mk.A_ACCEPT, mk.A_PAY_BANK + mk.M5, mk.A_ACCEPT):
         k.apply(action)
         seen.append(_counters(k))
     assert seen == [(0, 0)] * 6 and k.current_player() == 2
-    k.apply(md.A_PAY_BANK + md.M1)  # P2's last card: the debt is settled as far as it can be
+    k.apply(mk.A_PAY_BANK + mk.M1)  # P2's last card: the debt is settled as far as it can be
     assert _counters(k) == (1, 1) and k.cur == 1 and k.current_player() == tt.CHANCE
 
 
 def test_discards_are_inside_the_turn():
-    k = _kernel([{md.M1: 9}, {}, {}])
-    k.apply(md.A_END_TURN)
-    assert k.phase == md.DISCARD and _counters(k) == (0, 0)
-    k.apply(md.A_DISCARD + md.M1)
+    k = _kernel([{mk.M1: 9}, {}, {}])
+    k.apply(mk.A_END_TURN)
+    assert k.phase == mk.DISCARD and _counters(k) == (0, 0)
+    k.apply(mk.A_DISCARD + mk.M1)
     assert _counters(k) == (0, 0)
-    k.apply(md.A_DISCARD + md.M1)
+    k.apply(mk.A_DISCARD + mk.M1)
     assert _counters(k) == (1, 1) and k.cur == 1
 
 

@@ -3,7 +3,12 @@
 One of the games of Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information
 Monte Carlo Tree Search in Imperfect-Information Games"
 (docs/papers/pimcts_aggregation.md), who ran TAG's Java version (``games.monopolydeal``) with 3 players.
-Rules follow the published game and TAG's card list and values; the code is ours.
+Rules follow the published game and TAG's card list and values; the code is ours. They are
+written once, in ``kernel.py`` (numba, on an int64 state array, for both engines):
+``MonopolyDealKernel`` is an ``array_kernel.ArrayKernel`` running them, and this module holds
+the rest (registration, string views, tensors, the public log and the history kept beside the
+array, the world sampler, the engine's conversions and the heuristic's entry point), reading
+the array.
 
 Cards (106): money 10x1, 5x2, 4x3, 3x3, 2x5, 1x6; actions Pass Go x10, Double the Rent x2,
 It's My Birthday x3, Debt Collector x3, Sly Deal x3, Forced Deal x3, Deal Breaker x2, Just Say
@@ -57,11 +62,15 @@ size [1] | discard pile [T] | banks [n, T] | properties [n, P] | houses [n, 10] 
 target [n] | debt left [1] | Just Say No count [1]. Information state = the observation | my
 draws [T] (counts of every card drawn) | cards each player played, banked or discarded [n, T].
 
-Compiled kernel (id 18, ``_monopoly_deal_kernel``): a bounded array of this kernel's fields,
-without the history (``max_game_length`` bounds 46,000 actions at 3 players, far too many to
-copy per search iteration); its worlds refill the opponents' live hand slots in place.
+Compiled engine: the same array, without the history (``max_game_length`` bounds 46,000
+actions at 3 players, far too many to copy per search iteration); its worlds refill the
+opponents' live hand slots in place (``kernel.nb_determinize``). The adapter keeps the history
+and the public log beside the array; ``kernel.kernel_for`` converts states and arrays, an array
+finding its history and log in a small registry of the states converted (every world
+determinized from a converted state shares its public log and its length).
 
-Turn counter: ``turn_counter(state)`` is the number of turns ended (``turns``): a turn is up to
+Turn counter: ``turn_counter(state)`` is the number of turns ended (``turns``, the kernel's
+``nb_turn``): a turn is up to
 three plays (the responses and payments they cause inside it) and the discards after them, and
 ends where TAG's ``MonopolyDealForwardModel._afterAction`` ends it (``endPlayerTurn``/``endRound``:
 no plays left or the phase ended, nothing in progress, the hand discarded down). TAG's agent
@@ -70,509 +79,294 @@ counter is read only, so it changes no rule and no draw.
 
 Heuristic: ``heuristic(state)`` is TAG's ``LeaderHeuristic`` (the setting of TAG's
 ``MonopolyDeal_HiBudget.json``) on our game score ``complete sets + (bank + property
-value) / 100`` scaled by 3 sets into [0, 1]; returns at terminal states.
+value) / 100`` scaled by 3 sets into [0, 1]; returns at terminal states (the kernel's ``nb_heuristic``).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
+import numpy as np
+
 from infosets.games import _history_worlds as hw
 from infosets.games import _tabletop as tt
+from infosets.games.array_kernel import ArrayKernel
+from infosets.games.monopoly_deal import kernel as mk
 
 GAME_NAME = "monopoly_deal"
 
-# Card types.
-(M10, M5, M4, M3, M2, M1, PASS_GO, DOUBLE_RENT, BIRTHDAY, DEBT, SLY, FORCED, BREAKER, JSN,
- RENT_ANY, RENT_GB, RENT_BLB, RENT_PO, RENT_RU, RENT_RY, HOUSE, HOTEL) = range(22)
-FIRST_PROPERTY = 22
-BROWN, BLUE, GREEN, LBLUE, ORANGE, PINK, RAIL, RED, UTIL, YELLOW = range(10)
-NUM_COLOURS = 10
-FIRST_WILD = 32
-W_MULTI, W_GB, W_BLB, W_PO, W_RG, W_RLB, W_RU, W_RY = range(32, 40)
-NUM_TYPES = 40
-NUM_KINDS = 9          # in a colour: plain, then the 8 wild types
-CARD_NAMES = ("$10", "$5", "$4", "$3", "$2", "$1", "PassGo", "DoubleRent", "Birthday",
-              "DebtCollector", "SlyDeal", "ForcedDeal", "DealBreaker", "JustSayNo", "RentAny",
-              "RentGB", "RentBLB", "RentPO", "RentRU", "RentRY", "House", "Hotel",
-              "Brown", "Blue", "Green", "LightBlue", "Orange", "Pink", "Railroad", "Red",
-              "Utility", "Yellow", "WildMulti", "WildGB", "WildBLB", "WildPO", "WildRG",
-              "WildRLB", "WildRU", "WildRY")
-COLOUR_NAMES = CARD_NAMES[FIRST_PROPERTY:FIRST_WILD]
-DECK_COUNTS = ((1, 2, 3, 3, 5, 6) + (10, 2, 3, 3, 3, 3, 2, 3, 3, 2, 2, 2, 2, 2, 3, 2)
-               + (2, 2, 3, 3, 3, 3, 4, 3, 2, 3) + (2, 1, 1, 2, 1, 1, 1, 2))
-VALUES = ((10, 5, 4, 3, 2, 1) + (1, 1, 2, 5, 3, 3, 5, 4, 1, 1, 1, 1, 1, 1, 3, 4)
-          + (1, 4, 4, 1, 2, 2, 2, 3, 2, 3) + (0, 4, 1, 2, 4, 4, 2, 3))
-WILD_COLOURS = {W_MULTI: tuple(range(NUM_COLOURS)), W_GB: (GREEN, BLUE), W_BLB: (BROWN, LBLUE),
-                W_PO: (PINK, ORANGE), W_RG: (RAIL, GREEN), W_RLB: (RAIL, LBLUE),
-                W_RU: (RAIL, UTIL), W_RY: (RED, YELLOW)}
-RENT_COLOURS = {RENT_GB: (GREEN, BLUE), RENT_BLB: (BROWN, LBLUE), RENT_PO: (PINK, ORANGE),
-                RENT_RU: (RAIL, UTIL), RENT_RY: (RED, YELLOW)}
-PAIR_RENT = {c: card for card, cs in RENT_COLOURS.items() for c in cs}
-SET_SIZE = (2, 2, 3, 3, 3, 3, 4, 3, 2, 3)
-RENTS = ((1, 2), (3, 8), (2, 4, 7), (1, 2, 3), (1, 3, 5), (1, 2, 4), (1, 2, 3, 4), (2, 3, 6),
-         (1, 2), (2, 4, 6))
-NO_BUILDINGS = (RAIL, UTIL)
-HAND_START, DRAW_PER_TURN, DRAW_EMPTY, PLAYS_PER_TURN, HAND_LIMIT, SETS_TO_WIN = 5, 2, 5, 3, 7, 3
-BIRTHDAY_AMOUNT, DEBT_AMOUNT = 2, 5
-MAX_PLAYERS = 5
+CARD_NAMES = (
+    "$10",
+    "$5",
+    "$4",
+    "$3",
+    "$2",
+    "$1",
+    "PassGo",
+    "DoubleRent",
+    "Birthday",
+    "DebtCollector",
+    "SlyDeal",
+    "ForcedDeal",
+    "DealBreaker",
+    "JustSayNo",
+    "RentAny",
+    "RentGB",
+    "RentBLB",
+    "RentPO",
+    "RentRU",
+    "RentRY",
+    "House",
+    "Hotel",
+    "Brown",
+    "Blue",
+    "Green",
+    "LightBlue",
+    "Orange",
+    "Pink",
+    "Railroad",
+    "Red",
+    "Utility",
+    "Yellow",
+    "WildMulti",
+    "WildGB",
+    "WildBLB",
+    "WildPO",
+    "WildRG",
+    "WildRLB",
+    "WildRU",
+    "WildRY",
+)
+COLOUR_NAMES = CARD_NAMES[mk.FIRST_PROPERTY : mk.FIRST_WILD]
+_PHASE_NAMES = ("play", "respond", "pay", "discard")
+_KIND_NAMES = [f"{COLOUR_NAMES[i // mk.NUM_KINDS]}{i % mk.NUM_KINDS}" for i in range(mk.NP)]
+_NT, _NB, _NP, _PL, _PS = mk.NUM_TYPES, mk.NB, mk.NP, mk.PL, mk.PS
 
 
-def kind_type(colour: int, kind: int) -> int:
-    """The card type of a property kind (0: the colour's plain property, 1-8: wilds)."""
-    return FIRST_PROPERTY + colour if kind == 0 else FIRST_WILD + kind - 1
+def _counts_text(counts: list[int]) -> str:
+    return ",".join(f"{CARD_NAMES[t]}x{c}" for t, c in enumerate(counts) if c)
 
 
-# Actions.
-A_PLACE = 40                      # 40 + colour: lay that colour's plain property
-A_WILD = 50                       # 50 + (wild - 32) * 10 + colour
-A_PASS_GO = 130
-A_RENT = 131                      # 131 + colour, with the matching two-colour rent card
-A_RENT_ANY = 141                  # 141 + target * 10 + colour
-A_BIRTHDAY = 191
-A_DEBT = 192                      # 192 + target
-A_SLY = 197                       # 197 + (target * 10 + colour) * 9 + kind
-A_FORCED = 647                    # 647 + (target * 10 + take colour) * 10 + give colour
-A_BREAKER = 1147                  # 1147 + target * 10 + colour
-A_HOUSE, A_HOTEL = 1197, 1207     # + colour
-A_END_TURN = 1217
-A_JSN, A_ACCEPT = 1218, 1219
-A_PAY_BANK = 1220                 # + card type (< 22)
-A_PAY_PROP = 1242                 # + colour * 9 + kind
-A_DISCARD = 1332                  # + card type
-NUM_ACTIONS = 1372
-
-PLAY, RESPOND, PAY, DISCARD = range(4)
-PHASE_CHANCE = 4
-P_RENT, P_BIRTHDAY, P_DEBT, P_SLY, P_FORCED, P_BREAKER = range(6)
+# (public hash, history length) -> (log, history) of the states converted for the engine lately
+# (``MonopolyDealKernel.engine_array``): an array (a world determinized from one of them shares
+# both) finds its log and history here (``MonopolyDealKernel.wrap``).
+_CONVERTED: OrderedDict = OrderedDict()
+_CONVERTED_SIZE = 512
 
 
-class MonopolyDealKernel(tt.Kernel):
-    """Whole Monopoly Deal state: hands, banks and piles as count vectors."""
+class MonopolyDealKernel(ArrayKernel):
+    """A Monopoly Deal state: the kernel's array (``self.s``), played by its jitted rules, with
+    the history (``hist``) and the public log (``log``) kept beside it; the fields below read
+    the array (as Python values; hands, banks and piles are count vectors)."""
 
-    VALUE_FIELDS = ("n", "cur", "phase", "plays_left", "turns", "max_turns", "done", "winner",
-                    "pending", "responder", "jsn", "payer", "debt", "drawer")
-    LIST_FIELDS = ("deck", "discard", "targets", "to_draw", "hist", "log")
-    NESTED_FIELDS = ("hand", "live", "bank", "props", "houses", "hotels", "drawn", "used")
-    __slots__ = VALUE_FIELDS + LIST_FIELDS + NESTED_FIELDS
+    __slots__ = ("hist", "log")
+    RULES = mk
+    NUM_ACTIONS = mk.NUM_ACTIONS
+    MAX_PLAYERS = mk.MAX_PLAYERS
 
     def __init__(self, n: int, max_turns: int):
-        self.n = n
-        self.cur = 0
-        self.phase = PLAY
-        self.plays_left = PLAYS_PER_TURN
-        self.turns = 0
-        self.max_turns = max_turns
-        self.done = False
-        self.winner = -1
-        self.pending = None      # (kind, actor, args...) of the action card being resolved
-        self.responder = -1      # who decides in the Just Say No exchange
-        self.jsn = 0
-        self.payer = -1
-        self.debt = 0
-        self.deck = list(DECK_COUNTS)
-        self.discard = [0] * NUM_TYPES
-        self.targets = []
+        super().__init__(mk.new_state(n, max_turns))
         self.hist = []
         self.log = []
-        self.hand = [[0] * NUM_TYPES for _ in range(n)]
-        self.live = [[] for _ in range(n)]     # (card type, history index that drew it)
-        self.bank = [[0] * NUM_TYPES for _ in range(n)]
-        self.props = [[0] * (NUM_COLOURS * NUM_KINDS) for _ in range(n)]
-        self.houses = [[0] * NUM_COLOURS for _ in range(n)]
-        self.hotels = [[0] * NUM_COLOURS for _ in range(n)]
-        self.drawn = [[0] * NUM_TYPES for _ in range(n)]
-        self.used = [[0] * NUM_TYPES for _ in range(n)]   # played, banked or discarded
-        self.to_draw = [HAND_START] * n + [DRAW_PER_TURN]
-        self.drawer = 0
 
-    # -- flow ---------------------------------------------------------------------------
-    def is_terminal(self):
-        return self.done
+    @classmethod
+    def wrap(cls, s: np.ndarray) -> MonopolyDealKernel:
+        """The kernel holding state array ``s`` (not copied), its history and log those of the
+        state converted with the same public log (``engine_array``); the history's live
+        hand slots hold the array's cards. Unknown: the log is a placeholder
+        ``("public", hash)``, the other history entries -1."""
+        kernel = super().wrap(s)
+        key = (int(s[mk.PUBHASH]), int(s[mk.HLEN]))
+        entry = _CONVERTED.get(key)
+        if entry is not None:
+            _CONVERTED.move_to_end(key)
+            kernel.log, kernel.hist = list(entry[0]), list(entry[1])
+        else:
+            kernel.log, kernel.hist = [("public", key[0])], [-1] * key[1]
+        for live in kernel.live:
+            for card, index in live:
+                kernel.hist[index] = card
+        return kernel
 
-    def current_player(self):
-        if self.done:
-            return tt.TERMINAL
-        if self.to_draw:
-            return tt.CHANCE
-        if self.phase == RESPOND:
-            return self.responder
-        if self.phase == PAY:
-            return self.payer
-        return self.cur
+    def engine_array(self) -> np.ndarray:
+        """A copy of the array for the compiled engine, the log and history remembered for
+        ``wrap`` (``kernel.kernel_for``)."""
+        s = self.s.copy()
+        key = (int(s[mk.PUBHASH]), int(s[mk.HLEN]))
+        _CONVERTED[key] = (list(self.log), list(self.hist))
+        _CONVERTED.move_to_end(key)
+        while len(_CONVERTED) > _CONVERTED_SIZE:
+            _CONVERTED.popitem(last=False)
+        return s
 
-    def chance_outcomes(self):
-        return tt.count_outcomes(self.deck) if self.to_draw else []
+    def copy(self) -> MonopolyDealKernel:
+        kernel = super().copy()
+        kernel.hist = self.hist[:]
+        kernel.log = self.log[:]
+        return kernel
 
-    def apply(self, action):
+    clone = copy
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` by the rules; record it and its public log entries."""
+        s = self.s
+        entry = None
+        if not s[mk.NTD]:
+            phase = s[mk.PHASE]
+            if phase == mk.PLAY:
+                entry = ("play", int(s[mk.CUR]), action)
+            elif phase == mk.RESPOND:
+                entry = ("respond", int(s[mk.RESP]), action)
+            elif phase == mk.PAY:
+                entry = ("pay", int(s[mk.PAYER]), action)
+            else:
+                entry = ("discard", int(s[mk.CUR]), action - mk.A_DISCARD)
+        was_done = s[mk.DONE]
+        self._apply(s, action)
         self.hist.append(action)
-        if self.to_draw:
-            self._deal(action)
-            if not self.to_draw and self.phase == PLAY and self.plays_left == 0:
-                self._end_turn()      # a Pass Go played as the last card ends the turn
-        elif self.phase == PLAY:
-            self._play(action)
-        elif self.phase == RESPOND:
-            self._respond(action)
-        elif self.phase == PAY:
-            self._pay(action)
-        else:
-            self._discard(action)
+        if entry is not None:
+            self.log.append(entry)
+        if s[mk.DONE] and not was_done:
+            winner = int(s[mk.WINNER])
+            self.log.append(("win", winner) if winner >= 0 else ("cap", int(s[mk.TURNS])))
 
-    def _deal(self, card: int):
-        count = self.to_draw[0]
-        who = self.drawer if len(self.to_draw) == 1 else self.n - len(self.to_draw) + 1
-        self.deck[card] -= 1
-        self.hand[who][card] += 1
-        self.drawn[who][card] += 1
-        self.live[who].append((card, len(self.hist) - 1))
-        if count > 1 and sum(self.deck):
-            self.to_draw[0] = count - 1
-        else:
-            self.to_draw.pop(0)
+    apply_action = apply
 
-    def _take_from_hand(self, p: int, card: int):
-        self.hand[p][card] -= 1
-        self.used[p][card] += 1
-        live = self.live[p]
-        for i, (c, _) in enumerate(live):
-            if c == card:
-                live.pop(i)
-                return
+    # -- the array's fields, read-only ------------------------------------------------------
+    n = property(lambda self: int(self.s[mk.N]))
+    cur = property(lambda self: int(self.s[mk.CUR]))
+    phase = property(lambda self: int(self.s[mk.PHASE]))
+    plays_left = property(lambda self: int(self.s[mk.PLAYS]))
+    turns = property(lambda self: int(self.s[mk.TURNS]))
+    max_turns = property(lambda self: int(self.s[mk.MAXT]))
+    done = property(lambda self: bool(self.s[mk.DONE]))
+    winner = property(lambda self: int(self.s[mk.WINNER]))
+    responder = property(lambda self: int(self.s[mk.RESP]))
+    jsn = property(lambda self: int(self.s[mk.JSNC]))
+    payer = property(lambda self: int(self.s[mk.PAYER]))
+    debt = property(lambda self: int(self.s[mk.DEBT_LEFT]))
+    drawer = property(lambda self: int(self.s[mk.DRAWER]))
+    deck = property(lambda self: self.s[mk.DECK : mk.DECK + _NT].tolist())
+    discard = property(lambda self: self.s[mk.DISC : mk.DISC + _NT].tolist())
+    to_draw = property(lambda self: self.s[mk.TD : mk.TD + self.s[mk.NTD]].tolist())
+    targets = property(lambda self: self.s[mk.TG : mk.TG + self.s[mk.NTG]].tolist())
+    hand = property(lambda self: self._rows(mk.O_HAND, _NT))
+    used = property(lambda self: self._rows(mk.O_USED, _NT))  # played, banked or discarded
+    props = property(lambda self: self._rows(mk.O_PROPS, _NP))
+    houses = property(lambda self: self._rows(mk.O_HOUSES, mk.NUM_COLOURS))
+    hotels = property(lambda self: self._rows(mk.O_HOTELS, mk.NUM_COLOURS))
 
-    # -- legal actions ----------------------------------------------------------------------
-    def legal_actions(self):
-        if self.done or self.to_draw:
-            return []
-        if self.phase == RESPOND:
-            return ([A_JSN] if self.hand[self.responder][JSN] else []) + [A_ACCEPT]
-        if self.phase == PAY:
-            return self._payment_options(self.payer)
-        if self.phase == DISCARD:
-            return [A_DISCARD + t for t in range(NUM_TYPES) if self.hand[self.cur][t]]
-        return self._play_options(self.cur)
+    def _rows(self, offset: int, width: int) -> list[list[int]]:
+        s = self.s
+        return [s[_PL + _PS * q + offset : _PL + _PS * q + offset + width].tolist() for q in range(self.n)]
 
-    def _payment_options(self, q: int) -> list[int]:
-        acts = [A_PAY_BANK + t for t in range(FIRST_PROPERTY) if self.bank[q][t]]
-        props = self.props[q]
-        for c in range(NUM_COLOURS):
-            for kind in range(NUM_KINDS):
-                if props[c * NUM_KINDS + kind] and VALUES[kind_type(c, kind)]:
-                    acts.append(A_PAY_PROP + c * NUM_KINDS + kind)
-        return acts
+    @property
+    def bank(self) -> list[list[int]]:
+        return [row + [0] * (_NT - _NB) for row in self._rows(mk.O_BANK, _NB)]
 
+    @property
+    def drawn(self) -> list[list[int]]:
+        """Every card drawn, per player (in hand or used since)."""
+        return [[h + u for h, u in zip(hand, used)] for hand, used in zip(self.hand, self.used)]
+
+    @property
+    def live(self) -> list[list[tuple[int, int]]]:
+        """Per player, the hand in draw order: (card type, history index that drew it)."""
+        s, out = self.s, []
+        for q in range(self.n):
+            base = _PL + _PS * q
+            m = s[base + mk.O_NLIVE]
+            cards = s[base + mk.O_LIVE : base + mk.O_LIVE + m].tolist()
+            out.append(list(zip(cards, s[base + mk.O_LIDX : base + mk.O_LIDX + m].tolist())))
+        return out
+
+    @property
+    def pending(self) -> tuple | None:
+        """(kind, actor, args...) of the action card being resolved, or None."""
+        kind, actor, a2, a3 = self.s[mk.PKIND : mk.PA3 + 1].tolist()
+        if kind < 0:
+            return None
+        return (kind, actor, a2, a3) if kind in (mk.P_SLY, mk.P_FORCED) else (kind, actor, a2)
+
+    # -- scoring (views) --------------------------------------------------------------------
     def count(self, q: int, c: int) -> int:
-        return sum(self.props[q][c * NUM_KINDS:(c + 1) * NUM_KINDS])
+        return int(mk._count(self.s, q, c))
 
     def complete(self, q: int, c: int) -> bool:
-        return self.count(q, c) >= SET_SIZE[c]
+        return bool(mk._complete(self.s, q, c))
 
     def complete_sets(self, q: int) -> int:
-        return sum(1 for c in range(NUM_COLOURS) if self.complete(q, c))
+        return int(mk._complete_sets(self.s, q))
 
     def rent(self, q: int, c: int) -> int:
-        k = min(self.count(q, c), SET_SIZE[c])
-        if not k:
-            return 0
-        value = RENTS[c][k - 1]
-        if k == SET_SIZE[c]:
-            value += 3 * self.houses[q][c] + 4 * self.hotels[q][c]
-        return value
+        return int(mk._rent(self.s, q, c))
 
-    def _first_kind(self, q: int, c: int) -> int:
-        base = c * NUM_KINDS
-        return next(k for k in range(NUM_KINDS) if self.props[q][base + k])
-
-    def _play_options(self, p: int) -> list[int]:
-        hand, n = self.hand[p], self.n
-        others = [q for q in range(n) if q != p]
-        acts = [t for t in range(FIRST_PROPERTY) if hand[t]]
-        acts += [A_PLACE + c for c in range(NUM_COLOURS) if hand[FIRST_PROPERTY + c]]
-        for w, colours in WILD_COLOURS.items():
-            if hand[w]:
-                acts += [A_WILD + (w - FIRST_WILD) * 10 + c for c in colours]
-        mine = [c for c in range(NUM_COLOURS) if self.count(p, c)]
-        if hand[PASS_GO]:
-            acts.append(A_PASS_GO)
-        acts += [A_RENT + c for c in mine if hand[PAIR_RENT[c]]]
-        if hand[RENT_ANY]:
-            acts += [A_RENT_ANY + q * 10 + c for q in others for c in mine]
-        if hand[BIRTHDAY]:
-            acts.append(A_BIRTHDAY)
-        if hand[DEBT]:
-            acts += [A_DEBT + q for q in others]
-        open_mine = [c for c in mine if not self.complete(p, c)]
-        for q in others:
-            theirs = [c for c in range(NUM_COLOURS) if self.count(q, c)]
-            loose = [c for c in theirs if not self.complete(q, c)]
-            if hand[SLY]:
-                acts += [A_SLY + (q * 10 + c) * NUM_KINDS + k for c in loose
-                         for k in range(NUM_KINDS) if self.props[q][c * NUM_KINDS + k]]
-            if hand[FORCED]:
-                acts += [A_FORCED + (q * 10 + c) * 10 + g for c in loose for g in open_mine]
-            if hand[BREAKER]:
-                acts += [A_BREAKER + q * 10 + c for c in theirs if self.complete(q, c)]
-        for c in range(NUM_COLOURS):
-            if c in NO_BUILDINGS or not self.complete(p, c):
-                continue
-            if hand[HOUSE] and not self.houses[p][c]:
-                acts.append(A_HOUSE + c)
-            if hand[HOTEL] and self.houses[p][c] and not self.hotels[p][c]:
-                acts.append(A_HOTEL + c)
-        acts.append(A_END_TURN)
-        return sorted(set(acts))
-
-    # -- playing ------------------------------------------------------------------------------
-    def _play(self, a: int):
-        p = self.cur
-        self.log.append(("play", p, a))
-        if a == A_END_TURN:
-            self._end_turn()
-            return
-        self.plays_left -= 1
-        if a < FIRST_PROPERTY:
-            self._take_from_hand(p, a)
-            self.bank[p][a] += 1
-        elif a < A_WILD:
-            c = a - A_PLACE
-            self._take_from_hand(p, FIRST_PROPERTY + c)
-            self.props[p][c * NUM_KINDS] += 1
-        elif a < A_PASS_GO:
-            w, c = divmod(a - A_WILD, 10)
-            self._take_from_hand(p, FIRST_WILD + w)
-            self.props[p][c * NUM_KINDS + 1 + w] += 1
-        elif a == A_PASS_GO:
-            self._use(p, PASS_GO)
-            if sum(self.deck):
-                self.drawer = p
-                self.to_draw.append(min(DRAW_PER_TURN, sum(self.deck)))
-        elif a < A_RENT_ANY:
-            c = a - A_RENT
-            self._use(p, PAIR_RENT[c])
-            self._start_pending((P_RENT, p, self.rent(p, c)), [q for q in self._order(p)])
-            return
-        elif a < A_BIRTHDAY:
-            q, c = divmod(a - A_RENT_ANY, 10)
-            self._use(p, RENT_ANY)
-            self._start_pending((P_RENT, p, self.rent(p, c)), [q])
-            return
-        elif a == A_BIRTHDAY:
-            self._use(p, BIRTHDAY)
-            self._start_pending((P_BIRTHDAY, p, BIRTHDAY_AMOUNT), self._order(p))
-            return
-        elif a < A_SLY:
-            self._use(p, DEBT)
-            self._start_pending((P_DEBT, p, DEBT_AMOUNT), [a - A_DEBT])
-            return
-        elif a < A_FORCED:
-            rest, kind = divmod(a - A_SLY, NUM_KINDS)
-            q, c = divmod(rest, 10)
-            self._use(p, SLY)
-            self._start_pending((P_SLY, p, c, kind), [q])
-            return
-        elif a < A_BREAKER:
-            rest, give = divmod(a - A_FORCED, 10)
-            q, c = divmod(rest, 10)
-            self._use(p, FORCED)
-            self._start_pending((P_FORCED, p, c, give), [q])
-            return
-        elif a < A_HOUSE:
-            q, c = divmod(a - A_BREAKER, 10)
-            self._use(p, BREAKER)
-            self._start_pending((P_BREAKER, p, c), [q])
-            return
-        elif a < A_HOTEL:
-            self._take_from_hand(p, HOUSE)
-            self.houses[p][a - A_HOUSE] = 1
-        else:
-            self._take_from_hand(p, HOTEL)
-            self.hotels[p][a - A_HOTEL] = 1
-        self._after_play()
-
-    def _order(self, p: int) -> list[int]:
-        return [(p + i) % self.n for i in range(1, self.n)]
-
-    def _use(self, p: int, card: int):
-        self._take_from_hand(p, card)
-        self.discard[card] += 1
-
-    def _start_pending(self, pending: tuple, targets: list[int]):
-        self.pending = pending
-        self.targets = targets
-        self._next_target()
-
-    def _next_target(self):
-        if not self.targets:
-            self.pending = None
-            self.phase = PLAY
-            self._after_play()
-            return
-        self.phase = RESPOND
-        self.responder = self.targets[0]
-        self.jsn = 0
-
-    def _respond(self, a: int):
-        q = self.targets[0]
-        actor = self.pending[1]
-        self.log.append(("respond", self.responder, a))
-        if a == A_JSN:
-            self._use(self.responder, JSN)
-            self.jsn += 1
-            self.responder = actor if self.responder == q else q
-            return
-        # Accepting: an even number of Just Say No leaves the action standing.
-        if self.jsn % 2 == 0:
-            self._resolve(q)
-        else:
-            self._target_done()
-
-    def _target_done(self):
-        self.targets.pop(0)
-        self._next_target()
-
-    def _resolve(self, q: int):
-        kind, actor = self.pending[0], self.pending[1]
-        if kind in (P_RENT, P_BIRTHDAY, P_DEBT):
-            self.payer, self.debt = q, self.pending[2]
-            self.phase = PAY
-            self._check_payment_done()
-            return
-        if kind == P_SLY:
-            c, k = self.pending[2], self.pending[3]
-            self._move_prop(q, actor, c, k)
-        elif kind == P_FORCED:
-            c, give = self.pending[2], self.pending[3]
-            self._move_prop(q, actor, c, self._first_kind(q, c))
-            self._move_prop(actor, q, give, self._first_kind(actor, give))
-        else:
-            c = self.pending[2]
-            base = c * NUM_KINDS
-            for k in range(NUM_KINDS):
-                self.props[actor][base + k] += self.props[q][base + k]
-                self.props[q][base + k] = 0
-            for b in (self.houses, self.hotels):
-                b[actor][c] = max(b[actor][c], b[q][c])
-                b[q][c] = 0
-        self._target_done()
-
-    def _move_prop(self, src: int, dst: int, c: int, kind: int):
-        self.props[src][c * NUM_KINDS + kind] -= 1
-        self.props[dst][c * NUM_KINDS + kind] += 1
-
-    def _pay(self, a: int):
-        q, r = self.payer, self.pending[1]
-        self.log.append(("pay", q, a))
-        if a < A_PAY_PROP:
-            t = a - A_PAY_BANK
-            self.bank[q][t] -= 1
-            self.bank[r][t] += 1
-            self.debt -= VALUES[t]
-        else:
-            c, kind = divmod(a - A_PAY_PROP, NUM_KINDS)
-            self._move_prop(q, r, c, kind)
-            self.debt -= VALUES[kind_type(c, kind)]
-        self._check_payment_done()
-
-    def _check_payment_done(self):
-        if self.debt <= 0 or not self._payment_options(self.payer):
-            self.payer, self.debt = -1, 0
-            self._target_done()
-
-    def _after_play(self):
-        if self.phase != PLAY:
-            return
-        for q in range(self.n):
-            if self.complete_sets(q) >= SETS_TO_WIN:
-                self.done, self.winner = True, q
-                self.log.append(("win", q))
-                return
-        if self.plays_left == 0 and not self.to_draw:
-            self._end_turn()
-
-    def _end_turn(self):
-        if sum(self.hand[self.cur]) > HAND_LIMIT:
-            self.phase = DISCARD
-            return
-        self._next_turn()
-
-    def _discard(self, a: int):
-        t = a - A_DISCARD
-        self.log.append(("discard", self.cur, t))
-        self._take_from_hand(self.cur, t)
-        self.discard[t] += 1
-        if sum(self.hand[self.cur]) <= HAND_LIMIT:
-            self._next_turn()
-
-    def _next_turn(self):
-        self.turns += 1
-        self.cur = (self.cur + 1) % self.n
-        self.phase = PLAY
-        self.plays_left = PLAYS_PER_TURN
-        if self.turns >= self.max_turns or not sum(self.deck):
-            self.done = True
-            self.log.append(("cap", self.turns))
-            return
-        self.drawer = self.cur
-        need = DRAW_EMPTY if not sum(self.hand[self.cur]) else DRAW_PER_TURN
-        self.to_draw.append(min(need, sum(self.deck)))
-
-    # -- scoring ----------------------------------------------------------------------------
     def assets(self, q: int) -> int:
         """Bank value plus the value of the properties laid."""
-        props = sum(VALUES[kind_type(c, k)] * self.props[q][c * NUM_KINDS + k]
-                    for c in range(NUM_COLOURS) for k in range(NUM_KINDS))
-        return props + sum(v * b for v, b in zip(VALUES, self.bank[q]))
+        return int(mk._assets(self.s, q))
 
     def game_scores(self) -> list[float]:
         """Complete sets + assets / 100 per player (the heuristic's score)."""
         return [self.complete_sets(q) + self.assets(q) / 100 for q in range(self.n)]
 
-    def returns(self):
-        if not self.done:
-            return [0.0] * self.n
-        if self.winner >= 0:
-            return [1.0 if q == self.winner else 0.0 for q in range(self.n)]
-        return tt.win_shares([(self.complete_sets(q), self.assets(q)) for q in range(self.n)])
-
     # -- information ------------------------------------------------------------------------
     def _phase_name(self) -> str:
-        if self.to_draw:
-            return "draw"
-        return ("play", "respond", "pay", "discard")[self.phase]
+        return "draw" if self.s[mk.NTD] else _PHASE_NAMES[self.phase]
 
-    def _view(self, player: int) -> list[str]:
-        n = self.n
-        parts = [f"p{player} turn {self.turns} player {self.cur} {self._phase_name()} "
-                 f"mover {self.current_player()} plays left {self.plays_left} deck {sum(self.deck)}",
-                 "hand: " + ",".join(f"{CARD_NAMES[t]}x{c}" for t, c in enumerate(self.hand[player]) if c),
-                 f"hand sizes {[sum(h) for h in self.hand]}",
-                 f"pending {self.pending} targets {self.targets} jsn {self.jsn} payer {self.payer} "
-                 f"debt {self.debt}",
-                 "discard: " + ",".join(f"{CARD_NAMES[t]}x{c}" for t, c in enumerate(self.discard) if c)]
-        for q in range(n):
-            props = ",".join(f"{COLOUR_NAMES[i // NUM_KINDS]}{i % NUM_KINDS}x{c}"
-                             for i, c in enumerate(self.props[q]) if c)
-            bank = ",".join(f"{CARD_NAMES[t]}x{c}" for t, c in enumerate(self.bank[q]) if c)
-            parts.append(f"p{q} bank {bank} props {props} houses {self.houses[q]} "
-                         f"hotels {self.hotels[q]}")
+    def _view(self, player: int, a: list[int] | None = None) -> list[str]:
+        """The lines ``player`` sees now (``a``: the array's players' part as a list, read once)."""
+        a = self._players_part() if a is None else a
+        blocks = [a[_PL + _PS * q : _PL + _PS * (q + 1)] for q in range(a[mk.N])]
+        hands = [block[mk.O_HAND : mk.O_HAND + _NT] for block in blocks]
+        phase = "draw" if a[mk.NTD] else _PHASE_NAMES[a[mk.PHASE]]
+        parts = [
+            f"p{player} turn {a[mk.TURNS]} player {a[mk.CUR]} {phase} "
+            f"mover {self.current_player()} plays left {a[mk.PLAYS]} deck {a[mk.DECKN]}",
+            "hand: " + _counts_text(hands[player]),
+            f"hand sizes {[sum(h) for h in hands]}",
+            f"pending {self.pending} targets {a[mk.TG : mk.TG + a[mk.NTG]]} jsn {a[mk.JSNC]} "
+            f"payer {a[mk.PAYER]} debt {a[mk.DEBT_LEFT]}",
+            "discard: " + _counts_text(a[mk.DISC : mk.DISC + _NT]),
+        ]
+        for q, block in enumerate(blocks):
+            props = block[mk.O_PROPS : mk.O_PROPS + _NP]
+            laid = ",".join(f"{_KIND_NAMES[i]}x{c}" for i, c in enumerate(props) if c)
+            parts.append(
+                f"p{q} bank {_counts_text(block[mk.O_BANK : mk.O_BANK + _NB])} props {laid} "
+                f"houses {block[mk.O_HOUSES : mk.O_HOUSES + mk.NUM_COLOURS]} "
+                f"hotels {block[mk.O_HOTELS : mk.O_HOTELS + mk.NUM_COLOURS]}"
+            )
         return parts
 
     def _log_text(self):
         return ";".join(",".join(map(str, e)) for e in self.log)
 
+    def _players_part(self) -> list[int]:
+        """The array up to the last player's block, as a list (views slice it)."""
+        s = self.s
+        return s[: _PL + _PS * s[mk.N]].tolist()
+
     def information_state_string(self, player):
-        mine = ",".join(str(c) for c, _ in sorted(self.live[player], key=lambda x: x[1]))
-        drawn = ",".join(map(str, self.drawn[player]))
-        return "\n".join(self._view(player) + [f"my drawn {drawn} live {mine}",
-                                                f"log: {self._log_text()}"])
+        a = self._players_part()
+        block = a[_PL + _PS * player : _PL + _PS * (player + 1)]
+        m = block[mk.O_NLIVE]
+        live = zip(block[mk.O_LIVE : mk.O_LIVE + m], block[mk.O_LIDX : mk.O_LIDX + m])
+        mine = ",".join(str(c) for c, _ in sorted(live, key=lambda x: x[1]))
+        hand, used = block[mk.O_HAND : mk.O_HAND + _NT], block[mk.O_USED : mk.O_USED + _NT]
+        drawn = ",".join(str(h + u) for h, u in zip(hand, used))
+        return "\n".join(
+            self._view(player, a) + [f"my drawn {drawn} live {mine}", f"log: {self._log_text()}"]
+        )
 
     def world_history(self, player: int, rng) -> list[int]:
         """The history with the unseen cards reshuffled into the opponents' live draw slots."""
-        slots = [i for q in range(self.n) if q != player for _, i in self.live[q]]
-        slots.sort()
-        pool = list(self.deck)
+        live, hands = self.live, self.hand
+        slots = sorted(i for q in range(self.n) if q != player for _, i in live[q])
+        pool = self.deck
         for q in range(self.n):
             if q != player:
-                for t in range(NUM_TYPES):
-                    pool[t] += self.hand[q][t]
+                for t in range(mk.NUM_TYPES):
+                    pool[t] += hands[q][t]
         cards = tt.shuffled_cards(pool, rng)
         actions = self.hist[:]
         for i, card in zip(slots, cards):
@@ -580,117 +374,149 @@ class MonopolyDealKernel(tt.Kernel):
         return actions
 
     def resample(self, player, rng):
-        k = MonopolyDealKernel(self.n, self.max_turns)
+        world = MonopolyDealKernel(self.n, self.max_turns)
         for action in self.world_history(player, rng):
-            k.apply(action)
-        return k
+            world.apply(action)
+        return world
 
     # -- tensors ------------------------------------------------------------------------------
     def tensor_pieces(self, perfect_recall: bool) -> list[tuple[str, tuple]]:
-        n, T, P = self.n, NUM_TYPES, NUM_COLOURS * NUM_KINDS
-        pieces = [("player", (n,)), ("phase", (5,)), ("mover", (n,)), ("plays_left", (4,)),
-                  ("hand", (T,)), ("hand_sizes", (n,)), ("deck_size", (1,)), ("discard", (T,)),
-                  ("banks", (n, T)), ("properties", (n, P)), ("houses", (n, NUM_COLOURS)),
-                  ("hotels", (n, NUM_COLOURS)), ("pending", (6,)), ("actor", (n,)),
-                  ("target", (n,)), ("debt", (1,)), ("jsn", (1,))]
+        n, T, P = self.n, mk.NUM_TYPES, mk.NUM_COLOURS * mk.NUM_KINDS
+        pieces = [
+            ("player", (n,)),
+            ("phase", (5,)),
+            ("mover", (n,)),
+            ("plays_left", (4,)),
+            ("hand", (T,)),
+            ("hand_sizes", (n,)),
+            ("deck_size", (1,)),
+            ("discard", (T,)),
+            ("banks", (n, T)),
+            ("properties", (n, P)),
+            ("houses", (n, mk.NUM_COLOURS)),
+            ("hotels", (n, mk.NUM_COLOURS)),
+            ("pending", (6,)),
+            ("actor", (n,)),
+            ("target", (n,)),
+            ("debt", (1,)),
+            ("jsn", (1,)),
+        ]
         if perfect_recall:
             pieces += [("my_draws", (T,)), ("used", (n, T))]
         return pieces
 
     def fill_tensor(self, player: int, perfect_recall: bool, d: dict) -> None:
+        s, n = self.s, self.n
         d["player"][player] = 1
-        d["phase"][PHASE_CHANCE if self.to_draw else self.phase] = 1
+        d["phase"][mk.PHASE_CHANCE if s[mk.NTD] else self.phase] = 1
         mover = self.current_player()
         if mover >= 0:
             d["mover"][mover] = 1
         d["plays_left"][self.plays_left] = 1
-        d["hand"][:] = self.hand[player]
-        d["deck_size"][0] = sum(self.deck)
+        hands = self.hand
+        d["hand"][:] = hands[player]
+        d["deck_size"][0] = s[mk.DECKN]
         d["discard"][:] = self.discard
-        for q in range(self.n):
-            d["hand_sizes"][q] = sum(self.hand[q])
-            d["banks"][q] = self.bank[q]
-            d["properties"][q] = self.props[q]
-            d["houses"][q] = self.houses[q]
-            d["hotels"][q] = self.hotels[q]
-        if self.pending is not None:
-            d["pending"][self.pending[0]] = 1
-            d["actor"][self.pending[1]] = 1
-            if self.targets:
-                d["target"][self.targets[0]] = 1
+        for q in range(n):
+            base = _PL + _PS * q
+            d["hand_sizes"][q] = sum(hands[q])
+            d["banks"][q, :_NB] = s[base + mk.O_BANK : base + mk.O_BANK + _NB]
+            d["properties"][q] = s[base + mk.O_PROPS : base + mk.O_PROPS + _NP]
+            d["houses"][q] = s[base + mk.O_HOUSES : base + mk.O_HOUSES + mk.NUM_COLOURS]
+            d["hotels"][q] = s[base + mk.O_HOTELS : base + mk.O_HOTELS + mk.NUM_COLOURS]
+        if s[mk.PKIND] >= 0:
+            d["pending"][s[mk.PKIND]] = 1
+            d["actor"][s[mk.PACT]] = 1
+            if s[mk.NTG]:
+                d["target"][s[mk.TG]] = 1
         d["debt"][0] = self.debt
         d["jsn"][0] = self.jsn
         if perfect_recall:
             d["my_draws"][:] = self.drawn[player]
-            for q in range(self.n):
-                d["used"][q] = self.used[q]
+            for q, used in enumerate(self.used):
+                d["used"][q] = used
 
     def action_to_string(self, player, action):
         a = action
-        if player == tt.CHANCE and a < NUM_TYPES:
+        if player == tt.CHANCE and a < mk.NUM_TYPES:
             return f"draw {CARD_NAMES[a]}"
-        if a < FIRST_PROPERTY:
+        if a < mk.FIRST_PROPERTY:
             return f"bank {CARD_NAMES[a]}"
-        if a < A_WILD:
-            return f"lay {COLOUR_NAMES[a - A_PLACE]}"
-        if a < A_PASS_GO:
-            w, c = divmod(a - A_WILD, 10)
-            return f"lay {CARD_NAMES[FIRST_WILD + w]} as {COLOUR_NAMES[c]}"
-        if a == A_PASS_GO:
+        if a < mk.A_WILD:
+            return f"lay {COLOUR_NAMES[a - mk.A_PLACE]}"
+        if a < mk.A_PASS_GO:
+            w, c = divmod(a - mk.A_WILD, 10)
+            return f"lay {CARD_NAMES[mk.FIRST_WILD + w]} as {COLOUR_NAMES[c]}"
+        if a == mk.A_PASS_GO:
             return "pass go"
-        if a < A_RENT_ANY:
-            return f"rent {COLOUR_NAMES[a - A_RENT]}"
-        if a < A_BIRTHDAY:
-            q, c = divmod(a - A_RENT_ANY, 10)
+        if a < mk.A_RENT_ANY:
+            return f"rent {COLOUR_NAMES[a - mk.A_RENT]}"
+        if a < mk.A_BIRTHDAY:
+            q, c = divmod(a - mk.A_RENT_ANY, 10)
             return f"wild rent {COLOUR_NAMES[c]} on p{q}"
-        if a == A_BIRTHDAY:
+        if a == mk.A_BIRTHDAY:
             return "birthday"
-        if a < A_SLY:
-            return f"debt collector on p{a - A_DEBT}"
-        if a < A_FORCED:
-            rest, kind = divmod(a - A_SLY, NUM_KINDS)
-            q, c = divmod(rest, 10)
-            return f"sly deal p{q} {COLOUR_NAMES[c]} kind {kind}"
-        if a < A_BREAKER:
-            rest, give = divmod(a - A_FORCED, 10)
-            q, c = divmod(rest, 10)
-            return f"forced deal p{q} take {COLOUR_NAMES[c]} give {COLOUR_NAMES[give]}"
-        if a < A_HOUSE:
-            q, c = divmod(a - A_BREAKER, 10)
-            return f"deal breaker p{q} {COLOUR_NAMES[c]}"
-        if a < A_HOTEL:
-            return f"house on {COLOUR_NAMES[a - A_HOUSE]}"
-        if a < A_END_TURN:
-            return f"hotel on {COLOUR_NAMES[a - A_HOTEL]}"
-        if a == A_END_TURN:
-            return "end turn"
-        if a == A_JSN:
-            return "just say no"
-        if a == A_ACCEPT:
-            return "accept"
-        if a < A_PAY_PROP:
-            return f"pay {CARD_NAMES[a - A_PAY_BANK]}"
-        if a < A_DISCARD:
-            c, kind = divmod(a - A_PAY_PROP, NUM_KINDS)
-            return f"pay property {COLOUR_NAMES[c]} kind {kind}"
-        return f"discard {CARD_NAMES[a - A_DISCARD]}"
+        if a < mk.A_SLY:
+            return f"debt collector on p{a - mk.A_DEBT}"
+        return _targeted_action_string(a)
 
     def _state_line(self):
-        return (f"turn {self.turns} cur {self.cur} phase {self.phase} plays {self.plays_left} "
-                f"to_draw {self.to_draw} deck {self.deck} discard {self.discard} "
-                f"pending {self.pending} targets {self.targets} responder {self.responder} "
-                f"jsn {self.jsn} payer {self.payer} debt {self.debt} done {self.done} "
-                f"winner {self.winner}")
+        return (
+            f"turn {self.turns} cur {self.cur} phase {self.phase} plays {self.plays_left} "
+            f"to_draw {self.to_draw} deck {self.deck} discard {self.discard} "
+            f"pending {self.pending} targets {self.targets} responder {self.responder} "
+            f"jsn {self.jsn} payer {self.payer} debt {self.debt} done {self.done} "
+            f"winner {self.winner}"
+        )
 
     def _player_line(self, p):
-        return (f"p{p} hand {self.hand[p]} live {self.live[p]} bank {self.bank[p]} "
-                f"props {self.props[p]} houses {self.houses[p]} hotels {self.hotels[p]}")
+        return (
+            f"p{p} hand {self.hand[p]} live {self.live[p]} bank {self.bank[p]} "
+            f"props {self.props[p]} houses {self.houses[p]} hotels {self.hotels[p]}"
+        )
+
+
+def _targeted_action_string(a: int) -> str:
+    """``action_to_string`` of the actions from Sly Deal on (steals, buildings, responses,
+    payments, discards)."""
+    if a < mk.A_FORCED:
+        rest, kind = divmod(a - mk.A_SLY, mk.NUM_KINDS)
+        q, c = divmod(rest, 10)
+        return f"sly deal p{q} {COLOUR_NAMES[c]} kind {kind}"
+    if a < mk.A_BREAKER:
+        rest, give = divmod(a - mk.A_FORCED, 10)
+        q, c = divmod(rest, 10)
+        return f"forced deal p{q} take {COLOUR_NAMES[c]} give {COLOUR_NAMES[give]}"
+    if a < mk.A_HOUSE:
+        q, c = divmod(a - mk.A_BREAKER, 10)
+        return f"deal breaker p{q} {COLOUR_NAMES[c]}"
+    if a < mk.A_HOTEL:
+        return f"house on {COLOUR_NAMES[a - mk.A_HOUSE]}"
+    if a < mk.A_END_TURN:
+        return f"hotel on {COLOUR_NAMES[a - mk.A_HOTEL]}"
+    if a == mk.A_END_TURN:
+        return "end turn"
+    if a == mk.A_JSN:
+        return "just say no"
+    if a == mk.A_ACCEPT:
+        return "accept"
+    if a < mk.A_PAY_PROP:
+        return f"pay {CARD_NAMES[a - mk.A_PAY_BANK]}"
+    if a < mk.A_DISCARD:
+        c, kind = divmod(a - mk.A_PAY_PROP, mk.NUM_KINDS)
+        return f"pay property {COLOUR_NAMES[c]} kind {kind}"
+    return f"discard {CARD_NAMES[a - mk.A_DISCARD]}"
 
 
 _DEFAULT_PLAYERS = 3
 _DEFAULT_MAX_TURNS = 100
-GAME_TYPE = hw.make_game_type(GAME_NAME, "Monopoly Deal", 2, MAX_PLAYERS,
-                              {"players": _DEFAULT_PLAYERS, "max_turns": _DEFAULT_MAX_TURNS})
+GAME_TYPE = hw.make_game_type(
+    GAME_NAME,
+    "Monopoly Deal",
+    2,
+    mk.MAX_PLAYERS,
+    {"players": _DEFAULT_PLAYERS, "max_turns": _DEFAULT_MAX_TURNS},
+)
 
 
 class MonopolyDealGame(hw.HistoryGame):
@@ -702,41 +528,43 @@ class MonopolyDealGame(hw.HistoryGame):
         params = dict(params or {})
         n = tt.players_param(params, GAME_TYPE)
         max_turns = tt.int_param(params, "max_turns", _DEFAULT_MAX_TURNS, 1, 1000)
-        cards = sum(DECK_COUNTS)
+        cards = sum(mk.DECK_COUNTS)
         # Each turn: at most 3 plays, each with up to n-1 responses of alternating Just Say No
         # (3 in the game), payments of at most every card, the end of turn and the discards.
         per_turn = 3 * (1 + (n - 1) * 5 + cards) + 1 + cards
-        super().__init__(GAME_TYPE, params, num_players=n, num_distinct_actions=NUM_ACTIONS,
-                         max_chance_outcomes=NUM_TYPES,
-                         max_game_length=cards + max_turns * per_turn)
+        super().__init__(
+            GAME_TYPE,
+            params,
+            num_players=n,
+            num_distinct_actions=mk.NUM_ACTIONS,
+            max_chance_outcomes=mk.NUM_TYPES,
+            max_game_length=cards + max_turns * per_turn,
+        )
         self.max_turns = max_turns
 
     def new_kernel(self):
         return MonopolyDealKernel(self.players, self.max_turns)
 
 
-SCORE_SCALE = float(SETS_TO_WIN)
-
-
 def heuristic(state) -> list[float]:
     """Value per player in [0, 1] for cutting a rollout short (pyspiel state or kernel).
 
-    TAG's ``LeaderHeuristic`` (own score minus the best other score), the heuristic of its
+    TAG's ``LeaderHeuristic`` (own score minus the best other score), the heuristic of TAG's
     ``MonopolyDeal_HiBudget.json`` MCTS settings, on ``kernel.game_scores()`` (complete sets
-    plus assets / 100), scaled by ``SCORE_SCALE`` (3 sets) into [0, 1]
-    (``_history_worlds.leader_heuristic``). Terminal states give the returns.
+    plus assets / 100), scaled by ``kernel.SCORE_SCALE`` (3 sets) into [0, 1]: the kernel's
+    ``nb_heuristic``. Terminal states give the returns.
     """
     kernel = getattr(state, "kernel", state)
-    if kernel.is_terminal():
-        return kernel.returns()
-    return hw.leader_heuristic(kernel.game_scores(), SCORE_SCALE)
+    out = np.zeros(kernel.n)
+    mk.nb_heuristic(kernel.s, out)
+    return out.tolist()
 
 
 def turn_counter(state) -> int:
     """TAG's turn counter of a pyspiel state (or kernel): the turns ended so far, which changes
     exactly when an action ends the turn owner's turn (``infosets.games.kernels``, rollout
-    termination END_TURN; twin ``kernel.nb_turn``)."""
-    return getattr(state, "kernel", state).turns
+    termination END_TURN; the kernel's ``nb_turn``)."""
+    return int(mk.nb_turn(getattr(state, "kernel", state).s))
 
 
 sample_world = hw.sample_world  # a world keeping ``player``'s information state

@@ -1,23 +1,25 @@
-"""Numba kernel of ``monopoly_deal`` (Monopoly Deal as our port models it, on a flat int64 array).
+"""Monopoly Deal's rules (as our port models them) on a flat int64 array, written once.
 
 Serves the compiled PI-MCTS / IS-MCTS engine (``infosets.search.compiled``) of Ravichandran,
 Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search in
 Imperfect-Information Games" (docs/papers/pimcts_aggregation.md), who evaluate Monopoly Deal
-with 3 players. The readable rules are ``infosets.games.monopoly_deal.game.MonopolyDealKernel``;
-this module implements them again with the same action ids, chance outcomes (same order, same
-probabilities), returns and heuristic (tests/games/monopoly_deal/test_monopoly_deal_kernel.py checks them
-against the pyspiel adapter).
+with 3 players, and the pyspiel adapter (``game.py``'s ``MonopolyDealKernel``, an
+``array_kernel.ArrayKernel`` running these ``nb_*`` functions; the modelled rules are in its
+module docstring). Action ids, chance outcomes (ascending), returns and the heuristic are the
+adapter's because they are these; tests/games/monopoly_deal/test_monopoly_deal_oracle.py
+checks them step by step against the frozen former Python rules.
 
-Bounded state. The adapter's ``max_game_length`` (about 46,000 actions at 3 players) is far
-too loose to hold a history in every array the engine copies, so, unlike colt_express, the
-array keeps no history: one fixed-size array (``SIZE`` = 1,337 int64s, 2-5 players) holds the
-adapter kernel's fields: the header (turn, phase, pending action card, targets, the draw queue,
-the history length, a running hash of the public log), the deck and the discards, and per
-player the hand, the cards used (played, banked or discarded), bank, properties, buildings and
-the live hand in draw order (card and the history index that drew it). The largest hand is 12
-(7 at the end of a turn, 2 drawn, +1 per Pass Go), below ``LIVECAP`` = 16.
+Bounded state. ``max_game_length`` (about 46,000 actions at 3 players) is far too loose to
+hold a history in every array the engine copies, so the array keeps no history: one
+fixed-size array (``SIZE`` = 1,337 int64s, 2-5 players) holds the header (turn, phase,
+pending action card, targets, the draw queue, the history length, a running hash of the
+public log), the deck and the discards, and per player the hand, the cards used (played,
+banked or discarded), bank, properties, buildings and the live hand in draw order (card and
+the history index that drew it). The largest hand is 12 (7 at the end of a turn, 2 drawn, +1
+per Pass Go), below ``LIVECAP`` = 16. The adapter keeps the history and the public log beside
+the array (``game.py``).
 
-``nb_infostate_key`` is a 64-bit hash of everything ``information_state_string`` shows: the
+``nb_infostate_key`` is a 64-bit hash of everything the information state string shows: the
 public log is hashed as it grows (``PUBHASH``), the rest (the player's view, their draws and
 live hand in draw order) when the key is asked. Equal strings give equal keys; distinct
 strings collide with probability about 2**-64.
@@ -26,53 +28,155 @@ strings collide with probability about 2**-64.
 pile are pooled and the opponents' live hand slots refilled by drawing without replacement
 (the same law as the adapter's uniform shuffle into those slots); the rest is the new pile.
 The adapter replays the rewritten history; here the fields that replay changes (the
-opponents' hands and live slots, the pile) are rewritten in place. One difference: the
-adapter's replay removes a played card from the earliest live slot of its type, so where an
-opponent holds a refilled card of the type of one they played, replay may count a different
-slot as still live; the hands, the pile and everything the player sees are the same
-(tests/games/monopoly_deal/test_monopoly_deal_kernel.py), only the order of that opponent's own live list
-(part of their information state, not the player's) can differ.
+opponents' hands and live slots, the pile) are rewritten in place. One difference: replay
+removes a played card from the earliest live slot of its type, so where an opponent holds a
+refilled card of the type of one they played, replay may count a different slot as still
+live; the hands, the pile and everything the player sees are the same
+(tests/games/monopoly_deal/test_monopoly_deal_kernel.py), only the order of that opponent's
+own live list (part of their information state, not the player's) can differ.
 
-Conversions: ``array_from_kernel`` / ``kernel_from_array`` translate to and from the adapter's
-kernel object. The public log is kept only as its hash, so ``kernel_from_array`` takes the log
-text from a small registry filled by ``array_from_kernel`` (every world determinized from a
-converted state shares its public log, so its pyspiel state shows the real state's strings).
+``nb_turn`` is TAG's turn counter (the turns ended, the header's turn slot), the optional
+counter of the kernel contract that TAG's END_TURN rollouts read.
 
-``nb_turn`` is the adapter's ``turn_counter`` (the turns ended, the header's turn slot), the
-optional counter of the kernel contract that TAG's END_TURN rollouts read.
-
-``nb_heuristic`` is the adapter's ``heuristic``: TAG's LeaderHeuristic on complete sets plus
-assets / 100, scaled by 3 sets into [0, 1]; the returns at the end.
+``nb_heuristic`` is TAG's LeaderHeuristic on complete sets plus assets / 100, scaled by 3 sets
+into [0, 1]; the returns at the end.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import OrderedDict
 
 import numba as nb
 import numpy as np
 
 from infosets.core.pcg32 import rng_bounded
 from infosets.games.kernels import Kernel
-from infosets.games.monopoly_deal import game as md
+
+# Card types.
+(
+    M10,
+    M5,
+    M4,
+    M3,
+    M2,
+    M1,
+    PASS_GO,
+    DOUBLE_RENT,
+    BIRTHDAY,
+    DEBT,
+    SLY,
+    FORCED,
+    BREAKER,
+    JSN,
+    RENT_ANY,
+    RENT_GB,
+    RENT_BLB,
+    RENT_PO,
+    RENT_RU,
+    RENT_RY,
+    HOUSE,
+    HOTEL,
+) = range(22)
+FIRST_PROPERTY = 22
+BROWN, BLUE, GREEN, LBLUE, ORANGE, PINK, RAIL, RED, UTIL, YELLOW = range(10)
+NUM_COLOURS = 10
+FIRST_WILD = 32
+W_MULTI, W_GB, W_BLB, W_PO, W_RG, W_RLB, W_RU, W_RY = range(32, 40)
+NUM_TYPES = 40
+NUM_KINDS = 9  # in a colour: plain, then the 8 wild types
+DECK_COUNTS = (
+    (1, 2, 3, 3, 5, 6)
+    + (10, 2, 3, 3, 3, 3, 2, 3, 3, 2, 2, 2, 2, 2, 3, 2)
+    + (2, 2, 3, 3, 3, 3, 4, 3, 2, 3)
+    + (2, 1, 1, 2, 1, 1, 1, 2)
+)
+VALUES = (
+    (10, 5, 4, 3, 2, 1)
+    + (1, 1, 2, 5, 3, 3, 5, 4, 1, 1, 1, 1, 1, 1, 3, 4)
+    + (1, 4, 4, 1, 2, 2, 2, 3, 2, 3)
+    + (0, 4, 1, 2, 4, 4, 2, 3)
+)
+WILD_COLOURS = {
+    W_MULTI: tuple(range(NUM_COLOURS)),
+    W_GB: (GREEN, BLUE),
+    W_BLB: (BROWN, LBLUE),
+    W_PO: (PINK, ORANGE),
+    W_RG: (RAIL, GREEN),
+    W_RLB: (RAIL, LBLUE),
+    W_RU: (RAIL, UTIL),
+    W_RY: (RED, YELLOW),
+}
+RENT_COLOURS = {
+    RENT_GB: (GREEN, BLUE),
+    RENT_BLB: (BROWN, LBLUE),
+    RENT_PO: (PINK, ORANGE),
+    RENT_RU: (RAIL, UTIL),
+    RENT_RY: (RED, YELLOW),
+}
+PAIR_RENT = {c: card for card, cs in RENT_COLOURS.items() for c in cs}
+SET_SIZE = (2, 2, 3, 3, 3, 3, 4, 3, 2, 3)
+RENTS = (
+    (1, 2),
+    (3, 8),
+    (2, 4, 7),
+    (1, 2, 3),
+    (1, 3, 5),
+    (1, 2, 4),
+    (1, 2, 3, 4),
+    (2, 3, 6),
+    (1, 2),
+    (2, 4, 6),
+)
+NO_BUILDINGS = (RAIL, UTIL)
+HAND_START, DRAW_PER_TURN, DRAW_EMPTY, PLAYS_PER_TURN, HAND_LIMIT, SETS_TO_WIN = 5, 2, 5, 3, 7, 3
+BIRTHDAY_AMOUNT, DEBT_AMOUNT = 2, 5
+MAX_PLAYERS = 5
+SCORE_SCALE = float(SETS_TO_WIN)  # the heuristic's scale: 3 sets
+
+
+def kind_type(colour: int, kind: int) -> int:
+    """The card type of a property kind (0: the colour's plain property, 1-8: wilds)."""
+    return FIRST_PROPERTY + colour if kind == 0 else FIRST_WILD + kind - 1
+
+
+# Actions.
+A_PLACE = 40  # 40 + colour: lay that colour's plain property
+A_WILD = 50  # 50 + (wild - 32) * 10 + colour
+A_PASS_GO = 130
+A_RENT = 131  # 131 + colour, with the matching two-colour rent card
+A_RENT_ANY = 141  # 141 + target * 10 + colour
+A_BIRTHDAY = 191
+A_DEBT = 192  # 192 + target
+A_SLY = 197  # 197 + (target * 10 + colour) * 9 + kind
+A_FORCED = 647  # 647 + (target * 10 + take colour) * 10 + give colour
+A_BREAKER = 1147  # 1147 + target * 10 + colour
+A_HOUSE, A_HOTEL = 1197, 1207  # + colour
+A_END_TURN = 1217
+A_JSN, A_ACCEPT = 1218, 1219
+A_PAY_BANK = 1220  # + card type (< 22)
+A_PAY_PROP = 1242  # + colour * 9 + kind
+A_DISCARD = 1332  # + card type
+NUM_ACTIONS = 1372
+
+PLAY, RESPOND, PAY, DISCARD = range(4)
+PHASE_CHANCE = 4
+P_RENT, P_BIRTHDAY, P_DEBT, P_SLY, P_FORCED, P_BREAKER = range(6)
 
 CHANCE = -1
 TERMINAL = -4
-MAXP = md.MAX_PLAYERS
-NT = md.NUM_TYPES
-NC = md.NUM_COLOURS
-NK = md.NUM_KINDS
+MAXP = MAX_PLAYERS
+NT = NUM_TYPES
+NC = NUM_COLOURS
+NK = NUM_KINDS
 NP = NC * NK
-NB = md.FIRST_PROPERTY          # bankable types
-NUM_ACTIONS = md.NUM_ACTIONS
+NB = FIRST_PROPERTY  # bankable types
 LIVECAP = 16
 
 # header slots
 N, CUR, PHASE, PLAYS, TURNS, MAXT, DONE, WINNER = 0, 1, 2, 3, 4, 5, 6, 7
-PKIND, PACT, PA2, PA3, RESP, JSNC, PAYER, DEBT, DRAWER = 8, 9, 10, 11, 12, 13, 14, 15, 16
-NTD, TD = 17, 18                # draw queue: length, then up to MAXP + 1 counts
-NTG, TG = 24, 25                # targets: length, then up to MAXP - 1 players
+PKIND, PACT, PA2, PA3, RESP, JSNC, PAYER, DEBT_LEFT, DRAWER = 8, 9, 10, 11, 12, 13, 14, 15, 16
+NTD, TD = 17, 18  # draw queue: length, then up to MAXP + 1 counts
+NTG, TG = 24, 25  # targets: length, then up to MAXP - 1 players
 HLEN, PUBHASH, DECKN = 29, 30, 31
 DECK, DISC = 32, 72
 PL = 112
@@ -84,24 +188,21 @@ SIZE = PL + MAXP * PS
 
 # log entry kinds (tokens of the public hash)
 L_PLAY, L_RESPOND, L_PAY, L_DISCARD, L_WIN, L_CAP = 1, 2, 3, 4, 5, 6
-_LOG_KIND = {"play": L_PLAY, "respond": L_RESPOND, "pay": L_PAY, "discard": L_DISCARD,
-             "win": L_WIN, "cap": L_CAP}
 HASH_SEED = 0x5EED
 
-_VALUES = np.array(md.VALUES, dtype=np.int64)
-_SET_SIZE = np.array(md.SET_SIZE, dtype=np.int64)
+_VALUES = np.array(VALUES, dtype=np.int64)
+_SET_SIZE = np.array(SET_SIZE, dtype=np.int64)
 _RENTS = np.zeros((NC, 4), dtype=np.int64)
-for _c, _r in enumerate(md.RENTS):
-    _RENTS[_c, :len(_r)] = _r
-_PAIR_RENT = np.array([md.PAIR_RENT[c] for c in range(NC)], dtype=np.int64)
+for _c, _r in enumerate(RENTS):
+    _RENTS[_c, : len(_r)] = _r
+_PAIR_RENT = np.array([PAIR_RENT[c] for c in range(NC)], dtype=np.int64)
 _WILD_N = np.zeros(8, dtype=np.int64)
 _WILD_C = np.zeros((8, NC), dtype=np.int64)
-for _w, _cs in md.WILD_COLOURS.items():
-    _WILD_N[_w - md.FIRST_WILD] = len(_cs)
-    _WILD_C[_w - md.FIRST_WILD, :len(_cs)] = _cs
-_KIND_VALUE = np.array([md.VALUES[md.kind_type(c, k)] for c in range(NC) for k in range(NK)],
-                       dtype=np.int64)
-_DECK_COUNTS = np.array(md.DECK_COUNTS, dtype=np.int64)
+for _w, _cs in WILD_COLOURS.items():
+    _WILD_N[_w - FIRST_WILD] = len(_cs)
+    _WILD_C[_w - FIRST_WILD, : len(_cs)] = _cs
+_KIND_VALUE = np.array([VALUES[kind_type(c, k)] for c in range(NC) for k in range(NK)], dtype=np.int64)
+_DECK_COUNTS = np.array(DECK_COUNTS, dtype=np.int64)
 
 _M1 = 0x9E3779B97F4A7C15 - (1 << 64)  # as int64
 _M2 = 0xBF58476D1CE4E5B9 - (1 << 64)
@@ -137,14 +238,14 @@ def new_state(players: int, max_turns: int) -> np.ndarray:
     if not 2 <= players <= MAXP:
         raise ValueError(f"players: must be in [2, {MAXP}] for the kernel, got {players}")
     s = np.zeros(SIZE, dtype=np.int64)
-    s[N], s[MAXT], s[PLAYS], s[WINNER] = players, max_turns, md.PLAYS_PER_TURN, -1
+    s[N], s[MAXT], s[PLAYS], s[WINNER] = players, max_turns, PLAYS_PER_TURN, -1
     s[PKIND] = s[PACT] = s[PA2] = s[PA3] = s[RESP] = s[PAYER] = -1
     s[PUBHASH] = HASH_SEED
-    s[DECK:DECK + NT] = _DECK_COUNTS
+    s[DECK : DECK + NT] = _DECK_COUNTS
     s[DECKN] = int(_DECK_COUNTS.sum())
     s[NTD] = players + 1
-    s[TD:TD + players] = md.HAND_START
-    s[TD + players] = md.DRAW_PER_TURN
+    s[TD : TD + players] = HAND_START
+    s[TD + players] = DRAW_PER_TURN
     return s
 
 
@@ -221,9 +322,9 @@ def nb_current_player(s):
         return TERMINAL
     if s[NTD] > 0:
         return CHANCE
-    if s[PHASE] == md.RESPOND:
+    if s[PHASE] == RESPOND:
         return s[RESP]
-    if s[PHASE] == md.PAY:
+    if s[PHASE] == PAY:
         return s[PAYER]
     return s[CUR]
 
@@ -271,20 +372,20 @@ def _steal_options(s, p, q, buf, m):
         if cnt == 0:
             continue
         if cnt >= _SET_SIZE[c]:
-            if s[hp + md.BREAKER]:
-                buf[m] = md.A_BREAKER + q * 10 + c
+            if s[hp + BREAKER]:
+                buf[m] = A_BREAKER + q * 10 + c
                 m += 1
             continue
-        if s[hp + md.SLY]:
+        if s[hp + SLY]:
             for k in range(NK):
                 if s[qprops + c * NK + k]:
-                    buf[m] = md.A_SLY + (q * 10 + c) * NK + k
+                    buf[m] = A_SLY + (q * 10 + c) * NK + k
                     m += 1
-        if s[hp + md.FORCED]:
+        if s[hp + FORCED]:
             for g in range(NC):
                 mine = _count(s, p, g)
                 if mine and mine < _SET_SIZE[g]:
-                    buf[m] = md.A_FORCED + (q * 10 + c) * 10 + g
+                    buf[m] = A_FORCED + (q * 10 + c) * 10 + g
                     m += 1
     return m
 
@@ -299,47 +400,47 @@ def _play_options(s, p, buf):
             buf[m] = t
             m += 1
     for c in range(NC):
-        if s[hp + md.FIRST_PROPERTY + c]:
-            buf[m] = md.A_PLACE + c
+        if s[hp + FIRST_PROPERTY + c]:
+            buf[m] = A_PLACE + c
             m += 1
     for w in range(8):
-        if s[hp + md.FIRST_WILD + w]:
+        if s[hp + FIRST_WILD + w]:
             for j in range(_WILD_N[w]):
-                buf[m] = md.A_WILD + w * 10 + _WILD_C[w, j]
+                buf[m] = A_WILD + w * 10 + _WILD_C[w, j]
                 m += 1
-    if s[hp + md.PASS_GO]:
-        buf[m] = md.A_PASS_GO
+    if s[hp + PASS_GO]:
+        buf[m] = A_PASS_GO
         m += 1
     for c in range(NC):
         if _count(s, p, c) == 0:
             continue
         if s[hp + _PAIR_RENT[c]]:
-            buf[m] = md.A_RENT + c
+            buf[m] = A_RENT + c
             m += 1
-        if s[hp + md.RENT_ANY]:
+        if s[hp + RENT_ANY]:
             for q in range(n):
                 if q != p:
-                    buf[m] = md.A_RENT_ANY + q * 10 + c
+                    buf[m] = A_RENT_ANY + q * 10 + c
                     m += 1
-        if c != md.RAIL and c != md.UTIL and _count(s, p, c) >= _SET_SIZE[c]:
+        if c != RAIL and c != UTIL and _count(s, p, c) >= _SET_SIZE[c]:
             house = s[PL + PS * p + O_HOUSES + c]
-            if s[hp + md.HOUSE] and not house:
-                buf[m] = md.A_HOUSE + c
+            if s[hp + HOUSE] and not house:
+                buf[m] = A_HOUSE + c
                 m += 1
-            if s[hp + md.HOTEL] and house and not s[PL + PS * p + O_HOTELS + c]:
-                buf[m] = md.A_HOTEL + c
+            if s[hp + HOTEL] and house and not s[PL + PS * p + O_HOTELS + c]:
+                buf[m] = A_HOTEL + c
                 m += 1
-    if s[hp + md.BIRTHDAY]:
-        buf[m] = md.A_BIRTHDAY
+    if s[hp + BIRTHDAY]:
+        buf[m] = A_BIRTHDAY
         m += 1
     for q in range(n):
         if q == p:
             continue
-        if s[hp + md.DEBT]:
-            buf[m] = md.A_DEBT + q
+        if s[hp + DEBT]:
+            buf[m] = A_DEBT + q
             m += 1
         m = _steal_options(s, p, q, buf, m)
-    buf[m] = md.A_END_TURN
+    buf[m] = A_END_TURN
     m += 1
     return _sort_unique(buf, m)
 
@@ -350,11 +451,11 @@ def _payment_options(s, q, buf):
     m = 0
     for t in range(NB):
         if s[base + O_BANK + t]:
-            buf[m] = md.A_PAY_BANK + t
+            buf[m] = A_PAY_BANK + t
             m += 1
     for i in range(NP):
         if s[base + O_PROPS + i] and _KIND_VALUE[i]:
-            buf[m] = md.A_PAY_PROP + i
+            buf[m] = A_PAY_PROP + i
             m += 1
     return m
 
@@ -371,21 +472,21 @@ def nb_legal_actions(s, buf):
                 m += 1
         return m
     phase = s[PHASE]
-    if phase == md.RESPOND:
+    if phase == RESPOND:
         m = 0
-        if s[PL + PS * s[RESP] + O_HAND + md.JSN]:
-            buf[0] = md.A_JSN
+        if s[PL + PS * s[RESP] + O_HAND + JSN]:
+            buf[0] = A_JSN
             m = 1
-        buf[m] = md.A_ACCEPT
+        buf[m] = A_ACCEPT
         return m + 1
-    if phase == md.PAY:
+    if phase == PAY:
         return _payment_options(s, s[PAYER], buf)
-    if phase == md.DISCARD:
+    if phase == DISCARD:
         hp = PL + PS * s[CUR] + O_HAND
         m = 0
         for t in range(NT):
             if s[hp + t]:
-                buf[m] = md.A_DISCARD + t
+                buf[m] = A_DISCARD + t
                 m += 1
         return m
     return _play_options(s, s[CUR], buf)
@@ -453,13 +554,13 @@ def nb_apply_action(s, a):
     s[HLEN] += 1
     if s[NTD] > 0:
         _deal(s, a)
-        if s[NTD] == 0 and s[PHASE] == md.PLAY and s[PLAYS] == 0:
+        if s[NTD] == 0 and s[PHASE] == PLAY and s[PLAYS] == 0:
             _end_turn(s)  # a Pass Go played as the last card ends the turn
-    elif s[PHASE] == md.PLAY:
+    elif s[PHASE] == PLAY:
         _play(s, a)
-    elif s[PHASE] == md.RESPOND:
+    elif s[PHASE] == RESPOND:
         _respond(s, a)
-    elif s[PHASE] == md.PAY:
+    elif s[PHASE] == PAY:
         _pay(s, a)
     else:
         _discard(s, a)
@@ -484,68 +585,68 @@ def _start_pending(s, kind, actor, a2, a3, target):
 def _play(s, a):
     p = s[CUR]
     _log(s, L_PLAY, p, a)
-    if a == md.A_END_TURN:
+    if a == A_END_TURN:
         _end_turn(s)
         return
     s[PLAYS] -= 1
     base = PL + PS * p
-    if a < md.FIRST_PROPERTY:
+    if a < FIRST_PROPERTY:
         _take_from_hand(s, p, a)
         s[base + O_BANK + a] += 1
-    elif a < md.A_WILD:
-        c = a - md.A_PLACE
-        _take_from_hand(s, p, md.FIRST_PROPERTY + c)
+    elif a < A_WILD:
+        c = a - A_PLACE
+        _take_from_hand(s, p, FIRST_PROPERTY + c)
         s[base + O_PROPS + c * NK] += 1
-    elif a < md.A_PASS_GO:
-        w, c = divmod(a - md.A_WILD, 10)
-        _take_from_hand(s, p, md.FIRST_WILD + w)
+    elif a < A_PASS_GO:
+        w, c = divmod(a - A_WILD, 10)
+        _take_from_hand(s, p, FIRST_WILD + w)
         s[base + O_PROPS + c * NK + 1 + w] += 1
-    elif a == md.A_PASS_GO:
-        _use(s, p, md.PASS_GO)
+    elif a == A_PASS_GO:
+        _use(s, p, PASS_GO)
         if s[DECKN] > 0:
             s[DRAWER] = p
-            _push_draw(s, min(md.DRAW_PER_TURN, s[DECKN]))
-    elif a < md.A_RENT_ANY:
-        c = a - md.A_RENT
+            _push_draw(s, min(DRAW_PER_TURN, s[DECKN]))
+    elif a < A_RENT_ANY:
+        c = a - A_RENT
         _use(s, p, _PAIR_RENT[c])
-        _start_pending(s, md.P_RENT, p, _rent(s, p, c), -1, -1)
+        _start_pending(s, P_RENT, p, _rent(s, p, c), -1, -1)
         return
-    elif a < md.A_BIRTHDAY:
-        q, c = divmod(a - md.A_RENT_ANY, 10)
-        _use(s, p, md.RENT_ANY)
-        _start_pending(s, md.P_RENT, p, _rent(s, p, c), -1, q)
+    elif a < A_BIRTHDAY:
+        q, c = divmod(a - A_RENT_ANY, 10)
+        _use(s, p, RENT_ANY)
+        _start_pending(s, P_RENT, p, _rent(s, p, c), -1, q)
         return
-    elif a == md.A_BIRTHDAY:
-        _use(s, p, md.BIRTHDAY)
-        _start_pending(s, md.P_BIRTHDAY, p, md.BIRTHDAY_AMOUNT, -1, -1)
+    elif a == A_BIRTHDAY:
+        _use(s, p, BIRTHDAY)
+        _start_pending(s, P_BIRTHDAY, p, BIRTHDAY_AMOUNT, -1, -1)
         return
-    elif a < md.A_SLY:
-        _use(s, p, md.DEBT)
-        _start_pending(s, md.P_DEBT, p, md.DEBT_AMOUNT, -1, a - md.A_DEBT)
+    elif a < A_SLY:
+        _use(s, p, DEBT)
+        _start_pending(s, P_DEBT, p, DEBT_AMOUNT, -1, a - A_DEBT)
         return
-    elif a < md.A_FORCED:
-        rest, kind = divmod(a - md.A_SLY, NK)
+    elif a < A_FORCED:
+        rest, kind = divmod(a - A_SLY, NK)
         q, c = divmod(rest, 10)
-        _use(s, p, md.SLY)
-        _start_pending(s, md.P_SLY, p, c, kind, q)
+        _use(s, p, SLY)
+        _start_pending(s, P_SLY, p, c, kind, q)
         return
-    elif a < md.A_BREAKER:
-        rest, give = divmod(a - md.A_FORCED, 10)
+    elif a < A_BREAKER:
+        rest, give = divmod(a - A_FORCED, 10)
         q, c = divmod(rest, 10)
-        _use(s, p, md.FORCED)
-        _start_pending(s, md.P_FORCED, p, c, give, q)
+        _use(s, p, FORCED)
+        _start_pending(s, P_FORCED, p, c, give, q)
         return
-    elif a < md.A_HOUSE:
-        q, c = divmod(a - md.A_BREAKER, 10)
-        _use(s, p, md.BREAKER)
-        _start_pending(s, md.P_BREAKER, p, c, -1, q)
+    elif a < A_HOUSE:
+        q, c = divmod(a - A_BREAKER, 10)
+        _use(s, p, BREAKER)
+        _start_pending(s, P_BREAKER, p, c, -1, q)
         return
-    elif a < md.A_HOTEL:
-        _take_from_hand(s, p, md.HOUSE)
-        s[base + O_HOUSES + a - md.A_HOUSE] = 1
+    elif a < A_HOTEL:
+        _take_from_hand(s, p, HOUSE)
+        s[base + O_HOUSES + a - A_HOUSE] = 1
     else:
-        _take_from_hand(s, p, md.HOTEL)
-        s[base + O_HOTELS + a - md.A_HOTEL] = 1
+        _take_from_hand(s, p, HOTEL)
+        s[base + O_HOTELS + a - A_HOTEL] = 1
     _after_play(s)
 
 
@@ -553,10 +654,10 @@ def _play(s, a):
 def _next_target(s):
     if s[NTG] == 0:
         s[PKIND], s[PACT], s[PA2], s[PA3] = -1, -1, -1, -1
-        s[PHASE] = md.PLAY
+        s[PHASE] = PLAY
         _after_play(s)
         return
-    s[PHASE] = md.RESPOND
+    s[PHASE] = RESPOND
     s[RESP] = s[TG]
     s[JSNC] = 0
 
@@ -572,8 +673,8 @@ def _respond(s, a):
     q = s[TG]
     actor = s[PACT]
     _log(s, L_RESPOND, s[RESP], a)
-    if a == md.A_JSN:
-        _use(s, s[RESP], md.JSN)
+    if a == A_JSN:
+        _use(s, s[RESP], JSN)
         s[JSNC] += 1
         s[RESP] = actor if s[RESP] == q else q
         return
@@ -601,14 +702,14 @@ def _move_prop(s, src, dst, c, kind):
 @nb.njit(cache=True)
 def _resolve(s, q):
     kind, actor = s[PKIND], s[PACT]
-    if kind == md.P_RENT or kind == md.P_BIRTHDAY or kind == md.P_DEBT:
-        s[PAYER], s[DEBT] = q, s[PA2]
-        s[PHASE] = md.PAY
+    if kind == P_RENT or kind == P_BIRTHDAY or kind == P_DEBT:
+        s[PAYER], s[DEBT_LEFT] = q, s[PA2]
+        s[PHASE] = PAY
         _check_payment_done(s)
         return
-    if kind == md.P_SLY:
+    if kind == P_SLY:
         _move_prop(s, q, actor, s[PA2], s[PA3])
-    elif kind == md.P_FORCED:
+    elif kind == P_FORCED:
         c, give = s[PA2], s[PA3]
         _move_prop(s, q, actor, c, _first_kind(s, q, c))
         _move_prop(s, actor, q, give, _first_kind(s, actor, give))
@@ -628,31 +729,31 @@ def _resolve(s, q):
 def _pay(s, a):
     q, r = s[PAYER], s[PACT]
     _log(s, L_PAY, q, a)
-    if a < md.A_PAY_PROP:
-        t = a - md.A_PAY_BANK
+    if a < A_PAY_PROP:
+        t = a - A_PAY_BANK
         s[PL + PS * q + O_BANK + t] -= 1
         s[PL + PS * r + O_BANK + t] += 1
-        s[DEBT] -= _VALUES[t]
+        s[DEBT_LEFT] -= _VALUES[t]
     else:
-        i = a - md.A_PAY_PROP
+        i = a - A_PAY_PROP
         _move_prop(s, q, r, i // NK, i % NK)
-        s[DEBT] -= _KIND_VALUE[i]
+        s[DEBT_LEFT] -= _KIND_VALUE[i]
     _check_payment_done(s)
 
 
 @nb.njit(cache=True)
 def _check_payment_done(s):
-    if s[DEBT] <= 0 or not _can_pay(s, s[PAYER]):
-        s[PAYER], s[DEBT] = -1, 0
+    if s[DEBT_LEFT] <= 0 or not _can_pay(s, s[PAYER]):
+        s[PAYER], s[DEBT_LEFT] = -1, 0
         _target_done(s)
 
 
 @nb.njit(cache=True)
 def _after_play(s):
-    if s[PHASE] != md.PLAY:
+    if s[PHASE] != PLAY:
         return
     for q in range(s[N]):
-        if _complete_sets(s, q) >= md.SETS_TO_WIN:
+        if _complete_sets(s, q) >= SETS_TO_WIN:
             s[DONE], s[WINNER] = 1, q
             _log(s, L_WIN, q, 0)
             return
@@ -662,20 +763,20 @@ def _after_play(s):
 
 @nb.njit(cache=True)
 def _end_turn(s):
-    if _hand_size(s, s[CUR]) > md.HAND_LIMIT:
-        s[PHASE] = md.DISCARD
+    if _hand_size(s, s[CUR]) > HAND_LIMIT:
+        s[PHASE] = DISCARD
         return
     _next_turn(s)
 
 
 @nb.njit(cache=True)
 def _discard(s, a):
-    t = a - md.A_DISCARD
+    t = a - A_DISCARD
     cur = s[CUR]
     _log(s, L_DISCARD, cur, t)
     _take_from_hand(s, cur, t)
     s[DISC + t] += 1
-    if _hand_size(s, cur) <= md.HAND_LIMIT:
+    if _hand_size(s, cur) <= HAND_LIMIT:
         _next_turn(s)
 
 
@@ -683,14 +784,14 @@ def _discard(s, a):
 def _next_turn(s):
     s[TURNS] += 1
     s[CUR] = (s[CUR] + 1) % s[N]
-    s[PHASE] = md.PLAY
-    s[PLAYS] = md.PLAYS_PER_TURN
+    s[PHASE] = PLAY
+    s[PLAYS] = PLAYS_PER_TURN
     if s[TURNS] >= s[MAXT] or s[DECKN] == 0:
         s[DONE] = 1
         _log(s, L_CAP, 0, s[TURNS])
         return
     s[DRAWER] = s[CUR]
-    need = md.DRAW_EMPTY if _hand_size(s, s[CUR]) == 0 else md.DRAW_PER_TURN
+    need = DRAW_EMPTY if _hand_size(s, s[CUR]) == 0 else DRAW_PER_TURN
     _push_draw(s, min(need, s[DECKN]))
 
 
@@ -748,7 +849,7 @@ def nb_heuristic(s, out):
         for q in range(n):
             if q != p and scores[q] > best_other:
                 best_other = scores[q]
-        margin = max(-1.0, min(1.0, (scores[p] - best_other) / md.SCORE_SCALE))
+        margin = max(-1.0, min(1.0, (scores[p] - best_other) / SCORE_SCALE))
         out[p] = 0.5 + 0.5 * margin
 
 
@@ -771,7 +872,7 @@ def nb_infostate_key(s, player):
     h = _mix(_mix(_mix(h, s[PKIND]), s[PACT]), s[PA2])
     h = _mix(_mix(h, s[PA3]), s[NTG])
     h = _mix_range(h, s, TG, s[NTG])
-    h = _mix(_mix(_mix(h, s[JSNC]), s[PAYER]), s[DEBT])
+    h = _mix(_mix(_mix(h, s[JSNC]), s[PAYER]), s[DEBT_LEFT])
     h = _mix_range(h, s, DISC, NT)
     for q in range(n):
         base = PL + PS * q
@@ -820,163 +921,36 @@ def nb_determinize(s, player, rng):
         s[DECK + t] = pool[t]
 
 
-# -- conversions (Python) ----------------------------------------------------------------
-_REGISTRY: OrderedDict = OrderedDict()   # (public hash, history length) -> (log, history)
-_REGISTRY_SIZE = 512
-
-
-def log_hash(log) -> int:
-    """The public hash of an adapter kernel's ``log`` (one that ``kernel_from_array`` could not
-    restore starts with its placeholder ``("public", hash)``)."""
-    if log and log[0][0] == "public":
-        return int(nb_log_hash(log[0][1], log_tokens(log[1:])))
-    return int(nb_log_hash(HASH_SEED, log_tokens(log)))
-
-
-def log_tokens(log) -> np.ndarray:
-    """The public hash tokens of an adapter kernel's ``log``."""
-    tokens = []
-    for entry in log:
-        kind = _LOG_KIND[entry[0]]
-        if kind == L_WIN:
-            tokens.append((kind << 40) | (entry[1] << 32))
-        elif kind == L_CAP:
-            tokens.append((kind << 40) | entry[1])
-        else:
-            tokens.append((kind << 40) | (entry[1] << 32) | entry[2])
-    return np.asarray(tokens, dtype=np.int64)
-
-
-def _remember(key, log, hist):
-    _REGISTRY[key] = (list(log), list(hist))
-    _REGISTRY.move_to_end(key)
-    while len(_REGISTRY) > _REGISTRY_SIZE:
-        _REGISTRY.popitem(last=False)
-
-
-def array_from_kernel(k) -> np.ndarray:
-    """The array of an adapter kernel object (``MonopolyDealKernel``); remembers its log."""
-    n = k.n
-    s = new_state(n, k.max_turns)
-    s[CUR], s[PHASE], s[PLAYS], s[TURNS] = k.cur, k.phase, k.plays_left, k.turns
-    s[DONE], s[WINNER], s[RESP], s[JSNC] = int(k.done), k.winner, k.responder, k.jsn
-    s[PAYER], s[DEBT], s[DRAWER] = k.payer, k.debt, k.drawer
-    s[PKIND] = s[PACT] = s[PA2] = s[PA3] = -1
-    if k.pending is not None:
-        for slot, value in zip((PKIND, PACT, PA2, PA3), k.pending):
-            s[slot] = value
-    s[NTD] = len(k.to_draw)
-    s[TD:TD + MAXP + 1] = 0
-    s[TD:TD + len(k.to_draw)] = k.to_draw
-    s[NTG] = len(k.targets)
-    s[TG:TG + len(k.targets)] = k.targets
-    s[HLEN] = len(k.hist)
-    s[PUBHASH] = log_hash(k.log)
-    s[DECK:DECK + NT] = k.deck
-    s[DECKN] = sum(k.deck)
-    s[DISC:DISC + NT] = k.discard
-    for q in range(n):
-        base = PL + PS * q
-        s[base + O_HAND:base + O_HAND + NT] = k.hand[q]
-        s[base + O_USED:base + O_USED + NT] = k.used[q]
-        s[base + O_BANK:base + O_BANK + NB] = k.bank[q][:NB]
-        s[base + O_PROPS:base + O_PROPS + NP] = k.props[q]
-        s[base + O_HOUSES:base + O_HOUSES + NC] = k.houses[q]
-        s[base + O_HOTELS:base + O_HOTELS + NC] = k.hotels[q]
-        s[base + O_NLIVE] = len(k.live[q])
-        for i, (card, index) in enumerate(k.live[q]):
-            s[base + O_LIVE + i], s[base + O_LIDX + i] = card, index
-    _remember((int(s[PUBHASH]), int(s[HLEN])), k.log, k.hist)
-    return s
-
-
-def _pending(s: np.ndarray):
-    kind = int(s[PKIND])
-    if kind < 0:
-        return None
-    if kind in (md.P_SLY, md.P_FORCED):
-        return (kind, int(s[PACT]), int(s[PA2]), int(s[PA3]))
-    return (kind, int(s[PACT]), int(s[PA2]))
-
-
-def kernel_from_array(s: np.ndarray):
-    """The adapter kernel object of an array. The log and the history come from the states
-    converted by ``array_from_kernel`` with the same public log and history length (the live
-    hand slots of the history are the array's cards); unknown ones are placeholders."""
-    ints = [int(x) for x in s]
-    n = ints[N]
-    k = md.MonopolyDealKernel(n, ints[MAXT])
-    k.cur, k.phase, k.plays_left, k.turns = ints[CUR], ints[PHASE], ints[PLAYS], ints[TURNS]
-    k.done, k.winner, k.responder, k.jsn = bool(ints[DONE]), ints[WINNER], ints[RESP], ints[JSNC]
-    k.payer, k.debt, k.drawer = ints[PAYER], ints[DEBT], ints[DRAWER]
-    k.pending = _pending(s)
-    k.to_draw = ints[TD:TD + ints[NTD]]
-    k.targets = ints[TG:TG + ints[NTG]]
-    k.deck = ints[DECK:DECK + NT]
-    k.discard = ints[DISC:DISC + NT]
-    entry = _REGISTRY.get((ints[PUBHASH], ints[HLEN]))
-    if entry is not None:
-        _REGISTRY.move_to_end((ints[PUBHASH], ints[HLEN]))
-        k.log, k.hist = list(entry[0]), list(entry[1])
-    else:
-        k.log, k.hist = [("public", ints[PUBHASH])], [-1] * ints[HLEN]
-    for q in range(n):
-        base = PL + PS * q
-        k.hand[q] = ints[base + O_HAND:base + O_HAND + NT]
-        k.used[q] = ints[base + O_USED:base + O_USED + NT]
-        k.drawn[q] = [h + u for h, u in zip(k.hand[q], k.used[q])]
-        k.bank[q] = ints[base + O_BANK:base + O_BANK + NB] + [0] * (NT - NB)
-        k.props[q] = ints[base + O_PROPS:base + O_PROPS + NP]
-        k.houses[q] = ints[base + O_HOUSES:base + O_HOUSES + NC]
-        k.hotels[q] = ints[base + O_HOTELS:base + O_HOTELS + NC]
-        m = ints[base + O_NLIVE]
-        k.live[q] = list(zip(ints[base + O_LIVE:base + O_LIVE + m],
-                             ints[base + O_LIDX:base + O_LIDX + m]))
-        for card, index in k.live[q]:
-            k.hist[index] = card
-    return k
-
-
-def array_from_history(history, players: int, max_turns: int) -> np.ndarray:
-    """The array of the state reached by ``history`` (replayed by the adapter's kernel, so that
-    its log is remembered for ``kernel_from_array``)."""
-    k = md.MonopolyDealKernel(players, max_turns)
-    for action in history:
-        k.apply(int(action))
-    return array_from_kernel(k)
-
-
-def array_history(s: np.ndarray) -> list[int]:
-    """The action history of an array (as ``kernel_from_array`` rebuilds it)."""
-    return kernel_from_array(s).hist
-
-
-def array_from_state(state) -> np.ndarray:
-    return array_from_kernel(state.kernel)
-
-
-def state_from_array(game, s: np.ndarray):
-    """A pyspiel state wrapping ``kernel_from_array(s)`` (its own ``history()`` is empty)."""
-    state = game.new_initial_state()
-    state.kernel = kernel_from_array(s)
-    return state
-
-
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """``MonopolyDealKernel.information_state_string(player)`` of a state array."""
-    return kernel_from_array(s).information_state_string(player)
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
 
 def kernel_for(game) -> Kernel | None:
-    """This game's kernel for a loaded pyspiel ``game``, or None where the kernel does not
-    cover its parameters (``infosets.games.kernels.kernel_for``)."""
-    players, max_turns = game.num_players(), int(game.max_turns)
-    if players > MAXP:
-        return None
-    return Kernel("monopoly_deal", RULES, players, NUM_ACTIONS,
-                  lambda history: array_from_history(history, players, max_turns),
-                  array_history, array_infostate_string,
-                  array_of_state=array_from_state, state_of_array=state_from_array)
+    """This game's kernel for a loaded pyspiel ``game`` (every player count is covered;
+    ``infosets.games.kernels.kernel_for``). Its conversions, strings and history are the
+    adapter's (``game.py``: a state's array is its kernel's ``engine_array``, which remembers
+    the history and the public log kept beside it; an array's state wraps a copy of it)."""
+    wrap = type(game.new_kernel()).wrap
+
+    def from_history(history) -> np.ndarray:
+        kernel = game.new_kernel()
+        for action in history:
+            kernel.apply(int(action))
+        return kernel.engine_array()
+
+    def state_of_array(game, array: np.ndarray):
+        state = game.new_initial_state()
+        state.kernel = wrap(array.copy())
+        return state
+
+    return Kernel(
+        "monopoly_deal",
+        RULES,
+        game.num_players(),
+        NUM_ACTIONS,
+        from_history,
+        lambda array: wrap(array.copy()).hist,
+        lambda array, player: wrap(array.copy()).information_state_string(player),
+        array_of_state=lambda state: state.kernel.engine_array(),
+        state_of_array=state_of_array,
+    )
