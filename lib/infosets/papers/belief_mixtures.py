@@ -47,8 +47,9 @@ def label(game_string: str) -> str:
         return "LD 2D (2 sides)" if sides == 2 else f"LD {sides}D"
     if name == "leduc_poker":
         return "LP"
-    if name == "trick_game":
-        return f"CG {params['num_cards']}C"
+    if name == "trick_game":  # "(all dealt)": the reading where every card is in a hand
+        all_dealt = 2 * params["hand_size"] == params["num_cards"]
+        return f"CG {params['num_cards']}C" + (" (all dealt)" if all_dealt else "")
     return game_string
 
 

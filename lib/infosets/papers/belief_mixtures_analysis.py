@@ -57,6 +57,87 @@ TABLE4 = {  # win rate (%) against PIMC λ = 0, our bot at seat 1
 BR_TABLES = {0: TABLE1, 1: TABLE3}
 WIN_TABLES = {0: TABLE2, 1: TABLE4}
 
+# The card game's first trick. The paper (Sec. 4.1.1) says only that the winner of a trick
+# leads the next; our rules let seat 0 lead the first. Table 2's CG rows (the "first player
+# position"; Table 4 has no CG row) are read with the first leader drawn at random: our two
+# seats' games pooled. Under perfect play a fixed leader wins CG 10C far more often than the
+# paper's self-play 48.2% (``first_leader_advantage``), a leader at random wins half.
+EITHER_SEAT = -1
+
+
+def seat_name(seat: int) -> str:
+    """'seat 0', 'seat 1', or 'either seat' for the pooled card-game rows."""
+    return "either seat" if seat == EITHER_SEAT else f"seat {seat}"
+
+
+def leader_at_random(game_string: str) -> bool:
+    """Whether the paper's tables read this game with the first leader drawn at random."""
+    return game_string.startswith("trick_game")
+
+
+def with_either_seat(games: pd.DataFrame) -> pd.DataFrame:
+    """The per-game win-rate rows plus, for the card game, both seats' games again under
+    ``EITHER_SEAT`` (deal ``2 * deal + seat``, so each λ cell still pairs game by game):
+    equal numbers of games led by us and by the opponent, a stratified sample of games whose
+    first leader is drawn at random."""
+    cg = games[games.game.map(leader_at_random)]
+    if not len(cg) or (games.seat == EITHER_SEAT).any():
+        return games
+    both = cg.groupby(["game", "algo"]).seat.transform("nunique") == 2
+    pooled = cg[both].assign(seat=EITHER_SEAT, deal=2 * cg.deal[both] + cg.seat[both])
+    return pd.concat([games, pooled], ignore_index=True)
+
+
+def first_leader_table(session, n_deals: int = 400) -> pd.DataFrame:
+    """``first_leader_advantage`` for each card game of the session's config, every card
+    dealt, beside Table 2's PIMC self-play (λ = 0) number; ``either_seat_pct`` is the first
+    seat's share of games with at least half the tricks when the first leader is drawn at
+    random (seat 0 leads half the games)."""
+    cfg = session.cfg.values
+    games = [g for g in dict.fromkeys([*cfg.get("winrate_games_pimc", []),
+                                       *cfg.get("winrate_games_ismcts", [])]) if leader_at_random(g)]
+    sizes = sorted({pyspiel.load_game(g).get_parameters()["num_cards"] for g in games})
+    seeds = np.random.SeedSequence([session.cfg.seed, 53]).spawn(len(sizes))
+    rows = []
+    for n, seed in zip(sizes, seeds):
+        row = first_leader_advantage(n, n // 2, n_deals, seed=seed)
+        row["either_seat_pct"] = (row["leader_at_least_half_pct"] + 100 - row["leader_wins_pct"]) / 2
+        row["paper_selfplay_pct"] = paper_value(WIN_TABLES, 0, "PIMC", f"CG {n}C", 0.0)
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    if len(out):
+        session.save_table(out, "cg_first_leader", paper_ref="Table 2 (PIMC self-play, λ = 0)")
+    return out if len(out) else pd.DataFrame({"note": ["no card game in this preset"]})
+
+
+def win_paper_value(seat: int, algo: str, label: str, lam: float) -> float:
+    """Tables 2 and 4 by our seat; the card game's Table 2 row belongs to ``EITHER_SEAT``."""
+    if label.startswith("CG"):  # "CG 10C (all dealt)", a reading of the deal, is "CG 10C" too
+        base = label.split(" (")[0]
+        return paper_value(WIN_TABLES, 0, algo, base, lam) if seat == EITHER_SEAT else float("nan")
+    return paper_value(WIN_TABLES, seat, algo, label, lam)
+
+
+def first_leader_advantage(num_cards: int, hand_size: int, n_deals: int, seed=0) -> dict:
+    """Perfect play on ``n_deals`` random deals of the card game: how often the first trick's
+    leader gets more than / at least half the tricks (exact alpha-beta per deal). With every
+    card dealt, PIMC with λ = 0 knows the world, so its self-play is perfect play: this is its
+    first-seat win rate when seat 0 always leads."""
+    from infosets.games.trick_game import array_rules as K  # noqa: PLC0415
+    from infosets.search.solvers import PerfectInfoSolver  # noqa: PLC0415
+    rng = np.random.default_rng(seed)
+    solver, more, half = PerfectInfoSolver(), 0, 0
+    for _ in range(n_deals):
+        cards = rng.permutation(num_cards)[:2 * hand_size]
+        hands = (sum(1 << int(c) for c in cards[:hand_size]),
+                 sum(1 << int(c) for c in cards[hand_size:]))
+        value = solver.solve(K.from_deal(num_cards, hand_size, hands), 0)
+        more += value > 0
+        half += value >= 0
+    return {"game": f"trick_game(num_cards={num_cards},hand_size={hand_size})",
+            "deals": n_deals, "leader_wins_pct": 100 * more / n_deals,
+            "leader_at_least_half_pct": 100 * half / n_deals}
+
 
 def paper_value(tables: dict, seat: int, algo: str, label: str, lam: float) -> float:
     """The paper's number for (seat, algo, game label, λ), NaN when it has none."""
@@ -127,20 +208,47 @@ def winrates(frame: pd.DataFrame, session=None) -> pd.DataFrame:
     A game is won when our seat has at least half of the points (the paper's definition, so
     a tie is a win); ``draw_pct`` reports the ties among them."""
     rows = []
+    frame = with_either_seat(frame)
     for (g, a, s, lam), sub in frame.groupby(["game", "algo", "seat", "lam"], sort=False):
         est = stats.wilson_interval(float(sub["win"].sum()), len(sub))
         lb = label(g)
         rows.append({"game": g, "label": lb, "algo": a, "seat": s, "lam": lam,
                      "win_pct": 100 * est.value, "ci_low": 100 * est.lo, "ci_high": 100 * est.hi,
                      "draw_pct": 100 * float(sub["draw"].mean()), "n": est.n,
-                     "paper_pct": paper_value(WIN_TABLES, s, a, lb, lam)})
+                     "paper_pct": win_paper_value(s, a, lb, lam)})
     out = pd.DataFrame(rows)
     if session is not None and len(out):
-        for seat, ref in ((0, "Table 2"), (1, "Table 4")):
+        for seat, name, ref in ((0, "seat0", "Table 2"), (1, "seat1", "Table 4"),
+                                (EITHER_SEAT, "either_seat", "Table 2 (CG: first leader at random)")):
             part = out[out.seat == seat]
             if len(part):
-                session.save_table(part, f"winrate_seat{seat}", paper_ref=ref)
+                session.save_table(part, f"winrate_{name}", paper_ref=ref)
     return out
+
+
+ALL_DEALT = " (all dealt)"
+
+
+def cg_readings(wr: pd.DataFrame, session=None) -> pd.DataFrame:
+    """The card game's two deal readings side by side (either seat, first leader at random):
+    per (algo, game) the win rate at λ = 0 and λ = 1 and the drop between them, beside Table 2's.
+    Our headline reading keeps part of the deck out (hand n // 3); "(all dealt)" deals every
+    card (docs/papers/belief_mixtures.md)."""
+    part = wr[(wr.seat == EITHER_SEAT) & wr.label.str.startswith("CG")] if len(wr) else wr
+    rows = []
+    for (a, lb), sub in part.groupby(["algo", "label"], sort=False):
+        at = {round(float(x), 6): r for x, r in zip(sub.lam, sub.itertuples())}
+        if 0.0 not in at or 1.0 not in at:
+            continue
+        lo, hi = at[0.0], at[1.0]
+        rows.append({"algo": a, "game": lb, "reading": "all dealt" if ALL_DEALT in lb else "hand n // 3",
+                     "win_lam0": lo.win_pct, "win_lam1": hi.win_pct, "drop": lo.win_pct - hi.win_pct,
+                     "paper_lam0": lo.paper_pct, "paper_lam1": hi.paper_pct,
+                     "paper_drop": lo.paper_pct - hi.paper_pct, "n": int(min(lo.n, hi.n))})
+    out = pd.DataFrame(rows)
+    if session is not None and len(out):
+        session.save_table(out, "cg_readings", paper_ref="Table 2 (CG: readings of the deal)")
+    return out if len(out) else pd.DataFrame({"note": ["no card game in this preset"]})
 
 
 # ------------------------------------------------------------------ tables and figures
@@ -221,7 +329,8 @@ def _game_grid(frame: pd.DataFrame, sharey: str | bool = "col", height: float = 
     """One column per game label (in the frame's order), one row per seat; ``sharey="col"``
     puts the two seats of a game on one scale, ``True`` every panel."""
     import matplotlib.pyplot as plt  # noqa: PLC0415
-    games, seats = list(dict.fromkeys(frame.label)), sorted(frame.seat.unique())
+    games = list(dict.fromkeys(frame.label))
+    seats = sorted(frame.seat.unique(), key=lambda s: (s == EITHER_SEAT, s))
     fig, axes = plt.subplots(len(seats), len(games), figsize=(3.6 * len(games), height * len(seats)),
                              squeeze=False, sharey=sharey, layout="constrained")
     return fig, axes, games, seats
@@ -341,7 +450,7 @@ def plot_winrates(wr: pd.DataFrame, session):
                      ylabel="win rate vs PIMC λ = 0\n(% of games)", ci_label="shaded: Wilson 95% CI")
             ax.axhline(50, color="0.5", lw=0.8, ls=":")
             n_lo, n_hi = int(part.n.min()), int(part.n.max())
-            ax.set_title(f"{lb}, our seat {seat}, n = "
+            ax.set_title(f"{lb}, our {seat_name(seat)}, n = "
                          f"{n_lo if n_lo == n_hi else f'{n_lo}-{n_hi}'} games per point", fontsize=8)
     axes[0, 0].set_ylim(0, 100)
     figure_legend(fig, axes, "Win rate against PIMC with λ = 0 (Tables 2, 4)", order=ALGOS)
@@ -378,7 +487,7 @@ def _costs_nothing(games: pd.DataFrame, a: str, lb: str, seat: int, lams, base) 
     margin = WIN_EQUIVALENCE_MARGIN
     diffs = [_paired_wins(games, a, lb, seat, lam, 0.0) for lam in lams]
     usable = [(lam, d) for lam, d in zip(lams, diffs) if len(d) >= 2]
-    claim = f"{a} {lb} seat {seat}: λ in (0, 0.5] costs no win rate vs λ = 0"
+    claim = f"{a} {lb} {seat_name(seat)}: λ in (0, 0.5] costs no win rate vs λ = 0"
     paper = "equivalent results (Tables 2, 4)"
     test = f"paired TOST per λ cell (same deals), Holm over {len(lams)} cells"
     if not usable:
@@ -408,7 +517,7 @@ def _private_beats_public(wr, games, a, lb, seat, base, top) -> Claim:
     >= 0.8 at it is a mismatch of size)."""
     paper_drop = base.paper_pct - top.paper_pct
     d = _paired_wins(games, a, lb, seat, 1.0, 0.0) if games is not None else np.array([])
-    claim = f"{a} {lb} seat {seat}: private (λ=0) beats public (λ=1) in win rate"
+    claim = f"{a} {lb} {seat_name(seat)}: private (λ=0) beats public (λ=1) in win rate"
     stated = paper_drop == paper_drop
     paper = f"drop {paper_drop:.1f} points" if stated else "yes"
     target = paper_drop / 100 if stated else None
@@ -573,8 +682,10 @@ def _heatmap_claims(hm: pd.DataFrame) -> list[Claim]:
 def _winrate_claims(wr: pd.DataFrame, games: pd.DataFrame | None) -> list[Claim]:
     """Tables 2 and 4: λ in (0, 0.5] costs nothing, and private beats public (with size)."""
     rows = []
-    g = games.assign(label=games.game.map(label)) if games is not None else None
+    g = with_either_seat(games).assign(label=lambda f: f.game.map(label)) if games is not None else None
     for (a, lb, seat), sub in wr.groupby(["algo", "label", "seat"], sort=False):
+        if lb.startswith("CG") and (seat != EITHER_SEAT or ALL_DEALT in lb):
+            continue  # CG: first leader at random; the other deal reading is in cg_readings
         sub = sub.sort_values("lam")
         base = sub[sub.lam == 0.0]
         if not len(base):
@@ -613,7 +724,10 @@ def level_claims(util: pd.DataFrame, wr: pd.DataFrame) -> list[Claim]:
                                 f"{worst.algo} {worst.label} λ={worst.lam:g}: {worst.br:.3f} "
                                 f"vs {worst.paper_br:.3f}; side by side in best_responder_seat{seat}"))
     for seat, ref in ((0, "Table 2"), (1, "Table 4")):
-        part = wr[(wr.seat == seat) & wr.paper_pct.notna()] if len(wr) else wr
+        seats = (0, EITHER_SEAT) if seat == 0 else (seat,)  # Table 2's CG rows: either seat
+        part = wr[wr.seat.isin(seats) & wr.paper_pct.notna()] if len(wr) else wr
+        if len(part):  # the level of our headline game, not of the other deal reading
+            part = part[~part.label.str.contains(ALL_DEALT, regex=False)]
         claim = f"{ref}: win rate against PIMC λ=0, level (our seat {seat})"
         if not len(part):
             rows.append(not_run(claim, ref, f"no cell of {ref} in this preset"))
@@ -630,7 +744,9 @@ def level_claims(util: pd.DataFrame, wr: pd.DataFrame) -> list[Claim]:
                                "interval of each cell against the paper's number",
                           note=f"{outside}/{len(part)} cells' intervals exclude the paper's; "
                                f"PIMC self-play (λ=0): {said or 'none'}; side by side in "
-                               f"winrate_seat{seat}"))
+                               f"winrate_seat{seat}"
+                               + (" and winrate_either_seat (CG)" if EITHER_SEAT in set(part.seat)
+                                  else "")))
     return rows
 
 
