@@ -139,6 +139,9 @@ SCHEMA = Schema(
         "winrate_n_games": Param(int, lo=1, doc="games per (game, algo, seat, λ) (paper: 1000)"),
         "winrate_chunk": Param(int, lo=1, doc="games per task"),
         "winrate_worlds": Param(int, lo=1, doc="worlds per PIMC decision in games (paper: 1000)"),
+        "ismcts_repeats": Param(int, lo=1, doc="independent IS-MCTS runs of the λ = 0 and λ = 1 "
+                                "tables of each heatmap game and seat, for the claims that "
+                                "compare IS-MCTS cells (1: a single sample, no interval)"),
     },
     derive=_derive,
 )
@@ -228,6 +231,37 @@ def utility_tasks(cfg) -> list[Task]:
                                       "reading": text})
                   for lam in cfg["lambdas"]]
     return tasks
+
+
+REPEAT_LAMBDAS = (0.0, 1.0)
+
+
+def repeat_task(cfg: dict, params: dict, seed) -> list[dict]:
+    """One more independent run of IS-MCTS's λ = 0 and λ = 1 policy tables of (game, seat):
+    the best-responder utility of the four (λ first action, λ later actions) pairs they make,
+    the cells that "private beats public" and "public belief costs more in later actions"
+    compare. Repeat 0 is the main run's heatmap."""
+    game = pyspiel.load_game(params["game"])
+    seat = params["seat"]
+    seeds = dict(zip(REPEAT_LAMBDAS, seed.spawn(len(REPEAT_LAMBDAS))))
+    tables = {lam: tabulate(cfg, params["game"], "IS-MCTS", seat, lam, seeds[lam])[0]
+              for lam in REPEAT_LAMBDAS}
+    first = _first_action_keys(game, seat)
+    return [{"lam_first": l1, "lam_later": l2,
+             "br": metrics.best_response_value(game, seat, {k: (tables[l1][k] if k in first
+                                                                else tables[l2][k])
+                                                            for k in tables[l2]})}
+            for l1 in REPEAT_LAMBDAS for l2 in REPEAT_LAMBDAS]
+
+
+def repeat_tasks(cfg) -> list[Task]:
+    """Repeats 1 .. ismcts_repeats - 1 of IS-MCTS's λ = 0 and λ = 1 tables per heatmap game and
+    seat (only where the grid has both λ)."""
+    if not set(REPEAT_LAMBDAS) <= set(cfg["lambdas"]):
+        return []
+    return [Task(repeat_task, {"game": g, "algo": "IS-MCTS", "seat": s, "repeat": r})
+            for g in cfg["heatmap_games_ismcts"] for s in cfg["seats"]
+            for r in range(1, cfg["ismcts_repeats"])]
 
 
 def _first_action_keys(game, seat) -> set[str]:

@@ -545,13 +545,44 @@ def _private_beats_public(wr, games, a, lb, seat, base, top) -> Claim:
 
 
 SINGLE_SAMPLE = ("inconclusive (single sample): one IS-MCTS policy table per cell, no interval; "
-                 "repeat the policies task with 5 seeds per (game, seat, λ) to compare cells")
+                 "`ismcts_repeats` >= 2 repeats the λ = 0 and λ = 1 tables; a claim over every "
+                 "λ pair would need every λ's table repeated")
 
 
-def _private_beats_public_br(util: pd.DataFrame) -> list[Claim]:
+def repeat_cells(hm: pd.DataFrame, repeats: pd.DataFrame | None) -> pd.DataFrame:
+    """IS-MCTS's (λ first, λ later) cells in {0, 1}², one row per (label, seat, repeat):
+    repeat 0 from the heatmap, the others from the ``repeat_task`` rows; columns ``b00``,
+    ``b01``, ``b10``, ``b11`` hold the best-responder utility of (λ first, λ later)."""
+    cols = ["label", "seat", "lam_first", "lam_later", "br"]
+    ends = hm[(hm.algo == "IS-MCTS") & hm.lam_first.isin([0.0, 1.0]) & hm.lam_later.isin([0.0, 1.0])]
+    parts = [ends[cols].assign(repeat=0)]
+    if repeats is not None and len(repeats):
+        parts.append(repeats.assign(label=repeats.game.map(label))[[*cols, "repeat"]])
+    cells = pd.concat(parts, ignore_index=True)
+    names = ["b00", "b01", "b10", "b11"]
+    if not len(cells):
+        return pd.DataFrame(columns=["label", "seat", "repeat", *names])
+    cells["cell"] = [f"b{int(a)}{int(b)}" for a, b in zip(cells.lam_first, cells.lam_later)]
+    wide = cells.pivot_table(index=["label", "seat", "repeat"], columns="cell", values="br").reset_index()
+    return wide.dropna(subset=[c for c in names if c in wide.columns])
+
+
+def _repeated_difference(d: np.ndarray, what: str) -> tuple[str, str, tuple | None]:
+    """One-sided t over the repeats that the mean of ``d`` is > 0: (verdict, text, interval)."""
+    if len(d) < 2:
+        return "inconclusive", f"{what}: single sample", None
+    est, p = stats.paired_t_test(d, "greater")
+    verdict = "match" if p <= 0.05 else ("mismatch" if est.hi < 0 else "inconclusive")
+    return verdict, f"{what}: {est.value:+.3f} [{est.lo:+.3f}, {est.hi:+.3f}] over {len(d)} runs", \
+        (est.lo, est.hi)
+
+
+def _private_beats_public_br(util: pd.DataFrame, cells: pd.DataFrame | None = None) -> list[Claim]:
     """"Private (λ=0) beats public (λ=1) against the best responder", one row per algorithm:
     PIMC's cells are exact given the tabulated policy; an IS-MCTS policy table is one sample
-    of a stochastic search, so its cells are not compared without repeats (issue 53)."""
+    of a stochastic search, so IS-MCTS's cases are decided over independent runs
+    (``repeat_cells``): a one-sided t per case on br(λ=1) - br(λ=0); match when every case is
+    significant, mismatch when one is significantly the other way (issue 53)."""
     ends = util[util.lam.isin([0.0, 1.0])].pivot_table(
         index=["algo", "label", "seat"], columns="lam", values="br")
     if not {0.0, 1.0} <= set(ends.columns):
@@ -562,11 +593,23 @@ def _private_beats_public_br(util: pd.DataFrame) -> list[Claim]:
         wins = int((part[0.0] < part[1.0]).sum())
         ours = f"{wins}/{len(part)} cases"
         claim = f"private (λ=0) beats public (λ=1) against the best responder ({a})"
-        if a == "IS-MCTS":
-            rows.append(Claim(claim, "all games and algorithms", ours, "inconclusive",
-                              test="single sample", note=SINGLE_SAMPLE))
-        else:
+        if a != "IS-MCTS":
             rows.append(_exact(claim, "all games and algorithms", ours, wins == len(part)))
+            continue
+        verdicts, notes = [], []
+        for lb, seat in part.index:
+            sub = cells[(cells.label == lb) & (cells.seat == seat)] if cells is not None else []
+            d = (sub.b11 - sub.b00).to_numpy() if len(sub) else np.array([])
+            v, text, _ = _repeated_difference(d, f"{lb} seat {seat}")
+            verdicts.append(v)
+            notes.append(text)
+        verdict = ("match" if all(v == "match" for v in verdicts)
+                   else "mismatch" if "mismatch" in verdicts else "inconclusive")
+        n = int(cells.groupby(["label", "seat"]).size().min()) if cells is not None and len(cells) else 1
+        rows.append(Claim(claim, "all games and algorithms", ours, verdict, n=n,
+                          test="one-sided t per case over independent IS-MCTS runs, "
+                               "br(λ=1) - br(λ=0) > 0 (95% intervals)",
+                          note="; ".join(notes) if n > 1 else SINGLE_SAMPLE))
     return rows
 
 
@@ -636,8 +679,22 @@ def _level_claims(util: pd.DataFrame) -> list[Claim]:
     return rows
 
 
-def _heatmap_claims(hm: pd.DataFrame) -> list[Claim]:
-    """Fig. 3: two λs against one, the LP order of the rounds, and LD's first round."""
+def _public_later_repeated(claim, paper, ours, cells, lb, seat) -> Claim:
+    """IS-MCTS's "public belief costs more in later actions" over independent runs: a
+    one-sided t on br(λ first 0, later 1) - br(λ first 1, later 0) > 0."""
+    sub = cells[(cells.label == lb) & (cells.seat == seat)] if cells is not None else []
+    d = (sub.b01 - sub.b10).to_numpy() if len(sub) else np.array([])
+    verdict, text, interval = _repeated_difference(d, "public later - public first")
+    if len(d) < 2:
+        return Claim(claim, paper, ours, "inconclusive", test="single sample", note=SINGLE_SAMPLE)
+    return Claim(claim, paper, float(np.mean(d)), verdict, interval=interval, n=len(d),
+                 test="one-sided t over independent IS-MCTS runs (95% interval)",
+                 note=f"{text}; repeat 0: {ours}")
+
+
+def _heatmap_claims(hm: pd.DataFrame, cells: pd.DataFrame | None = None) -> list[Claim]:
+    """Fig. 3: two λs against one, the LP order of the rounds, and LD's first round
+    (``cells``: IS-MCTS's repeated {0, 1}² cells, ``repeat_cells``)."""
     rows = []
     for (a, lb, seat), sub in hm.groupby(["algo", "label", "seat"], sort=False):
         const = sub[sub.lam_first == sub.lam_later].br.min()
@@ -662,9 +719,10 @@ def _heatmap_claims(hm: pd.DataFrame) -> list[Claim]:
             claim = f"{a} LP seat {seat}: public belief costs more in later actions than in the first"
             paper = "public first 1.17 < public later 1.88 (IS-MCTS, seat 0)"
             ours = f"public first {public_first:.3f} vs public later {public_later:.3f}"
-            rows.append(Claim(claim, paper, ours, "inconclusive", test="single sample",
-                              note=SINGLE_SAMPLE) if a == "IS-MCTS" else
-                        _exact(claim, paper, ours, public_later > public_first))
+            if a == "IS-MCTS":
+                rows.append(_public_later_repeated(claim, paper, ours, cells, lb, seat))
+            else:
+                rows.append(_exact(claim, paper, ours, public_later > public_first))
         if lb.startswith("LD") and lb != "LD 2D (2 sides)":
             grid = sub.pivot_table(index="lam_first", columns="lam_later", values="br")
             by_first = float((grid.max(axis=0) - grid.min(axis=0)).mean())
@@ -751,11 +809,14 @@ def level_claims(util: pd.DataFrame, wr: pd.DataFrame) -> list[Claim]:
 
 
 def claims(util: pd.DataFrame, hm: pd.DataFrame, wr: pd.DataFrame, read: pd.DataFrame,
-           session, games: pd.DataFrame | None = None) -> pd.DataFrame:
+           session, games: pd.DataFrame | None = None,
+           repeats: pd.DataFrame | None = None) -> pd.DataFrame:
     """The paper's claims as ``Claim`` records (``games``: the per-game win-rate rows, for
-    the paired tests)."""
-    rows: list[Claim] = [*_private_beats_public_br(util), *_tssr_claims(util),
-                         *_level_claims(util), *_heatmap_claims(hm), *_winrate_claims(wr, games),
+    the paired tests; ``repeats``: the ``repeat_task`` rows, for IS-MCTS's intervals)."""
+    cells = repeat_cells(hm, repeats) if len(hm) else None
+    rows: list[Claim] = [*_private_beats_public_br(util, cells), *_tssr_claims(util),
+                         *_level_claims(util), *_heatmap_claims(hm, cells),
+                         *_winrate_claims(wr, games),
                          *level_claims(util, wr)]
     rows += _reading_claim(read, session)
     return save_claims(rows, session)
