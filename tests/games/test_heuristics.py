@@ -109,7 +109,7 @@ def test_hearts_reads_penalty_points():
 
 def test_stratego_material_is_tags_mean_piece_value_difference():
     """TAG's StrategoHeuristic on a hand-set board (a kernel object, scored by the kernel's
-    ``nb_heuristic`` through ``array_from_board``): a piece is worth 0.1 x rank, a Flag 1 and
+    ``nb_heuristic`` on its array ``k.s``): a piece is worth 0.1 x rank, a Flag 1 and
     a Bomb 0, and a side scores the mean over its pieces on the board. Player 0 has a Flag,
     a Bomb, the Marshal and a Scout: (1 + 0 + 1.0 + 0.2) / 4 = 0.55; player 1 a Flag and a
     Miner: (1 + 0.3) / 2 = 0.65. So the material is (-0.1, +0.1), and WinPlus (scale 1000,

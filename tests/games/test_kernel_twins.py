@@ -37,7 +37,8 @@ EVERY_KERNEL = ["leduc_poker", "liars_dice", "trick_game", "belote2p", "poker_ta
                 "colt_express(players=3)", "monopoly_deal(players=3)"]
 # Ports whose ``from_state`` does not replay the history (FieldKernel or ``array_of_state``).
 CONVERTED = ["sushi_go(players=3)", "love_letter(players=2)", "love_letter(players=3)", "virus(players=3)",
-             "exploding_kittens(players=3)", "dominion(players=3)", "monopoly_deal(players=3)"]
+             "exploding_kittens(players=3)", "dominion(players=3)", "monopoly_deal(players=3)",
+             "stratego"]
 
 
 def _decisions(game, games: int, seed: int, every: int, max_steps: int = 200):

@@ -4,10 +4,8 @@ Follows Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Mont
 Search in Imperfect-Information Games" (docs/papers/pimcts_aggregation.md), which ran on
 the TAG framework's Java games. Each port is split in two:
 
-* a *kernel*: an object holding the whole game state: for a port whose rules are written once
-  in numba (every port but ``stratego`` and ``monopoly_deal``), an
-  ``array_kernel.ArrayKernel`` over the state array, else a small pure-Python object on ints,
-  count lists and tuples, with ``current_player``,
+* a *kernel*: an object holding the whole game state: every port's rules are written once in
+  numba, so it is an ``array_kernel.ArrayKernel`` over the state array, with ``current_player``,
   ``legal_actions``, ``chance_outcomes``, ``apply``, ``is_terminal``, ``returns``, string
   views and ``resample(player, rng)``. Search may drive
   the kernel directly (``state.kernel``), skipping the pyspiel trampolines;
