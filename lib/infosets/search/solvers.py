@@ -371,8 +371,8 @@ def _kernel_of(state) -> K.TrickState:
 def _check(state, player) -> None:
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player}")
-    if isinstance(state, K.TrickState):
-        return
+    if isinstance(state, K.TrickState) or isinstance(getattr(state, "kernel", None), K.TrickState):
+        return  # trick_game: two players, zero-sum, sequential
     game_type = state.get_game().get_type()
     if state.num_players() != 2 or game_type.utility != pyspiel.GameType.Utility.ZERO_SUM \
             or game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
