@@ -414,6 +414,15 @@ def cut_rollouts(full_every: int = 8, shortest: int = 2, lengths: int = 5):
     return settings
 
 
+# Positions that give ``engines_agree`` every combination of its per-position settings once:
+# the final move rule (i % 2), D (i % 4), the aggregation (i % 3) and IS-MCTS's availability
+# (i % 5) repeat every lcm(2, 4, 3, 5) = 60 positions; with ``cut_rollouts()`` (i % 8, i % 5,
+# i % 3) every 120. More positions repeat the same settings on other states, which are the
+# kernel checks' subject, not the engines'.
+SETTINGS_CYCLE = 60
+CUT_ROLLOUTS_CYCLE = 120
+
+
 def engines_agree(game, states, iterations, settings=(), determinizations=4):
     """OL-MCTS, PI-MCTS (every aggregation, D = 1..``determinizations``) and IS-MCTS
     (availability on and off) give the same moves, root statistics and search info in both

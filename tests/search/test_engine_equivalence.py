@@ -8,10 +8,10 @@ import pytest
 import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.pimcts import PIMCTSBot
-from kernel_checks import _both, decision_states, engines_agree
+from kernel_checks import SETTINGS_CYCLE, _both, decision_states, engines_agree
 
 GAMES = [("leduc_poker", {}), ("liars_dice", {"dice_sides": 4}), ("trick_game", {})]
-POSITIONS = 200
+POSITIONS = SETTINGS_CYCLE  # every combination of the per-position settings once
 ITERATIONS = 40
 
 

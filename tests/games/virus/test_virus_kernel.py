@@ -16,6 +16,7 @@ from infosets.games.kernels import kernel_for
 from infosets.games.virus import game as vg
 from infosets.games.virus import kernel as vk
 from kernel_checks import (
+    CUT_ROLLOUTS_CYCLE,
     check_determinize_keeps_infostate,
     check_heuristic_on_returns_scale,
     check_pyspiel_games,
@@ -101,7 +102,7 @@ def test_heuristic_is_the_leader_lead_in_healthy_organs():
 
 def test_compiled_engine_equals_python_reference():
     game = pyspiel.load_game("virus", {"players": 3})
-    engines_agree(game, decision_states(game, 200, seed=23, stop=0.02), iterations=6,
+    engines_agree(game, decision_states(game, CUT_ROLLOUTS_CYCLE, seed=23, stop=0.02), iterations=6,
                   settings=cut_rollouts())
 
 
