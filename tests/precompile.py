@@ -1,31 +1,42 @@
 """Compile every kernel game before ``make test``'s parallel run, as one queue over the cores.
 
-Two jobs per kernel game: its engine for the shared numba cache (``python -m
-infosets.search.warm_cache GAME``) and its bounds-checked kernel build
-(``tests/games/test_kernels_boundscheck.py GAME``, its own cache); and for the games the TAG
-tests search under TAG's settings (``TAG_GAMES``), the engine's TAG version (``python
-tests/precompile.py --tag GAME``: a search given TAG's arguments is its own compile, tens of
-seconds). The queue starts the slowest jobs first and keeps every core busy until the last
-job. Without it, the pytest workers would compile the same game into the same cache at the
-same time (the TAG versions were compiled by both workers at once: 40-60 CPU-s lost).
+Two jobs per kernel game: its engine for the shared numba cache (``warm_cache.warm_game``) and
+its bounds-checked kernel build (``test_kernels_boundscheck.check``, its own cache); and for the
+games the TAG tests search under TAG's settings (``TAG_GAMES``), the engine's TAG version
+(``warm_tag``: a search given TAG's arguments is its own compile, tens of seconds). The queue
+starts the slowest jobs first and keeps every core busy until the last job. Without it, the
+pytest workers would compile the same game into the same cache at the same time (the TAG
+versions were compiled by both workers at once: 40-60 CPU-s lost).
+
+Each core runs its jobs in long-lived worker processes (``--worker``), one per environment: the
+shared cache's, and the bounds-checked builds' (NUMBA_BOUNDSCHECK=1 and their own cache, set
+per process: ``test_kernels_boundscheck.bounds_env``). A job is a function call in a worker, so
+the interpreter start and the imports (numba, pyspiel, every game: about 2 CPU-s, 3 to 4 with
+the bounds-checked script's two processes) are paid once per worker, not once per job.
 
 ``python tests/precompile.py [--jobs N]`` exits non-zero if any job failed, after printing
-each job's wall and CPU time (the figures behind the 10-minute ``make test`` goal, issue 55).
+each job's wall and CPU time and the workers' total CPU (the figures behind the 10-minute
+``make test`` goal, issue 55).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
 import os
+import queue
+import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BOUNDS = ROOT / "tests" / "games" / "test_kernels_boundscheck.py"
+TESTS = ROOT / "tests"
 
 # Every job, slowest first (longest-processing-time order: the last jobs to start are the
 # short ones, so neither core idles long at the end), by the jobs' CPU seconds on a fresh clone
@@ -69,6 +80,8 @@ SLOWEST_FIRST = (
 # a game string each, its kernel's engine compiled with TAG's arguments by ``warm_tag``.
 TAG_GAMES = {"leduc_poker": "leduc_poker", "sushi_go": "sushi_go(players=3)"}
 
+SHARED, BOUNDS = "shared cache", "bounds-checked"  # the workers' environments
+
 
 def kernel_games() -> list[str]:
     from infosets.games.kernels import kernel_games as games
@@ -76,16 +89,12 @@ def kernel_games() -> list[str]:
     return sorted(games())
 
 
-def jobs(games: list[str]) -> list[tuple[str, list[str]]]:
-    """(label, command) per job, slowest first (``SLOWEST_FIRST``): every game's engine and its
-    bounds-checked build."""
-    warm = [(f"engine {g}", [sys.executable, "-m", "infosets.search.warm_cache", g]) for g in games]
-    bounds = [(f"bounds-checked {g}", [sys.executable, str(BOUNDS), g]) for g in games]
-    tag = [
-        (f"TAG searches {g}", [sys.executable, str(Path(__file__).resolve()), "--tag", g])
-        for g in games
-        if g in TAG_GAMES
-    ]
+def jobs(games: list[str]) -> list[tuple[str, str, str, tuple]]:
+    """(label, environment, "module:function", arguments) per job, slowest first
+    (``SLOWEST_FIRST``): every game's engine and its bounds-checked build, and the TAG versions."""
+    warm = [(f"engine {g}", SHARED, "infosets.search.warm_cache:warm_game", (g,)) for g in games]
+    bounds = [(f"bounds-checked {g}", BOUNDS, "test_kernels_boundscheck:check", ([g],)) for g in games]
+    tag = [(f"TAG searches {g}", SHARED, "precompile:warm_tag", (g,)) for g in games if g in TAG_GAMES]
     rank = {label: i for i, label in enumerate(SLOWEST_FIRST)}
     return sorted(warm + bounds + tag, key=lambda job: (rank.get(job[0], len(rank)), job[0]))
 
@@ -112,51 +121,137 @@ def warm_tag(name: str) -> None:
         assert bot.engine_used == "compiled", (name, bot_class.__name__)
 
 
-def run(label: str, command: list[str]) -> tuple[str, int, float, float, str]:
-    """(label, exit status, wall seconds, CPU seconds of the job's processes, end of stderr)."""
-    t0 = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(child.pid, 0)  # the CPU time of the job and its children
-        child.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        stderr = err.read().decode(errors="replace")
-    cpu = usage.ru_utime + usage.ru_stime
-    return label, child.returncode, time.perf_counter() - t0, cpu, stderr[-3000:]
+def environment(kind: str) -> dict:
+    """The environment of a worker of ``kind`` (``SHARED`` or ``BOUNDS``)."""
+    if kind == BOUNDS:
+        sys.path.insert(0, str(TESTS / "games"))
+        from test_kernels_boundscheck import bounds_env
+
+        return bounds_env()
+    return dict(os.environ)
+
+
+def serve(requests, replies) -> None:
+    """A worker's loop: each request line (JSON: "module:function" and its arguments) is called
+    in this process; one reply line (JSON: status, wall and CPU seconds, traceback) per request."""
+    sys.path[:0] = [str(TESTS), str(TESTS / "games")]
+    for line in requests:
+        target, args = json.loads(line)
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            module, function = target.split(":")
+            getattr(importlib.import_module(module), function)(*args)
+            status, error = 0, ""
+        except BaseException as exc:  # a job's failure (SystemExit included) ends that job only
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            status, error = 1, traceback.format_exc()[-3000:]
+        cpu = time.process_time() - c0
+        replies.write(json.dumps([status, time.perf_counter() - t0, cpu, error]) + "\n")
+        replies.flush()
+
+
+class Worker:
+    """A long-lived ``--worker`` process with ``kind``'s environment; ``call`` runs one job in it."""
+
+    def __init__(self, kind: str):
+        self.err = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--worker"],
+            cwd=ROOT,
+            env=environment(kind),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            text=True,
+        )
+
+    def call(self, target: str, args) -> tuple[int, float, float, str]:
+        """(status, wall seconds, CPU seconds, error text) of ``target(*args)`` in the worker; a
+        worker that dies fails its job (its stderr's end is the error) and takes no other."""
+        t0 = time.perf_counter()
+        try:
+            self.process.stdin.write(json.dumps([target, list(args)]) + "\n")
+            self.process.stdin.flush()
+            reply = self.process.stdout.readline()
+        except BrokenPipeError:
+            reply = ""
+        if reply:
+            return tuple(json.loads(reply))
+        self.process.wait()
+        self.err.seek(0)
+        error = self.err.read().decode(errors="replace")[-3000:]
+        return self.process.returncode or 1, time.perf_counter() - t0, 0.0, error
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def close(self) -> float:
+        """End the worker; its CPU seconds over all its jobs, start and imports included."""
+        self.process.stdin.close()
+        _, _, usage = os.wait4(self.process.pid, 0)
+        self.process.returncode = 0
+        self.err.close()
+        return usage.ru_utime + usage.ru_stime
+
+
+def run_queue(todo: list, cores: int, report) -> float:
+    """Run ``todo`` (``jobs``' rows) in order over ``cores`` threads, each with its own workers
+    (one per environment, started on its first job); ``report(label, status, wall, cpu, error)``
+    after each job. Returns the workers' total CPU seconds."""
+    pending, lock, totals = queue.SimpleQueue(), threading.Lock(), []
+    for job in todo:
+        pending.put(job)
+
+    def core():
+        workers: dict[str, Worker] = {}
+        while True:
+            try:
+                label, kind, target, args = pending.get_nowait()
+            except queue.Empty:
+                break
+            if kind not in workers or not workers[kind].alive():
+                workers[kind] = Worker(kind)
+            result = workers[kind].call(target, args)
+            with lock:
+                report(label, *result)
+        with lock:
+            totals.extend(w.close() if w.alive() else 0.0 for w in workers.values())
+
+    threads = [threading.Thread(target=core) for _ in range(cores)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(totals)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="processes at once (default 2, one per core)")
-    parser.add_argument(
-        "--tag",
-        metavar="GAME",
-        choices=sorted(TAG_GAMES),
-        help="only compile GAME's engine with TAG's arguments (one job of the queue)",
-    )
+    parser.add_argument("--worker", action="store_true", help="serve jobs from stdin (see ``serve``)")
     args = parser.parse_args(argv)
-    if args.tag:
-        warm_tag(args.tag)
+    if args.worker:
+        replies = os.fdopen(os.dup(1), "w")
+        os.dup2(2, 1)  # what a job prints goes to stderr, not into the replies
+        sys.stdout = sys.stderr
+        serve(sys.stdin, replies)
         return 0
     if args.jobs < 1:
         parser.error(f"--jobs: must be >= 1, got {args.jobs}")
-    t0 = time.perf_counter()
-    failed, cpu_total = [], 0.0
-    with ThreadPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(run, *job) for job in jobs(kernel_games())]  # started in this order
-        for future in as_completed(futures):
-            label, rc, seconds, cpu, err = future.result()
-            cpu_total += cpu
-            print(
-                f"  {label}: {seconds:.0f} s ({cpu:.0f} CPU-s){'' if rc == 0 else f'  FAILED (exit {rc})'}",
-                flush=True,
-            )
-            if rc:
-                failed.append(label)
-                print(err, file=sys.stderr)
+    t0, failed = time.perf_counter(), []
+
+    def report(label, status, seconds, cpu, error):
+        print(f"  {label}: {seconds:.0f} s ({cpu:.0f} CPU-s){'' if status == 0 else '  FAILED'}", flush=True)
+        if status:
+            failed.append(label)
+            print(error, file=sys.stderr, flush=True)
+
+    cpu_total = run_queue(jobs(kernel_games()), args.jobs, report)
     print(
         f"compiled {'with failures: ' + ', '.join(failed) if failed else 'every kernel game'} "
-        f"in {time.perf_counter() - t0:.0f} s ({cpu_total:.0f} CPU-s)",
+        f"in {time.perf_counter() - t0:.0f} s ({cpu_total:.0f} CPU-s in the workers, "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_utime:.0f} in the queue)",
         flush=True,
     )
     return 1 if failed else 0

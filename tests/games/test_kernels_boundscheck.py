@@ -17,7 +17,8 @@ Runs in a subprocess with NUMBA_BOUNDSCHECK=1 and its own NUMBA_CACHE_DIR (numba
 ignores the flag, so the shared cache must not serve or receive these builds). As a script,
 ``python tests/games/test_kernels_boundscheck.py [GAME ...]`` compiles and checks the named
 kernel games (default: every game below) and exits with the check's status; ``make test`` runs
-it beside ``warm_cache`` so that the tests load the bounds-checked builds from the cache."""
+``check`` in a worker started with ``bounds_env`` (``tests/precompile.py``), beside the engines'
+compile, so that the tests load the bounds-checked builds from the cache."""
 
 import os
 import subprocess
@@ -172,20 +173,42 @@ GAMES = (
 )
 
 
-def run_checks(games=(), timeout: float = 1700) -> subprocess.CompletedProcess:
-    """Run SCRIPT on ``games`` (all: every game of SCRIPT) with bounds checking on, compiling
-    into (or loading from) its own cache."""
+def bounds_env() -> dict:
+    """This process's environment with bounds checking on and the bounds-checked builds' own
+    numba cache (a process's numba reads both when it starts)."""
     lib = Path(__file__).resolve().parents[2] / "lib"
     cache = Path(tempfile.gettempdir()) / f"infosets-numba-boundscheck-{os.getuid()}"
-    env = {
+    return {
         **os.environ,
         "NUMBA_BOUNDSCHECK": "1",
         "NUMBA_CACHE_DIR": str(cache),
         "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")]),
     }
+
+
+def run_checks(games=(), timeout: float = 1700) -> subprocess.CompletedProcess:
+    """Run SCRIPT on ``games`` (all: every game of SCRIPT) with bounds checking on, compiling
+    into (or loading from) its own cache."""
     return subprocess.run(
-        [sys.executable, "-c", SCRIPT, *games], env=env, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-c", SCRIPT, *games],
+        env=bounds_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
+
+
+def check(games=()) -> None:
+    """Run SCRIPT on ``games`` in this process, started with ``bounds_env()`` (a worker of
+    ``tests/precompile.py``); raises on a failed check, or if bounds checking is off."""
+    if os.environ.get("NUMBA_BOUNDSCHECK") != "1":
+        raise RuntimeError("check: this process was not started with bounds_env()")
+    argv = sys.argv
+    sys.argv = ["-c", *games]
+    try:
+        exec(SCRIPT, {"__name__": "bounds_check"})
+    finally:
+        sys.argv = argv
 
 
 def test_every_kernel_game_is_checked():
@@ -196,8 +219,8 @@ def test_every_kernel_game_is_checked():
 
 # A fresh bounds-checked compile of every kernel and the engine took 10-16 min on a loaded
 # 2-core machine (it is a compile-time bound, not a speed test; 30 s to 2 min a game). `make
-# test` runs this file as a script after `warm_cache`, half the games on each core, before
-# pytest starts, and the tests load the cached builds.
+# test` runs ``check`` for every game in tests/precompile.py's queue, beside the engines'
+# compile, before pytest starts, and deselects this test.
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", GAMES)
 def test_kernel_and_engine_never_index_out_of_bounds(game):
