@@ -40,6 +40,7 @@ searched and determinized (without the deal constraint) but has no history or st
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import llvmlite.binding as llvm
@@ -101,6 +102,11 @@ _MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64
 
 def new_state(min_trumps: int = 2, points_lo: int = 66, points_hi: int = 86) -> np.ndarray:
     """The initial state array (chance deals slot 0), with both determinizer switches on."""
+    return _initial_state(int(min_trumps), int(points_lo), int(points_hi)).copy()
+
+
+@functools.cache
+def _initial_state(min_trumps: int, points_lo: int, points_hi: int) -> np.ndarray:
     s = np.full(STATE_SIZE, -1, dtype=np.int64)
     s[MIN_TRUMPS], s[POINTS_LO], s[POINTS_HI] = min_trumps, points_lo, points_hi
     s[INFER] = s[CONSTRAIN] = 1
@@ -109,6 +115,7 @@ def new_state(min_trumps: int = 2, points_lo: int = 66, points_hi: int = 86) -> 
     s[TRICK] = s[PTS] = s[PTS + 1] = s[NPLAYS] = 0
     s[HAND:NPLAYS] = 0
     s[RECORD] = 1
+    s.flags.writeable = False  # a template: ``new_state`` hands out copies
     return s
 
 
