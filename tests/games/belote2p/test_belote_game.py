@@ -120,3 +120,19 @@ def test_clone_is_independent():
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[0])
     assert len(state.plays) == 4 and len(copy.plays) == 5
+
+
+def test_an_illegal_card_is_refused_and_changes_nothing():
+    """The adapter applies a card only if the kernel's duties allow it (``apply_if_legal``);
+    chance outcomes and legal cards go through."""
+    game = pyspiel.load_game("belote2p")
+    state = _dealt_state(game, np.random.default_rng(3))
+    state.apply_action(state.legal_actions()[0])  # a lead: the reply has duties
+    legal = state.legal_actions()
+    illegal = next(c for c in range(32) if c not in legal)
+    before = (state.s.copy(), state.history())
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_action(illegal)
+    assert np.array_equal(state.s, before[0]) and state.history() == before[1]
+    state.apply_action(legal[0])
+    assert len(state.plays) == 2
