@@ -4,7 +4,8 @@ over-trump, follow the trump lead; the reasons agree with the game's legal moves
 import numpy as np
 import pytest
 
-from infosets.games.belote2p.rules import card_name, legal_reply_mask, mask_of, parse_card
+from infosets.games.belote2p.kernel import legal_reply_mask
+from infosets.games.belote2p.rules import card_name, mask_of, parse_card
 from infosets.play.belote_duties import why_not
 from infosets.play.belote_match import Match
 

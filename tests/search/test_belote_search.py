@@ -13,7 +13,8 @@ from scipy import stats
 import infosets.games  # noqa: F401
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p import kernel as belote_kernel
-from infosets.games.belote2p.rules import KernelState, cards_of, mask_of, parse_card
+from infosets.games.belote2p.position import Position
+from infosets.games.belote2p.rules import cards_of, mask_of, parse_card
 from infosets.search.belote_bots import (
     BelotePIMCBot,
     GreedyBot,
@@ -30,7 +31,7 @@ C = parse_card
 
 
 def _random_position(rng, plies):
-    kernel = KernelState.from_deal(deal_lib.fair_deal(rng), int(rng.integers(2)))
+    kernel = Position.from_deal(deal_lib.fair_deal(rng), int(rng.integers(2)))
     for _ in range(plies):
         kernel.play(int(rng.choice(kernel.legal_moves())))
     return kernel
@@ -39,12 +40,13 @@ def _random_position(rng, plies):
 def _open_cards(kernel):
     """The same position with every card visible to the mover (nothing left to sample)."""
     k = kernel.clone()
-    opp = 1 - k.to_move
-    k.up[opp] |= k.hand[opp] | k.down[opp]
-    k.hand[opp] = 0
-    k.up[k.to_move] |= k.down[k.to_move]
-    k.down = [0, 0]
-    k.under = [-1] * 32
+    me, opp = k.to_move, 1 - k.to_move
+    s = k.s
+    s[belote_kernel.UP + opp] |= k.hand[opp] | k.down[opp]
+    s[belote_kernel.HAND + opp] = 0
+    s[belote_kernel.UP + me] |= k.down[me]
+    s[belote_kernel.DOWN:belote_kernel.DOWN + 2] = 0
+    s[belote_kernel.UNDER:belote_kernel.UNDER + 32] = -1
     return k
 
 
@@ -161,13 +163,37 @@ def test_pimc_open_cards_equals_solver():
 
 
 def test_void_inference_from_replies():
-    plays = [(0, C("AH"), -1, -1), (1, C("7S"), -1, 0),   # no heart, no trump playable
-             (0, C("7C"), -1, -1), (1, C("8C"), -1, 1),   # 8C beats 7C: no inference
-             (1, C("JC"), -1, -1), (0, C("9C"), -1, 1)]   # player 0 could not overtrump J
-    assert opponent_hand_exclusions(plays, 0) == 0xFF << 16 | 0xFF
-    assert opponent_hand_exclusions(plays, 1) == 0  # 9C does not beat JC: nothing for p0?
-    plays2 = [(1, C("AC"), -1, -1), (0, C("7C"), -1, 1)]  # 7C under AC: no 9C or JC in hand
-    assert opponent_hand_exclusions(plays2, 1) == mask_of([C("9C"), C("JC")])
+    """The voids a reply proves (the kernel's record, read by the bots' inference)."""
+    def hands(cards0, cards1, leader):
+        return Position.from_cards([mask_of(map(C, cards0)), mask_of(map(C, cards1))], [0, 0],
+                                   [0, 0], [-1] * 32, leader)
+
+    k = hands(["AH", "7C"], ["7S", "8C"], 0)  # p1 holds no heart; its trump 8C must be played
+    k.play(C("AH"))
+    k.play(C("8C"))  # trumping a heart lead: no heart, but trumps remain possible
+    assert k.excluded(1) == 0xFF << 16
+    k = hands(["AH", "8D"], ["7S", "7D"], 0)
+    k.play(C("AH"))
+    k.play(C("7S"))  # no heart and no trump playable
+    assert k.excluded(1) == 0xFF << 16 | 0xFF and k.excluded(0) == 0
+    k = hands(["7C"], ["8C"], 0)
+    k.play(C("7C"))
+    k.play(C("8C"))  # 8C beats 7C: no inference
+    assert k.excluded(1) == 0
+    k = hands(["9C"], ["JC"], 1)
+    k.play(C("JC"))
+    k.play(C("9C"))  # nothing beats the jack: 9C proves nothing
+    assert k.excluded(0) == 0
+    k = hands(["7C", "8H"], ["AC", "7D"], 1)
+    k.play(C("AC"))
+    k.play(C("7C"))  # 7C under AC: no 9C or JC in hand
+    assert k.excluded(0) == mask_of([C("9C"), C("JC")])
+    game = pyspiel.load_game("belote2p")
+    rng = np.random.default_rng(0)
+    state = game.new_state_from_deal(deal_lib.fair_deal(rng), 0)
+    while not state.kernel.excluded(1):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert opponent_hand_exclusions(state, 0) == state.kernel.excluded(1) != 0
 
 
 def test_determinize_respects_exclusions_and_is_uniform():
@@ -200,12 +226,12 @@ def test_determinize_respects_exclusions_and_is_uniform():
 
 
 def test_greedy_wins_cheaply_or_discards_cheapest():
-    k = KernelState([mask_of([C("AH")]), mask_of([C("10H"), C("KH"), C("7H")])], [0, 0],
-                    [0, 0], [-1] * 32, 0)
+    k = Position.from_cards([mask_of([C("AH")]), mask_of([C("10H"), C("KH"), C("7H")])], [0, 0],
+                            [0, 0], [-1] * 32, 0)
     k.play(C("AH"))
     assert greedy_card(k) == C("7H")  # cannot beat the ace: cheapest heart
-    k = KernelState([mask_of([C("QH")]), mask_of([C("10H"), C("KH"), C("7H")])], [0, 0],
-                    [0, 0], [-1] * 32, 0)
+    k = Position.from_cards([mask_of([C("QH")]), mask_of([C("10H"), C("KH"), C("7H")])], [0, 0],
+                            [0, 0], [-1] * 32, 0)
     k.play(C("QH"))
     assert greedy_card(k) == C("KH")  # K wins with 4 points, 10 would give 10
 
@@ -254,10 +280,8 @@ def test_bad_bot_arguments(kwargs, word):
 def _last_two_tricks():
     """Two tricks left, card points all zero: leading 8D (the lower id) wins the next trick
     and loses the last one (and its 10-point bonus); leading 7S does the opposite."""
-    k = KernelState([mask_of([C("8D"), C("7S")]), mask_of([C("7D"), C("8S")])], [0, 0], [0, 0],
-                    [-1] * 32, 0)
-    k.trick, k.points = 14, [76, 76]
-    return k
+    return Position.from_cards([mask_of([C("8D"), C("7S")]), mask_of([C("7D"), C("8S")])],
+                               [0, 0], [0, 0], [-1] * 32, 0, trick=14, points=(76, 76))
 
 
 def test_tied_root_moves_are_chosen_at_random_and_seeded():

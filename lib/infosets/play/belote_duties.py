@@ -1,7 +1,7 @@
 """Which duty of two-player Belote forbids a card: the reason a player is shown for a refusal.
 
 Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
-(docs/papers/belote_ismcts.md), as ``games.belote2p.rules.legal_reply_mask`` implements it:
+(docs/papers/belote_ismcts.md), as ``games.belote2p.kernel.legal_reply_mask`` implements it:
 the leader plays any card; the other player must
 
 1. on a plain-suit lead, play that suit if they can (*follow suit*);

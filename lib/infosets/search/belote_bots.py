@@ -25,6 +25,7 @@ import numpy as np
 import pyspiel
 
 from infosets.core.rng import as_generator, as_random
+from infosets.games.belote2p.position import Position
 from infosets.games.belote2p.rules import (
     BEATS,
     FOLLOW,
@@ -33,7 +34,6 @@ from infosets.games.belote2p.rules import (
     POINTS,
     STRENGTH,
     TRUMP_MASK,
-    KernelState,
     cards_of,
 )
 from infosets.search.belote_ismcts import opponent_hand_exclusions
@@ -76,7 +76,7 @@ class GreedyBot(pyspiel.Bot):
         return False
 
 
-def greedy_card(kernel: KernelState) -> int:
+def greedy_card(kernel: Position) -> int:
     legal = kernel.legal_moves()
     if kernel.lead < 0:
         return _cheapest(legal)
@@ -98,7 +98,7 @@ class _Solver:
     the end of the game it ranks moves exactly as the mover's own points do.
     """
 
-    def __init__(self, kernel: KernelState, horizon_tricks: int | None, bonus: int):
+    def __init__(self, kernel: Position, horizon_tricks: int | None, bonus: int):
         self.bonus = bonus
         self.side = [kernel.hand[p] | kernel.up[p] | kernel.down[p] for p in (0, 1)]
         self.covers = [(kernel.under[t], t) for t in kernel.covered_tops()]
@@ -171,12 +171,12 @@ class _Solver:
         return best
 
 
-def _remaining(kernel: KernelState) -> int:
+def _remaining(kernel: Position) -> int:
     return (kernel.hand[0] | kernel.hand[1] | kernel.up[0] | kernel.up[1]
             | kernel.down[0] | kernel.down[1])
 
 
-def solve(kernel: KernelState, horizon_tricks: int | None = None,
+def solve(kernel: Position, horizon_tricks: int | None = None,
           last_trick_bonus: bool = True) -> dict[int, float]:
     """Double-dummy values of the legal cards for the player to move in a known world.
 
@@ -219,7 +219,7 @@ def solve(kernel: KernelState, horizon_tricks: int | None = None,
     return out
 
 
-def future_total(kernel: KernelState) -> int:
+def future_total(kernel: Position) -> int:
     """Card points still on the board plus the last-trick bonus if it is still to win."""
     total = sum(POINTS[c] for c in cards_of(_remaining(kernel)))
     if kernel.lead >= 0:
@@ -256,11 +256,11 @@ class BelotePIMCBot(pyspiel.Bot):
 
     def step(self, state) -> int:
         kernel = state.kernel
-        excluded = opponent_hand_exclusions(state.plays, kernel.to_move) \
+        excluded = opponent_hand_exclusions(state, kernel.to_move) \
             if self.inference else 0
         return self.choose(kernel, excluded)
 
-    def choose(self, kernel: KernelState, excluded_from_opponent_hand: int = 0) -> int:
+    def choose(self, kernel: Position, excluded_from_opponent_hand: int = 0) -> int:
         legal = kernel.legal_moves()
         if len(legal) == 1:
             return legal[0]
@@ -280,11 +280,11 @@ class BelotePIMCBot(pyspiel.Bot):
         return False
 
 
-def determinize(kernel: KernelState, rand, excluded_from_opponent_hand: int = 0) -> KernelState:
+def determinize(kernel: Position, rand, excluded_from_opponent_hand: int = 0) -> Position:
     """A world for the mover: the unseen cards reshuffled (the opponent's hand avoiding
     ``excluded_from_opponent_hand`` when possible); ``rand`` is a ``random.Random``.
 
-    ``BelotePIMCBot``'s determinizer: the paper's uniform shuffle on a ``KernelState``,
+    ``BelotePIMCBot``'s determinizer: the paper's uniform shuffle on a ``Position``,
     without the fair-deal constraint. The two other Belote determinizers differ on purpose:
     ``belote2p.game.sample_world`` is the game's exact resampler on pyspiel states (void
     inference always on, deals breaking the fair-deal constraint rejected: the chance
@@ -304,11 +304,13 @@ def determinize(kernel: KernelState, rand, excluded_from_opponent_hand: int = 0)
     rest = [c for c in unknown if not (chosen >> c & 1)]
     rand.shuffle(rest)
     world = kernel.clone()
-    world.hand[opp] = chosen
-    world.down = [0, 0]
+    world.set_hand(opp, chosen)
+    down = [0, 0]
     for top, card in zip(kernel.covered_tops(), rest):
-        world.under[top] = card
-        world.down[0 if kernel.up[0] >> top & 1 else 1] |= 1 << card
+        world.set_under(top, card)
+        down[0 if kernel.up[0] >> top & 1 else 1] |= 1 << card
+    world.set_down(0, down[0])
+    world.set_down(1, down[1])
     return world
 
 

@@ -35,17 +35,18 @@ import pyspiel
 from infosets.core.rng import as_generator
 from infosets.games.belote2p import kernel as belote_kernel
 from infosets.games.belote2p.game import GAME_NAME
-from infosets.games.belote2p.rules import KernelState, hand_exclusions
+from infosets.games.belote2p.position import Position
 from infosets.search.ismcts import ISMCTSBot
 
 PAPER_OPTIONS = {"availability": "expanded", "node_key": "moves", "reward": "heuristic",
                  "normalize_rewards": False, "final": "visits_mean"}
 
 
-def opponent_hand_exclusions(plays, player: int) -> int:
-    """Cards the opponent of ``player`` provably no longer holds in hand (its revealed voids:
-    off-suit, no trump when trumping was due, no overtrump); see ``rules.hand_exclusions``."""
-    return hand_exclusions(plays, 1 - player)
+def opponent_hand_exclusions(state, player: int) -> int:
+    """Cards the opponent of ``player`` provably no longer holds in hand in a ``belote2p``
+    state (its revealed voids: off-suit, no trump when trumping was due, no overtrump; the
+    kernel's record, ``Position.excluded``)."""
+    return state.kernel.excluded(1 - player)
 
 
 class BeloteISMCTSBot(pyspiel.Bot):
@@ -83,7 +84,7 @@ class BeloteISMCTSBot(pyspiel.Bot):
 
     # -- pyspiel.Bot ----------------------------------------------------------------
     def step(self, state) -> int:
-        excluded = opponent_hand_exclusions(state.plays, state.current_player()) \
+        excluded = opponent_hand_exclusions(state, state.current_player()) \
             if self.inference else 0
         return self.choose(state.kernel, excluded)
 
@@ -97,7 +98,7 @@ class BeloteISMCTSBot(pyspiel.Bot):
         return False
 
     # -- search ---------------------------------------------------------------------
-    def choose(self, root_state: KernelState, excluded_from_opponent_hand: int = 0) -> int:
+    def choose(self, root_state: Position, excluded_from_opponent_hand: int = 0) -> int:
         """Run the search from the mover's view of ``root_state``; return the card (a single
         legal card is played without a search)."""
         legal = root_state.legal_mask()
@@ -107,7 +108,7 @@ class BeloteISMCTSBot(pyspiel.Bot):
         root = {c: (n, mean) for c, (n, mean, _) in self._root_stats.items()}
         return int(self._searcher(root_state.to_move).final_action(root))
 
-    def search(self, root_state: KernelState, excluded_from_opponent_hand: int = 0
+    def search(self, root_state: Position, excluded_from_opponent_hand: int = 0
                ) -> dict[int, tuple[int, float, int]]:
         """Search from the mover's view of ``root_state`` (a position, not terminal);
         returns ``root_statistics()``. ``excluded_from_opponent_hand``: cards the opponent

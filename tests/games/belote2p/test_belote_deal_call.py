@@ -3,17 +3,21 @@
 Boudier's two-player Belote (docs/papers/belote_ismcts.md) deals with the exact fair-deal
 probabilities. The kernel counts them in one C function (``_deal_outcomes_c``) that its callers
 reach by symbol, so that numba does not compile a copy of the count into every engine
-function. These tests hold the call to what it replaced: the same outcomes as the Python deal
-(``deal.next_card_probabilities``), the same error, and no copy of the count in a caller.
+function. These tests hold the call to what it replaced: the same outcomes as the former Python
+count (``next_card_probabilities``, frozen in ``oracle.py``), the same error, and no copy of the
+count in a caller.
 """
 
 import numba as nb
 import numpy as np
 import pytest
 from numba.core.errors import TypingError
+from oracle_checks import load_oracle
 
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p import kernel as K
+
+oracle = load_oracle(__file__)
 
 
 def _outcomes(s):
@@ -27,7 +31,7 @@ def test_chance_outcomes_are_the_python_deal_probabilities(dealt):
     rng = np.random.default_rng(dealt)
     deal = deal_lib.fair_deal(rng)
     s = K.array_from_history(list(deal[:dealt]))
-    expected = deal_lib.next_card_probabilities(list(deal[:dealt]), deal_lib.DealConstraint())
+    expected = oracle.next_card_probabilities(list(deal[:dealt]), oracle.DealConstraint())
     assert _outcomes(s) == expected  # equal floats: the same counts divided the same way
 
 
@@ -35,7 +39,7 @@ def test_a_deal_without_fair_completion_raises_like_the_python_deal():
     trumps = [c for c in range(K.NUM_CARDS) if K._IS_TRUMP[c]]
     partial = trumps[:7]  # the first side holds 7 trumps: the other cannot get 2
     with pytest.raises(ValueError, match="no fair completion"):
-        deal_lib.next_card_probabilities(partial, deal_lib.DealConstraint())
+        oracle.next_card_probabilities(partial, oracle.DealConstraint())
     with pytest.raises(ValueError, match="no fair completion"):
         _outcomes(K.array_from_history(partial))
 

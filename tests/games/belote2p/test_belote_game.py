@@ -1,4 +1,4 @@
-"""The pyspiel adapter ``belote2p``: OpenSpiel conformance, kernel agreement, resampling."""
+"""The pyspiel adapter ``belote2p`` (on the kernel's rules): OpenSpiel conformance, resampling."""
 
 import numpy as np
 import pyspiel
@@ -8,7 +8,6 @@ from scipy import stats
 import infosets.games  # noqa: F401  (registers belote2p)
 from infosets.games.belote2p import deal as deal_lib
 from infosets.games.belote2p.game import hidden_slots, sample_world
-from infosets.games.belote2p.rules import KernelState, hand_exclusions
 
 
 def _dealt_state(game, rng):
@@ -38,26 +37,6 @@ def test_chance_deal_is_fair_and_normalised():
         state.apply_action(int(rng.choice(actions, p=probs)))
     assert game.constraint.is_fair(state.deal)
     assert state.current_player() == state.first_leader
-
-
-def test_adapter_matches_kernel_on_random_games():
-    game = pyspiel.load_game("belote2p")
-    rng = np.random.default_rng(5)
-    for _ in range(500):  # 2,000 until issue 55 (a seeded defect fails it: the first leader ignored)
-        deal = deal_lib.fair_deal(rng)
-        leader = int(rng.integers(2))
-        state = game.new_state_from_deal(deal, leader)
-        kernel = KernelState.from_deal(deal, leader)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            assert legal == kernel.legal_moves()
-            assert state.current_player() == kernel.to_move
-            card = int(rng.choice(legal))
-            state.apply_action(card)
-            revealed, winner = kernel.play(card)
-            assert state.plays[-1][2:] == (revealed, winner)
-        assert kernel.is_terminal()
-        assert state.returns() == [kernel.score(0), kernel.score(1)]
 
 
 def _midgame(game, rng, plies):
@@ -101,7 +80,7 @@ def test_hidden_part_is_uniform_chi_square():
     slots = hidden_slots(state, player)
     n_hand = sum(16 * opp <= s < 16 * opp + 6 for s in slots)
     cards = [state.deal[s] for s in slots]
-    excluded = hand_exclusions(state.plays, opp)
+    excluded = state.kernel.excluded(opp)
     n_allowed = sum(not excluded >> c & 1 for c in cards)
     card = state.deal[slots[0]]  # a card really in the opponent's hand: allowed
     p_hand = 1 / n_allowed
@@ -125,7 +104,7 @@ def test_resample_respects_revealed_voids():
     for _ in range(60):
         state = _midgame(game, rng, int(rng.integers(4, 28)))
         player = state.current_player()
-        excluded = hand_exclusions(state.plays, 1 - player)
+        excluded = state.kernel.excluded(1 - player)
         for _ in range(5):
             world = sample_world(state, player, rng)
             assert world.kernel.hand[1 - player] & excluded == 0
@@ -141,3 +120,19 @@ def test_clone_is_independent():
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[0])
     assert len(state.plays) == 4 and len(copy.plays) == 5
+
+
+def test_an_illegal_card_is_refused_and_changes_nothing():
+    """The adapter applies a card only if the kernel's duties allow it (``apply_if_legal``);
+    chance outcomes and legal cards go through."""
+    game = pyspiel.load_game("belote2p")
+    state = _dealt_state(game, np.random.default_rng(3))
+    state.apply_action(state.legal_actions()[0])  # a lead: the reply has duties
+    legal = state.legal_actions()
+    illegal = next(c for c in range(32) if c not in legal)
+    before = (state.s.copy(), state.history())
+    with pytest.raises(Exception, match="not legal"):
+        state.apply_action(illegal)
+    assert np.array_equal(state.s, before[0]) and state.history() == before[1]
+    state.apply_action(legal[0])
+    assert len(state.plays) == 2

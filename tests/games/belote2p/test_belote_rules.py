@@ -1,14 +1,16 @@
-"""Rules kernel and fair deal of two-player Belote (infosets.games.belote2p.rules / deal)."""
+"""The rules (infosets.games.belote2p.kernel, read through position.Position), the card tables
+(rules) and the fair deal (deal) of two-player Belote, against an independent reference."""
 
 import numpy as np
 import pytest
 from scipy import stats
 
 from infosets.games.belote2p import deal as deal_lib
+from infosets.games.belote2p import kernel as K
+from infosets.games.belote2p.position import Position
 from infosets.games.belote2p.rules import (
     POINTS,
     TOTAL_CARD_POINTS,
-    KernelState,
     card_name,
     cards_of,
     mask_of,
@@ -96,12 +98,20 @@ def test_card_tables():
 
 
 def _position(hand0, up0, hand1, up1, leader=0, under=None):
-    state = KernelState([mask_of(map(C, hand0)), mask_of(map(C, hand1))],
-                        [mask_of(map(C, up0)), mask_of(map(C, up1))], [0, 0], [-1] * 32, leader)
+    below, down = [-1] * 32, [0, 0]
     for top, bottom in (under or {}).items():
-        state.under[C(top)] = C(bottom)
-        state.down[0 if C(top) in map(C, up0) else 1] |= 1 << C(bottom)
-    return state
+        below[C(top)] = C(bottom)
+        down[0 if C(top) in map(C, up0) else 1] |= 1 << C(bottom)
+    return Position.from_cards([mask_of(map(C, hand0)), mask_of(map(C, hand1))],
+                               [mask_of(map(C, up0)), mask_of(map(C, up1))], down, below, leader)
+
+
+def _next_card_probabilities(partial, con):
+    """The kernel's chance outcomes for the next slot of a partial deal."""
+    s = K.array_from_history(partial, con.min_trumps, con.points_lo, con.points_hi)
+    actions, probs = np.zeros(32, np.int64), np.zeros(32)
+    n = K.nb_chance_outcomes(s, actions, probs)
+    return list(zip(actions[:n].tolist(), probs[:n].tolist()))
 
 
 def _names(state):
@@ -109,8 +119,6 @@ def _names(state):
 
 
 def test_follow_suit_duty_without_need_to_beat():
-    s = _position(["7H", "AC", "KS"], ["8H"], ["AH"], [])
-    s.to_move = 1
     s2 = _position(["AH"], [], ["7H", "AC", "KS"], ["8H"], leader=0)
     s2.play(C("AH"))
     assert _names(s2) == ["7H", "8H"]  # both lower hearts allowed, face-up counts as playable
@@ -159,7 +167,7 @@ def test_face_down_card_revealed_and_becomes_playable():
 def test_last_trick_bonus_and_total():
     rng = np.random.default_rng(3)
     for _ in range(50):
-        s = KernelState.from_deal(deal_lib.fair_deal(rng), int(rng.integers(2)))
+        s = Position.from_deal(deal_lib.fair_deal(rng), int(rng.integers(2)))
         while not s.is_terminal():
             s.play(int(rng.choice(s.legal_moves())))
         assert s.points[0] + s.points[1] == 152
@@ -179,7 +187,7 @@ def test_kernel_matches_reference_on_random_games():
     for _ in range(500):  # 2,000 until issue 55 (a seeded defect fails it: the duty to trump dropped)
         deal = deal_lib.fair_deal(rng)
         leader = int(rng.integers(2))
-        kernel, ref = KernelState.from_deal(deal, leader), _RefGame(deal, leader)
+        kernel, ref = Position.from_deal(deal, leader), _RefGame(deal, leader)
         while ref.trick < 16:
             assert kernel.legal_moves() == ref.legal() and kernel.to_move == ref.to_move
             card = int(rng.choice(ref.legal()))
@@ -216,7 +224,7 @@ def test_exact_chance_probabilities_match_rejection_sampling():
     """A lopsided partial deal: the exact conditionals agree with rejection by chi-square."""
     con = deal_lib.DealConstraint()
     partial = [C(n) for n in ["JC", "9C", "AH"]]
-    exact = dict(deal_lib.next_card_probabilities(partial, con))
+    exact = dict(_next_card_probabilities(partial, con))
     assert abs(sum(exact.values()) - 1) < 1e-12
     assert exact[C("7D")] > 1.2 * exact[C("AS")]  # low cards favoured: not uniform
     rng = np.random.default_rng(11)
@@ -237,6 +245,6 @@ def test_exact_chance_probabilities_match_rejection_sampling():
 
 def test_unconstrained_chance_is_uniform():
     con = deal_lib.DealConstraint(min_trumps=0, points_lo=0, points_hi=152)
-    probs = deal_lib.next_card_probabilities([0, 5, 9], con)
+    probs = _next_card_probabilities([0, 5, 9], con)
     assert len(probs) == 29 and all(abs(p - 1 / 29) < 1e-12 for _, p in probs)
     assert cards_of(mask_of([3, 1, 31])) == [1, 3, 31]

@@ -7,9 +7,9 @@ leader at random. The authors' code uses 2 trumps and 66..86 (the text says 3 an
 
 A deal is 32 cards in slot order: player 0's hand (6), pile tops (5), pile bottoms (5), then
 the same 16 slots for player 1; top ``i`` covers bottom ``i``. A side is a player's 16 slots.
-``next_card_probabilities`` gives, for a partial deal, the exact probability of each card
-in the next slot under the uniform distribution over fair deals; the pyspiel adapter deals
-card by card with it, so its chance nodes match the rejection sampler.
+Fairness is the kernel's rule (``kernel.fair_side``); the chance nodes of the pyspiel adapter
+deal card by card with the kernel's exact probabilities of each card in the next slot under
+the uniform distribution over fair deals, so they match the rejection sampler here.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rules import NUM_CARDS, POINTS, TOTAL_CARD_POINTS, TRUMP_MASK
+from . import kernel as K
+from .rules import NUM_CARDS, TOTAL_CARD_POINTS
 
-SIDE_SLOTS = 16
-NUM_TRUMPS = 8
-_IS_TRUMP = tuple(int(TRUMP_MASK >> c & 1) for c in range(NUM_CARDS))
+SIDE_SLOTS = K.SIDE
+NUM_TRUMPS = K.NUM_TRUMPS
 
 
 @dataclass(frozen=True)
@@ -56,16 +56,13 @@ class DealConstraint:
 
     def side_a_window(self) -> tuple[int, int]:
         """Allowed points for side A, given that side B gets the rest."""
-        return (max(self.points_lo, TOTAL_CARD_POINTS - self.points_hi),
-                min(self.points_hi, TOTAL_CARD_POINTS - self.points_lo))
+        lo, hi = K.side_window(self.points_lo, self.points_hi)
+        return int(lo), int(hi)
 
     def is_fair(self, deal) -> bool:
-        side_a = deal[:SIDE_SLOTS]
-        trumps_a = sum(_IS_TRUMP[c] for c in side_a)
-        points_a = sum(POINTS[c] for c in side_a)
-        lo, hi = self.side_a_window()
-        return (self.min_trumps <= trumps_a <= NUM_TRUMPS - self.min_trumps
-                and lo <= points_a <= hi)
+        """Whether the deal (32 cards in slot order) meets the constraint (the kernel's rule)."""
+        side_a = np.asarray(deal[:SIDE_SLOTS], dtype=np.int64)
+        return bool(K.fair_side(side_a, self.min_trumps, self.points_lo, self.points_hi))
 
 
 def fair_deal(rng: np.random.Generator, constraint: DealConstraint | None = None) -> list[int]:
@@ -84,58 +81,3 @@ def fair_deal(rng: np.random.Generator, constraint: DealConstraint | None = None
 
 def random_first_leader(rng: np.random.Generator) -> int:
     return int(rng.integers(2))
-
-
-def _subset_counts(cards) -> np.ndarray:
-    """counts[k, t, p] = number of k-subsets of ``cards`` with t trumps and p points."""
-    counts = np.zeros((SIDE_SLOTS + 1, NUM_TRUMPS + 1, TOTAL_CARD_POINTS + 1), dtype=np.int64)
-    counts[0, 0, 0] = 1
-    for c in cards:
-        t, p = _IS_TRUMP[c], POINTS[c]
-        counts[1:, t:, p:] += counts[:-1, :NUM_TRUMPS + 1 - t, :TOTAL_CARD_POINTS + 1 - p].copy()
-    return counts
-
-
-def _without(counts: np.ndarray, card: int) -> np.ndarray:
-    """Subset counts of a set after removing ``card`` (inverse of adding it)."""
-    t, p = _IS_TRUMP[card], POINTS[card]
-    out = counts.copy()
-    for k in range(1, SIDE_SLOTS + 1):
-        out[k, t:, p:] -= out[k - 1, :NUM_TRUMPS + 1 - t, :TOTAL_CARD_POINTS + 1 - p]
-    return out
-
-
-def next_card_probabilities(partial, constraint: DealConstraint) -> list[tuple[int, float]]:
-    """Exact chance outcomes for slot ``len(partial)`` given the cards already dealt.
-
-    Returns (card, probability) pairs over the cards that keep a fair completion possible,
-    proportional to the number of fair completions (uniform over fair deals).
-    """
-    slot = len(partial)
-    if not 0 <= slot < NUM_CARDS:
-        raise ValueError(f"partial deal must hold 0..31 cards, got {slot}")
-    dealt_a = partial[:SIDE_SLOTS]
-    trumps_a = sum(_IS_TRUMP[c] for c in dealt_a)
-    points_a = sum(POINTS[c] for c in dealt_a)
-    free_a = SIDE_SLOTS - len(dealt_a)
-    rest = [c for c in range(NUM_CARDS) if c not in set(partial)]
-    counts = _subset_counts(rest)
-    lo, hi = constraint.side_a_window()
-    tmin, tmax = constraint.min_trumps, NUM_TRUMPS - constraint.min_trumps
-    weights = []
-    for c in rest:
-        sub = _without(counts, c)
-        if slot < SIDE_SLOTS:
-            k, ta, pa = free_a - 1, trumps_a + _IS_TRUMP[c], points_a + POINTS[c]
-        else:
-            k, ta, pa = free_a, trumps_a, points_a
-        t_lo, t_hi = max(0, tmin - ta), tmax - ta
-        p_lo, p_hi = max(0, lo - pa), hi - pa
-        if k < 0 or t_hi < t_lo or p_hi < p_lo:
-            weights.append(0)
-            continue
-        weights.append(int(sub[k, t_lo:t_hi + 1, p_lo:p_hi + 1].sum()))
-    total = sum(weights)
-    if total == 0:
-        raise ValueError("partial deal admits no fair completion under the deal constraint")
-    return [(c, w / total) for c, w in zip(rest, weights) if w > 0]

@@ -1,10 +1,15 @@
-"""The pyspiel adapter of two-player Belote (game ``belote2p``), on the bitmask kernel.
+"""The pyspiel adapter of two-player Belote (game ``belote2p``), on the numba kernel's rules.
 
 Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
 (docs/papers/belote_ismcts.md). Chance deals the 32 slots one card at a time with the exact conditional
-probabilities of a uniform fair deal (``deal.next_card_probabilities``), then draws the first
-leader (action 0 or 1). A player action is a card id 0..31 (``rules.card_name``).
-Returns are each player's points, 0..162 (constant sum 162).
+probabilities of a uniform fair deal, then draws the first leader (action 0 or 1). A player
+action is a card id 0..31 (``rules.card_name``). Returns are each player's points, 0..162
+(constant sum 162).
+
+A state is the kernel's state array (``belote2p/kernel.py``): the mover, the legal cards, the
+chance outcomes, a move and the returns are the kernel's jitted functions, the very rules the
+compiled engine runs; the strings, tensors and the world sampler read the array's fields
+(``state.kernel`` is a ``position.Position`` on it).
 
 Parameters: ``min_trumps`` (default 2, the authors' code; 3 in the text), ``points_lo`` and
 ``points_hi`` (66 and 86): the fair-deal constraint per side.
@@ -16,16 +21,16 @@ import numpy as np
 import pyspiel
 
 from . import deal as deal_lib
+from . import kernel as K
+from .position import Position
 from .rules import (
     HAND_SIZE,
     NUM_CARDS,
     NUM_PILES,
     NUM_TRICKS,
     TOTAL_POINTS,
-    KernelState,
     card_name,
     cards_of,
-    hand_exclusions,
 )
 
 GAME_NAME = "belote2p"
@@ -58,6 +63,11 @@ _GAME_INFO = pyspiel.GameInfo(
 )
 
 _LEADER_SLOT = NUM_CARDS  # the chance node after the 32 deal slots draws the first leader
+# buffers the kernel fills (the lists handed out are copies)
+_ACTIONS = np.zeros(NUM_CARDS, np.int64)
+_PROBS = np.zeros(NUM_CARDS, np.float64)
+_RETURNS = np.zeros(2, np.float64)
+_TO_MOVE = K.TO_MOVE
 
 
 def _names(cards) -> str:
@@ -96,68 +106,79 @@ class BeloteGame(pyspiel.Game):
 
 
 class BeloteState(pyspiel.State):
-    """A Belote state: the deal in progress, then a kernel state plus the play history."""
+    """A Belote state: the kernel's state array ``s`` (the deal in progress, then the position
+    with the record of the deal and of every play)."""
 
     def __init__(self, game: BeloteGame):
         super().__init__(game)
-        self.constraint = game.constraint
-        self.deal: list[int] = []
-        self.first_leader = -1
-        self.kernel: KernelState | None = None
-        # One entry per card played: (player, card, revealed card or -1, trick winner or -1).
-        self.plays: list[tuple[int, int, int, int]] = []
+        self.constraint = c = game.constraint
+        self.s = K.new_state(c.min_trumps, c.points_lo, c.points_hi)
+
+    # -- the record, read from the array ------------------------------------------------
+    @property
+    def kernel(self) -> Position | None:
+        """The position (on this state's array), None while chance deals."""
+        return Position(self.s) if self.s[K.NDEALT] == K.DEALT else None
+
+    @property
+    def deal(self) -> list[int]:
+        """The cards dealt so far, in slot order."""
+        return self.s[K.DEAL:K.DEAL + min(int(self.s[K.NDEALT]), NUM_CARDS)].tolist()
+
+    @property
+    def first_leader(self) -> int:
+        return int(self.s[K.FIRST_LEADER]) if self.s[K.NDEALT] == K.DEALT else -1
+
+    @property
+    def plays(self) -> list[tuple[int, int, int, int]]:
+        """One entry per card played: (player, card, revealed card or -1, trick winner or -1).
+        A trick's winner is the next trick's leader (the last trick's: ``LEADER``)."""
+        s = self.s
+        n = int(s[K.NPLAYS])
+        movers = s[K.PLAY_MOVER:K.PLAY_MOVER + n].tolist()
+        cards = s[K.PLAY_CARD:K.PLAY_CARD + n].tolist()
+        reveals = s[K.PLAY_REVEAL:K.PLAY_REVEAL + n].tolist()
+        out = []
+        for i in range(n):
+            winner = -1
+            if i % 2:
+                winner = movers[i + 1] if i + 1 < n else int(s[K.LEADER])
+            out.append((movers[i], cards[i], reveals[i], winner))
+        return out
 
     # -- pyspiel API ------------------------------------------------------------------
     def current_player(self):
-        if self.kernel is None:
-            return pyspiel.PlayerId.CHANCE
-        if self.kernel.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return self.kernel.to_move
+        return self.s.item(_TO_MOVE)
 
     def _legal_actions(self, player):
-        return self.kernel.legal_moves()
+        return _ACTIONS[: K.nb_legal_actions(self.s, _ACTIONS)].tolist()
 
     def chance_outcomes(self):
-        if len(self.deal) == _LEADER_SLOT:
-            return [(0, 0.5), (1, 0.5)]
-        return deal_lib.next_card_probabilities(self.deal, self.constraint)
+        count = K.nb_chance_outcomes(self.s, _ACTIONS, _PROBS)
+        return list(zip(_ACTIONS[:count].tolist(), _PROBS[:count].tolist()))
 
     def _apply_action(self, action):
-        if self.kernel is None:
-            if len(self.deal) < _LEADER_SLOT:
-                self.deal.append(int(action))
-            else:
-                self._finish_deal(self.deal, int(action))
-            return
-        player = self.kernel.to_move
-        revealed, winner = self.kernel.play(int(action))
-        self.plays.append((player, int(action), revealed, winner))
-
-    def _finish_deal(self, deal, first_leader):
-        self.deal = list(deal)
-        self.first_leader = first_leader
-        self.kernel = KernelState.from_deal(self.deal, first_leader)
+        if not K.apply_if_legal(self.s, action):
+            raise ValueError(f"card {action!r} is not legal here")
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            if len(self.deal) == _LEADER_SLOT:
+            if self.s[K.NDEALT] == _LEADER_SLOT:
                 return f"first leader {action}"
             return f"deal {card_name(action)}"
         return card_name(action)
 
     def is_terminal(self):
-        return self.kernel is not None and self.kernel.is_terminal()
+        return self.s.item(_TO_MOVE) == K.TERMINAL
 
     def returns(self):
-        if not self.is_terminal():
-            return [0.0, 0.0]
-        return [float(self.kernel.score(0)), float(self.kernel.score(1))]
+        K.nb_returns(self.s, _RETURNS)
+        return _RETURNS.tolist()
 
     def __str__(self):
-        if self.kernel is None:
+        if self.s[K.NDEALT] != K.DEALT:
             return f"dealing: {_names(self.deal)}"
-        k = self.kernel
+        k = Position(self.s)
         rows = []
         for p in (0, 1):
             rows.append(
@@ -204,15 +225,16 @@ def _dealt_state(game: BeloteGame, deal: list[int], first_leader: int) -> Belote
 
 def hidden_slots(state: BeloteState, player: int) -> list[int]:
     """The deal slots whose card ``player`` cannot see in ``state``."""
-    if state.kernel is None:
-        raise ValueError("hidden_slots needs a state after the deal")
     k = state.kernel
+    if k is None:
+        raise ValueError("hidden_slots needs a state after the deal")
+    deal = state.deal
     opp = 1 - player
-    slots = [16 * opp + i for i in range(HAND_SIZE) if k.hand[opp] >> state.deal[16 * opp + i] & 1]
+    slots = [16 * opp + i for i in range(HAND_SIZE) if k.hand[opp] >> deal[16 * opp + i] & 1]
     for p in (0, 1):
         for i in range(NUM_PILES):
             slot = 16 * p + HAND_SIZE + NUM_PILES + i
-            if k.down[p] >> state.deal[slot] & 1:
+            if k.down[p] >> deal[slot] & 1:
                 slots.append(slot)
     return slots
 
@@ -223,7 +245,7 @@ def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
 
     The cards ``player`` cannot see are redealt to their slots: the opponent's unplayed hand
     slots get a uniform subset of the cards its past replies allow (a player that did not
-    follow suit holds none of that suit, and so on: ``rules.hand_exclusions``), the covered
+    follow suit holds none of that suit, and so on: the kernel's record ``EXCL``), the covered
     pile slots get the rest in a uniform order; worlds breaking the deal constraint are
     rejected. The history is replayed on the new deal. This is the exact resampler
     (``resample_from_infostate``); the searches of belote_ismcts use the paper's
@@ -244,10 +266,11 @@ def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
     opp = 1 - player
     hand_slots = [s for s in slots if 16 * opp <= s < 16 * opp + HAND_SIZE]
     pile_slots = slots[len(hand_slots):]
-    cards = [state.deal[s] for s in slots]
-    excluded = hand_exclusions(state.plays, opp)
+    deal = state.deal
+    cards = [deal[s] for s in slots]
+    excluded = state.kernel.excluded(opp)
     allowed = [c for c in cards if not excluded >> c & 1]
-    new_deal = list(state.deal)
+    new_deal = list(deal)
     while True:
         chosen = [int(c) for c in rng.choice(allowed, size=len(hand_slots), replace=False)]
         taken = set(chosen)
@@ -259,7 +282,7 @@ def sample_world(state: BeloteState, player: int, rng: np.random.Generator,
         if not respect_constraint or state.constraint.is_fair(new_deal):
             break
     world = _dealt_state(state.get_game(), new_deal, state.first_leader)
-    for _, card, _, _ in state.plays:
+    for card in state.s[K.PLAY_CARD:K.PLAY_CARD + state.s[K.NPLAYS]].tolist():
         world.apply_action(card)
     return world
 
@@ -335,21 +358,8 @@ class BeloteObserver:
             d["leader"][k.leader] = 1
 
     def string_from(self, state: BeloteState, player: int) -> str:
-        if state.kernel is None:
-            mine = [c for i, c in enumerate(state.deal) if 16 * player <= i < 16 * player + 6]
-            tops = [c for i, c in enumerate(state.deal) if i % 16 in range(6, 11)]
-            return f"P{player} dealing hand[{_names(mine)}] tops[{_names(tops)}]"
-        if self.perfect_recall:
-            head = (
-                f"P{player} hand[{_names(state.initial_hand(player))}] "
-                f"tops0[{_names(state.initial_tops(0))}] tops1[{_names(state.initial_tops(1))}] "
-                f"first{state.first_leader}"
-            )
-            moves = [
-                f"{p}:{card_name(c)}" + (f"+{card_name(r)}" if r >= 0 else "")
-                for p, c, r, _ in state.plays
-            ]
-            return head + " | " + " ".join(moves)
+        if state.kernel is None or self.perfect_recall:  # the kernel's information state string
+            return K.array_infostate_string(state.s, player)
         k = state.kernel
         lead = card_name(k.lead) if k.lead >= 0 else "-"
         return (

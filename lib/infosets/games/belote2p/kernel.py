@@ -1,22 +1,24 @@
-"""Numba kernel of two-player Belote (``belote2p``) for the compiled search engine.
+"""The rules of two-player Belote (``belote2p``), in numba: the adapter and the compiled engine run them.
 
 Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote" (slug
 ``belote_ismcts``, docs/papers/belote_ismcts.md); the contract is the one of
-``infosets.games.kernels``. Same rules, action ids, chance outcomes, returns and
-information-state strings as the pyspiel adapter ``belote2p/game.py`` (itself on the bitmask
-rules of ``belote2p/rules.py``):
+``infosets.games.kernels``; the card tables come from ``belote2p/rules.py``:
 
 * chance deals the 32 slots one card at a time with the exact probabilities of a uniform fair
-  deal (``deal.next_card_probabilities``), then draws the first leader (0 or 1, 1/2 each);
+  deal (``_deal_outcomes``), then draws the first leader (0 or 1, 1/2 each);
 * a move is a card id 0..31 (``rules.card_name``), legal by the follow / trump / overtrump
   duties; returns are each player's card points plus 10 for the last trick.
+
+These are the game's only rules: the adapter (``game.py``) steps this array with these
+functions, and ``position.Position`` reads it for the bots, the solver and the play interface.
 
 A state is an int64 array (indices below): the deal constraint, two determinizer switches,
 the position (masks of hands, face-up and face-down pile cards, ``under[card]`` the card a
 pile top covers, lead, leader, trick, points) and, for states reached from the deal, the
 record the adapter's history and strings need (the 32 dealt cards and every play with its
 mover and the card it uncovered). ``EXCL`` holds, per player, the cards its past replies
-proved it no longer holds (``rules.hand_exclusions``, kept up to date by each play).
+proved it no longer holds (a reply outside the first duty: none of that duty's cards; a reply
+that is not a trump when trumping was due: no trump), kept up to date by each play.
 
 ``nb_determinize`` is the adapter's ``sample_world``: the opponent's unplayed hand gets a
 uniform subset of the hidden cards its replies allow, the covered pile cards get the rest in a
@@ -32,12 +34,13 @@ numba does not optimize a copy of its loops again inside every engine function.
 ``nb_heuristic`` is the card points each player has won so far (no last-trick bonus); at the
 end of the game it is the authors' ISMCTS reward.
 
-A position without a record (``array_from_position``, from a ``rules.KernelState``) can be
+A position without a record (``array_from_position``, from a ``position.Position``) can be
 searched and determinized (without the deal constraint) but has no history or strings.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 
 import llvmlite.binding as llvm
@@ -99,6 +102,11 @@ _MIX = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 as int64
 
 def new_state(min_trumps: int = 2, points_lo: int = 66, points_hi: int = 86) -> np.ndarray:
     """The initial state array (chance deals slot 0), with both determinizer switches on."""
+    return _initial_state(int(min_trumps), int(points_lo), int(points_hi)).copy()
+
+
+@functools.cache
+def _initial_state(min_trumps: int, points_lo: int, points_hi: int) -> np.ndarray:
     s = np.full(STATE_SIZE, -1, dtype=np.int64)
     s[MIN_TRUMPS], s[POINTS_LO], s[POINTS_HI] = min_trumps, points_lo, points_hi
     s[INFER] = s[CONSTRAIN] = 1
@@ -107,15 +115,22 @@ def new_state(min_trumps: int = 2, points_lo: int = 66, points_hi: int = 86) -> 
     s[TRICK] = s[PTS] = s[PTS + 1] = s[NPLAYS] = 0
     s[HAND:NPLAYS] = 0
     s[RECORD] = 1
+    s.flags.writeable = False  # a template: ``new_state`` hands out copies
     return s
 
 
-# -- chance: the exact fair-deal probabilities (as deal.next_card_probabilities) ---------
+# -- chance: the exact fair-deal probabilities (uniform over fair deals) --------------------
+@nb.njit(cache=True)
+def side_window(points_lo, points_hi):
+    """The card points side A may hold, given that side B holds the rest."""
+    lo = max(points_lo, TOTAL_CARD_POINTS - points_hi)
+    hi = min(points_hi, TOTAL_CARD_POINTS - points_lo)
+    return lo, hi
+
+
 @nb.njit(cache=True)
 def _side_window(s):
-    lo = max(s[POINTS_LO], TOTAL_CARD_POINTS - s[POINTS_HI])
-    hi = min(s[POINTS_HI], TOTAL_CARD_POINTS - s[POINTS_LO])
-    return lo, hi
+    return side_window(s[POINTS_LO], s[POINTS_HI])
 
 
 @nb.njit(cache=True)
@@ -239,12 +254,9 @@ def nb_chance_outcomes(s, actions, probs):
 
 
 @nb.njit(cache=True)
-def _legal_mask(s):
-    p = s[TO_MOVE]
-    playable = s[HAND + p] | s[UP + p]
-    lead = s[LEAD]
-    if lead < 0:
-        return playable
+def legal_reply_mask(playable, lead):
+    """The duties on ``lead`` for a player who can play ``playable``: follow (a higher trump on
+    a trump lead), else trump, else anything."""
     m = playable & _FOLLOW[lead]
     if m:
         return m
@@ -252,6 +264,17 @@ def _legal_mask(s):
     if m:
         return m
     return playable
+
+
+@nb.njit(cache=True)
+def legal_mask(s):
+    """The legal cards of the player to move (a decision state)."""
+    p = s[TO_MOVE]
+    playable = s[HAND + p] | s[UP + p]
+    lead = s[LEAD]
+    if lead < 0:
+        return playable
+    return legal_reply_mask(playable, lead)
 
 
 @nb.njit(cache=True, inline="always")
@@ -290,7 +313,7 @@ def nb_legal_actions(s, buf):
         return 0
     if player == CHANCE:
         return nb_chance_outcomes(s, buf, np.empty(NUM_CARDS, np.float64))
-    return _bits(_legal_mask(s), buf)
+    return _bits(legal_mask(s), buf)
 
 
 @nb.njit(cache=True)
@@ -341,7 +364,7 @@ def _play(s, card):
         s[TO_MOVE] = 1 - p
         return
     follow = _FOLLOW[lead]
-    if not (follow >> card & 1):  # the reply proves a void (rules.hand_exclusions)
+    if not (follow >> card & 1):  # the reply proves a void (EXCL, see the module docstring)
         s[EXCL + p] |= follow
         if not (_TRUMPS >> card & 1):
             s[EXCL + p] |= _TRUMPS
@@ -367,6 +390,16 @@ def nb_apply_action(s, action):
         _finish_deal(s, action)
     else:
         _play(s, action)
+
+
+@nb.njit(cache=True)
+def apply_if_legal(s, action):
+    """``nb_apply_action`` for the adapter: a chance outcome, or a card if it is legal; returns
+    False (``s`` unchanged) for a card that is not."""
+    if s[NDEALT] == DEALT and not (legal_mask(s) >> action) & 1:
+        return False
+    nb_apply_action(s, action)
+    return True
 
 
 @nb.njit(cache=True)
@@ -440,15 +473,22 @@ def _popcount(m):
 
 
 @nb.njit(cache=True)
-def _fair(s):
+def fair_side(side, min_trumps, points_lo, points_hi):
+    """Whether a deal whose side A (its first ``SIDE`` cards) is ``side`` is fair: each side
+    holds ``min_trumps`` to 8 - ``min_trumps`` trumps and card points in the window."""
     trumps = 0
     points = 0
     for i in range(SIDE):
-        c = s[DEAL + i]
+        c = side[i]
         trumps += _IS_TRUMP[c]
         points += _POINTS[c]
-    lo, hi = _side_window(s)
-    return s[MIN_TRUMPS] <= trumps <= NUM_TRUMPS - s[MIN_TRUMPS] and lo <= points <= hi
+    lo, hi = side_window(points_lo, points_hi)
+    return min_trumps <= trumps <= NUM_TRUMPS - min_trumps and lo <= points <= hi
+
+
+@nb.njit(cache=True)
+def _fair(s):
+    return fair_side(s[DEAL:DEAL + SIDE], s[MIN_TRUMPS], s[POINTS_LO], s[POINTS_HI])
 
 
 @nb.njit(cache=True)
@@ -533,13 +573,10 @@ def adapter_history(state) -> list[int]:
     """The whole action history of a ``belote2p`` adapter state, deal included.
 
     The one place that reads an adapter state: a state made by ``new_state_from_deal`` has
-    no deal in ``history()``, so the deal is taken from the state itself. Where ``history()``
-    holds the deal, this equals ``state.history()``.
+    no deal in ``history()``, so the history is read from the state's array (its record).
+    Where ``history()`` holds the deal, this equals ``state.history()``.
     """
-    if state.kernel is None:
-        return [int(c) for c in state.deal]
-    return ([int(c) for c in state.deal] + [int(state.first_leader)]
-            + [int(card) for _, card, _, _ in state.plays])
+    return array_history(state.s)
 
 
 def array_from_history(history, min_trumps: int = 2, points_lo: int = 66,
@@ -561,7 +598,8 @@ def array_from_state(state, infer: bool = True, constrain: bool = True) -> np.nd
 
 def array_from_position(kernel, excluded_from_opponent_hand: int = 0,
                         infer: bool = True) -> np.ndarray:
-    """A state array (no record, no deal constraint) of a ``rules.KernelState`` position.
+    """A state array (no record, no deal constraint) of a position (``position.Position``, or
+    any object with its fields).
 
     ``excluded_from_opponent_hand``: cards the player to move knows its opponent no longer
     holds (its exclusions; used when ``infer``).
@@ -595,16 +633,19 @@ def array_history(s: np.ndarray) -> list[int]:
     return out
 
 
+_CARD_NAMES = tuple(card_name(c) for c in range(NUM_CARDS))
+
+
 def _names(cards) -> str:
-    return " ".join(card_name(int(c)) for c in cards)
+    return " ".join([_CARD_NAMES[c] for c in cards])
 
 
 def array_infostate_string(s: np.ndarray, player: int) -> str:
     """The adapter's ``information_state_string(player)`` of a state array."""
     if s[RECORD] != 1:
         raise ValueError("state: a position without a deal record has no information state string")
-    dealt = int(s[NDEALT])
-    deal = [int(c) for c in s[DEAL:DEAL + min(dealt, NUM_CARDS)]]
+    dealt = s.item(NDEALT)
+    deal = s[DEAL:DEAL + min(dealt, NUM_CARDS)].tolist()
     if dealt < DEALT:
         mine = [c for i, c in enumerate(deal) if SIDE * player <= i < SIDE * player + HAND_SIZE]
         tops = [c for i, c in enumerate(deal) if HAND_SIZE <= i % SIDE < HAND_SIZE + NUM_PILES]
@@ -612,13 +653,15 @@ def array_infostate_string(s: np.ndarray, player: int) -> str:
     hand = sorted(deal[SIDE * player:SIDE * player + HAND_SIZE])
     tops = [deal[SIDE * p + HAND_SIZE:SIDE * p + HAND_SIZE + NUM_PILES] for p in (0, 1)]
     head = (f"P{player} hand[{_names(hand)}] tops0[{_names(tops[0])}] tops1[{_names(tops[1])}] "
-            f"first{int(s[FIRST_LEADER])}")
-    moves = []
-    for i in range(int(s[NPLAYS])):
-        revealed = int(s[PLAY_REVEAL + i])
-        moves.append(f"{int(s[PLAY_MOVER + i])}:{card_name(int(s[PLAY_CARD + i]))}"
-                     + (f"+{card_name(revealed)}" if revealed >= 0 else ""))
+            f"first{s.item(FIRST_LEADER)}")
+    n = s.item(NPLAYS)
+    movers = s[PLAY_MOVER:PLAY_MOVER + n].tolist()
+    cards = s[PLAY_CARD:PLAY_CARD + n].tolist()
+    reveals = s[PLAY_REVEAL:PLAY_REVEAL + n].tolist()
+    moves = [f"{m}:{_CARD_NAMES[c]}" + (f"+{_CARD_NAMES[r]}" if r >= 0 else "")
+             for m, c, r in zip(movers, cards, reveals)]
     return head + " | " + " ".join(moves)
+
 
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls

@@ -1,4 +1,4 @@
-"""Two-player Belote rules on integers and bitmasks, the kernel that search runs on.
+"""Two-player Belote's cards as integers and bitmasks: the tables the kernel's rules read.
 
 Follows Boudier, "Information Set Monte Carlo Tree Search for Two-players Belote"
 (docs/papers/belote_ismcts.md) and the authors' published code as summarised in docs/papers/belote_ismcts.md:
@@ -7,8 +7,11 @@ card) per player, 16 two-card tricks, follow / trump / overtrump duties, 152 car
 plus 10 for the last trick.
 
 A card is an int ``suit * 8 + rank`` with suits C D H S (clubs = 0 = trump) and ranks
-7 8 9 10 J Q K A (0..7). A set of cards is a 32-bit mask. ``KernelState`` is the whole
-position; the tables below (``FOLLOW``, ``BEATS``, ``POINTS``) let search inline the rules.
+7 8 9 10 J Q K A (0..7). A set of cards is a 32-bit mask. This module is data: card names,
+points, strengths and the per-card tables ``FOLLOW`` (the first duty on a lead) and ``BEATS``
+(the replies that win a trick). The rules that use them (legal cards, playing a card, the
+deal, scoring) are written once, in the numba kernel ``belote2p/kernel.py``; search code
+(the double-dummy solver) reads the tables directly.
 """
 
 from __future__ import annotations
@@ -97,170 +100,3 @@ def mask_of(cards) -> int:
     for c in cards:
         mask |= 1 << c
     return mask
-
-
-def legal_reply_mask(playable: int, lead: int) -> int:
-    """The duties: follow (overtrump on a trump lead), else trump, else anything."""
-    return (playable & FOLLOW[lead]) or (playable & TRUMP_MASK) or playable
-
-
-def hand_exclusions(plays, player: int) -> int:
-    """Cards ``player`` can no longer hold in hand, proved by its own past replies.
-
-    A reply outside the first duty (the led suit; a higher trump on a trump lead) shows that
-    no such card was playable, so none is in hand for the rest of the game (a hand only
-    shrinks); a reply that is not a trump when trumping was the next duty shows no trump.
-    Face-down cards were not playable then, so they are not constrained.
-
-    Args:
-      plays: the play history, ``(player, card, revealed, winner)`` per card, in order.
-      player: whose hand is constrained.
-    Returns:
-      A card mask; every world consistent with the history keeps these out of that hand.
-    """
-    excluded = 0
-    lead = -1
-    for who, card, _, _ in plays:
-        if lead < 0:
-            lead = card
-            continue
-        if who == player:
-            follow = FOLLOW[lead]
-            if not (follow >> card & 1):
-                excluded |= follow
-                if not (TRUMP_MASK >> card & 1):
-                    excluded |= TRUMP_MASK
-        lead = -1
-    return excluded
-
-
-class KernelState:
-    """A full Belote position.
-
-    Attributes:
-      hand: per player, mask of the cards in hand (hidden from the opponent).
-      up: per player, mask of the face-up pile cards (playable, seen by both).
-      down: per player, mask of the face-down pile cards still covered (seen by nobody).
-      under: per card, the card it covers (for a pile top), else -1.
-      leader, lead: who led the current trick and the card led (-1 before the lead).
-      to_move: the player to move (-1 when the game is over).
-      points: card points won per player (no bonus); ``score`` adds the last-trick bonus.
-      trick: number of completed tricks.
-    """
-
-    __slots__ = ("hand", "up", "down", "under", "leader", "lead", "to_move", "points",
-                 "trick", "last_winner")
-
-    def __init__(self, hand, up, down, under, first_leader: int):
-        self.hand = list(hand)
-        self.up = list(up)
-        self.down = list(down)
-        self.under = list(under)
-        self.leader = first_leader
-        self.lead = -1
-        self.to_move = first_leader
-        self.points = [0, 0]
-        self.trick = 0
-        self.last_winner = -1
-
-    @classmethod
-    def from_deal(cls, deal, first_leader: int) -> KernelState:
-        """Build from 32 cards in slot order (see ``deal.py``) and the first leader."""
-        if first_leader not in (0, 1):
-            raise ValueError(f"first_leader must be 0 or 1, got {first_leader!r}")
-        deal = list(deal)
-        if sorted(deal) != list(range(NUM_CARDS)):
-            raise ValueError("deal must be a permutation of the 32 cards 0..31")
-        hand, up, down = [0, 0], [0, 0], [0, 0]
-        under = [-1] * NUM_CARDS
-        for p in (0, 1):
-            base = 16 * p
-            hand[p] = mask_of(deal[base:base + HAND_SIZE])
-            tops = deal[base + HAND_SIZE:base + HAND_SIZE + NUM_PILES]
-            bottoms = deal[base + HAND_SIZE + NUM_PILES:base + 16]
-            up[p] = mask_of(tops)
-            down[p] = mask_of(bottoms)
-            for t, b in zip(tops, bottoms):
-                under[t] = b
-        return cls(hand, up, down, under, first_leader)
-
-    def clone(self) -> KernelState:
-        s = KernelState.__new__(KernelState)
-        s.hand = self.hand[:]
-        s.up = self.up[:]
-        s.down = self.down[:]
-        s.under = self.under[:]
-        s.leader = self.leader
-        s.lead = self.lead
-        s.to_move = self.to_move
-        s.points = self.points[:]
-        s.trick = self.trick
-        s.last_winner = self.last_winner
-        return s
-
-    def is_terminal(self) -> bool:
-        return self.trick >= NUM_TRICKS
-
-    def playable(self, player: int) -> int:
-        return self.hand[player] | self.up[player]
-
-    def legal_mask(self) -> int:
-        if self.trick >= NUM_TRICKS:
-            return 0
-        playable = self.hand[self.to_move] | self.up[self.to_move]
-        if self.lead < 0:
-            return playable
-        return legal_reply_mask(playable, self.lead)
-
-    def legal_moves(self) -> list[int]:
-        return cards_of(self.legal_mask())
-
-    def score(self, player: int) -> int:
-        """Card points plus the last-trick bonus if earned."""
-        return self.points[player] + (LAST_TRICK_BONUS if self.last_winner == player else 0)
-
-    def play(self, card: int) -> tuple[int, int]:
-        """Play ``card`` for the player to move.
-
-        Returns:
-          (revealed card or -1, trick winner or -1 if the trick is not complete).
-        Raises ValueError on an illegal card (checked; search code inlines without checks).
-        """
-        if not (self.legal_mask() >> card) & 1:
-            raise ValueError(f"card {card!r} is not legal here")
-        p = self.to_move
-        bit = 1 << card
-        revealed = -1
-        if self.hand[p] & bit:
-            self.hand[p] ^= bit
-        else:
-            self.up[p] ^= bit
-            below = self.under[card]
-            if below >= 0:
-                self.up[p] |= 1 << below
-                self.down[p] ^= 1 << below
-                revealed = below
-        if self.lead < 0:
-            self.lead = card
-            self.to_move = 1 - p
-            return revealed, -1
-        lead = self.lead
-        winner = p if BEATS[lead] >> card & 1 else self.leader
-        self.points[winner] += POINTS[lead] + POINTS[card]
-        self.trick += 1
-        self.lead = -1
-        self.leader = winner
-        if self.trick >= NUM_TRICKS:
-            self.last_winner = winner
-            self.to_move = -1
-        else:
-            self.to_move = winner
-        return revealed, winner
-
-    def hidden_from(self, player: int) -> int:
-        """Cards ``player`` cannot see: the opponent's hand and all covered pile cards."""
-        return self.hand[1 - player] | self.down[0] | self.down[1]
-
-    def covered_tops(self) -> list[int]:
-        """The face-up cards that still cover a face-down card, in card order."""
-        return [t for t in cards_of(self.up[0] | self.up[1]) if self.under[t] >= 0]
