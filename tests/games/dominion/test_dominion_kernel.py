@@ -161,8 +161,16 @@ def _kingdom_first(legal):
     return busy or legal
 
 
-def test_held_follows_the_history_in_both_kernels_on_100_random_games():
-    """After every step of 100 random games (2-4 players; uniform moves, or in one game of two
+# Measured by line tracing of games/dominion/kernel.py and the oracle below (numba off) over the
+# former 100 games: every line they reach is first reached by game 40 (Remodel with an empty
+# hand; the HELD lines by game 3), and the held cards are nonzero at 10,658 (player, step) pairs
+# of the first 50 games (21,799 of 100). Seeded defects still fail the 50 games: a card leaving
+# the hand kept in HELD (``_leave_hand``), a reshuffle leaving the hand's Coppers out of HELD.
+HELD_GAMES = 50
+
+
+def test_held_follows_the_history_in_both_kernels_on_50_random_games():
+    """After every step of 50 random games (2-4 players; uniform moves, or in one game of two
     a policy playing more Actions): the reference kernel's ``held`` is the replayed history's
     (exact rule) and never below history_context's former rule (above it only where a card
     gained to hand by Mine was in the hand at a reshuffle, or a one-card pile was refilled
@@ -170,7 +178,7 @@ def test_held_follows_the_history_in_both_kernels_on_100_random_games():
     kernel's ``held``."""
     rng = np.random.default_rng(21)
     reshuffled = 0
-    for g in range(100):
+    for g in range(HELD_GAMES):
         n = 2 + g % 3
         game = pyspiel.load_game("dominion", {"players": n, "max_turns": 3 * n + g % 9 + 60 * (g % 2)})
         k, arr, oracle, history = game.new_kernel(), dk.new_state(n, game.max_turns), _HeldOracle(n), []
