@@ -44,13 +44,31 @@ def test_a_consistent_gap_over_runs_matches_and_one_sample_stays_inconclusive():
                      (0.99, 1.47, 1.21, 1.29)])
     cells = analysis.repeat_cells(hm, reps)
     [claim] = [c for c in analysis._private_beats_public_br(util, cells) if "IS-MCTS" in c.claim]
-    assert claim.verdict == "match" and claim.n == 5
+    assert claim.verdict == "match" and claim.n == 5 and claim.ours == "1/1 cases significant over 5 runs"
     rows = analysis._heatmap_claims(hm, cells)
     [later] = [c for c in rows if "later actions" in c.claim]
     assert later.verdict == "match" and later.interval[0] > 0
     single = analysis.repeat_cells(hm, None)
     [claim] = [c for c in analysis._private_beats_public_br(util, single) if "IS-MCTS" in c.claim]
     assert claim.verdict == "inconclusive" and "single sample" in claim.note
+
+
+def test_seat_0s_later_cost_is_tested_against_the_papers_size():
+    """Seat 0 is the cell whose numbers the paper prints (1.17 and 1.88): a gap of about 0.1,
+    significant but with the paper's 0.71 far outside a well-powered interval, is a size
+    mismatch; seat 1 reads the direction only; both print the one-sided lower bound."""
+    rows = [(1.0, 1.30 + e, 1.20, 1.1) for e in (0.01, -0.02, 0.015, -0.01)]
+    for seat, size, verdict in ((0, "mismatch", "mismatch"), (1, "direction only", "match")):
+        hm = _hm(1.0, 1.30, 1.20, 1.1, seat=seat)
+        cells = analysis.repeat_cells(hm, _repeats(rows, seat=seat))
+        [later] = [c for c in analysis._heatmap_claims(hm, cells) if "later actions" in c.claim]
+        assert (later.direction, later.size, later.verdict) == ("match", size, verdict)
+        assert 0 < later.bound < later.ours and "lower bound" in later.note
+    close = [(1.0, 1.90 + e, 1.20, 1.1) for e in (0.05, -0.04, 0.02, -0.03)]
+    hm = _hm(1.0, 1.91, 1.20, 1.1, seat=0)
+    [later] = [c for c in analysis._heatmap_claims(hm, analysis.repeat_cells(hm, _repeats(close, seat=0)))
+               if "later actions" in c.claim]
+    assert later.paper_value == pytest.approx(0.71) and later.verdict == "match"
 
 
 def test_runs_that_disagree_give_no_verdict():

@@ -35,7 +35,7 @@ from infosets.experiments.tasks import Task, execute_timed, task_seed
 # slug -> {table name (as the notebook runs it): task builder in infosets.papers.<slug>}
 SWEEPS = {
     "belief_mixtures": {"policies": "policy_tasks", "utilities": "utility_tasks",
-                        "winrates": "winrate_tasks"},
+                        "winrates": "winrate_tasks", "ismcts_repeats": "repeat_tasks"},
     "belote_ismcts": {"vs_opponents": "opponent_tasks", "heatmap": "heatmap_tasks",
                       "inference": "inference_tasks"},
     "progressive_hiding": {"trade_comm": "trade_tasks", "cmp": "cmp_tasks",
@@ -50,6 +50,7 @@ COST_KEYS = {
     ("belief_mixtures", "policies"): ("game", "algo"),
     ("belief_mixtures", "utilities"): ("game", "algo", "mode"),
     ("belief_mixtures", "winrates"): ("game", "algo"),
+    ("belief_mixtures", "ismcts_repeats"): ("game",),
     ("belote_ismcts", "vs_opponents"): ("opponent", "n_deals"),
     ("belote_ismcts", "heatmap"): ("iterations",),
     ("belote_ismcts", "inference"): ("n_deals",),

@@ -567,14 +567,16 @@ def repeat_cells(hm: pd.DataFrame, repeats: pd.DataFrame | None) -> pd.DataFrame
     return wide.dropna(subset=[c for c in names if c in wide.columns])
 
 
-def _repeated_difference(d: np.ndarray, what: str) -> tuple[str, str, tuple | None]:
-    """One-sided t over the repeats that the mean of ``d`` is > 0: (verdict, text, interval)."""
+def _repeated_difference(d: np.ndarray, what: str) -> tuple[str, str, tuple | None, float | None]:
+    """One-sided t over the repeats that the mean of ``d`` is > 0: (verdict, text, 95%
+    interval, one-sided 95% lower bound); the text prints the one-sided bound the test reads."""
     if len(d) < 2:
-        return "inconclusive", f"{what}: single sample", None
+        return "inconclusive", f"{what}: single sample", None, None
     est, p = stats.paired_t_test(d, "greater")
+    bound = one_sided_bound(d, "greater")
     verdict = "match" if p <= 0.05 else ("mismatch" if est.hi < 0 else "inconclusive")
-    return verdict, f"{what}: {est.value:+.3f} [{est.lo:+.3f}, {est.hi:+.3f}] over {len(d)} runs", \
-        (est.lo, est.hi)
+    return (verdict, f"{what}: {est.value:+.3f} (one-sided 95% lower bound {bound:+.3f}) over "
+            f"{len(d)} runs", (est.lo, est.hi), bound)
 
 
 def _private_beats_public_br(util: pd.DataFrame, cells: pd.DataFrame | None = None) -> list[Claim]:
@@ -600,12 +602,14 @@ def _private_beats_public_br(util: pd.DataFrame, cells: pd.DataFrame | None = No
         for lb, seat in part.index:
             sub = cells[(cells.label == lb) & (cells.seat == seat)] if cells is not None else []
             d = (sub.b11 - sub.b00).to_numpy() if len(sub) else np.array([])
-            v, text, _ = _repeated_difference(d, f"{lb} seat {seat}")
+            v, text, _, _ = _repeated_difference(d, f"{lb} seat {seat}")
             verdicts.append(v)
             notes.append(text)
         verdict = ("match" if all(v == "match" for v in verdicts)
                    else "mismatch" if "mismatch" in verdicts else "inconclusive")
         n = int(cells.groupby(["label", "seat"]).size().min()) if cells is not None and len(cells) else 1
+        if n > 1:  # the verdict reads the repeats, not repeat 0's cells
+            ours = f"{verdicts.count('match')}/{len(verdicts)} cases significant over {n} runs"
         rows.append(Claim(claim, "all games and algorithms", ours, verdict, n=n,
                           test="one-sided t per case over independent IS-MCTS runs, "
                                "br(λ=1) - br(λ=0) > 0 (95% intervals)",
@@ -679,17 +683,34 @@ def _level_claims(util: pd.DataFrame) -> list[Claim]:
     return rows
 
 
+# Sec. 4.2 (Fig. 3, IS-MCTS on LP, seat 0): public first 1.17, public later 1.88.
+LP_PUBLIC_LATER_COST = 1.88 - 1.17
+# Size margin on that difference, in best-responder utility: a quarter of the paper's 0.71.
+LP_PUBLIC_LATER_MARGIN = 0.18
+
+
 def _public_later_repeated(claim, paper, ours, cells, lb, seat) -> Claim:
-    """IS-MCTS's "public belief costs more in later actions" over independent runs: a
-    one-sided t on br(λ first 0, later 1) - br(λ first 1, later 0) > 0."""
+    """IS-MCTS's "public belief costs more in later actions" over independent runs: the
+    direction by a one-sided t on br(λ first 0, later 1) - br(λ first 1, later 0) > 0 (its
+    one-sided 95% lower bound printed), and for seat 0, the cell whose numbers the paper gives,
+    the size: ``claims.by_size`` against 1.88 - 1.17 within ``LP_PUBLIC_LATER_MARGIN``."""
     sub = cells[(cells.label == lb) & (cells.seat == seat)] if cells is not None else []
     d = (sub.b01 - sub.b10).to_numpy() if len(sub) else np.array([])
-    verdict, text, interval = _repeated_difference(d, "public later - public first")
+    direction, text, interval, bound = _repeated_difference(d, "public later - public first")
     if len(d) < 2:
         return Claim(claim, paper, ours, "inconclusive", test="single sample", note=SINGLE_SAMPLE)
-    return Claim(claim, paper, float(np.mean(d)), verdict, interval=interval, n=len(d),
-                 test="one-sided t over independent IS-MCTS runs (95% interval)",
-                 note=f"{text}; repeat 0: {ours}")
+    target = LP_PUBLIC_LATER_COST if seat == 0 else None
+    power = None
+    if target is not None:
+        sd = max(float(np.std(d, ddof=1)), 1e-3)
+        power = stats.power_mean_difference(target, sd, len(d), alternative="greater")
+    size = by_size(*interval, target, margin=LP_PUBLIC_LATER_MARGIN, power=power)
+    return Claim(claim, paper, float(np.mean(d)), overall(direction, size), interval=interval,
+                 n=len(d), test="one-sided t over independent IS-MCTS runs (5%); size (seat 0): "
+                 f"within ±{LP_PUBLIC_LATER_MARGIN:g} of the paper's 0.71",
+                 margin=LP_PUBLIC_LATER_MARGIN if target else None, power=power,
+                 paper_value=target, bound=bound, direction=direction, size=size,
+                 note=f"{text}; repeat 0: {ours}; direction {direction}, size {size}")
 
 
 def _heatmap_claims(hm: pd.DataFrame, cells: pd.DataFrame | None = None) -> list[Claim]:
