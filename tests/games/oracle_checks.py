@@ -23,6 +23,7 @@ player picks a move) stay in each port's test, passed in as arguments.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -40,6 +41,7 @@ def load_oracle(test_file: str) -> ModuleType:
     if path not in _ORACLES:
         spec = importlib.util.spec_from_file_location(f"{path.parent.name}_oracle", path)
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses and pickle look their module up by name
         spec.loader.exec_module(module)
         _ORACLES[path] = module
     return _ORACLES[path]

@@ -3,7 +3,7 @@
 numba checks a cached function against its own source file only. The engine's searches
 (``search/compiled.py``, ``search/multitree_nb.py``) call a game's kernel from other files, and
 kernels copy tables from their game's rules at import (Belote's points from
-``belote2p/rules.py``, the card game's deck from ``trick_game/array_rules.py``), which numba freezes into
+``belote2p/rules.py``, the card game's deck from ``trick_game/deck.py``), which numba freezes into
 the cached code. So each cached function here is
 stamped with a hash of every file it can reach:
 

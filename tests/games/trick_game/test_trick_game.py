@@ -1,5 +1,6 @@
-"""CG nC (`trick_game`): rules against an independent reference, kernel = adapter, worlds,
-resampling (infostate kept, voids respected, uniform by chi-square)."""
+"""CG nC (`trick_game`): its numba rules (through `array_rules.TrickState` and the pyspiel adapter)
+against an independent reference, worlds, resampling (infostate kept, voids respected, uniform by
+chi-square). The frozen former Python rules are checked in `test_trick_game_oracle.py`."""
 
 import collections
 import itertools
@@ -12,6 +13,7 @@ from scipy import stats as scipy_stats
 import infosets.games  # noqa: F401  (registers trick_game)
 from infosets.games.trick_game import array_rules as K
 from infosets.games.trick_game import game as T
+from infosets.games.trick_game.deck import make_deck
 
 P_MIN = 1e-3  # chi-square tests: fixed seeds, so a pass is reproducible
 
@@ -112,11 +114,11 @@ def test_bad_parameters_raise_one_line(game_string, name):
 
 
 def test_deck_layout():
-    assert K.make_deck(10).names == ("CQ", "CK", "CA", "DQ", "DK", "DA", "HK", "HA", "SK",
+    assert make_deck(10).names == ("CQ", "CK", "CA", "DQ", "DK", "DA", "HK", "HA", "SK",
                                      "SA")
-    assert [bin(m).count("1") for m in K.make_deck(13).suit_mask] == [4, 3, 3, 3]
-    assert [bin(m).count("1") for m in K.make_deck(20).suit_mask] == [5, 5, 5, 5]
-    assert K.make_deck(52).names[-1] == "SA"
+    assert [bin(m).count("1") for m in make_deck(13).suit_mask] == [4, 3, 3, 3]
+    assert [bin(m).count("1") for m in make_deck(20).suit_mask] == [5, 5, 5, 5]
+    assert make_deck(52).names[-1] == "SA"
 
 
 # --- hand-built rule positions -----------------------------------------------------------
@@ -379,7 +381,7 @@ def test_resample_keeps_infostate_and_respects_voids():
     state = _void_state()
     sampler = pyspiel.UniformProbabilitySampler(7, 0., 1.)
     rng = np.random.default_rng(7)
-    clubs = K.make_deck(10).suit_mask[0]
+    clubs = make_deck(10).suit_mask[0]
     for _ in range(300):
         for world in (state.resample_from_infostate(0, sampler), state.sample_world(0, rng)):
             assert world.information_state_string(0) == state.information_state_string(0)

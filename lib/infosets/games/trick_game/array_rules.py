@@ -1,103 +1,38 @@
-"""Integer/bitmask kernel of the small no-trump trick-taking game "CG nC".
+"""A state of the card game "CG nC" (``trick_game``) for Python code: the kernel's array, its rules.
 
 Follows the trick-taking benchmark of Arjonilla, Saffidine and Cazenave, "Mixture of public
 and private distributions in imperfect information games" (2024), section 4.1.1, as read in
-docs/papers/belief_mixtures.md. ``trick_game.py`` wraps these rules as a pyspiel game;
-search code uses this kernel directly.
-
-Rules (every interpretation is a named parameter or stated here):
-- ``num_cards`` cards in four suits C, D, H, S, as even as possible: the first
-  ``num_cards % 4`` suits (in that order) get one extra card. Within a suit a card with a
-  larger id ranks higher; ids are suit-major (all clubs, then diamonds, ...), so card ids
-  are the bit positions of the hand bitmasks.
-- Deal: ``hand_size`` cards to each of two players, one chance outcome per card, uniformly
-  among the cards not yet dealt; player 0 receives the first ``hand_size`` cards, then
-  player 1. The other ``num_cards - 2 * hand_size`` cards stay undealt and hidden.
-- Play: player 0 leads the first trick; the leader plays any card; the other player must
-  follow the led suit when able, otherwise plays any card and cannot win the trick. The
-  highest card of the led suit wins and the winner leads the next trick. No trump.
-- Result: more than half the ``hand_size`` tricks wins (+1 / -1); exactly half is a draw
-  (0 / 0).
+docs/papers/belief_mixtures.md. The rules are written once, in numba, in ``kernel.py`` (its
+docstring states them); the deck's tables are ``deck.py``'s. ``TrickState`` holds one state
+array of that kernel and answers through its jitted functions, with the fields as Python ints:
+the pyspiel adapter (``game.py``), the Python reference searches (``SearchState`` protocol of
+``infosets.core.search_state``) and the exact solvers (``infosets.search.solvers``) read it.
 """
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
+import numpy as np
 
-from infosets.core.bitmask import set_bits as cards_of  # noqa: F401  (re-exported: the card-set helper)
+from infosets.games.trick_game import kernel as tk
+from infosets.games.trick_game.deck import (  # noqa: F401  (re-exported for the readers of states)
+    CHANCE,
+    MAX_CARDS,
+    TERMINAL,
+    Deck,
+    cards_of,
+    check_sizes,
+    make_deck,
+    popcount,
+)
 
-CHANCE = -1  # pyspiel.PlayerId.CHANCE
-TERMINAL = -4  # pyspiel.PlayerId.TERMINAL
-SUIT_NAMES = "CDHS"
-RANK_NAMES = "23456789TJQKA"
-MAX_CARDS = 52
-
-
-@dataclass(frozen=True)
-class Deck:
-    """Static card tables for one deck size.
-
-    Attributes:
-      num_cards: cards in the deck.
-      suit_of: suit index (0..3) of each card id.
-      suit_mask: bitmask of the cards of each suit.
-      names: two-character name of each card, e.g. ``"CA"`` (ace of clubs).
-    """
-
-    num_cards: int
-    suit_of: tuple[int, ...]
-    suit_mask: tuple[int, ...]
-    names: tuple[str, ...]
-
-    @property
-    def full_mask(self) -> int:
-        return (1 << self.num_cards) - 1
-
-    def card_string(self, mask: int) -> str:
-        """Space-separated names of the cards in ``mask``, in id order."""
-        return " ".join(self.names[c] for c in cards_of(mask))
-
-
-@functools.cache
-def make_deck(num_cards: int) -> Deck:
-    """The deck of ``num_cards`` cards (2..52) split into four suits as evenly as possible.
-
-    A suit of m cards holds the m highest ranks (a 3-card suit is Q K A).
-    """
-    if not 2 <= num_cards <= MAX_CARDS:
-        raise ValueError(f"num_cards must be in [2, {MAX_CARDS}], got {num_cards}")
-    sizes = [num_cards // 4 + (1 if s < num_cards % 4 else 0) for s in range(4)]
-    suit_of, names, masks = [], [], []
-    card = 0
-    for s, size in enumerate(sizes):
-        mask = 0
-        for rank in RANK_NAMES[len(RANK_NAMES) - size:]:
-            suit_of.append(s)
-            names.append(SUIT_NAMES[s] + rank)
-            mask |= 1 << card
-            card += 1
-        masks.append(mask)
-    return Deck(num_cards, tuple(suit_of), tuple(masks), tuple(names))
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()
-
-
-def check_sizes(num_cards: int, hand_size: int) -> None:
-    """Raises ValueError unless 2 <= num_cards <= 52 and 1 <= hand_size <= num_cards // 2."""
-    if not 2 <= num_cards <= MAX_CARDS:
-        raise ValueError(f"num_cards must be in [2, {MAX_CARDS}], got {num_cards}")
-    if not 1 <= hand_size <= num_cards // 2:
-        raise ValueError(f"hand_size must be in [1, {num_cards // 2}] for num_cards="
-                         f"{num_cards}, got {hand_size}")
+_new = object.__new__
+_HANDS, _DEALT, _TRICKS, _VOIDS = tk.HANDS, tk.DEALT, tk.TRICKS, tk.VOIDS
 
 
 class TrickState:
-    """A mutable game state on ints and bitmasks.
+    """A mutable game state: one ``kernel`` state array (``s``) played by the kernel's rules.
 
-    Attributes:
+    Read-only fields (Python ints and lists, read from the array):
       deck: the static card tables.
       hand_size: cards dealt to each player.
       dealt: the two initial hands (bitmasks; partial during the deal).
@@ -109,50 +44,67 @@ class TrickState:
       voids: per player, a 4-bit mask of the suits that player has shown void in.
     """
 
-    __slots__ = ("deck", "hand_size", "dealt", "hands", "plays", "lead", "player", "tricks",
-                 "voids")
+    __slots__ = ("s", "deck", "hand_size")
+    # The rules, bound once, and the buffers they fill (handed out as copies).
+    _apply = staticmethod(tk.nb_apply_action)
+    _legal_actions = staticmethod(tk.nb_legal_actions)
+    _chance_outcomes = staticmethod(tk.nb_chance_outcomes)
+    _returns = staticmethod(tk.nb_returns)
+    _apply_if_legal = staticmethod(tk.apply_if_legal)
+    _actions = np.zeros(MAX_CARDS, np.int64)
+    _probs = np.zeros(MAX_CARDS, np.float64)
+    _out = np.zeros(2, np.float64)
 
     def __init__(self, num_cards: int, hand_size: int):
-        check_sizes(num_cards, hand_size)
+        self.s = tk.new_state(num_cards, hand_size)
         self.deck = make_deck(num_cards)
         self.hand_size = hand_size
-        self.dealt = [0, 0]
-        self.hands = [0, 0]
-        self.plays: list[int] = []
-        self.lead = -1
-        self.player = CHANCE
-        self.tricks = [0, 0]
-        self.voids = [0, 0]
+
+    @classmethod
+    def wrap(cls, s: np.ndarray) -> TrickState:
+        """The state holding kernel array ``s`` (not copied)."""
+        state = _new(cls)
+        state.s = s
+        state.deck = make_deck(int(s[tk.NUM_CARDS]))
+        state.hand_size = int(s[tk.HAND_SIZE])
+        return state
 
     def copy(self) -> TrickState:
-        new = TrickState.__new__(TrickState)
+        new = _new(TrickState)
+        new.s = self.s.copy()
         new.deck = self.deck
         new.hand_size = self.hand_size
-        new.dealt = self.dealt[:]
-        new.hands = self.hands[:]
-        new.plays = self.plays[:]
-        new.lead = self.lead
-        new.player = self.player
-        new.tricks = self.tricks[:]
-        new.voids = self.voids[:]
         return new
 
     def __deepcopy__(self, memo) -> TrickState:
         return self.copy()
 
+    # --- fields --------------------------------------------------------------------------
+    player = property(lambda self: self.s.item(tk.PLAYER))
+    lead = property(lambda self: self.s.item(tk.LEAD))
+    dealt = property(lambda self: self.s[_DEALT:_DEALT + 2].tolist())
+    hands = property(lambda self: self.s[_HANDS:_HANDS + 2].tolist())
+    tricks = property(lambda self: self.s[_TRICKS:_TRICKS + 2].tolist())
+    voids = property(lambda self: self.s[_VOIDS:_VOIDS + 2].tolist())
+
+    @property
+    def plays(self) -> list[int]:
+        base = tk._HEADER + 2 * self.hand_size
+        return self.s[base:base + self.s.item(tk.NPLAYS)].tolist()
+
     # --- queries -------------------------------------------------------------------------
     def is_chance(self) -> bool:
-        return self.player == CHANCE
+        return self.s.item(tk.PLAYER) == CHANCE
 
     def is_terminal(self) -> bool:
-        return self.player == TERMINAL
+        return self.s.item(tk.PLAYER) == TERMINAL
 
     def num_dealt(self) -> int:
-        return popcount(self.dealt[0] | self.dealt[1])
+        return self.s.item(tk.NDEALS)
 
     def undealt_mask(self) -> int:
         """Cards not dealt to anyone (so far)."""
-        return self.deck.full_mask & ~(self.dealt[0] | self.dealt[1])
+        return self.deck.full_mask & ~(self.s.item(_DEALT) | self.s.item(_DEALT + 1))
 
     def played_mask(self) -> int:
         mask = 0
@@ -162,55 +114,39 @@ class TrickState:
 
     def legal_mask(self) -> int:
         """Bitmask of the legal cards of the player to move (0 at chance/terminal)."""
-        if self.player < 0:
-            return 0
-        hand = self.hands[self.player]
-        if self.lead < 0:
-            return hand
-        follow = hand & self.deck.suit_mask[self.deck.suit_of[self.lead]]
-        return follow if follow else hand
+        return tk._legal_mask(self.s)
 
     def legal_actions(self) -> list[int]:
-        if self.player == CHANCE:
-            return cards_of(self.undealt_mask())
-        return cards_of(self.legal_mask())
+        """The legal cards, or the cards still to deal at a chance node."""
+        buf = self._actions
+        return buf[:self._legal_actions(self.s, buf)].tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        cards = cards_of(self.undealt_mask())
-        p = 1.0 / len(cards)
-        return [(c, p) for c in cards]
+        actions, probs = self._actions, self._probs
+        count = self._chance_outcomes(self.s, actions, probs)
+        return list(zip(actions[:count].tolist(), probs[:count].tolist()))
 
     def returns(self) -> list[float]:
         """[+1, -1], [-1, +1] or [0, 0] at the end; [0, 0] before."""
-        if self.player != TERMINAL:
-            return [0.0, 0.0]
-        diff = 2 * self.tricks[0] - self.hand_size
-        if diff > 0:
-            return [1.0, -1.0]
-        if diff < 0:
-            return [-1.0, 1.0]
-        return [0.0, 0.0]
+        out = self._out
+        self._returns(self.s, out)
+        return out.tolist()
 
     def plays_string(self) -> str:
         """Plays as ``player:card`` grouped by trick, e.g. ``0:CA 1:C9 | 0:DK``."""
-        names, suit_of = self.deck.names, self.deck.suit_of
-        out, player, lead = [], 0, -1
-        for i, card in enumerate(self.plays):
+        names, movers = self.deck.names, self._actions
+        count = tk.play_movers(self.s, movers)
+        out = []
+        for i, (mover, card) in enumerate(zip(movers[:count].tolist(), self.plays)):
             if i and i % 2 == 0:
                 out.append("|")
-            out.append(f"{player}:{names[card]}")
-            if lead < 0:
-                lead, player = card, 1 - player
-            else:
-                follows = suit_of[card] == suit_of[lead]
-                player = player if follows and card > lead else 1 - player
-                lead = -1
+            out.append(f"{mover}:{names[card]}")
         return " ".join(out)
 
     def information_state_string(self, player: int) -> str:
         """The player's dealt hand and every play (what the pyspiel adapter returns)."""
-        dealing = f" dealt:{self.num_dealt()}" if self.player == CHANCE else ""
-        return (f"p{player} hand:{self.deck.card_string(self.dealt[player])}{dealing} "
+        dealing = f" dealt:{self.num_dealt()}" if self.is_chance() else ""
+        return (f"p{player} hand:{self.deck.card_string(self.s.item(_DEALT + player))}{dealing} "
                 f"plays:{self.plays_string()}")
 
     def trick_leader(self) -> int:
@@ -222,45 +158,17 @@ class TrickState:
     # --- transitions ---------------------------------------------------------------------
     def apply(self, action: int) -> None:
         """Deals card ``action`` (chance node) or plays it (decision node). No legality check."""
-        bit = 1 << action
-        if self.player == CHANCE:
-            receiver = 0 if popcount(self.dealt[0]) < self.hand_size else 1
-            self.dealt[receiver] |= bit
-            self.hands[receiver] |= bit
-            if receiver == 1 and popcount(self.dealt[1]) == self.hand_size:
-                self.player = 0  # player 0 leads the first trick
-            return
-        p = self.player
-        self.hands[p] &= ~bit
-        self.plays.append(action)
-        lead = self.lead
-        if lead < 0:
-            self.lead = action
-            self.player = 1 - p
-            return
-        suit_of = self.deck.suit_of
-        led_suit = suit_of[lead]
-        if suit_of[action] == led_suit:
-            winner = p if action > lead else 1 - p
-        else:
-            winner = 1 - p
-            self.voids[p] |= 1 << led_suit
-        self.tricks[winner] += 1
-        self.lead = -1
-        self.player = TERMINAL if len(self.plays) == 2 * self.hand_size else winner
+        self._apply(self.s, action)
 
     # --- the SearchState protocol of infosets.core.search_state (pyspiel names) -------
     def current_player(self) -> int:
-        return self.player
+        return self.s.item(tk.PLAYER)
 
     def is_chance_node(self) -> bool:
-        return self.player == CHANCE
+        return self.s.item(tk.PLAYER) == CHANCE
 
-    def apply_action(self, action: int) -> None:
-        self.apply(action)
-
-    def clone(self) -> TrickState:
-        return self.copy()
+    apply_action = apply
+    clone = copy
 
     def child(self, action: int) -> TrickState:
         new = self.copy()
@@ -269,11 +177,16 @@ class TrickState:
 
     def check_legal(self, action: int) -> None:
         """Raises ValueError if ``action`` is not legal here."""
-        if self.player == TERMINAL:
+        if self.s.item(tk.PLAYER) == TERMINAL:
             raise ValueError("action: the game is over")
-        legal = self.undealt_mask() if self.player == CHANCE else self.legal_mask()
+        legal = tk.legal_mask(self.s)
         if not 0 <= action < self.deck.num_cards or not legal >> action & 1:
             raise ValueError(f"action must be one of {cards_of(legal)}, got {action}")
+
+    def apply_legal(self, action: int) -> None:
+        """``check_legal(action)`` then ``apply(action)``, in one call of the kernel."""
+        if not (0 <= action < self.deck.num_cards and self._apply_if_legal(self.s, action)):
+            self.check_legal(action)  # raises the ValueError naming the legal actions
 
 
 def from_deal(num_cards: int, hand_size: int, hands: tuple[int, int],
@@ -287,13 +200,8 @@ def from_deal(num_cards: int, hand_size: int, hands: tuple[int, int],
         raise ValueError(f"hands must be disjoint masks of at most hand_size={hand_size} "
                          f"cards below {num_cards} (hand 0 full before hand 1), got "
                          f"{hands[0]:#x}, {hands[1]:#x}")
-    for p in (0, 1):
-        for card in cards_of(hands[p]):
-            state.check_legal(card)
-            state.apply(card)
-    for card in plays:
-        state.check_legal(card)
-        state.apply(card)
+    for card in deal_actions(hands) + list(plays):
+        state.apply_legal(card)
     return state
 
 
@@ -313,10 +221,7 @@ def random_playout(state: TrickState, rng) -> list[float]:
     Returns:
       The returns at the end.
     """
-    while state.player != TERMINAL:
-        if state.player == CHANCE:
-            options = cards_of(state.undealt_mask())
-        else:
-            options = cards_of(state.legal_mask())
+    while not state.is_terminal():
+        options = state.legal_actions()
         state.apply(options[int(rng.random() * len(options))])
     return state.returns()

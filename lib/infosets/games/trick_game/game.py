@@ -3,8 +3,10 @@
 Reproduces the trick-taking benchmark of Arjonilla, Saffidine and Cazenave, "Mixture of
 public and private distributions in imperfect information games" (2024), section 4.1.1
 (docs/papers/belief_mixtures.md); also used by the history-filtering and PI-MCTS papers.
-The rules live in ``array_rules`` (ints and bitmasks); this module wraps them as a
-Python pyspiel game, following open_spiel/python/games/kuhn_poker.py.
+The rules are written once, in numba, in ``kernel.py``; this module wraps a state of them
+(``array_rules.TrickState``, one kernel array) as a Python pyspiel game, following
+open_spiel/python/games/kuhn_poker.py, and holds what is not rules: the registration, the
+string views and tensors, and the world samplers.
 
 Parameters: ``num_cards`` (2..52, default 10), ``hand_size`` (1..num_cards // 2; the default
 -1 means num_cards // 3, so CG 10C deals 3 cards each and CG 20C 6 each) and ``players``
@@ -31,6 +33,7 @@ import numpy as np
 import pyspiel
 
 from infosets.games.trick_game import array_rules as K
+from infosets.games.trick_game.kernel import PLAYER
 
 SHORT_NAME = "trick_game"
 DEFAULT_NUM_CARDS = 10
@@ -120,17 +123,16 @@ class TrickGameState(pyspiel.State):
 
     # --- pyspiel API ---------------------------------------------------------------------
     def current_player(self):
-        return self._k.player
+        return self._k.s.item(PLAYER)  # the hot path of every search: one read of the array
 
     def _legal_actions(self, player):
-        return K.cards_of(self._k.legal_mask())
+        return self._k.legal_actions()
 
     def chance_outcomes(self):
         return self._k.chance_outcomes()
 
     def _apply_action(self, action):
-        self._k.check_legal(action)
-        self._k.apply(action)
+        self._k.apply_legal(action)
 
     def _action_to_string(self, player, action):
         name = self._k.deck.names[action]

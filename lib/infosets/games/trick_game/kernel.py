@@ -1,9 +1,23 @@
-"""Numba kernel of the trick-taking game "CG nC" (``trick_game``) for the compiled engine.
+"""The rules of the trick-taking game "CG nC" (``trick_game``), written once, in numba.
 
-The rules are those of the readable pure-Python kernel ``array_rules.TrickState`` (its
-docstring states them; belief_mixtures slug for the game, pimcts_aggregation slug for the
-engine), on the same ints and bitmasks, and tests/games/test_kernels_equivalence.py checks the two
-against the pyspiel adapter on random games. A state is an int64 array:
+Follows the trick-taking benchmark of Arjonilla, Saffidine and Cazenave, "Mixture of public
+and private distributions in imperfect information games" (2024), section 4.1.1, as read in
+docs/papers/belief_mixtures.md (belief_mixtures slug for the game, pimcts_aggregation slug for
+the engine). Both engines play these functions: the compiled engine directly
+(``infosets.games.kernels``), the pyspiel adapter (``game.py``), the Python reference searches
+and the exact solvers through ``array_rules.TrickState``, which holds one state array.
+
+Rules (every interpretation is a named parameter or stated here; the deck is ``deck.py``'s):
+- Deal: ``hand_size`` cards to each of two players, one chance outcome per card, uniformly
+  among the cards not yet dealt; player 0 receives the first ``hand_size`` cards, then
+  player 1. The other ``num_cards - 2 * hand_size`` cards stay undealt and hidden.
+- Play: player 0 leads the first trick; the leader plays any card; the other player must
+  follow the led suit when able, otherwise plays any card and cannot win the trick. The
+  highest card of the led suit wins and the winner leads the next trick. No trump.
+- Result: more than half the ``hand_size`` tricks wins (+1 / -1); exactly half is a draw
+  (0 / 0).
+
+A state is an int64 array:
 
 ``[num_cards, hand_size, dealt0, dealt1, hand0, hand1, lead, player, tricks0, tricks1,
 voids0, voids1, deals made, plays made, suit masks (4), deal order (2 * hand_size), plays
@@ -24,11 +38,8 @@ import numpy as np
 
 from infosets.core.pcg32 import rng_random
 from infosets.games.kernels import Kernel
-from infosets.games.trick_game import array_rules as K
-from infosets.games.trick_game.array_rules import make_deck
+from infosets.games.trick_game.deck import CHANCE, TERMINAL, check_sizes, make_deck
 
-CHANCE = -1
-TERMINAL = -4
 _HEADER = 18
 NUM_CARDS, HAND_SIZE, DEALT, HANDS, LEAD, PLAYER = 0, 1, 2, 4, 6, 7  # DEALT, HANDS: two slots
 TRICKS, VOIDS, NDEALS, NPLAYS, SUIT_MASKS = 8, 10, 12, 13, 14  # two slots each; four masks
@@ -39,7 +50,7 @@ def state_size(hand_size: int) -> int:
 
 
 def new_state(num_cards: int, hand_size: int) -> np.ndarray:
-    K.check_sizes(num_cards, hand_size)
+    check_sizes(num_cards, hand_size)
     state = np.zeros(state_size(hand_size), dtype=np.int64)
     state[NUM_CARDS], state[HAND_SIZE], state[LEAD], state[PLAYER] = num_cards, hand_size, -1, CHANCE
     state[SUIT_MASKS:SUIT_MASKS + 4] = make_deck(num_cards).suit_mask
@@ -96,11 +107,17 @@ def _legal_mask(s):
 
 
 @nb.njit(cache=True)
-def nb_legal_actions(s, buf):
+def legal_mask(s):
+    """Bitmask of the legal actions: the undealt cards at a chance node, the mover's legal
+    cards at a decision, 0 at the end."""
     if s[PLAYER] == CHANCE:
-        undealt = ((1 << s[NUM_CARDS]) - 1) & ~(s[DEALT] | s[DEALT + 1])
-        return _bits_into(undealt, buf)
-    return _bits_into(_legal_mask(s), buf)
+        return ((1 << s[NUM_CARDS]) - 1) & ~(s[DEALT] | s[DEALT + 1])
+    return _legal_mask(s)
+
+
+@nb.njit(cache=True)
+def nb_legal_actions(s, buf):
+    return _bits_into(legal_mask(s), buf)
 
 
 @nb.njit(cache=True)
@@ -147,6 +164,15 @@ def nb_apply_action(s, action):
 
 
 @nb.njit(cache=True)
+def apply_if_legal(s, action):
+    """Applies ``action`` if it is legal here (``legal_mask``) and says whether it was."""
+    if s[PLAYER] == TERMINAL or not 0 <= action < s[NUM_CARDS] or not legal_mask(s) >> action & 1:
+        return False
+    nb_apply_action(s, action)
+    return True
+
+
+@nb.njit(cache=True)
 def nb_returns(s, out):
     out[0], out[1] = 0.0, 0.0
     if s[PLAYER] != TERMINAL:
@@ -156,6 +182,23 @@ def nb_returns(s, out):
         out[0], out[1] = 1.0, -1.0
     elif diff < 0:
         out[0], out[1] = -1.0, 1.0
+
+
+@nb.njit(cache=True)
+def play_movers(s, out):
+    """Writes who made each play so far into ``out``; returns the number of plays. Replays the
+    array's deal order and plays on a fresh array, so the movers follow ``nb_apply_action``."""
+    replay = np.zeros_like(s)
+    replay[NUM_CARDS], replay[HAND_SIZE] = s[NUM_CARDS], s[HAND_SIZE]
+    replay[LEAD], replay[PLAYER] = -1, CHANCE
+    replay[SUIT_MASKS:SUIT_MASKS + 4] = s[SUIT_MASKS:SUIT_MASKS + 4]
+    for i in range(s[NDEALS]):
+        nb_apply_action(replay, s[_HEADER + i])
+    base = _HEADER + 2 * s[HAND_SIZE]
+    for i in range(s[NPLAYS]):
+        out[i] = replay[PLAYER]
+        nb_apply_action(replay, s[base + i])
+    return s[NPLAYS]
 
 
 @nb.njit(cache=True)
@@ -239,13 +282,6 @@ def array_from_history(history, num_cards: int, hand_size: int) -> np.ndarray:
     return state
 
 
-def array_infostate_string(s: np.ndarray, player: int) -> str:
-    """The adapter's information state string, by the reference kernel on the same history."""
-    state = K.TrickState(int(s[NUM_CARDS]), int(s[HAND_SIZE]))
-    for action in array_history(s):
-        state.apply(action)
-    return state.information_state_string(player)
-
 # -- the engine's view of this game (infosets.games.kernels) --------------------------------
 RULES = sys.modules[__name__]  # the jitted functions the compiled engine calls
 
@@ -256,6 +292,12 @@ def kernel_for(game) -> Kernel | None:
     num_cards, hand_size = game.num_cards, game.hand_size
     if num_cards > 62:
         return None
+    wrap = type(game.new_initial_state().kernel).wrap  # the adapter's state class
+
+    def infostate_string(s: np.ndarray, player: int) -> str:
+        """The adapter's information state string of the array."""
+        return wrap(s).information_state_string(player)
+
     return Kernel("trick_game", RULES, 2, num_cards,
                   lambda history: array_from_history(history, num_cards, hand_size),
-                  array_history, array_infostate_string)
+                  array_history, infostate_string)
