@@ -33,10 +33,19 @@ help: ## list the targets
 	@echo "  play-belote: SEED=<n> SEAT=0|1|random  PLAY_ARGS='--iterations 500 --exploration 82 --log PATH'"
 	@echo "  smoke/lab: KEEP=1 (make smoke keeps its folder)  LAB_ARGS=\"--port=8890 --no-browser\" (make lab)"
 
+# The install goes through uv (a bootstrap tool pinned here, not a dependency): the same versions
+# as pip's (pip freeze of both, diffed: uv itself is the only extra line), in 20 s wall / 20 CPU-s
+# against pip's 55 s / 52 CPU-s (fresh clone, no download cache; 9 s with uv's cache), most of
+# `make test`'s single-core start. If uv cannot be installed or cannot reach the index (a machine
+# whose packages only pip's own configuration finds: uv reads no pip.conf), pip installs instead.
+UV_VERSION  := 0.13.9
+
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	{ $(PY) -m pip install --quiet uv==$(UV_VERSION) && \
+	   $(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[dev]"; } || { \
+	   echo "uv install failed: installing with pip"; \
+	   $(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e ".[dev]"; }
 	@touch $(STAMP)
 
 venv: $(STAMP) ## create .venv and install the package (editable) with dev tools
