@@ -22,6 +22,10 @@ from infosets.search.compiled import CompiledSearch, engine_for
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.settings import make_settings
 
+# One worker runs this file (``make test``'s two): the kernel is not in the compile queue
+# (tests/precompile.py), and its first calls, split over both workers, compiled every kernel
+# function twice at once (nb_determinize 8 CPU-s, nb_apply_action 2, nb_infostate_key 1).
+pytestmark = pytest.mark.xdist_group("hearts_kernel")
 P_MIN = 1e-3  # fixed seeds: the tests are deterministic; this only guards against real bias
 GAME = pyspiel.load_game("hearts")
 KERNEL = K.kernel_for(GAME)
