@@ -34,16 +34,20 @@ help: ## list the targets
 	@echo "  smoke/lab: KEEP=1 (make smoke keeps its folder)  LAB_ARGS=\"--port=8890 --no-browser\" (make lab)"
 
 # The install goes through uv (a bootstrap tool pinned here, not a dependency): the same versions
-# as pip's (pip freeze of both, diffed: uv itself is the only extra line), in 20 s wall / 20 CPU-s
-# against pip's 55 s / 52 CPU-s (fresh clone, no download cache; 9 s with uv's cache), most of
-# `make test`'s single-core start. If uv cannot be installed or cannot reach the index (a machine
-# whose packages only pip's own configuration finds: uv reads no pip.conf), pip installs instead.
+# as pip's (pip freeze of both, diffed: uv itself is the only extra line), in 44-47 CPU-s against
+# pip's 58-60 (fresh clone, no download cache, the machine loaded), spread over the cores (pip's
+# install is most of `make test`'s single-core start: 55 s wall on a quiet machine).
+# --compile-bytecode: pip writes every module's .pyc at install, uv only when asked; without
+# them (and with PYTHONDONTWRITEBYTECODE set) every process, each test worker and notebook
+# kernel, compiles numpy, pandas, numba, ... from source again: 5 to 7 CPU-s a process.
+# If uv cannot be installed or cannot reach the index (a machine whose packages only pip's own
+# configuration finds: uv reads no pip.conf), pip installs instead.
 UV_VERSION  := 0.13.9
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
 	{ $(PY) -m pip install --quiet uv==$(UV_VERSION) && \
-	   $(VENV)/bin/uv pip install --quiet --python $(PY) -e ".[dev]"; } || { \
+	   $(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(PY) -e ".[dev]"; } || { \
 	   echo "uv install failed: installing with pip"; \
 	   $(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e ".[dev]"; }
 	@touch $(STAMP)
