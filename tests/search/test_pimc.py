@@ -1,4 +1,5 @@
 """Tests for infosets.search.pimc (Arjonilla et al. 2024, Algorithm 1, appendix A.1.1)."""
+
 import numpy as np
 import pyspiel
 import pytest
@@ -52,6 +53,12 @@ def test_perfect_info_values_match_expectimax(name):
             assert v == pytest.approx(ref)
 
 
+# The tests whose first call compiles the trick game's solver (search/trick_solver_nb.py), on
+# one of ``make test``'s workers: split over both, they compiled it twice at once (3.5 CPU-s).
+ON_THE_SOLVERS_WORKER = pytest.mark.xdist_group("trick_solver_nb")
+
+
+@ON_THE_SOLVERS_WORKER
 @pytest.mark.parametrize("name", ["leduc_poker", LD3, "trick_game(num_cards=8,hand_size=2)"])
 def test_perfect_info_values_match_alpha_beta_solver(name):
     game = pyspiel.load_game(name)
@@ -64,13 +71,12 @@ def test_perfect_info_values_match_alpha_beta_solver(name):
 def test_exact_policy_is_argmax_of_mixture_scores():
     game = pyspiel.load_game(LD3)
     model = beliefs.world_model(game)
-    state = model.state_of([0, 2, 1])              # player 1 to answer a bid
+    state = model.state_of([0, 2, 1])  # player 1 to answer a bid
     bot = PIMCBot(game, 1, 0.5, rng=np.random.default_rng(0), mode="exact")
     ws, p = model.mixture_belief(state, 1, 0.5)
     scores = {}
     for a in state.legal_actions():
-        scores[a] = sum(q * -_expectimax(model.state_of(h).child(a))
-                        for h, q in zip(ws.histories, p))
+        scores[a] = sum(q * -_expectimax(model.state_of(h).child(a)) for h, q in zip(ws.histories, p))
     best = max(scores.values())
     pol = bot.policy(state)
     for a, s in scores.items():
@@ -81,12 +87,11 @@ def test_exact_policy_is_argmax_of_mixture_scores():
 def test_protocol_approaches_exact_with_many_worlds():
     game = pyspiel.load_game("leduc_poker")
     exact = PIMCBot(game, 0, 0.3, rng=np.random.default_rng(0), mode="exact")
-    proto = PIMCBot(game, 0, 0.3, rng=np.random.default_rng(1), mode="protocol",
-                    num_worlds=20000)
+    proto = PIMCBot(game, 0, 0.3, rng=np.random.default_rng(1), mode="protocol", num_worlds=20000)
     checked = 0
     for key, state in list(metrics.infostates_of(game, 0).items())[:40]:
         pe, pp = exact.policy(state), proto.policy(state)
-        if max(pe.values()) == 1.0:                 # unique best action
+        if max(pe.values()) == 1.0:  # unique best action
             assert pp[max(pe, key=pe.get)] > 0.9, key
             checked += 1
     assert checked >= 30, f"only {checked} of 40 information states have a unique best action"
@@ -97,11 +102,19 @@ def test_fast_protocol_agrees_with_literal_loop():
     model = beliefs.world_model(game)
     state = model.state_of([1, 2])
     values = PerfectInfoValues(game)
-    fast = PIMCBot(game, 0, 0.5, rng=np.random.default_rng(2), num_worlds=30, batch=200,
-                   tol=0.005)
-    slow, runs = literal_protocol_policy(game, state, 0, 0.5, rng=np.random.default_rng(3),
-                                         num_worlds=30, batch=200, tol=0.02, max_runs=600,
-                                         evaluator=values.action_values)
+    fast = PIMCBot(game, 0, 0.5, rng=np.random.default_rng(2), num_worlds=30, batch=200, tol=0.005)
+    slow, runs = literal_protocol_policy(
+        game,
+        state,
+        0,
+        0.5,
+        rng=np.random.default_rng(3),
+        num_worlds=30,
+        batch=200,
+        tol=0.02,
+        max_runs=600,
+        evaluator=values.action_values,
+    )
     pf = fast.policy(state)
     # Total variation between two estimates of the same distribution: sampling error only
     # (0.018 with these seeds). The bound was 0.08, which a bot playing the exact argmax
@@ -130,6 +143,7 @@ def _best_over_worlds(state, player, worlds):
     return {a for a, v in means.items() if v > best - 1e-9}
 
 
+@ON_THE_SOLVERS_WORKER
 def test_trick_game_run_plays_the_best_mean_over_its_belief():
     """The trick game's worlds cannot be enumerated by the belief model, so PIMC samples them
     literally. With 400 worlds per run it must play an action of best mean value over its
@@ -143,13 +157,17 @@ def test_trick_game_run_plays_the_best_mean_over_its_belief():
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
-        for _ in range(2):                                  # the first two decisions
+        for _ in range(2):  # the first two decisions
             player = state.current_player()
-            for lam, worlds in ((0.0, trick_game.consistent_worlds(state, player)),
-                                (1.0, trick_game.public_worlds(state))):
+            for lam, worlds in (
+                (0.0, trick_game.consistent_worlds(state, player)),
+                (1.0, trick_game.public_worlds(state)),
+            ):
                 best = _best_over_worlds(state, player, worlds)
-                picks = {PIMCBot(game, player, lam, rng=np.random.default_rng(run),
-                                 num_worlds=400).step(state) for run in range(6)}
+                picks = {
+                    PIMCBot(game, player, lam, rng=np.random.default_rng(run), num_worlds=400).step(state)
+                    for run in range(6)
+                }
                 assert picks <= best, (seed, lam, picks, best)
                 if len(best) > 1:
                     seen_ties += 1
@@ -158,9 +176,15 @@ def test_trick_game_run_plays_the_best_mean_over_its_belief():
     assert seen_ties > 0
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"mode": "bogus"}, "mode"), ({"num_worlds": 0}, "num_worlds"), ({"tol": 0.0}, "tol"),
-    ({"tie_break": "x"}, "tie_break")])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"mode": "bogus"}, "mode"),
+        ({"num_worlds": 0}, "num_worlds"),
+        ({"tol": 0.0}, "tol"),
+        ({"tie_break": "x"}, "tie_break"),
+    ],
+)
 def test_bad_input(kwargs, match):
     game = pyspiel.load_game(LD2)
     with pytest.raises(ValueError, match=match):

@@ -178,6 +178,9 @@ GAME_T_TABLE = {
 }
 
 
+# on one of ``make test``'s workers: split over both, the cases compiled game T's engine twice
+# at once (its rollout, 2.6 CPU-s)
+@pytest.mark.xdist_group("game_t")
 @pytest.mark.parametrize("draws", [False, True])
 @pytest.mark.parametrize("length", sorted(GAME_T_TABLE))
 def test_game_t_table_in_both_engines(length, draws):
