@@ -32,14 +32,14 @@ def glossary(text: str) -> set[str]:
 
 def abbreviations(text: str) -> set[str]:
     """The abbreviations of prose ``text`` (code, inline code and link targets left out),
-    with LD 3D and CG 10C read as LD kD and CG nC, and LD alone as LD kD."""
+    with LD 3D and CG 10C read as LD kD and CG nC, and LD or CG alone as LD kD or CG nC."""
     text = re.sub(r"```.*?```", "", text, flags=re.S)
     text = re.sub(r"`[^`]*`", "", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
     found = set()
     for word in ABBREVIATION.findall(text):
         word = re.sub(r"^LD \d+D$", "LD kD", re.sub(r"^CG \d+C$", "CG nC", word))
-        found.add("LD kD" if word == "LD" else word)
+        found.add({"LD": "LD kD", "CG": "CG nC"}.get(word, word))
     return found
 
 
