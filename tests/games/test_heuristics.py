@@ -170,7 +170,7 @@ def test_newer_ports_have_their_tag_heuristic_on_states_and_kernels(name):
 @pytest.mark.parametrize("name", [
     "sushi_go(players=3)", "sushi_go(players=5)", "love_letter(players=3)", "virus(players=3)",
     "exploding_kittens(players=3)", "dominion(players=3)", "stratego", "poker_tag(players=3)",
-    "colt_express(players=3)", "monopoly_deal(players=3)", "seven_wonders(players=3)"])
+    "colt_express(players=3)", "monopoly_deal(players=3)", "seven_wonders(players=3)", "hearts"])
 def test_both_engines_score_a_cut_off_with_one_heuristic(name):
     """One heuristic per port: ``heuristic`` (what the Python engine scores a cut-off with
     under pimcts_aggregation's TAG settings) equals the kernel's ``nb_heuristic`` (what the

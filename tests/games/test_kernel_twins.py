@@ -31,7 +31,7 @@ from infosets.games.kernels import FieldKernel, KernelSampler, kernel_for
 from tabletop_checks import slot_values
 
 CHANCE, TERMINAL = -1, -4
-EVERY_KERNEL = ["leduc_poker", "liars_dice", "trick_game", "belote2p", "poker_tag(players=3)",
+EVERY_KERNEL = ["leduc_poker", "liars_dice", "trick_game", "belote2p", "hearts", "poker_tag(players=3)",
                 "sushi_go(players=3)", "love_letter(players=3)", "virus(players=3)", "stratego",
                 "exploding_kittens(players=3)", "dominion(players=3)", "seven_wonders(players=3)",
                 "colt_express(players=3)", "monopoly_deal(players=3)"]

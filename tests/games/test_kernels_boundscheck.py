@@ -54,6 +54,10 @@ GAMES = [("leduc_poker", {}, 200, 0.3), ("liars_dice", {"dice_sides": 3}, 200, 0
          ("liars_dice", {"dice_sides": 6}, 200, 0.3), ("trick_game", {}, 100, 0.3),
          ("trick_game", {"num_cards": 52, "hand_size": 26}, 20, 0.3),
          ("poker_tag", {"max_hands": 3}, 30, 0.1), ("belote2p", {}, 4, 0.05),
+         # hearts: the default rules and the flags its worlds read (_hand_limits)
+         ("hearts", {}, 8, 0.2),
+         ("hearts", {"must_break_hearts": False, "no_pts_on_first_trick": False,
+                     "can_lead_hearts_instead_of_qs": True, "jd_bonus": True}, 4, 0.2),
          # tabletop card-game kernels: long games, so few of them and few searches
          ("sushi_go", {"players": 2}, 2, 0.03), ("sushi_go", {"players": 5}, 2, 0.03),
          ("love_letter", {"players": 2, "tokens_to_win": 2}, 3, 0.05),
@@ -160,6 +164,7 @@ GAMES = (
     "colt_express",
     "dominion",
     "exploding_kittens",
+    "hearts",
     "leduc_poker",
     "liars_dice",
     "love_letter",

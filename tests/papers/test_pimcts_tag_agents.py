@@ -52,14 +52,28 @@ def test_missing_settings_name_what_the_engines_lack():
     assert missing_settings(tag_agent_row("virus", 3)) == []
     assert missing_settings(tag_agent_row("seven_wonders", 3)) == []  # SelfOnly is in the engines
     assert missing_settings(tag_agent_row("stratego", 2)) == []  # MultiTree is in the bots
-    # RegretMatching and MultiTree are each in the engines, but not yet together
-    assert missing_settings(tag_agent_row("dominion", 3)) == ["tree_policy=RegretMatching under MultiTree"]
-    assert missing_settings(tag_agent_row("colt_express", 3)) == ["mast_opponents=random under MultiTree"]
+    # RegretMatching and random MAST opponents, each also under MultiTree
+    assert missing_settings(tag_agent_row("dominion", 3)) == []
+    assert missing_settings(tag_agent_row("colt_express", 3)) == []
     for game, players in (("hearts", 4), ("love_letter", 3), ("monopoly_deal", 3)):  # END_*, reuse built
         assert missing_settings(tag_agent_row(game, players)) == [], game
+    row = tag_agent_row("dominion", 3)
+    assert missing_settings({**row, "reuse_tree": True}) == ["reuse_tree=True under MultiTree"]
 
 
-def test_a_preset_asking_for_a_missing_setting_is_refused_in_one_line():
+def test_every_row_runs_as_tags_agent():
+    for _, row in load_tag_agents().iterrows():
+        assert missing_settings(row.to_dict()) == [], row["game"]
+
+
+def test_a_preset_asking_for_a_missing_setting_is_refused_in_one_line(monkeypatch):
+    from infosets.papers import pimcts_tag_agents
+
+    def refuse_regret_matching(settings, uct_c):  # as MultiTree once did
+        if settings.tree_policy == "RegretMatching":
+            raise ValueError("tree_policy: not under MultiTree")
+
+    monkeypatch.setattr(pimcts_tag_agents, "check_settings", refuse_regret_matching)
     with pytest.raises(ConfigError, match=r"^tag_agents: dominion\(players=3\) needs "
                                           r"tree_policy=RegretMatching under MultiTree") as err:
         config.load("pimcts_aggregation", "smoke",

@@ -148,6 +148,8 @@ LEDUC_SETTINGS = [
     dict(tree_policy="NoAveragingRM", explore_epsilon=0.3),
     dict(tree_policy="EXP3"),
     dict(rollout="MAST", mast_gamma=0.5),
+    dict(tree_policy="RegretMatching", explore_epsilon=0.3),
+    dict(rollout="MAST", mast_gamma=0.5, mast_opponents="random"),
 ]
 
 
@@ -196,6 +198,7 @@ def test_compiled_equals_python_reference_on_leduc(options):
         assert nb_rnd.to_array().tolist() == py_rnd.to_array().tolist()
         if mast is not None:
             assert np.array_equal(front.mast_n, mast[0]) and np.array_equal(front.mast_w, mast[1])
+        assert front.last_rm_average == trees.rm_average  # RegretMatching's root average, else None
 
 
 @ON_ONE_WORKER

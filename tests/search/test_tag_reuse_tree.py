@@ -40,8 +40,8 @@ def test_reuse_tree_is_a_bool_and_off_by_default():
 
 
 def test_auto_runs_reuse_where_a_game_has_no_kernel():
-    """Hearts (a C++ game without a registered kernel): "auto" searches in Python, reusing."""
-    bot = OLMCTSBot(pyspiel.load_game("hearts"), 0, iterations=5, rng=0, reuse_tree=True, engine="auto")
+    """Spades (a C++ game without a registered kernel): "auto" searches in Python, reusing."""
+    bot = OLMCTSBot(pyspiel.load_game("spades"), 0, iterations=5, rng=0, reuse_tree=True, engine="auto")
     assert bot.settings.reuse_tree and bot._planner._compiled is None
 
 

@@ -364,13 +364,15 @@ def test_the_bots_end_turn_rollouts_equal_in_both_engines(monkeypatch):
     assert changed > 0  # the setting acts
 
 
-def test_multitree_refuses_a_termination_it_does_not_run():
+def test_multitree_runs_end_turn_with_the_games_counter():
+    """MultiTree stops by END_TURN / END_ROUND too (tests/search/test_multitree_tag.py): the
+    Python reference needs the game's counter, the compiled front reads the kernel's."""
     from infosets.search.multitree import MultiTree
     from infosets.search.multitree_nb import CompiledMultiTree
 
     settings = MCTSSettings(rollout_termination="END_TURN")
-    with pytest.raises(ValueError, match=r"^rollout_termination: MultiTree stops by EXACT only"):
+    with pytest.raises(ValueError, match=r"^counter: END_TURN needs the game's turn/round counter"):
         MultiTree(0, 2, settings, 1.0, None, None)
+    assert MultiTree(0, 2, settings, 1.0, None, None, turn_counter).counter is turn_counter
     kernel = kernels.kernel_for(pyspiel.load_game("leduc_poker"))
-    with pytest.raises(ValueError, match=r"^rollout_termination: MultiTree stops by EXACT only"):
-        CompiledMultiTree(kernel, 1.0, None, settings)
+    assert CompiledMultiTree(kernel, 1.0, None, settings).settings is settings

@@ -59,6 +59,7 @@ KERNEL_MODULES = {
     "colt_express": "infosets.games.colt_express.kernel",
     "dominion": "infosets.games.dominion.kernel",
     "exploding_kittens": "infosets.games.exploding_kittens.kernel",
+    "hearts": "infosets.games.hearts.kernel",
     "leduc_poker": "infosets.games.leduc_poker.kernel",
     "liars_dice": "infosets.games.liars_dice.kernel",
     "love_letter": "infosets.games.love_letter.kernel",

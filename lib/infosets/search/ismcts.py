@@ -495,6 +495,7 @@ class ISMCTSBot(pyspiel.Bot):
                              world_rng=rnd if uses_pcg(self.sampler) else self._rng)
         self.engine_used, self.last_search_info = runner.engine, runner.last_info
         self._bounds = list(runner.last_bounds)
+        self.last_rm_average = runner.last_rm_average  # RegretMatching's root average, else None
         legal = set(state.legal_actions())
         self.last_root_availability = {a: runner.last_availability[a] for a in rows if a in legal}
         return {a: (n, w / n if n else 0.0) for a, (n, w) in rows.items() if a in legal}

@@ -569,6 +569,7 @@ class OpenLoopPlanner:
                                  world_rng=world_rng)
             stats = RootStats((a, nw) for a, nw in rows.items() if nw[0] > 0)
             stats.engine, stats.bounds, stats.iterations = runner.engine, runner.last_bounds, budget
+            stats.rm_average = runner.last_rm_average  # RegretMatching's root average, else None
             result.append(stats)
         self.engine_used, self.last_search_info = runner.engine, runner.last_info
         return result

@@ -22,7 +22,13 @@ at commit c4d7687cd6162405806a0dd1e1b31804f8a81b93 (``src/main/java/players/mcts
   that follows it is drawn (chance is inside TAG's forward model) and the iteration stops at
   the end of the game or by ``finishRollout`` (EXACT: once ``rollout_length`` rollout moves of
   players were made; tree moves are not counted). So with ``rollout_length = 0`` each
-  iteration is one tree move of the root player: a one-ply bandit. (``settings.rollout_count``
+  iteration is one tree move of the root player: a one-ply bandit. END_TURN / END_ROUND
+  (``settings.rollout_termination``, the game's ``counter``, ``kernels.rollout_counter``): once
+  that many rollout moves were made, stop after a move when the counter differs from its value
+  before the iteration's last rollout move (TAG's ``lastTurnInRollout``/``lastRoundInRollout``,
+  set in ``advanceState`` for rollout moves only), so never before one rollout move: TAG's
+  MultiTree never resets those fields per iteration and compares a value left by an earlier
+  iteration (0 at first) until its first rollout move, which we do not copy. (``settings.rollout_count``
   is not read: here the length always counts the players' moves, TAG's rule; nor is
   ``settings.opponent_tree``, which callers read to choose this search.)
 * **Backup.** The final state is evaluated once (its returns at the end, else the heuristic,
@@ -39,16 +45,25 @@ at commit c4d7687cd6162405806a0dd1e1b31804f8a81b93 (``src/main/java/players/mcts
   random (``tag_rules.argmax_tiebreak``); "UCB_Tuned", "NoAveragingRM" and "EXP3" are
   ``common.tag_choice``. ``fpu`` None is TAG's 1e6; ``explore_epsilon`` applies to
   NoAveragingRM and EXP3 only, as in TAG. A node with one legal action takes it without a draw.
-* **Rollouts**: uniformly random, or TAG's MAST (``settings.rollout``), for every player (TAG's
-  opponent model is its rollout policy at the commit read); the MAST table is decayed at the
-  start of the search and updated once per iteration (the rollout's moves, then the tree's,
-  with the raw evaluation), as in ``ISMCTSBot``.
+* **Rollouts**: uniformly random, or TAG's MAST (``settings.rollout``), for every player
+  (``mast_opponents`` "MAST", TAG c4d7687's opponent model DEFAULT) or for the root player only,
+  the others uniformly at random with one draw (``mast_opponents`` "random", the authors'
+  submission code GAIGResearch/TabletopGames c6d074e6646916e9f28082b03845625c881593ee,
+  ``MultiTreeNode.oneSearchIteration``: ``currentActor == decisionPlayer ?
+  getRolloutStrategy() : getOpponentModel()``, oppModelType RANDOM); the MAST table is decayed at
+  the start of the search and updated once per iteration with every player's moves (the
+  rollout's, then the tree's, with the raw evaluation), as in ``ISMCTSBot``.
 * **Final move** from the root player's tree: ``best_action`` (TAG's SIMPLE, the highest mean,
-  ties at random).
+  ties at random). Under ``tree_policy`` "RegretMatching" (selection as NoAveragingRM in every
+  tree) the root player's root keeps the average strategy as the single tree does
+  (``common.RootAverage``: after each backup that brings its visits to a multiple of
+  max(#actions, 10), the top-up at the end), and the move is sampled from it
+  (``common.rm_final``): the submission code's ``MultiTreeNode.bestAction`` is
+  ``roots[decisionPlayer].bestAction()``, whose ``backUpSingleNode`` keeps the average.
 
-Not modelled: MaxMC backup, the rollout terminations other than EXACT and TAG's
-``rolloutLengthPerPlayer`` (they need the settings and kernel counters of docs/tag_agents.md,
-section 7), tree reuse, paranoid backups.
+Not modelled: MaxMC backup, the rollout terminations END_ACTION and START_ACTION (no paper row
+uses them), tree reuse, paranoid backups. TAG's ``rolloutLengthPerPlayer`` is the callers'
+(``pimcts_tag_agents.tag_agent_kwargs`` multiplies the length).
 """
 
 from __future__ import annotations
@@ -59,7 +74,7 @@ import pyspiel
 
 from infosets.core.chance import sample_chance
 from infosets.search import tag_rules as tr
-from infosets.search.common import argmax_random, tag_choice
+from infosets.search.common import RootAverage, argmax_random, tag_choice
 from infosets.search.settings import DEFAULT, MCTSSettings
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -102,21 +117,15 @@ def ucb_scores(n, w, valid, low: float, high: float, c: float, fpu: float) -> li
 
 def check_settings(settings: MCTSSettings, uct_c: float) -> None:
     """A one-line ValueError for what MultiTree cannot run: a backup other than the mean, a
-    rollout termination other than EXACT, tree reuse, RegretMatching (its root average is not kept here),
-    MAST with random opponents (MultiTree's rollouts move every player by MAST), an exploration
+    rollout termination other than EXACT, END_TURN and END_ROUND, tree reuse, an exploration
     weight that is not a finite number >= 0."""
     if settings.backup != "mean":
         raise ValueError(f"backup: MultiTree backs up the mean only, got {settings.backup!r}")
-    if settings.rollout_termination != "EXACT":
-        raise ValueError("rollout_termination: MultiTree stops by EXACT only, "
+    if settings.rollout_termination not in ("EXACT", "END_TURN", "END_ROUND"):
+        raise ValueError("rollout_termination: MultiTree stops by EXACT, END_TURN or END_ROUND only, "
                          f"got {settings.rollout_termination!r}")
     if settings.reuse_tree:
         raise ValueError("reuse_tree: MultiTree does not keep its trees between decisions yet")
-    if settings.tree_policy == "RegretMatching":
-        raise ValueError("tree_policy: MultiTree keeps no RegretMatching root average yet")
-    if settings.rollout == "MAST" and settings.mast_opponents != "MAST":
-        raise ValueError("mast_opponents: MultiTree's MAST rollouts move every player by MAST, "
-                         f"got {settings.mast_opponents!r}")
     if not (math.isfinite(uct_c) and uct_c >= 0):
         raise ValueError(f"uct_c: must be a finite number >= 0, got {uct_c}")
 
@@ -127,7 +136,11 @@ class MultiTree:
 
     ``scale`` (``common.RewardScale`` or None for raw rewards) maps an evaluation to the stored
     rewards; ``heuristic(state) -> values`` scores a state cut off before the end; ``mast`` is the
-    table (``mast_n``, ``mast_w``) under MAST rollouts, updated in place.
+    table (``mast_n``, ``mast_w``) under MAST rollouts, updated in place; ``mast_player`` the
+    one player moving by MAST under ``mast_opponents`` "random" (None: every player);
+    ``counter(state) -> int`` the game's turn or round counter under END_TURN / END_ROUND.
+    ``rm_average``: under RegretMatching, the root's (legal actions, summed distributions) after
+    ``multitree_search``.
     """
 
     def __init__(
@@ -138,18 +151,25 @@ class MultiTree:
         uct_c: float = 1.0,
         scale=None,
         mast=None,
+        counter=None,
     ):
         if not 0 <= player < num_players:
             raise ValueError(f"player: must be in 0..{num_players - 1}, got {player}")
         check_settings(settings, uct_c)
         if settings.rollout == "MAST" and mast is None:
             raise ValueError("mast: MAST rollouts need the table (mast_n, mast_w)")
+        if settings.rollout_termination != "EXACT" and counter is None:
+            raise ValueError(f"counter: {settings.rollout_termination} needs the game's turn/round counter")
+        self.counter, self.termination = counter, tr.TERMINATIONS[settings.rollout_termination]
         self.player, self.num_players, self.settings = player, num_players, settings
         self.uct_c, self.scale, self.mast = float(uct_c), scale, mast
         self.fpu = tr.FPU_DEFAULT if settings.fpu is None else settings.fpu
         self.roots: list[TreeNode | None] = [None] * num_players
         self.roots[player] = TreeNode(0)
         self.bounds = [[math.inf, -math.inf] for _ in range(num_players)]
+        random_opponents = settings.rollout == "MAST" and settings.mast_opponents == "random"
+        self.mast_player = player if random_opponents else None
+        self.rm_average = None
 
     # -- one iteration -------------------------------------------------------------------
     def iterate(self, world, rnd) -> None:
@@ -158,6 +178,7 @@ class MultiTree:
         cur, last = list(self.roots), [None] * players
         expanded, depth_hit = [False] * players, [False] * players
         path, rollout = [], []  # tree moves (node, action, mover); rollout moves (mover, action)
+        counter, count = self.counter, None  # END_TURN/END_ROUND: the count before the last rollout move
         mover = _settle(world, rnd)
         while mover != TERMINAL:
             node = cur[mover]
@@ -174,6 +195,8 @@ class MultiTree:
             if expanded[mover] or depth_hit[mover]:
                 action = self._rollout_move(world, mover, legal, rnd)
                 rollout.append((mover, action))
+                if counter is not None:
+                    count = counter(world)
             else:
                 action = self._select(node, mover, legal, rnd)
                 path.append((node, action, mover))
@@ -182,8 +205,10 @@ class MultiTree:
                     depth_hit[mover] = True
             world.apply_action(action)
             mover = _settle(world, rnd)
-            if limit is not None and mover != TERMINAL and tr.rollout_finished(False, len(rollout), limit):
-                break
+            if limit is not None and mover != TERMINAL:
+                changed = count is not None and counter(world) != count
+                if tr.rollout_finished(False, len(rollout), limit, self.termination, changed, changed):
+                    break
         values = list(world.returns()) if mover == TERMINAL else list(self.settings.heuristic(world))
         self._backup(path, values)
         if self.mast is not None:  # MAST Both: the rollout's moves, then the tree's
@@ -230,8 +255,9 @@ class MultiTree:
         return legal[index]
 
     def _rollout_move(self, world, mover: int, legal, rnd) -> int:
-        """A rollout move: uniformly random (one draw, as ``common.random_rollout``) or MAST's."""
-        if self.settings.rollout == "MAST":
+        """A rollout move: uniformly random (one draw, as ``common.random_rollout``) or MAST's
+        (every player's, or the root player's only under ``mast_opponents`` "random")."""
+        if self.settings.rollout == "MAST" and self.mast_player in (None, mover):
             values = tr.mast_values(self.mast[0], self.mast[1], mover, legal)
             return legal[tr.mast_rollout_choice(values, rnd, self.settings.mast_boltzmann)]
         return legal[int(rnd.random() * len(legal))]
@@ -288,6 +314,7 @@ def multitree_search(
     scale=None,
     mast=None,
     world_rng=None,
+    counter=None,
 ) -> MultiTree:
     """A MultiTree search of ``iterations`` iterations from ``state`` (``player`` to move), each
     on a world ``sampler(state, player, world_rng)``; ``world_rng`` defaults to ``rnd``, the
@@ -295,8 +322,10 @@ def multitree_search(
     compiled twin does; a sampler drawing from a numpy Generator is given one here).
     ``settings``: tree policy, rollout, rollout length and its ``heuristic``, max depth, FPU,
     epsilon (``MCTSSettings``); ``scale``: ``common.RewardScale`` (None: raw rewards); ``mast``:
-    the MAST table, decayed by ``settings.mast_gamma`` first. Returns the trees
-    (``root_stats``, ``sizes``); ``best_action(trees.root_stats(), rnd)`` is the move."""
+    the MAST table, decayed by ``settings.mast_gamma`` first; ``counter``: the game's turn or
+    round counter under END_TURN / END_ROUND (``kernels.rollout_counter``). Returns the trees
+    (``root_stats``, ``sizes``); ``best_action(trees.root_stats(), rnd)`` is the move (under
+    RegretMatching ``common.rm_final(*trees.rm_average, rnd)``)."""
     if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
         raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
     if settings.rollout_length is not None and settings.heuristic is None:
@@ -304,10 +333,25 @@ def multitree_search(
     if settings.rollout == "MAST" and mast is not None:
         tr.mast_decay(*mast, settings.mast_gamma)
     table = mast if settings.rollout == "MAST" else None
-    trees = MultiTree(player, num_players, settings, uct_c, scale, table)
+    trees = MultiTree(player, num_players, settings, uct_c, scale, table, counter)
+    regret_matching = settings.tree_policy == "RegretMatching"
+    rm = RootAverage(state.legal_actions(), settings.fpu) if regret_matching else None
+    root = trees.roots[player]
     for _ in range(iterations):
         trees.iterate(sampler(state, player, rnd if world_rng is None else world_rng), rnd)
+        if rm is not None and rm.due(root.visits):
+            rm.add(*_rm_root(root, rm.legal))
+    if rm is not None:
+        trees.rm_average = rm.finish(*_rm_root(root, rm.legal))
     return trees
+
+
+def _rm_root(root: TreeNode, legal):
+    """RegretMatching: the root's statistics for ``common.RootAverage`` over ``legal``: its
+    actions' visits and reward sums, its selections and their reward sum."""
+    stats = root.stats
+    n = [stats[a][N] if a in stats else 0 for a in legal]
+    return n, [stats[a][W] if a in stats else 0.0 for a in legal], root.visits, root.wsum
 
 
 def best_action(root: dict[int, tuple[int, float]], rnd):

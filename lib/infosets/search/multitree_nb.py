@@ -42,6 +42,7 @@ from infosets.search import tag_rules as tr
 from infosets.search.compiled import (
     CHANCE,
     POLICIES,
+    POLICY_REGRET_MATCHING,
     POLICY_UCB,
     TERMINAL,
     draw_chance,
@@ -56,20 +57,28 @@ from infosets.search.tag_rules_nb import (
     nb_mast_rollout_choice,
     nb_mast_update,
     nb_mast_values,
+    nb_rm_average_due,
+    nb_rm_average_update,
+    nb_rm_regrets,
     nb_update_reward_bounds,
 )
 
 # The kernel contract, bound per game by ``engine_for``; the game-free module never calls them.
 nb_current_player = nb_legal_actions = nb_chance_outcomes = nb_apply_action = None
 nb_returns = nb_heuristic = nb_infostate_key = nb_determinize = None
+nb_turn = nb_round = None  # optional: TAG's counters (END_TURN/END_ROUND rollouts)
 
 # The search's settings, scalars only: root ``player``, ``limit`` (rollout moves, -1 none),
 # ``max_depth`` (-1 none), exploration ``c``, ``fpu``, ``epsilon``, tree ``policy`` code
 # (``compiled.POLICIES``), ``mast`` and its ``temperature``, the reward scale (``normalize``,
 # ``low``, ``span``), ``fresh``: a world determinized per iteration (IS-MCTS), else one world
-# determinized before the first iteration and copied at each (OL-MCTS).
+# determinized before the first iteration and copied at each (OL-MCTS); ``mast_player``: the one
+# player moving by MAST under ``mast_opponents`` "random", -1 for every player; ``termination``:
+# the rollout termination code (``tag_rules.TERMINATIONS``: EXACT, END_TURN or END_ROUND).
 Config = namedtuple(
-    "Config", "player limit max_depth c fpu epsilon policy mast temperature normalize low span fresh"
+    "Config",
+    "player limit max_depth c fpu epsilon policy mast temperature normalize low span fresh mast_player "
+    "termination",
 )
 N, VALID, W, Q = range(4)  # stats[node, action, :]
 FIRST_CAPACITY = 64  # nodes allocated at first
@@ -192,9 +201,15 @@ def _settle(st, buf, probs, rng):
     return mover
 
 
+def _counter(st, termination):
+    """The kernel's turn (END_TURN) or round (END_ROUND) counter of ``st``."""
+    return nb_turn(st) if termination == tr.END_TURN else nb_round(st)
+
+
 def _rollout_move(mover, buf, m, cfg, rng, mast_n, mast_w, vals, pots):
-    """``MultiTree._rollout_move``: uniformly random (one draw) or MAST's choice."""
-    if cfg.mast:
+    """``MultiTree._rollout_move``: uniformly random (one draw) or MAST's choice (every
+    player's, or ``cfg.mast_player``'s only)."""
+    if cfg.mast and (cfg.mast_player < 0 or mover == cfg.mast_player):
         nb_mast_values(mast_n, mast_w, mover, buf, m, 0.0, vals)
         return buf[nb_mast_rollout_choice(vals, m, cfg.temperature, 0.0, rng, pots)]
     return buf[int(rng_random(rng) * m)]
@@ -235,11 +250,14 @@ def _play(
     depth_hit[:] = False
     plen = 0
     nroll = 0
+    before, counted = 0, False  # END_TURN/END_ROUND: the counter before the last rollout move
     mover = _settle(st, buf, probs, rng)
     while mover != TERMINAL:
         node = _locate(mover, cur, last, expanded, roots, depth, children, count)
         m = nb_legal_actions(st, buf)
         if expanded[mover] or depth_hit[mover]:
+            if cfg.termination != tr.EXACT:
+                before, counted = _counter(st, cfg.termination), True
             action = _rollout_move(mover, buf, m, cfg, rng, mast_n, mast_w, vals, pots)
             if cfg.mast:
                 rec_p, rec_a = record_rollout_move(rec_p, rec_a, nroll, mover, action)
@@ -253,20 +271,23 @@ def _play(
                 depth_hit[mover] = True
         nb_apply_action(st, action)
         mover = _settle(st, buf, probs, rng)
-        if cfg.limit >= 0 and mover != TERMINAL and nroll >= cfg.limit:  # finishRollout, EXACT
-            break
+        if cfg.limit >= 0 and mover != TERMINAL and nroll >= cfg.limit:  # finishRollout
+            if cfg.termination == tr.EXACT or (counted and _counter(st, cfg.termination) != before):
+                break
     return plen, nroll, rec_p, rec_a, mover
 
 
 def multitree_tree(
-    state, iterations, cfg, rng, num_actions, num_players, mast_n, mast_w, root_stats, sizes, out_bounds
+    state, iterations, cfg, rng, num_actions, num_players, mast_n, mast_w, root_stats, sizes, out_bounds,
+    rm_average,
 ):
     """``multitree.multitree_search`` on a kernel state (``cfg`` a ``Config``): each iteration on
     a world determinized for ``cfg.player`` (``cfg.fresh``), or all on one world determinized
     first. Player p's root statistics go to ``root_stats[p]`` (per action: visits, availability,
     reward sum, sum of squares), its tree's node count to ``sizes[p]`` and its reward bounds to
     ``out_bounds[p]``; the MAST table ``mast_n``/``mast_w`` is updated in place under
-    ``cfg.mast``."""
+    ``cfg.mast``; under RegretMatching the root's average strategy is summed into
+    ``rm_average[action]`` (``multitree_search``'s ``common.RootAverage``)."""
     capacity = min(num_players * (iterations + 1), FIRST_CAPACITY)
     depth, visits, wsum = np.zeros(capacity, np.int64), np.zeros(capacity, np.int64), np.zeros(capacity)
     children = np.full((capacity, num_actions), -1, np.int64)
@@ -285,6 +306,8 @@ def multitree_tree(
     values, vec = np.zeros(num_players), np.zeros(num_players)
     rec_p, rec_a = np.empty(0, np.int64), np.empty(0, np.int64)
     world = state.copy()
+    root_legal = np.empty(num_actions, np.int64)
+    root_m = nb_legal_actions(world, root_legal)
     if not cfg.fresh:
         nb_determinize(world, cfg.player, rng)
     for _ in range(iterations):
@@ -327,11 +350,33 @@ def multitree_tree(
         else:
             nb_heuristic(st, values)
         _backup(path, plen, values, vec, roots, bounds, visits, wsum, stats, cfg)
+        if cfg.policy == POLICY_REGRET_MATCHING and nb_rm_average_due(visits[0], root_m):
+            _rm_root_add(root_legal, root_m, stats, visits, wsum, cfg.fpu, scratch, rm_average)
         if cfg.mast:  # MAST Both: the rollout's moves, then the tree's (tag_rules.mast_update)
             nb_mast_update(mast_n, mast_w, rec_p, rec_a, nroll, values)
             nb_mast_update(mast_n, mast_w, path[:, 2], path[:, 1], plen, values)
+    if cfg.policy == POLICY_REGRET_MATCHING and visits[0] <= max(root_m, 10):  # the final move's top-up
+        _rm_root_add(root_legal, root_m, stats, visits, wsum, cfg.fpu, scratch, rm_average)
     _report(roots, children, stats, count[0], root_stats, sizes)
     out_bounds[:] = bounds
+
+
+@nb.njit(cache=True)
+def _rm_root_add(legal, m, stats, visits, wsum, fpu, scratch, average):
+    """RegretMatching: the root player's root (node 0) adds its regret-matching distribution
+    over its ``m`` legal actions ``legal`` to ``average[action]`` (``common.rm_average_add``;
+    ``scratch`` rows 0-2 and 4 as work space). Called after a backup when
+    ``nb_rm_average_due`` and at the end when the root has at most max(m, 10) visits: the
+    root is visited once every iteration, so the updates made number visits // max(m, 10)
+    and ``tag_rules.rm_average_top_up_due`` reduces to that."""
+    for i in range(m):
+        scratch[0, i] = stats[0, legal[i], N]
+        scratch[1, i] = stats[0, legal[i], W]
+        scratch[2, i] = 0.0
+    nb_rm_regrets(scratch[0], scratch[1], m, visits[0], wsum[0], fpu, scratch[4])
+    nb_rm_average_update(scratch[4], m, scratch[2])
+    for i in range(m):
+        average[legal[i]] += scratch[2, i]
 
 
 @nb.njit(cache=True)
@@ -352,7 +397,7 @@ def _report(roots, children, stats, count, root_stats, sizes):
 
 # The functions that call a game's kernel, compiled per game by ``engine_for`` (compiled's chance
 # draw among them, bound to the game here too); all but the search are inlined into it.
-GAME_FUNCTIONS = ("draw_chance", "_settle", "_rollout_move", "_play", "multitree_tree")
+GAME_FUNCTIONS = ("draw_chance", "_settle", "_counter", "_rollout_move", "_play", "multitree_tree")
 
 
 def engine_for(rules: ModuleType) -> SimpleNamespace:
@@ -384,12 +429,15 @@ class CompiledMultiTree:
             settings.rollout == "MAST",
             float(settings.mast_boltzmann),
         )
+        self._random_opponents = settings.rollout == "MAST" and settings.mast_opponents == "random"
+        self._termination = tr.TERMINATIONS[settings.rollout_termination]
         shape = (kernel.num_players, kernel.num_actions) if settings.rollout == "MAST" else (1, 1)
         self.mast_n = np.zeros(shape, np.int64)
         self.mast_w = np.zeros(shape, np.float64)
         self.last_roots: list[dict[int, tuple[int, float]]] = []
         self.last_sizes: list[int] = []
         self.last_rows = self.last_bounds = None
+        self.last_rm_average = None
 
     def search(self, state, player: int, iterations: int, rnd, array: np.ndarray | None = None, fresh=True):
         """Root statistics {action: (visits, mean stored reward)} of ``player``'s tree after
@@ -397,7 +445,8 @@ class CompiledMultiTree:
         PCG32 ``rnd`` (its state carried back); ``fresh``: a world per iteration, else one world
         for all. Every player's root statistics are left in ``last_roots`` (their rows, visits,
         availability, reward sum and sum of squares per action, in ``last_rows``), the tree
-        sizes in ``last_sizes`` and the trees' reward bounds in ``last_bounds``."""
+        sizes in ``last_sizes``, the trees' reward bounds in ``last_bounds`` and, under
+        RegretMatching, the root's (legal actions, summed distributions) in ``last_rm_average``."""
         kernel, scale = self.kernel, self.scale
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations: must be an int >= 1, got {iterations!r}")
@@ -413,10 +462,13 @@ class CompiledMultiTree:
             float(scale.low) if normalize else 0.0,
             float(scale.span) if normalize else 1.0,
             bool(fresh),
+            player if self._random_opponents else -1,
+            self._termination,
         )
         root_stats = np.zeros((kernel.num_players, kernel.num_actions, 4), np.float64)
         sizes = np.zeros(kernel.num_players, np.int64)
         bounds = np.empty((kernel.num_players, 2), np.float64)
+        rm_average = np.zeros(kernel.num_actions, np.float64)
         if cfg.mast:
             nb_mast_decay(self.mast_n, self.mast_w, float(self.settings.mast_gamma))
         stream = rnd.to_array()
@@ -432,12 +484,22 @@ class CompiledMultiTree:
             root_stats,
             sizes,
             bounds,
+            rm_average,
         )
         rnd.load(stream)
+        if cfg.policy == POLICIES["RegretMatching"]:
+            legal = state.legal_actions() if state is not None else _legal_of(kernel, array)
+            self.last_rm_average = (list(legal), [float(rm_average[a]) for a in legal])
         self.last_rows, self.last_bounds = root_stats, bounds
         self.last_roots = [_root_dict(root_stats[p]) for p in range(kernel.num_players)]
         self.last_sizes = sizes.tolist()
         return self.last_roots[player]
+
+
+def _legal_of(kernel, array: np.ndarray) -> list[int]:
+    """The legal actions of a kernel state array, in the kernel's order."""
+    buf = np.empty(kernel.num_actions, np.int64)
+    return buf[: kernel.rules.nb_legal_actions(array, buf)].tolist()
 
 
 def _root_dict(rows: np.ndarray) -> dict[int, tuple[int, float]]:

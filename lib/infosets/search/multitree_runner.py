@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from infosets.games.kernels import rollout_counter
 from infosets.search.multitree import VALID, N, W, check_settings, multitree_search
 from infosets.search.multitree_nb import CompiledMultiTree
 
@@ -36,8 +37,9 @@ class MultiTreeRunner:
 
     After ``search``: ``last_bounds`` (the root player's tree's reward bounds),
     ``last_availability`` {action: availability at the root}, ``last_sizes`` (nodes per
-    player's tree) and ``last_info`` (the bots' ``last_search_info``: tree depths are not
-    tracked by this search, so NaN and -1, with the tree sizes).
+    player's tree), ``last_info`` (the bots' ``last_search_info``: tree depths are not
+    tracked by this search, so NaN and -1, with the tree sizes) and, under RegretMatching,
+    ``last_rm_average`` (the root's legal actions and summed distributions, ``common.rm_final``).
     """
 
     def __init__(self, game, kernel, engine: str, uct_c: float, scale, settings, rollout_policy=None):
@@ -50,6 +52,7 @@ class MultiTreeRunner:
             raise ValueError(f"engine: MultiTree runs on 'python' or 'compiled', got {engine!r}")
         self.engine, self.uct_c, self.scale, self.settings = engine, float(uct_c), scale, settings
         self.num_players = game.num_players()
+        self._counter = rollout_counter(game, settings.rollout_termination, engine == "compiled")  # END_*
         self._front = CompiledMultiTree(kernel, self.uct_c, scale, settings) if engine == "compiled" else None
         shape = (self.num_players, game.num_distinct_actions()) if settings.rollout == "MAST" else (1, 1)
         self.mast = (np.zeros(shape, np.int64), np.zeros(shape, np.float64))
@@ -57,6 +60,7 @@ class MultiTreeRunner:
         self.last_availability: dict[int, int] = {}
         self.last_sizes: list[int] = []
         self.last_info: dict | None = None
+        self.last_rm_average = None
 
     def search(self, state, player: int, iterations: int, rnd, *, fresh: bool, sampler, world_rng):
         """{action: (visits, reward sum)} at ``player``'s root, over the actions legal there at
@@ -72,11 +76,13 @@ class MultiTreeRunner:
                 for a in np.flatnonzero(rows[:, VALID])
             }
             sizes = self._front.last_sizes
+            self.last_rm_average = self._front.last_rm_average
         else:
             trees = self._python(state, player, iterations, rnd, fresh, sampler, world_rng)
             root = trees.roots[player]
             stats = {a: (r[N], r[W], r[VALID]) for a, r in sorted(root.stats.items())}
             bounds, sizes = trees.bounds[player], trees.sizes()
+            self.last_rm_average = trees.rm_average
         self.last_bounds = (float(bounds[0]), float(bounds[1]))
         self.last_availability = {a: s[2] for a, s in stats.items()}
         self.last_sizes = list(sizes)
@@ -101,6 +107,7 @@ class MultiTreeRunner:
             scale=self.scale,
             mast=mast,
             world_rng=world_rng,
+            counter=self._counter,
         )
 
 
