@@ -503,7 +503,8 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
 
     An ablation task (``ablation_tasks``: params "ablate", a TAG setting) switches that setting
     off for the focus agent and every OL-MCTS opponent alike, and its rows record the value
-    each ran it at, read from the bots' ``settings`` ("ablated_focus", "ablated_opponents")."""
+    each ran it at, read from the bots' ``settings`` ("ablated_focus", "ablated_opponents": every
+    value seen in the task, "|"-joined)."""
     game = pyspiel.load_game(params["game"])
     n = game.num_players()
     ablate = params.get("ablate")
@@ -512,17 +513,19 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
              "aggregation": params["aggregation"], **switch}
     opponent = {"agent": "olmcts", "budget": params["budget"], **switch}
     current: dict = {}
-    made: dict = {"focus": [], "olmcts": []}  # every bot of the task, for ablated_values
+    ran: dict = {"focus": set(), "opponents": set()}  # the ablated setting's values, per entrant
 
     def make_opponent(g, p, rng):
         bot = make_agent(g, p, opponent, cfg, rng, params["game"])
-        made["olmcts"].append(bot)
+        if ablate is not None:
+            ran["opponents"].add(setting_value(bot, ablate))
         return bot
 
     def make_focus(g, p, rng):
         bot = make_agent(g, p, agent, cfg, rng, params["game"])
         current["bot"], current["box"] = bot, attach_probe(bot)
-        made["focus"].append(bot)
+        if ablate is not None:
+            ran["focus"].add(setting_value(bot, ablate))
         return bot
 
     records: dict = {}
@@ -548,17 +551,15 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
                      "decisions": len(searched), "cpu_seconds": r["seconds"],
                      **{c: float(searched[c].mean()) if searched[c].notna().any() else np.nan
                         for c in searched.columns},
-                     **({} if ablate is None else ablated_values(made, ablate))})
+                     **({} if ablate is None else
+                        {f"ablated_{k}": "|".join(sorted(v)) for k, v in ran.items()})})
     return rows
 
 
-def ablated_values(made: dict, setting: str) -> dict:
-    """The values of ``setting`` the bots of an ablation task ran with, read from their
-    ``settings``: the focus bots' and the OL-MCTS opponents', each "|"-joined if they differ."""
-    def values(bots):
-        return "|".join(sorted({str(getattr(getattr(b, "settings", None), setting, None))
-                                for b in bots}))
-    return {"ablated_focus": values(made["focus"]), "ablated_opponents": values(made["olmcts"])}
+def setting_value(bot, setting: str) -> str:
+    """The value of a TAG ``setting`` ``bot`` runs with, read from its ``settings`` ("None" for
+    a bot without them); an ablation row records it for the focus bots and the opponents."""
+    return str(getattr(getattr(bot, "settings", None), setting, None))
 
 
 def agent_configs(cfg, budget: int, part: str = "main") -> list[dict]:
