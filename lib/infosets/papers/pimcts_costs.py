@@ -316,10 +316,10 @@ def plan_ablation(cfg, model: dict) -> list[dict]:
                              "python -m infosets.papers.pimcts_costs")
         fit = fit_for(model, game, budget)
         players = fit["players"]
-        games = sum(players * len(deal_block(cfg, game, players, p["block"], "ablation"))
-                    for p in params)
-        seconds = sum(game_seconds(fit, p["agent"], budget, p["D"]) * players
-                      * len(deal_block(cfg, game, players, p["block"], "ablation")) for p in params)
+        played = [players * len(deal_block(cfg, game, players, p["block"], "ablation"))
+                  for p in params]  # games of each task
+        games = sum(played)
+        seconds = sum(game_seconds(fit, p["agent"], budget, p["D"]) * n for p, n in zip(params, played))
         agents = len({(p["agent"], p["D"]) for p in params})
         rows.append({"sweep": "ablation", "game": f"{game} ({setting} off)", "budget": budget,
                      "cells": agents, "games_per_cell": games // agents, "games": games,
