@@ -66,5 +66,14 @@ def test_every_sweep_a_notebook_runs_is_planned():
 
     for slug, sweeps in task_costs.SWEEPS.items():
         assert _notebook_sweeps(slug) <= set(sweeps), slug
-    planned = set(plan(preset_config("paper"), load_costs())["sweep"]) - {"all"}
-    assert _notebook_sweeps("pimcts_aggregation") == planned == {"tournament", "disambiguation"}
+    # the ablation sweep runs only where a preset asks for it (as the tag preset does; here on
+    # the paper preset, whose games all have measured costs): the plan must count it there
+    tag = preset_config("tag")
+    with_ablation = config.load("pimcts_aggregation", "paper", overrides={
+        "tag_agents": True, "ablation_games": tag["ablation_games"],
+        "ablation_settings": tag["ablation_settings"], "ablation_games_per_cell": 60,
+        "ablation_pimcts": {g: "D=10 TotalVisits" for g in tag["ablation_games"]}})
+    planned = set(plan(with_ablation, load_costs())["sweep"]) - {"all"}
+    assert _notebook_sweeps("pimcts_aggregation") == planned == {"tournament", "disambiguation",
+                                                                 "ablation"}
+    assert "ablation" not in set(plan(preset_config("paper"), load_costs())["sweep"])

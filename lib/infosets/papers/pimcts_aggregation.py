@@ -14,6 +14,12 @@ and games per cell (a port may be in either: the slices only group cost), and
 ``high_budget_games`` (Fig. 2: the paper's 10000 iterations), which run again at
 ``high_budgets``. A port with a numba kernel is searched by the compiled engine; one without
 on its pure-Python kernel (``state.kernel``), with worlds drawn by ``kernel.resample``.
+
+The ablation (``ablation_tasks``, issue 56; ``pimcts_ablation`` says what is switched off and
+to what): with ``tag_agents`` on, ``ablation_games`` replay their Fig. 1 deals with one TAG
+setting at a time switched off for every agent at the table, for three focus agents (OL-MCTS,
+IS-MCTS and one PI-MCTS cell, ``ablation_pimcts``); the "all on" condition is the tournament's
+own cells. Empty by default: a preset without it plans no ablation task.
 """
 
 from __future__ import annotations
@@ -33,6 +39,12 @@ from infosets.experiments.tasks import Task
 from infosets.games import heuristics
 from infosets.games.determinizers import determinizer_obstacle, infostate_key, sampler_for
 from infosets.games.kernels import kernel_for
+from infosets.papers.pimcts_ablation import (
+    ABLATABLE,
+    cell_obstacle,
+    derive_ablation,
+    switched_off,
+)
 from infosets.papers.pimcts_tag_agents import missing_settings, tag_agent_kwargs, tag_agent_row
 from infosets.search.common import is_python_game
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
@@ -165,7 +177,27 @@ def _derive(values: dict) -> dict:
     _check_tag_agents(values)
     return {"d_grid": main["d_grid"],
             "slices": {"main": main, "tabletop": tabletop, "high": high},
-            "n_cells": main["n_cells"] + tabletop["n_cells"] + high["n_cells"]}
+            "n_cells": main["n_cells"] + tabletop["n_cells"] + high["n_cells"],
+            "ablation": _derive_ablation(values, main, tabletop)}
+
+
+def _derive_ablation(values: dict, main: dict, tabletop: dict) -> dict:
+    """The ablation's conditions (``pimcts_ablation.derive_ablation``), each game at its Fig. 1
+    budget (its slice's first), D grid and games per cell."""
+    def fig1(game):
+        return tabletop if game in values["tabletop_games"] else main
+
+    def grid_of(game):
+        sl = fig1(game)
+        budget = sl["budgets"][0]
+        return budget, sl["d_grid"][str(budget)]
+
+    def games_per_cell_of(game):
+        sl = fig1(game)
+        return sl["games_per_cell_by_game"].get(game, sl["games_per_cell"])
+
+    return derive_ablation(values, lambda g: tag_agent_row(*game_key(g)), grid_of,
+                           games_per_cell_of)
 
 
 SCHEMA = Schema(
@@ -232,6 +264,19 @@ SCHEMA = Schema(
         "disambiguation_decisions": Param(int, lo=0, hi=100_000,
                                           doc="decisions measured per game, evenly spaced "
                                               "(0: every decision)"),
+        "ablation_games": Param(list, item=str, game=True,
+                                doc="games whose TAG settings are switched off in turn (each in "
+                                    "games or tabletop_games, tag_agents on; [] runs no ablation)"),
+        "ablation_settings": Param(list, item=str, choices=list(ABLATABLE),
+                                   doc="TAG settings switched off in turn (to TAG's default, for "
+                                       "every agent at the table); one at its default in a game "
+                                       "is skipped there"),
+        "ablation_pimcts": Param(dict, item=str, optional=True, accept=cell_obstacle,
+                                 doc="per ablation game, the PI-MCTS cell it plays, {game: "
+                                     "'D=10 TotalVisits'} (chosen from the stage results)"),
+        "ablation_games_per_cell": Param(int, lo=1, hi=100_000, optional=True,
+                                         doc="games per agent and condition of the ablation "
+                                             "(null: the game's Fig. 1 games per cell)"),
     },
     derive=_derive,
 )
@@ -313,17 +358,20 @@ def is_paper_game(game_string: str) -> bool:
     return paper_settings(game_string) is not None
 
 
-def tuned_kwargs(bot_class, game_string: str, cfg: dict) -> dict:
+def tuned_kwargs(bot_class, game_string: str, cfg: dict, ablate: str | None = None) -> dict:
     """The per-game settings (K, rollout length, heuristic, depth limit, FPU, epsilon) of a
     paper game for ``bot_class``, one set for OL-MCTS, PI-MCTS and IS-MCTS alike.
 
     Passed only when ``cfg["tuned_settings"]`` is on, the game is in the settings table, and
     the bot's constructor takes ``rollout_length`` (an engine without per-game settings gets
-    none of them, so K stays ``cfg["uct_c"]``); each keyword only if the signature has it."""
+    none of them, so K stays ``cfg["uct_c"]``); each keyword only if the signature has it.
+    ``ablate``: a TAG setting switched off (``pimcts_ablation.switched_off``; TAG agents only)."""
     if not cfg.get("tuned_settings"):
         return {}
     if cfg.get("tag_agents"):
-        return _tag_agent_kwargs(bot_class, game_string)
+        return _tag_agent_kwargs(bot_class, game_string, ablate)
+    if ablate is not None:
+        raise ValueError(f"ablate: {ablate!r} switches a TAG agent's setting off; needs tag_agents")
     row = paper_settings(game_string)
     if row is None:
         return {}
@@ -338,19 +386,22 @@ def tuned_kwargs(bot_class, game_string: str, cfg: dict) -> dict:
     return {k: v for k, v in kw.items() if k in accepted}
 
 
-def _tag_agent_kwargs(bot_class, game_string: str) -> dict:
-    """TAG's agent of a paper game (``pimcts_tag_agents``) for ``bot_class``; {} for a game
-    beyond the paper or an engine without per-game settings."""
+def _tag_agent_kwargs(bot_class, game_string: str, ablate: str | None = None) -> dict:
+    """TAG's agent of a paper game (``pimcts_tag_agents``) for ``bot_class``, with the setting
+    ``ablate`` switched off if given; {} for a game beyond the paper or an engine without
+    per-game settings."""
     row = tag_agent_row(*game_key(game_string))
     if row is None or "rollout_length" not in inspect.signature(bot_class.__init__).parameters:
         return {}
-    return tag_agent_kwargs(row, heuristics.heuristic)
+    return tag_agent_kwargs(row if ablate is None else switched_off(row, ablate), heuristics.heuristic)
 
 
 def make_agent(game, player, agent: dict, cfg: dict, rng, game_string: str | None = None):
-    """The bot for one seat. ``agent``: {"agent": "olmcts"|"pimcts"|"ismcts", "D", "aggregation"}.
-    Paper games take their TAG settings (``tuned_kwargs``) when the engine accepts them."""
+    """The bot for one seat. ``agent``: {"agent": "olmcts"|"pimcts"|"ismcts", "D", "aggregation"},
+    and "ablate" (a TAG setting switched off) in the ablation. Paper games take their TAG
+    settings (``tuned_kwargs``) when the engine accepts them."""
     budget = agent["budget"]
+    ablate = agent.get("ablate")
     engine = engine_for(game, cfg["engine"])
     # a port with a numba kernel is searched by the compiled engine (its own determinizer);
     # the others on their Python kernel
@@ -360,17 +411,17 @@ def make_agent(game, player, agent: dict, cfg: dict, rng, game_string: str | Non
         if cfg["ismcts_engine"] == "cpp" and not is_python_game(game):
             return make_cpp_ismcts_bot(game, iterations=budget, uct_c=cfg["uct_c"],
                                        seed=int(rng.integers(2**31 - 1)), final=cfg["final"])
-        kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(ISMCTSBot, name, cfg)}
+        kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(ISMCTSBot, name, cfg, ablate)}
         # ours: compiled where the game has a kernel (engine auto), else the Python reference
         return ISMCTSBot(game, player, iterations=budget, rng=rng, sampler=sampler,
                          normalize_rewards=cfg["normalize_rewards"], final=cfg["final"],
                          engine="python" if engine == "cpp" else engine, **kw)
     if agent["agent"] == "pimcts" and agent["D"] > 1:
-        kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(PIMCTSBot, name, cfg)}
+        kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(PIMCTSBot, name, cfg, ablate)}
         return PIMCTSBot(game, player, iterations=budget, determinizations=agent["D"],
                          aggregation=agent["aggregation"], rng=rng, sampler=sampler,
                          normalize_rewards=cfg["normalize_rewards"], engine=engine, **kw)
-    kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(OLMCTSBot, name, cfg)}
+    kw = {"uct_c": cfg["uct_c"], **tuned_kwargs(OLMCTSBot, name, cfg, ablate)}
     return OLMCTSBot(game, player, iterations=budget, rng=rng, sampler=sampler,
                      normalize_rewards=cfg["normalize_rewards"], final=cfg["final"], engine=engine,
                      **kw)
@@ -415,7 +466,10 @@ def decision_info(bot, box: dict, action: int) -> dict:
 
 def games_per_cell(cfg, game_string: str, part: str | None = None) -> int:
     """Games per agent config of a game in slice ``part`` (None: the game's Fig. 1 slice):
-    its per-game override if the preset gives one, else the slice's games_per_cell."""
+    its per-game override if the preset gives one, else the slice's games_per_cell; part
+    "ablation": the ablation's games per agent and condition (``_derive_ablation``)."""
+    if part == "ablation":
+        return cfg["ablation"]["games_per_cell"][game_string]
     sl = slice_of(cfg, game_string) if part is None else cfg["slices"][part]
     return sl["games_per_cell_by_game"].get(game_string, sl["games_per_cell"])
 
@@ -445,17 +499,33 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
     every other seat, each deal played once per seat rotation. Deal i of a game draws its
     chance outcomes from ``arena.deal_seed(root seed, game, i)`` in EVERY cell, so the cells
     of a game are compared deal by deal. One row per game, with the focus agent's per-decision
-    search records averaged over its decisions."""
+    search records averaged over its decisions.
+
+    An ablation task (``ablation_tasks``: params "ablate", a TAG setting) switches that setting
+    off for the focus agent and every OL-MCTS opponent alike, and its rows record the value
+    each ran it at, read from the bots' ``settings`` ("ablated_focus", "ablated_opponents": every
+    value seen in the task, "|"-joined)."""
     game = pyspiel.load_game(params["game"])
     n = game.num_players()
+    ablate = params.get("ablate")
+    switch = {} if ablate is None else {"ablate": ablate}
     agent = {"agent": params["agent"], "budget": params["budget"], "D": params["D"],
-             "aggregation": params["aggregation"]}
-    opponent = {"agent": "olmcts", "budget": params["budget"]}
+             "aggregation": params["aggregation"], **switch}
+    opponent = {"agent": "olmcts", "budget": params["budget"], **switch}
     current: dict = {}
+    ran: dict = {"focus": set(), "opponents": set()}  # the ablated setting's values, per entrant
+
+    def make_opponent(g, p, rng):
+        bot = make_agent(g, p, opponent, cfg, rng, params["game"])
+        if ablate is not None:
+            ran["opponents"].add(setting_value(bot, ablate))
+        return bot
 
     def make_focus(g, p, rng):
         bot = make_agent(g, p, agent, cfg, rng, params["game"])
         current["bot"], current["box"] = bot, attach_probe(bot)
+        if ablate is not None:
+            ran["focus"].add(setting_value(bot, ablate))
         return bot
 
     records: dict = {}
@@ -465,9 +535,7 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
             row = decision_info(current["bot"], current["box"], info["action"])
             records.setdefault((info["deal"], info["rotation"]), []).append(row)
 
-    lineup = [arena.Entrant("focus", make_focus)] + [
-        arena.Entrant("olmcts", lambda g, p, rng: make_agent(g, p, opponent, cfg, rng, params["game"]))
-    ] * (n - 1)
+    lineup = [arena.Entrant("focus", make_focus)] + [arena.Entrant("olmcts", make_opponent)] * (n - 1)
     deals = deal_block(cfg, params["game"], n, params["block"], params.get("part"))
     rows = []
     for r in arena.duplicate_games(game, lineup, deals, entropy=int(seed.entropy),
@@ -482,8 +550,16 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
                      "score": r["score"], "focus_return": r["return"],
                      "decisions": len(searched), "cpu_seconds": r["seconds"],
                      **{c: float(searched[c].mean()) if searched[c].notna().any() else np.nan
-                        for c in searched.columns}})
+                        for c in searched.columns},
+                     **({} if ablate is None else
+                        {f"ablated_{k}": "|".join(sorted(v)) for k, v in ran.items()})})
     return rows
+
+
+def setting_value(bot, setting: str) -> str:
+    """The value of a TAG ``setting`` ``bot`` runs with, read from its ``settings`` ("None" for
+    a bot without them); an ablation row records it for the focus bots and the opponents."""
+    return str(getattr(getattr(bot, "settings", None), setting, None))
 
 
 def agent_configs(cfg, budget: int, part: str = "main") -> list[dict]:
@@ -514,6 +590,29 @@ def tournament_tasks(cfg, parts=("main", "tabletop", "high")) -> list[Task]:
             extra = {"part": "high"} if part == "high" else {}
             tasks += [Task(tournament_task, {"game": g, "budget": b, **a, "block": k, **extra})
                       for a in agent_configs(cfg, b, part) for k in range(blocks)]
+    return tasks
+
+
+def ablation_tasks(cfg) -> list[Task]:
+    """The ablation's tournament blocks (issue 56; ``pimcts_ablation``): per game of
+    ``ablation_games`` and TAG setting switched off (``cfg["ablation"]["conditions"]``), the
+    three focus agents OL-MCTS (the control), the chosen PI-MCTS cell (``ablation_pimcts``) and
+    IS-MCTS, against OL-MCTS, at the game's Fig. 1 budget, on the tournament's deals and
+    blocks (deal i is the same deal in every cell). Params carry "part": "ablation" and
+    "ablate": the setting, so no task id meets a tournament task's; the "all on" condition is
+    the tournament's own cells, never played again. Empty when the preset asks for none."""
+    ablation = cfg.get("ablation") or {"conditions": []}
+    tasks = []
+    for game, setting in ablation["conditions"]:
+        n = pyspiel.load_game(game).num_players()
+        blocks = math.ceil(deals_per_cell(cfg, game, n, "ablation") / max(1, cfg["block_size"] // n))
+        cell = ablation["pimcts"][game]
+        agents = [{"agent": "olmcts", "D": 1, "aggregation": "none"},
+                  {"agent": "pimcts", "D": cell["D"], "aggregation": cell["aggregation"]},
+                  {"agent": "ismcts", "D": 0, "aggregation": "none"}]
+        tasks += [Task(tournament_task, {"game": game, "budget": ablation["budgets"][game], **a,
+                                         "block": k, "part": "ablation", "ablate": setting})
+                  for a in agents for k in range(blocks)]
     return tasks
 
 

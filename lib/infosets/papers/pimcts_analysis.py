@@ -6,8 +6,9 @@ Games"; docs/papers/pimcts_aggregation.md), built from the rows of its tasks
 Figures: win rate vs D per aggregation with the IS-MCTS band (Fig. 1; Fig. 2 at the higher
 budget), budget fragmentation, the disambiguation curves, and PI-MCTS gain vs
 hidden-information persistence. Tables: game parameters, MCTS settings, win rates, the
-games beyond the paper, claims (tested in ``pimcts_claims``) and the CPU-hours of every
-preset (``pimcts_costs``).
+games beyond the paper, claims (tested in ``pimcts_claims``), the CPU-hours of every
+preset (``pimcts_costs``) and the ablation of TAG's settings (issue 56: the win-rate differences
+against OL-MCTS and the IS-MCTS verdict with each setting switched off, ``ablation_table``).
 
 Nothing here runs a task, and the tasks' module does not import this one, so editing a
 figure, a table or a claim leaves every committed run's results key unchanged.
@@ -29,7 +30,9 @@ from infosets.experiments.config import ConfigError
 from infosets.experiments.legends import figure_legend
 from infosets.games.determinizers import AOH_GAMES, determinizer_label
 from infosets.papers import pimcts_claims
+from infosets.papers.pimcts_ablation import ALL_ON
 from infosets.papers.pimcts_aggregation import (
+    deals_per_cell,
     engine_for,
     game_budgets,
     game_key,
@@ -642,3 +645,154 @@ def save_settings_table(session) -> pd.DataFrame:
     frame = frame.assign(applied_here=applied)
     session.save_table(frame, "mcts_settings", paper_ref="Sec. V (parameters tuned per game)")
     return frame
+
+
+# -- the ablation of TAG's settings (issue 56) ------------------------------------------------
+
+ABLATION_COLUMNS = ["game", "budget", "condition", "switched", "pimcts_cell", "n", "deals",
+                    "is_minus_ol", "is_minus_ol_lo", "is_minus_ol_hi", "is_vs_ol",
+                    "pi_minus_ol", "pi_minus_ol_lo", "pi_minus_ol_hi", "pi_vs_ol",
+                    "is_minus_pi", "is_minus_pi_lo", "is_minus_pi_hi", "verdict", "note"]
+NO_ABLATION = "This preset runs no ablation (ablation_games is empty): no ablation table or figure."
+
+
+def _side(lo: float, hi: float) -> str:
+    """Where a difference's 95% interval lies: "above" 0, "below" 0, else "inconclusive"."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return "inconclusive"
+    return "above" if lo > 0 else "below" if hi < 0 else "inconclusive"
+
+
+def _ablation_difference(table: pd.DataFrame, a: str, b: str) -> tuple[dict, str]:
+    """Cell ``a`` minus cell ``b`` on the pairs of ``table``, with the claims' paired t 95%
+    interval over the widest unit (``pimcts_claims._widest_unit``), and that unit."""
+    d, unit = pimcts_claims._widest_unit(pimcts_claims._paired_series(table, a, b))
+    if len(d) < 2:
+        return {"value": float(np.mean(d)) if len(d) else np.nan, "lo": np.nan, "hi": np.nan}, unit
+    est, _ = pimcts_claims.paired_test(d)
+    return {"value": est.value, "lo": est.lo, "hi": est.hi}, unit
+
+
+def ablation_condition(sub: pd.DataFrame, pi: str) -> dict:
+    """One condition's row of the ablation table from its rows ``sub`` (the three cells on
+    their deals): IS-MCTS - OL-MCTS and the PI-MCTS cell ``pi`` - OL-MCTS with their 95%
+    intervals and sides, IS-MCTS - PI-MCTS and the verdict of "IS-MCTS matches or beats the
+    PI-MCTS cell" (``pimcts_claims.noninferiority``), n (the games all three cells played)."""
+    out = {c: np.nan for c in ABLATION_COLUMNS[5:]}
+    table = pimcts_claims._cell_table(sub) if len(sub) else pd.DataFrame()
+    cells = ["control", "IS-MCTS", pi]
+    if not all(c in table.columns for c in cells):
+        absent = [c for c in cells if c not in table.columns]
+        return {**out, "n": 0, "deals": 0, "is_vs_ol": "", "pi_vs_ol": "", "verdict": "not run",
+                "note": f"no rows yet for {', '.join(absent)}"}
+    table = table[cells].dropna()
+    units = []
+    for name, (a, b) in (("is_minus_ol", ("IS-MCTS", "control")),
+                         ("pi_minus_ol", (pi, "control")), ("is_minus_pi", ("IS-MCTS", pi))):
+        est, unit = _ablation_difference(table, a, b)
+        out.update({name: est["value"], f"{name}_lo": est["lo"], f"{name}_hi": est["hi"]})
+        units.append(f"{name}: {unit}")
+    out["is_vs_ol"] = _side(out["is_minus_ol_lo"], out["is_minus_ol_hi"])
+    out["pi_vs_ol"] = _side(out["pi_minus_ol_lo"], out["pi_minus_ol_hi"])
+    d, _ = pimcts_claims._widest_unit(pimcts_claims._paired_series(table, "IS-MCTS", pi))
+    out["verdict"] = pimcts_claims.noninferiority(d)[1] if len(d) >= 2 else "inconclusive"
+    out.update({"n": len(table), "deals": table.index.get_level_values("deal").nunique(),
+                "note": "; ".join(units)})
+    return out
+
+
+def ablation_table(results: pd.DataFrame, ablation: pd.DataFrame, cfg) -> pd.DataFrame:
+    """Per ablation game (``cfg["ablation"]``, issue 56): one row per condition, "all on" first
+    (the tournament's own cells, ``results``, on the deals the ablation plays), then each TAG
+    setting switched off (``ablation`` rows, by their ``ablate``), then the settings skipped
+    because the game's row has them at TAG's default already ("not run"). Every difference is
+    paired per (deal, seat rotation) on the games all three cells played (``ablation_condition``).
+    The PI-MCTS cell is the one the preset names (``ablation_pimcts``), chosen from the stage
+    results: the "all on" row's PI-MCTS numbers include the deals it was chosen on, so they lean
+    its way. Empty (``ABLATION_COLUMNS``) for a preset without ablation."""
+    spec = cfg.get("ablation") or {"games": []}
+    rows = []
+    for game in spec["games"]:
+        budget, cell = spec["budgets"][game], spec["pimcts"][game]
+        pi = pimcts_claims.cell_label("pimcts", cell["D"], cell["aggregation"])
+        players = pyspiel.load_game(game).num_players()
+        deals = deals_per_cell(cfg, game, players, "ablation")
+        head = {"game": game, "budget": budget, "pimcts_cell": pi}
+        agents = {("olmcts", 1, "none"), ("ismcts", 0, "none"), ("pimcts", cell["D"], cell["aggregation"])}
+
+        def keep(frame, game=game, budget=budget, agents=agents, deals=deals):
+            if not len(frame):
+                return frame
+            mine = [(a, int(d), g) in agents
+                    for a, d, g in zip(frame["agent"], frame["D"], frame["aggregation"])]
+            return frame[(frame["game"] == game) & (frame["budget"] == budget)
+                         & (frame["deal"] < deals) & np.asarray(mine, dtype=bool)]
+
+        rows.append({**head, "condition": ALL_ON, "switched": "",
+                     **ablation_condition(keep(results), pi)})
+        mine = keep(ablation)
+        for g, setting in spec["conditions"]:
+            if g == game:
+                rows.append({**head, "condition": f"{setting} off",
+                             "switched": spec["switches"][game][setting],
+                             **ablation_condition(mine[mine["ablate"] == setting] if len(mine)
+                                                  else mine, pi)})
+        for g, setting in spec["skipped"]:
+            if g == game:
+                rows.append({**head, "condition": f"{setting} off", "switched": "",
+                             **ablation_condition(mine.iloc[:0], pi), "verdict": "not run",
+                             "note": f"{setting} is at TAG's default in this game's row: nothing "
+                                     "to switch off"})
+    return pd.DataFrame(rows, columns=ABLATION_COLUMNS)
+
+
+def save_ablation(results: pd.DataFrame, ablation: pd.DataFrame, session) -> pd.DataFrame:
+    """The ablation table (``ablation_table``), saved as ``ablation_tag_settings``; for a
+    preset without ablation, one printed line and an empty frame (nothing saved)."""
+    table = ablation_table(results, ablation, session.cfg)
+    if not len(table):
+        print(NO_ABLATION)
+        return table
+    session.save_table(table, "ablation_tag_settings", paper_ref="(ours: TAG settings ablated)")
+    return table
+
+
+def plot_ablation(table: pd.DataFrame, session):
+    """The ablation table as a figure: one panel per game, one row per condition played ("all
+    on" at the top), IS-MCTS - OL-MCTS (circles) and PI-MCTS - OL-MCTS (squares) as win-rate
+    differences with their paired 95% intervals; each row's label gives n and the verdict of
+    "IS-MCTS matches or beats the PI-MCTS cell". Nothing for an empty table."""
+    import matplotlib.pyplot as plt
+
+    played = table[table["verdict"] != "not run"] if len(table) else table
+    if not len(played):
+        return None
+    games = list(dict.fromkeys(played["game"]))
+    most = max(int((played["game"] == g).sum()) for g in games)
+    fig, axes = plt.subplots(len(games), 1, figsize=(8, (0.55 * most + 1.3) * len(games)),
+                             layout="constrained", squeeze=False)
+    axes = axes[:, 0]
+    for ax, game in zip(axes, games):
+        part = played[played["game"] == game].reset_index(drop=True)
+        y = -np.arange(len(part), dtype=float)
+        for col, marker, shift, label in (("is_minus_ol", "o", 0.12, "IS-MCTS − OL-MCTS"),
+                                           ("pi_minus_ol", "s", -0.12, "PI-MCTS cell − OL-MCTS")):
+            lo = (part[col] - part[f"{col}_lo"]).clip(lower=0).fillna(0)
+            hi = (part[f"{col}_hi"] - part[col]).clip(lower=0).fillna(0)
+            ax.errorbar(part[col], y + shift, xerr=[lo, hi], fmt=marker, ms=5, capsize=2,
+                        color="C0" if marker == "o" else "C1", label=label)
+        ax.axvline(0, color="k", ls=":", lw=1)
+        ax.set_yticks(y, [f"{r.condition}" + (f" ({r.switched})" if r.switched else "")
+                          + f"\nn={int(r.n)} games; IS ≥ PI: {r.verdict}"
+                          for r in part.itertuples()], fontsize=7)
+        ax.set_ylim(y.min() - 0.6, 0.6)
+        ax.set_title(f"{game}, B={int(part['budget'].iloc[0])}, PI-MCTS cell "
+                     f"{part['pimcts_cell'].iloc[0]}", fontsize=9)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+    fig.supylabel("condition (TAG setting switched off for every agent at the table)", fontsize=8)
+    fig.supxlabel("win-rate difference against OL-MCTS (fraction of games; paired per deal and "
+                  "seat rotation, t 95% CI)", fontsize=8)
+    figure_legend(fig, list(axes), "TAG settings switched off one at a time, for every agent at "
+                  "the table (all on: the tournament's cells on the same deals)")
+    session.save_figure(fig, "ablation_tag_settings", paper_ref="(ours: TAG settings ablated)")
+    return fig

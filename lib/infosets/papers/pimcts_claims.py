@@ -362,6 +362,17 @@ def _widest_unit(diff: pd.Series) -> tuple[np.ndarray, str]:
     return pairs, "(deal, rotation) pair"
 
 
+def noninferiority(d) -> tuple[stats.Estimate, str]:
+    """The verdict of "IS-MCTS matches or beats PI-MCTS" on paired differences ``d`` (IS-MCTS
+    minus the PI-MCTS cell, at least two): "match" if a one-sided paired test shows the mean
+    above -``MARGIN`` (non-inferiority), "mismatch" if one shows it below 0, else
+    "inconclusive"; with the mean's two-sided 95% interval."""
+    est, _ = paired_test(d)
+    _, p_noninf = paired_test(d, "greater", null=-MARGIN)
+    _, p_worse = paired_test(d, "less")
+    return est, ("match" if p_noninf <= ALPHA else "mismatch" if p_worse <= ALPHA else "inconclusive")
+
+
 def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     """IS-MCTS is at least as good as the best PI-MCTS cell: best cell chosen on the even
     deals, non-inferiority (margin ``MARGIN``) on the odd deals."""
@@ -377,12 +388,9 @@ def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
         return Claim(claim, "in every game", None, "inconclusive", n=len(d),
                      test="split half: best PI cell on even deals, non-inferiority on odd deals",
                      margin=MARGIN, note="fewer than 2 odd-deal pairs")
-    est, _ = paired_test(d)
-    _, p_noninf = paired_test(d, "greater", null=-MARGIN)
-    _, p_worse = paired_test(d, "less")
+    est, verdict = noninferiority(d)
     sd = _sd([d], players)
     power, need = _power(MARGIN, sd, len(d), ALPHA, "greater")
-    verdict = "match" if p_noninf <= ALPHA else "mismatch" if p_worse <= ALPHA else "inconclusive"
     return Claim(claim, "in every game (Fig. 1)", est.value, verdict, interval=(est.lo, est.hi),
                  n=len(d), test="split half: best PI cell chosen on even deals, one-sided paired "
                                 "non-inferiority test on odd deals",

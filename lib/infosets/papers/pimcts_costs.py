@@ -49,6 +49,7 @@ from infosets.experiments.committed import CommittedResults
 from infosets.experiments.config import load
 from infosets.experiments.store import Store, data_root, run_id
 from infosets.papers.pimcts_aggregation import (
+    ablation_tasks,
     agent_configs,
     deal_block,
     deals_per_cell,
@@ -252,10 +253,12 @@ def game_seconds(model: dict, agent: str, budget: int, d: int) -> float:
 def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = None) -> pd.DataFrame:
     """CPU-hours of every (game, budget) of ``cfg`` from the measured per-game costs: the
     cells of ``agent_configs`` x the games per cell (whole duplicate deals), one row per
-    tournament (sweep "tournament"), then one per game of the disambiguation sweep (sweep
-    "disambiguation", from ``disambiguation_costs``, by default the committed file). Every game
-    of the preset must have a measured row (no blank rows); a TOTAL row closes the table (its
-    ``games`` counts the tournament games only; a disambiguation row's are random-play games)."""
+    tournament (sweep "tournament"), one per condition of the ablation (sweep "ablation",
+    ``plan_ablation``; none in a preset without it), then one per game of the disambiguation
+    sweep (sweep "disambiguation", from ``disambiguation_costs``, by default the committed
+    file). Every game of the preset must have a measured row (no blank rows); a TOTAL row
+    closes the table (its ``games`` counts the tournament and ablation games only; a
+    disambiguation row's are random-play games)."""
 
     model = cost_model(costs)
     rows = []
@@ -279,6 +282,7 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
                          "cells": len(configs), "games_per_cell": per_cell,
                          "games": len(configs) * per_cell, "engine": fit["engine"],
                          "measured_at": fit["budget"], "cpu_hours": seconds / 3600})
+    rows += plan_ablation(cfg, model)
     if disambiguation_costs is None:
         disambiguation_costs = load_disambiguation_costs()
     for r in plan_disambiguation(cfg, disambiguation_costs).itertuples():
@@ -286,11 +290,42 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
                      "games_per_cell": 0, "games": r.games, "engine": "python",
                      "measured_at": 0, "cpu_hours": r.cpu_hours})
     frame = pd.DataFrame(rows)
-    tournament = frame["sweep"] == "tournament"  # random-play games are not tournament games
+    # random-play games are not tournament games; the ablation's are
+    tournament = frame["sweep"].isin(["tournament", "ablation"])
     total = {"sweep": "all", "game": "TOTAL", "budget": 0, "cells": int(frame["cells"].sum()),
              "games_per_cell": 0, "games": int(frame.loc[tournament, "games"].sum()), "engine": "",
              "measured_at": 0, "cpu_hours": float(frame["cpu_hours"].sum())}
     return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
+
+
+def plan_ablation(cfg, model: dict) -> list[dict]:
+    """``plan`` rows of the ablation sweep (``ablation_tasks``; sweep "ablation"), one per
+    (game, setting switched off): its three cells (OL-MCTS, the chosen PI-MCTS cell, IS-MCTS)
+    x whole duplicate deals x the modelled seconds per game. The model is the game's with
+    every setting on (``model``: ``cost_model`` of the table ``plan`` reads): switching a
+    setting off changes the cost of an iteration (MultiTree's trees against one tree, MAST
+    against random moves), which no table measures yet, so the row is good to the factor
+    that change makes."""
+    rows, cells = [], {}
+    for task in ablation_tasks(cfg):
+        p = task.params
+        cells.setdefault((p["game"], p["budget"], p["ablate"]), []).append(p)
+    for (game, budget, setting), params in cells.items():
+        if game not in model:
+            raise ValueError(f"costs: no measured row for {game!r}; run "
+                             "python -m infosets.papers.pimcts_costs")
+        fit = fit_for(model, game, budget)
+        players = fit["players"]
+        played = [players * len(deal_block(cfg, game, players, p["block"], "ablation"))
+                  for p in params]  # games of each task
+        games = sum(played)
+        seconds = sum(game_seconds(fit, p["agent"], budget, p["D"]) * n for p, n in zip(params, played))
+        agents = len({(p["agent"], p["D"]) for p in params})
+        rows.append({"sweep": "ablation", "game": f"{game} ({setting} off)", "budget": budget,
+                     "cells": agents, "games_per_cell": games // agents, "games": games,
+                     "engine": fit["engine"], "measured_at": fit["budget"],
+                     "cpu_hours": seconds / 3600})
+    return rows
 
 
 def task_plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
