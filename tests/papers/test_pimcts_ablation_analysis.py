@@ -77,7 +77,11 @@ def test_the_ablation_figure_draws_the_played_conditions(figure_session):
 
 def test_a_preset_without_ablation_says_so_in_one_line(capsys, figure_session):
     figure_session.cfg = config.load("pimcts_aggregation", "smoke")
-    table = analysis.save_ablation(pd.DataFrame(_scores({OL: [0, 1]})), pd.DataFrame(), figure_session)
+    results = pd.DataFrame(_scores({OL: [0, 1]}))
+    table = analysis.ablation_table(results, pd.DataFrame(), figure_session.cfg)
     assert table.empty and list(table.columns) == analysis.ABLATION_COLUMNS
+    # the notebook displays what save_ablation returns: None shows nothing (an empty frame
+    # printed "Empty DataFrame" and its twenty column names in the report)
+    assert analysis.save_ablation(results, pd.DataFrame(), figure_session) is None
     assert capsys.readouterr().out == analysis.NO_ABLATION + "\n"
-    assert analysis.plot_ablation(table, figure_session) is None and not figure_session.figures
+    assert analysis.plot_ablation(None, figure_session) is None and not figure_session.figures

@@ -746,13 +746,14 @@ def ablation_table(results: pd.DataFrame, ablation: pd.DataFrame, cfg) -> pd.Dat
     return pd.DataFrame(rows, columns=ABLATION_COLUMNS)
 
 
-def save_ablation(results: pd.DataFrame, ablation: pd.DataFrame, session) -> pd.DataFrame:
+def save_ablation(results: pd.DataFrame, ablation: pd.DataFrame, session) -> pd.DataFrame | None:
     """The ablation table (``ablation_table``), saved as ``ablation_tag_settings``; for a
-    preset without ablation, one printed line and an empty frame (nothing saved)."""
+    preset without ablation, one printed line and None (nothing saved, nothing for the
+    notebook to display)."""
     table = ablation_table(results, ablation, session.cfg)
     if not len(table):
         print(NO_ABLATION)
-        return table
+        return None
     session.save_table(table, "ablation_tag_settings", paper_ref="(ours: TAG settings ablated)")
     return table
 
@@ -761,10 +762,12 @@ def plot_ablation(table: pd.DataFrame, session):
     """The ablation table as a figure: one panel per game, one row per condition played ("all
     on" at the top), IS-MCTS - OL-MCTS (circles) and PI-MCTS - OL-MCTS (squares) as win-rate
     differences with their paired 95% intervals; each row's label gives n and the verdict of
-    "IS-MCTS matches or beats the PI-MCTS cell". Nothing for an empty table."""
+    "IS-MCTS matches or beats the PI-MCTS cell". Nothing for an empty table or None."""
     import matplotlib.pyplot as plt
 
-    played = table[table["verdict"] != "not run"] if len(table) else table
+    if table is None or not len(table):
+        return None
+    played = table[table["verdict"] != "not run"]
     if not len(played):
         return None
     games = list(dict.fromkeys(played["game"]))
