@@ -62,6 +62,21 @@ def test_check_reports_names_errors_and_missing_figures(tmp_path):
     assert reports.check_reports(tmp_path / "empty") == [f"{tmp_path / 'empty'}: no report notebooks"]
 
 
+def test_a_figure_cell_with_nothing_to_draw_must_say_so(tmp_path):
+    """A figure cell whose preset leaves its sweep empty shows no image; it passes only if it
+    prints reports.NO_FIGURE (pimcts_aggregation's ablation outside the tag preset: the
+    committed default and paper reports failed the check before its line said so)."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("analysis.plot_ablation(table, session)"),
+                nbformat.v4.new_code_cell("analysis.plot_ablation(table, session)")]
+    nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout",
+                                                  text=f"No ablation here: {reports.NO_FIGURE}.\n")]
+    nb.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="no ablation\n")]
+    path = tmp_path / "x.default.ipynb"
+    nbformat.write(nb, str(path))
+    assert reports.problems(path) == ["x.default.ipynb: figure cell 1 shows no image"]
+
+
 def test_a_data_call_named_heatmaps_is_not_a_figure_cell():
     """Regression (2026-11-26): ``make reports-check`` failed on belief_mixtures' compute cell
     ``heat = paper.heatmaps(policies, session.cfg)``, which draws nothing."""

@@ -28,6 +28,7 @@ from infosets import plots, stats
 from infosets.claims import save as save_claims
 from infosets.experiments.config import ConfigError
 from infosets.experiments.legends import figure_legend
+from infosets.experiments.reports import NO_FIGURE
 from infosets.games.determinizers import AOH_GAMES, determinizer_label
 from infosets.papers import pimcts_claims
 from infosets.papers.pimcts_ablation import ALL_ON
@@ -653,7 +654,7 @@ ABLATION_COLUMNS = ["game", "budget", "condition", "switched", "pimcts_cell", "n
                     "is_minus_ol", "is_minus_ol_lo", "is_minus_ol_hi", "is_vs_ol",
                     "pi_minus_ol", "pi_minus_ol_lo", "pi_minus_ol_hi", "pi_vs_ol",
                     "is_minus_pi", "is_minus_pi_lo", "is_minus_pi_hi", "verdict", "note"]
-NO_ABLATION = "This preset runs no ablation (ablation_games is empty): no ablation table or figure."
+NO_ABLATION = f"This preset runs no ablation (ablation_games is empty): no ablation table, {NO_FIGURE}."
 
 
 def _side(lo: float, hi: float) -> str:
