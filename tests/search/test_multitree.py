@@ -57,7 +57,7 @@ def heuristic(state):
     return [p0, 1.0 - p0]
 
 
-def g3_search(iterations, seed, turns=3, **settings):
+def g3_search(iterations, seed, turns=3, mast=None, **settings):
     return multitree_search(
         G3(turns=turns),
         0,
@@ -66,6 +66,7 @@ def g3_search(iterations, seed, turns=3, **settings):
         num_players=2,
         sampler=lambda s, p, rnd: s.clone(),
         settings=MCTSSettings(heuristic=heuristic, **settings),
+        mast=mast,
     )
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pyspiel
 import pytest
 from tag_g3 import g3  # section 1's game G3, registered
-from test_multitree import G3, heuristic
+from test_multitree import G3, g3_search, heuristic
 
 import infosets.games  # noqa: F401  (registers our games)
 from infosets.core.pcg32 import PCG32
@@ -27,19 +27,6 @@ from infosets.search.settings import MCTSSettings
 from kernel_checks import decision_states
 
 A, B = 0, 1
-
-
-def g3_search(iterations, seed, turns=3, mast=None, **settings):
-    return multitree_search(
-        G3(turns=turns),
-        0,
-        iterations,
-        PCG32(seed),
-        num_players=2,
-        sampler=lambda s, p, rnd: s.clone(),
-        settings=MCTSSettings(heuristic=heuristic, **settings),
-        mast=mast,
-    )
 
 
 # ------------------------------------------------------------------ RegretMatching
