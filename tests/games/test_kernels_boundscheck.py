@@ -180,12 +180,16 @@ GAMES = (
 
 def bounds_env() -> dict:
     """This process's environment with bounds checking on and the bounds-checked builds' own
-    numba cache (a process's numba reads both when it starts)."""
+    numba cache (a process's numba reads both when it starts), compiled at NUMBA_OPT=0: these
+    builds check indices, not speed, and LLVM's optimization is a third of their compile (sushi_go's
+    build: 64 CPU-s at the default level 3, 43 at level 0; the check's own run is short). The
+    level is not in numba's cache key, which is one more reason these builds keep their own cache."""
     lib = Path(__file__).resolve().parents[2] / "lib"
     cache = Path(tempfile.gettempdir()) / f"infosets-numba-boundscheck-{os.getuid()}"
     return {
         **os.environ,
         "NUMBA_BOUNDSCHECK": "1",
+        "NUMBA_OPT": "0",
         "NUMBA_CACHE_DIR": str(cache),
         "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")]),
     }
