@@ -9,21 +9,24 @@ is ``infosets.search.belote_ismcts.BeloteISMCTSBot``.
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 
 from infosets.core.rng import as_random
-from infosets.games.belote2p.rules import (
-    BEATS,
-    FOLLOW,
-    NUM_TRICKS,
-    POINTS,
-    TRUMP_MASK,
-    KernelState,
-    cards_of,
-    hand_exclusions,
-)
+
+# The former Python rules this search ran on: the game now runs on its numba rules alone
+# (``infosets.games.belote2p.position.Position`` reads their array), and the Python rules are
+# frozen in tests/games/belote2p/oracle.py, loaded here by its path as the tests load it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "games"))
+from oracle_checks import load_oracle  # noqa: E402
+
+_oracle = load_oracle(str(Path(__file__).resolve().parents[1] / "tests" / "games" / "belote2p" / "oracle.py"))
+BEATS, FOLLOW, NUM_TRICKS, POINTS = _oracle.BEATS, _oracle.FOLLOW, _oracle.NUM_TRICKS, _oracle.POINTS
+TRUMP_MASK, KernelState = _oracle.TRUMP_MASK, _oracle.KernelState
+cards_of, hand_exclusions = _oracle.cards_of, _oracle.hand_exclusions
 
 # A tree node is a list [visits, reward_sum, avail, tried_mask, children{card: node}].
 _VISITS, _REWARD, _AVAIL, _TRIED, _CHILDREN = range(5)

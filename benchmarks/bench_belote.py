@@ -34,7 +34,7 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers belote2p)
 from infosets.games.belote2p import deal as deal_lib
-from infosets.games.belote2p.rules import KernelState
+from infosets.games.belote2p.position import Position
 from infosets.search.belote_bots import openspiel_ismcts_bot
 from infosets.search.belote_ismcts import BeloteISMCTSBot
 from infosets.search.ismcts import ISMCTSBot
@@ -42,6 +42,7 @@ from infosets.search.pimcts import PIMCTSBot
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _belote_search_baseline import BeloteISMCTSBot as BaselineBot  # noqa: E402
+from _belote_search_baseline import KernelState as BaselineState  # noqa: E402
 from _harness import report  # noqa: E402
 from _harness import row as harness_row  # noqa: E402
 
@@ -53,11 +54,13 @@ def _openings(n: int, seed: int):
     return [(deal_lib.fair_deal(rng), int(rng.integers(2))) for _ in range(n)]
 
 
-def bench_ismcts_move(openings, iterations: int, bot_class=BeloteISMCTSBot) -> tuple[float, float]:
-    """Median (CPU seconds, wall seconds) of one search from each opening, fresh bot each."""
+def bench_ismcts_move(openings, iterations: int, bot_class=BeloteISMCTSBot,
+                      state_class=Position) -> tuple[float, float]:
+    """Median (CPU seconds, wall seconds) of one search from each opening, fresh bot each
+    (``state_class``: the position the bot searches; the baseline's is the frozen Python rules')."""
     cpu, wall = [], []
     for i, (deal, first) in enumerate(openings):
-        kernel = KernelState.from_deal(deal, first)
+        kernel = state_class.from_deal(deal, first)
         bot = bot_class(iterations, 82.0, rng=i)
         c0, t0 = time.process_time(), time.perf_counter()
         bot.search(kernel)
@@ -111,7 +114,7 @@ def bench_player_move(positions, iterations: int = 500) -> dict:
 def first_call_seconds(opening) -> float:
     """Seconds of the first compiled search in this process (compile or cache load)."""
     t0 = time.perf_counter()
-    BeloteISMCTSBot(2, 82.0, rng=0).search(KernelState.from_deal(*opening))
+    BeloteISMCTSBot(2, 82.0, rng=0).search(Position.from_deal(*opening))
     return time.perf_counter() - t0
 
 
@@ -132,7 +135,7 @@ def bench_playouts(openings, seconds: float) -> tuple[float, float]:
     rand = random.Random(0)
 
     def kernel_game(deal, first):
-        k = KernelState.from_deal(deal, first)
+        k = Position.from_deal(deal, first)
         while not k.is_terminal():
             k.play(rand.choice(k.legal_moves()))
 
@@ -163,7 +166,7 @@ def main(argv=None) -> None:
     search_other_games()
     move = bench_player_move(random_positions(args.positions, seed=2024))
     ours, ours_wall = bench_ismcts_move(openings, 500)
-    baseline, baseline_wall = bench_ismcts_move(openings, 500, BaselineBot)
+    baseline, baseline_wall = bench_ismcts_move(openings, 500, BaselineBot, BaselineState)
     os_iterations = 100
     theirs = bench_openspiel_ismcts(openings[:args.os_deals], os_iterations)
     ours_small = bench_ismcts_move(openings[:args.os_deals], os_iterations)[1]
