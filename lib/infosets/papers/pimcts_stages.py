@@ -1,0 +1,218 @@
+"""The stage looks and caps of the ``tag`` rerun of pimcts_aggregation (issue 56).
+
+Ravichandran, Goodman and Lucas, "Evaluation of Perfect-Information Monte Carlo Tree Search in
+Imperfect-Information Games" (docs/papers/pimcts_aggregation.md). The rerun's design is fixed
+in docs/tag_agents.md section 10: each game's cells grow in stages of whole blocks of duplicate
+deals (``FIRST_STAGE`` games a cell, doubling at each stage up to the game's cap); after each
+stage every open per-game claim's one-sided z is compared with the O'Brien-Fleming-type boundary
+of that look (``infosets.sequential``), and a claim whose z crosses is decided.
+
+This module reads the committed tournament of the ``tag`` preset and says, per game whose stage
+is complete (every cell at the same number of games) and per claim of that game:
+
+* the look: the claim's z, the boundary at the stage's information fraction n / N (N the games
+  per cell the claim needs), and whether it crossed;
+* N: the games per cell for 80% power at the paper's effect (``Claim.n_for_80_power``, from the
+  observed SD), times the design's inflation for its looks (``inflation``), in whole blocks;
+* the CPU-hours to grow the game's cells to N, from the stage's own measured CPU (``game_costs``).
+
+It then funds the open claims, cheapest first, within the CPU-hours left of the rerun's
+ceiling (``fund``), and so says which claims stay short of 80% power and what they would cost.
+It plans and runs nothing; the notebook does not import it, so no results key covers it.
+
+Reconstruction: a claim carries its estimate and 95% interval, not its statistic; z is rebuilt
+as (estimate - null) / se with se = interval width / (2 t_{0.975, n-1}), the null 0 (the
+non-inferiority claims': -margin), its sign by the claim's side. An equivalence claim (its
+interval a 90% one) reads z = (margin - |estimate|) / se. A claim with no interval has no look.
+
+``python -m infosets.papers.pimcts_stages [--ceiling 80] [--out docs/tag_stages.csv]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from infosets.claims import Claim
+from infosets.sequential import boundaries
+
+FIRST_STAGE = 60      # games a cell at stage 1 (notebooks/params/pimcts_aggregation.tag.yaml)
+GROWTH = 2            # each stage doubles the games of the last
+POWER = 0.80
+ALPHA = 0.05
+CEILING_HOURS = 80.0  # issue 56: the whole rerun on this machine
+
+
+def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> list[int]:
+    """The games a cell holds at each look up to ``cap``: first, first x growth, ..., cap."""
+    if cap < first:
+        raise ValueError(f"cap: expected at least {first} games a cell, got {cap}")
+    sizes = [first]
+    while sizes[-1] * growth < cap:
+        sizes.append(sizes[-1] * growth)
+    if sizes[-1] != cap:
+        sizes.append(cap)
+    return sizes
+
+
+def inflation(fractions, alpha: float = ALPHA, power: float = POWER, paths: int = 200_000,
+              seed: int = 0) -> float:
+    """N / N_fixed of a group-sequential design with looks at ``fractions`` (the last 1.0):
+    the ratio of the squared drift that gives ``power`` under its O'Brien-Fleming-type
+    boundaries to the fixed-sample one, (z_{1-alpha} + z_power)^2. By simulation of the score
+    process at the looks (``paths`` Brownian paths, one seed)."""
+    t = np.asarray(fractions, float)
+    bounds = np.asarray(boundaries(t, alpha))
+    steps = np.random.default_rng(seed).standard_normal((paths, len(t))) * np.sqrt(np.diff(t, prepend=0.0))
+    noise = np.cumsum(steps, axis=1)  # S(t_k) under the null, z_k = S / sqrt(t_k)
+
+    def power_at(theta):
+        z = (noise + theta * t) / np.sqrt(t)
+        return float(np.mean((z >= bounds).any(axis=1)))
+
+    fixed = sps.norm.ppf(1 - alpha) + sps.norm.ppf(power)
+    lo, hi = fixed, fixed * 1.5
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if power_at(mid) < power else (lo, mid)
+    return (hi / fixed) ** 2
+
+
+def claim_z(claim: Claim) -> float:
+    """The claim's one-sided z (module docstring), NaN without an interval or a number."""
+    if claim.interval is None or not isinstance(claim.ours, (int, float)) or not claim.n or claim.n < 2:
+        return float("nan")
+    lo, hi = claim.interval
+    equivalence = "TOST" in claim.test
+    quantile = sps.t.ppf(0.95 if equivalence else 0.975, claim.n - 1)
+    se = (hi - lo) / (2 * quantile)
+    if se <= 0:
+        return float("nan")
+    if equivalence:
+        return (claim.margin - abs(claim.ours)) / se
+    null = -claim.margin if "matches or beats" in claim.claim and claim.margin else 0.0
+    sign = -1.0 if claim.alternative == "less" else 1.0
+    return sign * (claim.ours - null) / se
+
+
+def game_costs(results: pd.DataFrame) -> pd.DataFrame:
+    """Per game: players, cells, the games every cell holds (``n``), whether the stage is
+    complete (every cell at ``n``), and the CPU seconds of one more game in every cell, all
+    seats: each cell's focus seat (its rows' ``cpu_seconds``) plus players - 1 OL-MCTS
+    opponents at the control's focus cost (an estimate: the rows record the focus seat only)."""
+    rows = []
+    cell = ["agent", "D", "aggregation"]
+    for game, sub in results.groupby("game", sort=False):
+        counts = sub.groupby(cell).size()
+        focus = sub.groupby(cell)["cpu_seconds"].mean()
+        players = int(sub["players"].iloc[0])
+        control = float(sub[sub["agent"] == "olmcts"]["cpu_seconds"].mean())
+        rows.append({"game": game, "players": players, "cells": len(counts),
+                     "n": int(counts.min()), "complete": bool(counts.min() == counts.max()),
+                     "cpu_s_per_game_all_cells": float(focus.sum() + len(counts) * (players - 1) * control)})
+    return pd.DataFrame(rows)
+
+
+def blocks_of(n: float, players: int, block_size: int) -> int:
+    """``n`` games a cell rounded up to whole blocks of duplicate deals (``block_size`` games,
+    whole deals of ``players`` seat rotations)."""
+    per_block = max(1, block_size // players) * players
+    return int(math.ceil(n / per_block) * per_block)
+
+
+def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int) -> pd.DataFrame:
+    """One row per per-game claim of a game whose stage is complete (module docstring)."""
+    rows = []
+    by_game = costs.set_index("game")
+    for claim in claims:
+        game = claim.claim.split(",")[0]
+        if game not in by_game.index or not by_game.loc[game, "complete"]:
+            continue
+        g = by_game.loc[game]
+        n_now, z = int(g["n"]), claim_z(claim)
+        need = claim.n_for_80_power
+        if need is None or not np.isfinite(need) or need <= 0:
+            cap = n_now
+        else:
+            # the claim's own n (odd deals only, for IS-MCTS against the best PI-MCTS cell) is
+            # a share of the cell's games: scale the need by games a cell / the claim's n
+            share = n_now / claim.n if claim.n else 1.0
+            fixed = blocks_of(need * share, int(g["players"]), block_size)
+            sizes = stage_sizes(max(fixed, n_now))
+            cap = n_now if fixed <= n_now else blocks_of(
+                fixed * inflation([s / sizes[-1] for s in sizes]), int(g["players"]), block_size)
+        sizes = stage_sizes(max(cap, n_now))
+        fractions = [s / sizes[-1] for s in sizes]
+        k = max(i for i, s in enumerate(sizes) if s <= n_now)
+        bound = boundaries(fractions, ALPHA)[k]
+        rows.append({"game": game, "claim": claim.claim, "verdict_fixed_sample": claim.verdict,
+                     "n_claim": claim.n, "games_per_cell": n_now, "z": round(z, 2),
+                     "look": k + 1, "looks": len(sizes), "fraction": round(fractions[k], 3),
+                     "boundary": round(bound, 2), "decided": bool(np.isfinite(z) and z >= bound),
+                     "power_now": claim.power, "games_per_cell_for_80": cap,
+                     "cpu_hours_to_80": round(max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] / 3600, 2)})
+    return pd.DataFrame(rows)
+
+
+def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.DataFrame:
+    """The open claims with a look funded within ``hours_left``, cheapest first: a claim costs what it
+    adds to its game's cap (the cells grow together, so a game's cap is the largest N of its
+    funded claims and a claim under that cap comes free). One row per open claim, in the order
+    considered, with ``added_cpu_hours``, ``funded`` and the game's cap after it."""
+    per_game = costs.set_index("game")["cpu_s_per_game_all_cells"]
+    caps = costs.set_index("game")["n"].to_dict()
+    rows, left = [], hours_left
+    looked = table[~table["decided"] & np.isfinite(table["z"].astype(float))]
+    for _, row in looked.sort_values("cpu_hours_to_80").iterrows():
+        game, cap = row["game"], int(row["games_per_cell_for_80"])
+        added = max(cap - caps[game], 0) * per_game[game] / 3600
+        funded = added <= left
+        if funded:
+            left -= added
+            caps[game] = max(caps[game], cap)
+        rows.append({"game": game, "claim": row["claim"], "games_per_cell_for_80": cap,
+                     "added_cpu_hours": round(added, 2), "funded": funded, "game_cap": caps[game]})
+    return pd.DataFrame(rows)
+
+
+def main(argv=None) -> int:
+    from infosets.experiments import config
+    from infosets.experiments.committed import results_root
+    from infosets.papers import pimcts_analysis, pimcts_claims
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ceiling", type=float, default=CEILING_HOURS, help="CPU-hours of the whole rerun")
+    parser.add_argument("--committed-hours", type=float, default=0.0,
+                        help="CPU-hours planned but not yet spent (stage 1 still running, the ablation)")
+    parser.add_argument("--out", type=Path, default=None, help="write the looks as CSV here")
+    args = parser.parse_args(argv)
+    cfg = config.load("pimcts_aggregation", "tag")
+    folder = results_root() / "pimcts_aggregation" / "tag"
+    results = pd.read_parquet(folder / "tournament.parquet")
+    costs = game_costs(results)
+    done = results[results["game"].isin(costs[costs["complete"]]["game"])]
+    claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
+                                 pimcts_analysis.claim_runs(done, cfg))
+    table = looks(claims, costs, int(cfg["block_size"]))
+    provenance = pd.read_json(folder / "PROVENANCE.json", typ="series")
+    spent = float(provenance["cpu_seconds"]) / 3600
+    left = args.ceiling - spent - args.committed_hours
+    pd.set_option("display.width", 200)
+    print(costs.to_string(index=False))
+    print(table.drop(columns=["verdict_fixed_sample"]).to_string(index=False))
+    print(f"\nspent {spent:.1f} CPU-h, planned {args.committed_hours:.1f}, "
+          f"left {left:.1f} of {args.ceiling:g}")
+    print(fund(table, costs, left).to_string(index=False))
+    if args.out is not None:
+        table.to_csv(args.out, index=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
