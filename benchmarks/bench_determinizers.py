@@ -103,9 +103,13 @@ def measure(name, moves, n, seconds, rng):
     key = infostate_key(state, player)
     sampler = ReplayDeterminizer(game, mode="auto")
     start = time.perf_counter()
-    sampler(state, player, rng)
-    first_ms = 1e3 * (time.perf_counter() - start)
-    worlds, per = sample_many(sampler, state, player, n, rng, seconds)
+    try:
+        sampler(state, player, rng)
+        first_ms = 1e3 * (time.perf_counter() - start)
+        worlds, per = sample_many(sampler, state, player, n, rng, seconds)
+    except RuntimeError:  # fell back to the chain, which found no start without the truth
+        return [harness_row(f"{name}: the sampler refused (no world without the truth found)",
+                            float("nan"), None, "ms", higher_is_better=False, game=name)]
     kept = np.mean([infostate_key(w, player) == key for w in worlds])
     theirs = own_resampler_ms(state, player, n, seconds)
     extra = {"game": name, "method": sampler.last_method, "samples": len(worlds),
@@ -122,12 +126,16 @@ def measure(name, moves, n, seconds, rng):
         return rows
     p_sampler, tv_sampler, _ = fit(worlds, exact)
     chain = ReplayDeterminizer(game, mode="chain")
-    chain_worlds, chain_per = sample_many(chain, state, player, n, rng, seconds)
-    p_chain, tv_chain, repeats = fit(chain_worlds, exact)
+    try:
+        chain_worlds, chain_per = sample_many(chain, state, player, n, rng, seconds)
+    except RuntimeError:  # the chain starts from a world drawn without the truth, or refuses
+        chain_worlds, chain_per = [], float("nan")
+    p_chain, tv_chain, repeats = fit(chain_worlds, exact) if chain_worlds else (float("nan"),) * 3
     rows.append(harness_row(
         f"{name} vs exact enumeration ({len(exact)} worlds): sampler chi2 p={p_sampler:.3g} "
-        f"TV={tv_sampler:.3f}; chain chi2 p={p_chain:.3g} TV={tv_chain:.3f} "
-        f"repeats={repeats:.0%} ({1e3 * chain_per:.2f} ms/sample)",
+        f"TV={tv_sampler:.3f}; " + (f"chain chi2 p={p_chain:.3g} TV={tv_chain:.3f} "
+                                     f"repeats={repeats:.0%} ({1e3 * chain_per:.2f} ms/sample)"
+                                     if chain_worlds else "chain: no start without the truth found"),
         p_sampler, None, "chi2 p-value", consistent_worlds=len(exact), chain_pvalue=p_chain,
         chain_tv=tv_chain, sampler_tv=tv_sampler, chain_repeats=repeats, game=name))
     return rows
