@@ -15,10 +15,9 @@ random Hearts games (passing and play phases), in one run:
 - the share of decisions where all 20 of ``CheckedResampler``'s resamples were refused;
 - ``HeartsWorlds``' refused worlds (its rules make the replay check a guard: expected 0).
 Timings are over the decisions where ``CheckedResampler`` gives a world: its chain fallback
-refuses a decision where it finds no start without the truth (within 10 s), and those are
-counted (``decisions_the_reference_refused``), as are the decisions where a later draw was
-refused (``draws_the_reference_refused``; that decision's remaining draws are skipped, its time
-left out).
+refuses a decision where it finds no start without the truth (within 10 s): that decision's
+draws end there, the refused draw is left out of the reference's time and the decision out of
+the other samplers', and the refusals are counted (``decisions_the_reference_refused``).
 Run: ``nice -n 10 .venv/bin/python benchmarks/bench_hearts_worlds.py [--decisions N]``.
 """
 
@@ -81,21 +80,6 @@ def cpu_ms_per_world(sampler, sample, worlds, seed, refusals=None) -> float:
     return 1000 * spent / max(made, 1)
 
 
-def served(sampler, sample, seed) -> tuple[list, int]:
-    """The decisions of ``sample`` where ``sampler`` gives a world, and how many it refused:
-    the chain fallback of ``CheckedResampler`` starts from a world drawn without the truth and
-    raises when it finds none within its start budget (10 s), so the timings compare the
-    samplers on the decisions both serve, and the refusals are reported beside them."""
-    rng, kept = np.random.default_rng(seed), []
-    for state, player in sample:
-        try:
-            sampler(state, player, rng)
-        except RuntimeError:
-            continue
-        kept.append((state, player))
-    return kept, len(sample) - len(kept)
-
-
 def sampling_args(description: str, argv, decisions: int) -> argparse.Namespace:
     """``--decisions``, ``--worlds`` and ``--seed`` of a world-sampler benchmark, checked."""
     parser = argparse.ArgumentParser(description=description)
@@ -113,15 +97,16 @@ def main(argv=None) -> None:
     game = pyspiel.load_game("hearts")
     sample = states(game, np.random.default_rng(args.seed), args.decisions)
     exact, checked = HeartsWorlds(game), CheckedResampler(game)
-    sample, refusals = served(checked, sample, args.seed)
+    # the reference first, over every decision; the samplers are then compared on the
+    # decisions it served (a refusal ends that decision's draws, and it is left out)
+    refused = []
+    reference = cpu_ms_per_world(checked, sample, args.worlds, args.seed, refused)
+    fell = checked.refused / (checked.max_resample_tries * len(sample) * args.worlds)
+    sample = [decision for decision in sample if not any(decision is r for r in refused)]
     ours = cpu_ms_per_world(exact, sample, args.worlds, args.seed)
-    before = checked.refused
-    refused_draws = []
-    reference = cpu_ms_per_world(checked, sample, args.worlds, args.seed, refused_draws)
     bare = cpu_ms_per_world(resample_sampler, sample, args.worlds, args.seed)
-    fell = (checked.refused - before) / (checked.max_resample_tries * len(sample) * args.worlds)
     n = dict(n_decisions=len(sample), worlds_per_decision=args.worlds,
-             decisions_the_reference_refused=refusals, draws_the_reference_refused=len(refused_draws))
+             decisions_the_reference_refused=len(refused))
     report(TOPIC, [
         row("hearts: CPU ms per world, HeartsWorlds (exact) vs CheckedResampler (OpenSpiel "
             "resample + replay check + chain fallback)", ours, reference, "ms",

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 from scipy import optimize, stats
@@ -122,3 +123,26 @@ def crossed(z_values: Sequence[float], bounds: Sequence[float]) -> int | None:
         if z >= c:
             return k
     return None
+
+
+@lru_cache(maxsize=256)
+def inflation(fractions: tuple[float, ...], alpha: float = 0.05, power: float = 0.80,
+              kind: str = "obrien_fleming", paths: int = 200_000, seed: int = 0) -> float:
+    """N / N_fixed of a design with looks at ``fractions`` (a tuple, the last 1.0) and
+    ``kind``'s boundaries: the squared drift that gives ``power`` against these boundaries over
+    the fixed-sample one, (z_{1-alpha} + z_power)^2. By simulation of the score process at the
+    looks (``paths`` Brownian paths from one seed) and bisection on the drift; cached, since a
+    plan asks for the same look sequence for many claims. One look costs nothing (1.0)."""
+    t = _check_fractions(fractions)
+    if len(t) == 1:
+        return 1.0
+    bounds = np.asarray(boundaries(t, alpha, kind))
+    steps = np.random.default_rng(seed).standard_normal((paths, len(t))) * np.sqrt(np.diff(t, prepend=0.0))
+    noise = np.cumsum(steps, axis=1)  # S(t_k) under the null; z_k = S(t_k) / sqrt(t_k)
+    fixed = stats.norm.ppf(1 - alpha) + stats.norm.ppf(power)
+    lo, hi = fixed, fixed * 1.5
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        reached = float(np.mean(((noise + mid * t) / np.sqrt(t) >= bounds).any(axis=1)))
+        lo, hi = (mid, hi) if reached < power else (lo, mid)
+    return (hi / fixed) ** 2

@@ -13,7 +13,8 @@ is complete (every cell at the same number of games) and per claim of that game:
 * the look: the claim's z, the boundary at the stage's information fraction n / N (N the games
   per cell the claim needs), and whether it crossed;
 * N: the games per cell for 80% power at the paper's effect (``Claim.n_for_80_power``, from the
-  observed SD), times the design's inflation for its looks (``inflation``), in whole blocks;
+  observed SD), times the design's inflation for its looks (``sequential.inflation``), in whole
+  blocks;
 * the CPU-hours to grow the game's cells to N, from the stage's own measured CPU (``game_costs``).
 
 It then funds the open claims, cheapest first, within the CPU-hours left of the rerun's
@@ -40,7 +41,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from infosets.claims import Claim
-from infosets.sequential import boundaries
+from infosets.sequential import boundaries, inflation
 
 FIRST_STAGE = 60      # games a cell at stage 1 (notebooks/params/pimcts_aggregation.tag.yaml)
 GROWTH = 2            # each stage doubles the games of the last
@@ -59,29 +60,6 @@ def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> lis
     if sizes[-1] != cap:
         sizes.append(cap)
     return sizes
-
-
-def inflation(fractions, alpha: float = ALPHA, power: float = POWER, paths: int = 200_000,
-              seed: int = 0) -> float:
-    """N / N_fixed of a group-sequential design with looks at ``fractions`` (the last 1.0):
-    the ratio of the squared drift that gives ``power`` under its O'Brien-Fleming-type
-    boundaries to the fixed-sample one, (z_{1-alpha} + z_power)^2. By simulation of the score
-    process at the looks (``paths`` Brownian paths, one seed)."""
-    t = np.asarray(fractions, float)
-    bounds = np.asarray(boundaries(t, alpha))
-    steps = np.random.default_rng(seed).standard_normal((paths, len(t))) * np.sqrt(np.diff(t, prepend=0.0))
-    noise = np.cumsum(steps, axis=1)  # S(t_k) under the null, z_k = S / sqrt(t_k)
-
-    def power_at(theta):
-        z = (noise + theta * t) / np.sqrt(t)
-        return float(np.mean((z >= bounds).any(axis=1)))
-
-    fixed = sps.norm.ppf(1 - alpha) + sps.norm.ppf(power)
-    lo, hi = fixed, fixed * 1.5
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if power_at(mid) < power else (lo, mid)
-    return (hi / fixed) ** 2
 
 
 def claim_z(claim: Claim) -> float:
@@ -146,7 +124,7 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int) -> pd.DataF
             fixed = blocks_of(need * share, int(g["players"]), block_size)
             sizes = stage_sizes(max(fixed, n_now))
             cap = n_now if fixed <= n_now else blocks_of(
-                fixed * inflation([s / sizes[-1] for s in sizes]), int(g["players"]), block_size)
+                fixed * inflation(tuple(s / sizes[-1] for s in sizes)), int(g["players"]), block_size)
         sizes = stage_sizes(max(cap, n_now))
         fractions = [s / sizes[-1] for s in sizes]
         k = max(i for i, s in enumerate(sizes) if s <= n_now)
