@@ -85,13 +85,14 @@ smoke: $(STAMP) ## run every notebook at the smoke preset in a temporary folder 
 	exit $$rc
 
 test: $(STAMP) ## the whole pytest suite, notebook smoke runs included (compiles the numba engine first)
-	@# every kernel game's engine (shared cache) and bounds-checked kernels compiled once before
-	@# the parallel run, as one queue over both cores, slowest first (tests/precompile.py)
+	@# every test runs numba bounds-checked from the tests' own cache, build/numba-checked
+	@# (tests/numba_env.py); every kernel game's engine is compiled there once before the parallel
+	@# run and bounds-checked, as one queue over both cores, slowest first (tests/precompile.py)
 	$(PY) tests/precompile.py --jobs 2
 	@# the 25 slowest tests are listed at the end, to show where the 10-minute goal is lost; the
-	@# bounds-checked kernels and engines were checked by the queue above (it stops on a failure);
-	@# no test uses hypothesis's, anyio's or platformdirs' pytest plugins, which cost 1.4 CPU-s of
-	@# import in each of pytest's three processes
+	@# bounds check's own test was run by the queue above (it stops on a failure); no test uses
+	@# hypothesis's, anyio's or platformdirs' pytest plugins, which cost 1.4 CPU-s of import in
+	@# each of pytest's three processes
 	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=25 \
 	  -p no:hypothesispytest -p no:anyio -p no:platformdirs \
 	  --deselect tests/games/test_kernels_boundscheck.py::test_kernel_and_engine_never_index_out_of_bounds $(PYTEST_ARGS)

@@ -17,6 +17,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # tests/games/oracle_checks.py (the ports' oracle checks) is importable from every game's folder
 sys.path.insert(1, str(Path(__file__).resolve().parent / "games"))
 
+import numba_env  # noqa: E402
+
+# every test runs numba bounds-checked, from the tests' own cache (tests/numba_env.py)
+numba_env.apply()
+
 # The files holding `make test`'s slowest tests (seconds a test on a fresh clone of the 2-core
 # machine, pytest's --durations), run first and slowest first: pytest-xdist hands the workers
 # their tests in collection order (its groups first), so a long test collected late (the

@@ -1,18 +1,18 @@
 """Compile every kernel game before ``make test``'s parallel run, as one queue over the cores.
 
-Two jobs per kernel game: its engine for the shared numba cache (``warm_cache.warm_game``) and
-its bounds-checked kernel build (``test_kernels_boundscheck.check``, its own cache); and for the
-games the TAG tests search under TAG's settings (``TAG_GAMES``), the engine's TAG version
-(``warm_tag``: a search given TAG's arguments is its own compile, tens of seconds). The queue
-starts the slowest jobs first and keeps every core busy until the last job. Without it, the
-pytest workers would compile the same game into the same cache at the same time (the TAG
-versions were compiled by both workers at once: 40-60 CPU-s lost).
+One job per kernel game, in the tests' numba build (bounds-checked, in the tests' own cache:
+``tests/numba_env.py``): its engine (``warm_cache.warm_game``), for the games the TAG tests
+search under TAG's settings (``TAG_GAMES``) the engine's TAG version (``warm_tag``: a search
+given TAG's arguments is its own compile, tens of seconds), then its bounds check
+(``test_kernels_boundscheck.check``: random games and searches, indices checked), which loads
+what the job compiled and adds what the check alone calls. The queue starts the slowest jobs
+first and keeps every core busy until the last job. Without it, the pytest workers would
+compile the same game into the same cache at the same time (the TAG versions were compiled by
+both workers at once: 40-60 CPU-s lost).
 
-Each core runs its jobs in long-lived worker processes (``--worker``), one per environment: the
-shared cache's, and the bounds-checked builds' (NUMBA_BOUNDSCHECK=1 and their own cache, set
-per process: ``test_kernels_boundscheck.bounds_env``). A job is a function call in a worker, so
-the interpreter start and the imports (numba, pyspiel, every game: about 2 CPU-s, 3 to 4 with
-the bounds-checked script's two processes) are paid once per worker, not once per job.
+Each core runs its jobs in a long-lived worker process (``--worker``), so the interpreter start
+and the imports (numba, pyspiel, every game: about 2 CPU-s) are paid once per core, not once per
+job.
 
 ``python tests/precompile.py [--jobs N]`` exits non-zero if any job failed, after printing
 each job's wall and CPU time and the workers' total CPU (the figures behind the 10-minute
@@ -38,51 +38,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 
-# Every job, slowest first (longest-processing-time order: the last jobs to start are the
-# short ones, so neither core idles long at the end), by the jobs' CPU seconds on a fresh clone
-# of this 2-core machine: the bounds-checked sushi_go (the engine's searches, TAG's included,
-# bounds-checked) ~48, seven_wonders' engine ~42, Leduc's TAG searches ~34, ... liars_dice's
-# bounds-checked build ~3. A job not listed goes last.
+# Every game's job, slowest first (longest-processing-time order: the last jobs to start are
+# the short ones, so neither core idles long at the end), by the jobs' CPU seconds on a fresh
+# clone of this 2-core machine. A game not listed goes last.
 SLOWEST_FIRST = (
-    "bounds-checked sushi_go",
-    "engine seven_wonders",
-    "TAG searches leduc_poker",
-    "engine monopoly_deal",
-    "engine poker_tag",
-    "engine love_letter",
-    "bounds-checked seven_wonders",
-    "engine colt_express",
-    "engine exploding_kittens",
-    "engine virus",
-    "TAG searches sushi_go",
-    "engine dominion",
-    "engine hearts",
-    "engine sushi_go",
-    "engine belote2p",
-    "bounds-checked love_letter",
-    "bounds-checked exploding_kittens",
-    "bounds-checked monopoly_deal",
-    "bounds-checked hearts",
-    "bounds-checked leduc_poker",
-    "engine stratego",
-    "bounds-checked poker_tag",
-    "bounds-checked colt_express",
-    "engine liars_dice",
-    "bounds-checked dominion",
-    "bounds-checked belote2p",
-    "engine leduc_poker",
-    "engine trick_game",
-    "bounds-checked virus",
-    "bounds-checked stratego",
-    "bounds-checked trick_game",
-    "bounds-checked liars_dice",
+    "sushi_go",
+    "leduc_poker",
+    "seven_wonders",
+    "monopoly_deal",
+    "love_letter",
+    "poker_tag",
+    "colt_express",
+    "virus",
+    "exploding_kittens",
+    "hearts",
+    "dominion",
+    "belote2p",
+    "stratego",
+    "trick_game",
+    "liars_dice",
 )
 
 # The games of the TAG twin tests (tests/search/test_tag_*.py, tests/papers/test_pimcts_tag_agents.py):
 # a game string each, its kernel's engine compiled with TAG's arguments by ``warm_tag``.
 TAG_GAMES = {"leduc_poker": "leduc_poker", "sushi_go": "sushi_go(players=3)"}
-
-SHARED, BOUNDS = "shared cache", "bounds-checked"  # the workers' environments
 
 
 def kernel_games() -> list[str]:
@@ -96,14 +75,23 @@ def kernel_games() -> list[str]:
     return sorted(GAMES)
 
 
-def jobs(games: list[str]) -> list[tuple[str, str, str, tuple]]:
-    """(label, environment, "module:function", arguments) per job, slowest first
-    (``SLOWEST_FIRST``): every game's engine and its bounds-checked build, and the TAG versions."""
-    warm = [(f"engine {g}", SHARED, "infosets.search.warm_cache:warm_game", (g,)) for g in games]
-    bounds = [(f"bounds-checked {g}", BOUNDS, "test_kernels_boundscheck:check", ([g],)) for g in games]
-    tag = [(f"TAG searches {g}", SHARED, "precompile:warm_tag", (g,)) for g in games if g in TAG_GAMES]
+def jobs(games: list[str]) -> list[tuple[str, str, tuple]]:
+    """(label, "module:function", arguments) per game, slowest first (``SLOWEST_FIRST``)."""
     rank = {label: i for i, label in enumerate(SLOWEST_FIRST)}
-    return sorted(warm + bounds + tag, key=lambda job: (rank.get(job[0], len(rank)), job[0]))
+    todo = [(g, "precompile:build_game", (g,)) for g in games]
+    return sorted(todo, key=lambda job: (rank.get(job[0], len(rank)), job[0]))
+
+
+def build_game(name: str) -> None:
+    """Compile ``name``'s engine (and TAG version), then run its bounds check on that build."""
+    from test_kernels_boundscheck import check
+
+    from infosets.search.warm_cache import warm_game
+
+    warm_game(name)
+    if name in TAG_GAMES:
+        warm_tag(name)
+    check([name])
 
 
 def warm_tag(name: str) -> None:
@@ -128,14 +116,11 @@ def warm_tag(name: str) -> None:
         assert bot.engine_used == "compiled", (name, bot_class.__name__)
 
 
-def environment(kind: str) -> dict:
-    """The environment of a worker of ``kind`` (``SHARED`` or ``BOUNDS``)."""
-    if kind == BOUNDS:
-        sys.path.insert(0, str(TESTS / "games"))
-        from test_kernels_boundscheck import bounds_env
+def environment() -> dict:
+    """The environment of a worker: the tests' numba settings (``numba_env.checked_env``)."""
+    from numba_env import checked_env
 
-        return bounds_env()
-    return dict(os.environ)
+    return checked_env()
 
 
 def serve(requests, replies) -> None:
@@ -159,14 +144,14 @@ def serve(requests, replies) -> None:
 
 
 class Worker:
-    """A long-lived ``--worker`` process with ``kind``'s environment; ``call`` runs one job in it."""
+    """A long-lived ``--worker`` process in the tests' environment; ``call`` runs one job in it."""
 
-    def __init__(self, kind: str):
+    def __init__(self):
         self.err = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--worker"],
             cwd=ROOT,
-            env=environment(kind),
+            env=environment(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.err,
@@ -203,27 +188,27 @@ class Worker:
 
 
 def run_queue(todo: list, cores: int, report) -> float:
-    """Run ``todo`` (``jobs``' rows) in order over ``cores`` threads, each with its own workers
-    (one per environment, started on its first job); ``report(label, status, wall, cpu, error)``
+    """Run ``todo`` (``jobs``' rows) in order over ``cores`` threads, each with its own worker
+    (started on its first job, again after one dies); ``report(label, status, wall, cpu, error)``
     after each job. Returns the workers' total CPU seconds."""
     pending, lock, totals = queue.SimpleQueue(), threading.Lock(), []
     for job in todo:
         pending.put(job)
 
     def core():
-        workers: dict[str, Worker] = {}
+        worker = None
         while True:
             try:
-                label, kind, target, args = pending.get_nowait()
+                label, target, args = pending.get_nowait()
             except queue.Empty:
                 break
-            if kind not in workers or not workers[kind].alive():
-                workers[kind] = Worker(kind)
-            result = workers[kind].call(target, args)
+            if worker is None or not worker.alive():
+                worker = Worker()
+            result = worker.call(target, args)
             with lock:
                 report(label, *result)
         with lock:
-            totals.extend(w.close() if w.alive() else 0.0 for w in workers.values())
+            totals.append(worker.close() if worker is not None and worker.alive() else 0.0)
 
     threads = [threading.Thread(target=core) for _ in range(cores)]
     for thread in threads:

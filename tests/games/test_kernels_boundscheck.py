@@ -13,17 +13,16 @@ bounds-checked on the five-player game only (``TAG_GAMES``): the same code for e
 whose tables the five-player game fills on every row; on Leduc as well they cost Leduc's
 build 2.5 times its CPU (48 CPU-s instead of 19).
 
-Runs in a subprocess with NUMBA_BOUNDSCHECK=1 and its own NUMBA_CACHE_DIR (numba's cache key
-ignores the flag, so the shared cache must not serve or receive these builds). As a script,
+Every test process runs numba bounds-checked from the tests' own cache (``tests/numba_env.py``),
+so the builds checked here are the ones every other test searches with. As a script,
 ``python tests/games/test_kernels_boundscheck.py [GAME ...]`` compiles and checks the named
-kernel games (default: every game below) and exits with the check's status; ``make test`` runs
-``check`` in a worker started with ``bounds_env`` (``tests/precompile.py``), beside the engines'
-compile, so that the tests load the bounds-checked builds from the cache."""
+kernel games (default: every game below), one subprocess each, and exits with the check's
+status; ``make test`` runs ``check`` for each game in its compile queue (``tests/precompile.py``),
+right after compiling that game's engine in the same worker."""
 
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -179,20 +178,13 @@ GAMES = (
 
 
 def bounds_env() -> dict:
-    """This process's environment with bounds checking on and the bounds-checked builds' own
-    numba cache (a process's numba reads both when it starts), compiled at NUMBA_OPT=0: these
-    builds check indices, not speed, and LLVM's optimization is a third of their compile (sushi_go's
-    build: 64 CPU-s at the default level 3, 43 at level 0; the check's own run is short). The
-    level is not in numba's cache key, which is one more reason these builds keep their own cache."""
-    lib = Path(__file__).resolve().parents[2] / "lib"
-    cache = Path(tempfile.gettempdir()) / f"infosets-numba-boundscheck-{os.getuid()}"
-    return {
-        **os.environ,
-        "NUMBA_BOUNDSCHECK": "1",
-        "NUMBA_OPT": "0",
-        "NUMBA_CACHE_DIR": str(cache),
-        "PYTHONPATH": os.pathsep.join([str(lib), os.environ.get("PYTHONPATH", "")]),
-    }
+    """This process's environment with the tests' numba settings (``numba_env.checked_env``):
+    bounds checking on and the tests' own cache, which numba's cache key (blind to the flag)
+    keeps apart from the builds ``make figures`` loads."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
+    from numba_env import checked_env
+
+    return checked_env()
 
 
 def run_checks(games=(), timeout: float = 1700) -> subprocess.CompletedProcess:
@@ -228,8 +220,8 @@ def test_every_kernel_game_is_checked():
 
 # A fresh bounds-checked compile of every kernel and the engine took 10-16 min on a loaded
 # 2-core machine (it is a compile-time bound, not a speed test; 30 s to 2 min a game). `make
-# test` runs ``check`` for every game in tests/precompile.py's queue, beside the engines'
-# compile, before pytest starts, and deselects this test.
+# test` runs ``check`` for every game in tests/precompile.py's queue, after that game's
+# engine, before pytest starts, and deselects this test.
 @pytest.mark.timeout(900)
 @pytest.mark.parametrize("game", GAMES)
 def test_kernel_and_engine_never_index_out_of_bounds(game):

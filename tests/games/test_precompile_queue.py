@@ -1,8 +1,8 @@
 """``tests/precompile.py``: the compile queue ``make test`` runs before pytest (issue 55).
 
-Every kernel game's engine and bounds-checked build are queued slowest first, run as calls in
-long-lived workers (one per core and environment), and each job's wall and CPU time are
-reported (the figures behind the 10-minute ``make test`` goal).
+One job per kernel game (its engine, TAG version and bounds check, in the tests' bounds-checked
+build) is queued slowest first, run as calls in long-lived workers (one per core), and each
+job's wall and CPU time are reported (the figures behind the 10-minute ``make test`` goal).
 """
 
 import os
@@ -21,13 +21,13 @@ def test_every_job_has_its_place_in_the_queue():
 
 def test_workers_run_every_job_report_cpu_and_failures_and_outlive_them():
     """Four jobs on one core: a job's exception fails that job only (the next runs in the same
-    worker), each job reports its own CPU time, and a worker in the bounds-checked environment
-    runs with bounds checking on."""
+    worker), each job reports its own CPU time, and the worker runs in the tests' numba
+    environment (bounds checking on, the tests' own cache)."""
     todo = [
-        ("busy", precompile.SHARED, "test_precompile_queue:busy", (0.3,)),
-        ("fails", precompile.SHARED, "math:sqrt", (-1,)),
-        ("after", precompile.SHARED, "test_precompile_queue:busy_ran_here", ()),
-        ("bounds", precompile.BOUNDS, "test_precompile_queue:bounds_checked", ()),
+        ("busy", "test_precompile_queue:busy", (0.3,)),
+        ("fails", "math:sqrt", (-1,)),
+        ("after", "test_precompile_queue:busy_ran_here", ()),
+        ("bounds", "test_precompile_queue:bounds_checked", ()),
     ]
     seen = {}
     total = precompile.run_queue(todo, 1, lambda label, *result: seen.setdefault(label, result))
@@ -58,4 +58,9 @@ def busy_ran_here() -> None:
 
 
 def bounds_checked() -> None:
-    assert os.environ["NUMBA_BOUNDSCHECK"] == "1"
+    import numba
+
+    import numba_env
+
+    assert os.environ["NUMBA_BOUNDSCHECK"] == "1" and numba.config.BOUNDSCHECK
+    assert os.environ["NUMBA_CACHE_DIR"] == str(numba_env.CACHE)

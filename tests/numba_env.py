@@ -1,0 +1,47 @@
+"""The numba build every test process runs: bounds-checked, in the tests' own cache (issue 55).
+
+Every test, the compile queue before it (``tests/precompile.py``) and every process they start
+(notebook kernels, ``make play-belote`` in a terminal, the bounds check's script) run numba with
+NUMBA_BOUNDSCHECK=1, so an index out of range in a kernel or in the engine raises IndexError in
+whichever test reaches it, and the one bounds-checked build per game is also the build the
+tests search with. Before, a game compiled twice in ``make test``: once for the shared cache
+the tests used and once bounds-checked for its own check (15 builds, about 250 CPU-s on the
+2-core machine); bounds checking at numba's default optimization costs 5-13% more compile
+(Love Letter's engine 50 -> 57 CPU-s, 7 Wonders' 72 -> 76, fresh caches).
+
+numba's cache key ignores NUMBA_BOUNDSCHECK, so these builds live in a cache of their own,
+``build/numba-checked`` in the clone (``NUMBA_CACHE_DIR``, which the engine's stamped locator
+honours: ``core.numba_cache``): the in-tree ``__pycache__`` builds that ``make figures`` and
+the benchmarks load are never replaced by checked ones, nor the other way round. The folder
+persists, so a second ``make test`` in the same clone compiles nothing again.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / "build" / "numba-checked"
+
+
+def checked_env(base: dict | None = None) -> dict:
+    """``base`` (default: this process's environment) with the tests' numba settings."""
+    lib = str(ROOT / "lib")
+    base = dict(os.environ if base is None else base)
+    path = [p for p in base.get("PYTHONPATH", "").split(os.pathsep) if p and p != lib]
+    return {
+        **base,
+        "NUMBA_BOUNDSCHECK": "1",
+        "NUMBA_CACHE_DIR": str(CACHE),
+        "PYTHONPATH": os.pathsep.join([lib, *path]),
+    }
+
+
+def apply() -> None:
+    """Set the tests' numba settings in this process (and so in every process it starts).
+    Refuses once numba is imported: its settings are read at import, so they would not hold."""
+    if "numba" in sys.modules and os.environ.get("NUMBA_BOUNDSCHECK") != "1":
+        raise RuntimeError("numba_env.apply: numba was imported before the tests' settings were set")
+    os.environ.update({k: v for k, v in checked_env().items() if k.startswith("NUMBA_")})
