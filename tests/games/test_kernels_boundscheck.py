@@ -181,7 +181,9 @@ def bounds_env() -> dict:
     """This process's environment with the tests' numba settings (``numba_env.checked_env``):
     bounds checking on and the tests' own cache, which numba's cache key (blind to the flag)
     keeps apart from the builds ``make figures`` loads."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, when run as a script
+    tests = str(Path(__file__).resolve().parents[1])  # importable when run as a script
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
     from numba_env import checked_env
 
     return checked_env()
