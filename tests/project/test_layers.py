@@ -2,8 +2,9 @@
 
 core (bottom) < games < search, learning, filtering < experiments < play < papers < explore.
 The top-level modules sit between: beliefs (belief states over games), stats (intervals) and
-sequential (group-sequential boundaries) below search; arena (the one tournament loop), metrics, claims and plots above search. A
-module may also never import another package's private name (``_x``) or private module.
+sequential (group-sequential boundaries) below search; arena (the one tournament loop),
+metrics, claims and plots above search. A module may also never import another package's
+private name (``_x``) or private module.
 """
 
 import ast

@@ -25,10 +25,10 @@ The ports with a numba kernel: one heuristic, the kernel's. Each is scored by it
 ``nb_heuristic`` (the one the compiled engine calls, so the pimcts_aggregation port rows
 ran it), on a state array built from the port's kernel object (``state.kernel``, or the
 kernel object itself) by the kernel module's own conversion without the log (``log=False``;
-the rules-once ports: the kernel object's array ``k.s``), which no heuristic reads. Both engines therefore score a
-cut-off alike (``tests/games/test_heuristics.py``). What each kernel computes, a value per
-player on [0, 1] (the ports' return scale; Stratego dips below it), and at the end the returns (win
-shares), with d = own score - best other player's score:
+the rules-once ports: the kernel object's array ``k.s``), which no heuristic reads. Both
+engines therefore score a cut-off alike (``tests/games/test_heuristics.py``). What each kernel
+computes, a value per player on [0, 1] (the ports' return scale; Stratego dips below it), and
+at the end the returns (win shares), with d = own score - best other player's score:
 
 * Sushi Go! (``LeaderHeuristic``): the score is the points banked in earlier rounds plus this
   round's table scored now (5 per tempura pair, 10 per sashimi triple, dumplings 1/3/6/10/15,
