@@ -90,5 +90,76 @@ def test_funding_takes_the_cheapest_claims_and_a_claim_under_a_funded_cap_is_fre
     assert funded.loc["a2", "added_cpu_hours"] == 2.0 and funded.loc["a2", "funded"]
     # a1 adds only its 200 games beyond a2's 260 (2 CPU-h), within the 3 left
     assert funded.loc["a1", "added_cpu_hours"] == 2.0 and funded.loc["a1", "funded"]
-    assert funded.loc["a1", "game_cap"] == 460
-    assert not funded.loc["b1", "funded"] and funded.loc["b1", "game_cap"] == 60
+    assert funded.loc["a1", "cap"] == 460
+    assert not funded.loc["b1", "funded"] and funded.loc["b1", "cap"] == 60
+
+
+def _results(cells: dict, players: int = 2) -> pd.DataFrame:
+    """Tournament rows of one game "g": per cell (agent, D, aggregation) its score on every
+    (deal, rotation) and the focus seat's CPU seconds of each game."""
+    rows = []
+    for (agent, d, aggregation), (scores, cpu) in cells.items():
+        for i, score in enumerate(scores):
+            rows.append({"game": "g", "players": players, "agent": agent, "D": d,
+                         "aggregation": aggregation, "deal": i // players, "rotation": i % players,
+                         "budget": 1, "score": score, "cpu_seconds": cpu})
+    return pd.DataFrame(rows)
+
+
+# 60 games a cell (30 deals of 2 rotations), each pattern an even deal then an odd one
+CELLS = {("olmcts", 1, "none"): ([0.5] * 60, 2.0),
+         ("pimcts", 10, "TotalVisits"): ([1, 0, 0, 0] * 15, 4.0),   # 0.5 on the even deals
+         ("pimcts", 100, "TotalVisits"): ([1, 1, 0, 0] * 15, 10.0),  # 1.0 on the even deals
+         ("ismcts", 0, "none"): ([0, 1, 0, 1] * 15, 6.0)}
+
+
+def test_a_cell_costs_its_focus_seat_and_its_opponents_and_a_game_every_cell():
+    results = _results(CELLS)
+    per_cell = ps.cell_costs(results).set_index("cell")
+    # focus seat + one OL-MCTS opponent at the control's focus cost (2 CPU-s)
+    assert per_cell.loc["IS-MCTS", "cpu_s_per_game"] == 8.0
+    assert per_cell.loc["control", "cpu_s_per_game"] == 4.0
+    assert set(per_cell["n"]) == {60}
+    game = ps.game_costs(results).iloc[0]
+    assert game["cells"] == 4 and game["n"] == 60 and game["complete"]
+    assert game["cpu_s_per_game_all_cells"] == 4 + 6 + 12 + 8
+    short = ps.game_costs(results.iloc[:-1]).iloc[0]
+    assert short["n"] == 59 and not short["complete"]
+
+
+def test_is_mcts_against_the_best_cell_reads_two_cells_and_the_other_claims_every_cell():
+    from infosets.papers.pimcts_claims import paired_scores
+
+    table = paired_scores(_results(CELLS), "g", 1)
+    versus = _claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 30)
+    assert ps.claim_cells(versus, table) == ("IS-MCTS", "D=100 TotalVisits")
+    gain = _claim("g, B=1: PI-MCTS beats OL-MCTS by 5%", 0.1, (0.0, 0.2), 60)
+    assert set(ps.claim_cells(gain, table)) == {"control", "D=10 TotalVisits", "D=100 TotalVisits",
+                                                "IS-MCTS"}
+
+
+def test_growing_a_claims_own_cells_costs_those_cells_only_and_shared_cells_come_free():
+    results = _results(CELLS)
+    per_cell, costs = ps.cell_costs(results), ps.game_costs(results)
+    every = tuple(per_cell["cell"])
+    claims = [_claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 30,
+                     n_for_80_power=400),
+              _claim("g, B=1: PI-MCTS beats OL-MCTS by 5%", 0.0, (-0.2, 0.2), 60, n_for_80_power=200)]
+    cells = {claims[0].claim: ("IS-MCTS", "D=100 TotalVisits"), claims[1].claim: every}
+    table = ps.looks(claims, costs, block_size=2, cells=cells, per_cell=per_cell).set_index("claim")
+    versus, gain = table.loc[claims[0].claim], table.loc[claims[1].claim]
+    grown = versus["games_per_cell_for_80"] - 60
+    assert versus["cpu_hours_to_80_own_cells"] == pytest.approx(grown * (8 + 12) / 3600, abs=0.01)
+    assert versus["cpu_hours_to_80"] == pytest.approx(grown * 30 / 3600, abs=0.01)
+    assert gain["cpu_hours_to_80_own_cells"] == gain["cpu_hours_to_80"]
+    plan = ps.fund(table.reset_index(), per_cell, hours_left=100.0).set_index("claim")
+    assert plan["funded"].all()
+    # the cheaper gain claim is priced first and grows every cell to its cap; IS-MCTS against
+    # the best cell then pays only for growing its two cells from there to its own cap
+    cap, wide = gain["games_per_cell_for_80"], versus["games_per_cell_for_80"]
+    assert list(plan.index) == [gain.name, versus.name]
+    assert plan.loc[gain.name, "added_cpu_hours"] == pytest.approx((cap - 60) * 30 / 3600, abs=0.01)
+    assert plan.loc[versus.name, "added_cpu_hours"] == pytest.approx((wide - cap) * 20 / 3600, abs=0.01)
+    caps = ps.funded_caps(plan.reset_index(), table.reset_index(), per_cell).set_index("cell")["cap"]
+    assert caps.to_dict() == {"IS-MCTS": wide, "D=100 TotalVisits": wide, "control": cap,
+                              "D=10 TotalVisits": cap}

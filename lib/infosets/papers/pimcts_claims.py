@@ -373,15 +373,22 @@ def noninferiority(d) -> tuple[stats.Estimate, str]:
     return est, ("match" if p_noninf <= ALPHA else "mismatch" if p_worse <= ALPHA else "inconclusive")
 
 
+def best_pi_cell(table: pd.DataFrame) -> str:
+    """The PI-MCTS cell with the highest mean score on the even deals of ``table``
+    (``paired_scores``): the cell "IS-MCTS matches or beats the best PI-MCTS" tests against."""
+    deals = table.index.get_level_values("deal")
+    select = table[deals % 2 == 0]
+    return max(pi_cells(table), key=lambda c: select[c].mean() if select[c].notna().any() else -1.0)
+
+
 def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     """IS-MCTS is at least as good as the best PI-MCTS cell: best cell chosen on the even
-    deals, non-inferiority (margin ``MARGIN``) on the odd deals."""
+    deals (``best_pi_cell``), non-inferiority (margin ``MARGIN``) on the odd deals."""
     cells = pi_cells(table)
     if "IS-MCTS" not in table.columns or not cells:
         return None
-    deals = table.index.get_level_values("deal")
-    select, test = table[deals % 2 == 0], table[deals % 2 == 1]
-    best = max(cells, key=lambda c: select[c].mean() if select[c].notna().any() else -1.0)
+    test = table[table.index.get_level_values("deal") % 2 == 1]
+    best = best_pi_cell(table)
     d, unit = _widest_unit(_paired_series(test, "IS-MCTS", best))
     claim = f"{game}, B={budget}: IS-MCTS matches or beats the best PI-MCTS"
     if len(d) < 2:

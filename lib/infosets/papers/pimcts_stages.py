@@ -15,10 +15,15 @@ is complete (every cell at the same number of games) and per claim of that game:
 * N: the games per cell for 80% power at the paper's effect (``Claim.n_for_80_power``, from the
   observed SD), times the design's inflation for its looks (``sequential.inflation``), in whole
   blocks;
-* the CPU-hours to grow the game's cells to N, from the stage's own measured CPU (``game_costs``).
+* the CPU-hours to grow the game's cells to N, from the stage's own measured CPU (``game_costs``),
+  and to grow only the cells the claim reads (``claim_cells``, priced by ``cell_costs``): IS-MCTS
+  and the best PI-MCTS cell for "IS-MCTS matches or beats the best PI-MCTS", every cell for the
+  others.
 
 It then funds the open claims, cheapest first, within the CPU-hours left of the rerun's
-ceiling (``fund``), and so says which claims stay short of 80% power and what they would cost.
+ceiling (``fund``), twice: with a game's cells growing together (what the preset's
+``games_per_cell_by_game`` can ask for) and with each claim's own cells growing (per-cell caps,
+``funded_caps``), and so says which claims stay short of 80% power and what they would cost.
 It plans and runs nothing; the notebook does not import it, so no results key covers it.
 
 Reconstruction: a claim carries its estimate and 95% interval, not its statistic; z is rebuilt
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -48,6 +54,7 @@ GROWTH = 2            # each stage doubles the games of the last
 POWER = 0.80
 ALPHA = 0.05
 CEILING_HOURS = 80.0  # issue 56: the whole rerun on this machine
+ALL_CELLS = "all cells"  # a claim's cells when a game's cells grow together
 
 
 def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> list[int]:
@@ -79,22 +86,46 @@ def claim_z(claim: Claim) -> float:
     return sign * (claim.ours - null) / se
 
 
+def cell_costs(results: pd.DataFrame) -> pd.DataFrame:
+    """Per game and cell (``pimcts_claims.cell_label``): players, the games the cell holds
+    (``n``) and the CPU seconds of one more game in it, all seats: the cell's focus seat (its
+    rows' ``cpu_seconds``) plus players - 1 OL-MCTS opponents at the control's focus cost (an
+    estimate: the rows record the focus seat only)."""
+    from infosets.papers.pimcts_claims import cell_label
+
+    rows = []
+    for game, sub in results.groupby("game", sort=False):
+        players = int(sub["players"].iloc[0])
+        control = float(sub[sub["agent"] == "olmcts"]["cpu_seconds"].mean())
+        for (agent, d, aggregation), cell in sub.groupby(["agent", "D", "aggregation"], sort=True):
+            rows.append({"game": game, "cell": cell_label(agent, d, aggregation), "players": players,
+                         "n": len(cell),
+                         "cpu_s_per_game": float(cell["cpu_seconds"].mean() + (players - 1) * control)})
+    return pd.DataFrame(rows, columns=["game", "cell", "players", "n", "cpu_s_per_game"])
+
+
 def game_costs(results: pd.DataFrame) -> pd.DataFrame:
     """Per game: players, cells, the games every cell holds (``n``), whether the stage is
     complete (every cell at ``n``), and the CPU seconds of one more game in every cell, all
-    seats: each cell's focus seat (its rows' ``cpu_seconds``) plus players - 1 OL-MCTS
-    opponents at the control's focus cost (an estimate: the rows record the focus seat only)."""
-    rows = []
-    cell = ["agent", "D", "aggregation"]
-    for game, sub in results.groupby("game", sort=False):
-        counts = sub.groupby(cell).size()
-        focus = sub.groupby(cell)["cpu_seconds"].mean()
-        players = int(sub["players"].iloc[0])
-        control = float(sub[sub["agent"] == "olmcts"]["cpu_seconds"].mean())
-        rows.append({"game": game, "players": players, "cells": len(counts),
-                     "n": int(counts.min()), "complete": bool(counts.min() == counts.max()),
-                     "cpu_s_per_game_all_cells": float(focus.sum() + len(counts) * (players - 1) * control)})
-    return pd.DataFrame(rows)
+    seats (the sum of its ``cell_costs``)."""
+    by_game = cell_costs(results).groupby("game", sort=False).agg(
+        players=("players", "first"), cells=("cell", "size"), n=("n", "min"), most=("n", "max"),
+        cpu_s_per_game_all_cells=("cpu_s_per_game", "sum"))
+    by_game["complete"] = by_game["n"] == by_game.pop("most")
+    return by_game.reset_index()[["game", "players", "cells", "n", "complete", "cpu_s_per_game_all_cells"]]
+
+
+def claim_cells(claim: Claim, table: pd.DataFrame) -> tuple[str, ...]:
+    """The cells of its game's ``table`` (``pimcts_claims.paired_scores``) whose games decide
+    ``claim``: IS-MCTS and the best PI-MCTS cell for "IS-MCTS matches or beats the best
+    PI-MCTS" (``pimcts_claims.best_pi_cell``); every cell for the others, which test over all
+    D > 1 cells (Holm, or their mean) or, for Poker's D-range readings, over several of them
+    (counted here at every cell: an overestimate of their cost)."""
+    from infosets.papers.pimcts_claims import best_pi_cell
+
+    if claim.claim.endswith("IS-MCTS matches or beats the best PI-MCTS"):
+        return ("IS-MCTS", best_pi_cell(table))
+    return tuple(table.columns)
 
 
 def blocks_of(n: float, players: int, block_size: int) -> int:
@@ -104,10 +135,17 @@ def blocks_of(n: float, players: int, block_size: int) -> int:
     return int(math.ceil(n / per_block) * per_block)
 
 
-def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int) -> pd.DataFrame:
-    """One row per per-game claim of a game whose stage is complete (module docstring)."""
+def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict | None = None,
+          per_cell: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per per-game claim of a game whose stage is complete (module docstring).
+
+    ``cells`` (claim text -> ``claim_cells``) and ``per_cell`` (``cell_costs``) add what growing
+    only the claim's own cells would cost (``cpu_hours_to_80_own_cells``); without them a claim
+    reads every cell."""
     rows = []
     by_game = costs.set_index("game")
+    price = {} if per_cell is None else {
+        (g, c): x for g, c, x in zip(per_cell["game"], per_cell["cell"], per_cell["cpu_s_per_game"])}
     for claim in claims:
         game = claim.claim.split(",")[0]
         if game not in by_game.index or not by_game.loc[game, "complete"]:
@@ -129,34 +167,64 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int) -> pd.DataF
         fractions = [s / sizes[-1] for s in sizes]
         k = max(i for i, s in enumerate(sizes) if s <= n_now)
         bound = boundaries(fractions, ALPHA)[k]
+        own = (cells or {}).get(claim.claim, (ALL_CELLS,))
+        own_price = (g["cpu_s_per_game_all_cells"] if own == (ALL_CELLS,) else
+                     sum(price[(game, c)] for c in own))
         rows.append({"game": game, "claim": claim.claim, "verdict_fixed_sample": claim.verdict,
                      "n_claim": claim.n, "games_per_cell": n_now, "z": round(z, 2),
                      "look": k + 1, "looks": len(sizes), "fraction": round(fractions[k], 3),
                      "boundary": round(bound, 2), "decided": bool(np.isfinite(z) and z >= bound),
                      "power_now": claim.power, "games_per_cell_for_80": cap,
-                     "cpu_hours_to_80": round(max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] / 3600, 2)})
+                     "cpu_hours_to_80": round(max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] / 3600, 2),
+                     "cells": own,
+                     "cpu_hours_to_80_own_cells": round(max(cap - n_now, 0) * own_price / 3600, 2)})
     return pd.DataFrame(rows)
 
 
 def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.DataFrame:
-    """The open claims with a look funded within ``hours_left``, cheapest first: a claim costs what it
-    adds to its game's cap (the cells grow together, so a game's cap is the largest N of its
-    funded claims and a claim under that cap comes free). One row per open claim, in the order
-    considered, with ``added_cpu_hours``, ``funded`` and the game's cap after it."""
-    per_game = costs.set_index("game")["cpu_s_per_game_all_cells"]
-    caps = costs.set_index("game")["n"].to_dict()
+    """The open claims with a look funded within ``hours_left``, cheapest first.
+
+    ``costs`` prices what grows: ``game_costs`` (a game's cells grow together, as the preset's
+    ``games_per_cell_by_game`` caps them) or ``cell_costs`` (only the cells a claim reads grow,
+    its ``table`` row's ``cells``). A claim costs what it adds to the caps of the cells it grows:
+    a claim under caps already funded comes free. One row per open claim, in the order
+    considered, with ``added_cpu_hours``, ``funded`` and ``cap``, the largest cap of its cells
+    after it."""
+    by_cell = "cell" in costs.columns
+    units = costs if by_cell else costs.assign(cell=ALL_CELLS,
+                                               cpu_s_per_game=costs["cpu_s_per_game_all_cells"])
+    price = {(g, c): float(x) for g, c, x in zip(units["game"], units["cell"], units["cpu_s_per_game"])}
+    caps = {(g, c): int(n) for g, c, n in zip(units["game"], units["cell"], units["n"])}
     rows, left = [], hours_left
     looked = table[~table["decided"] & np.isfinite(table["z"].astype(float))]
-    for _, row in looked.sort_values("cpu_hours_to_80").iterrows():
+    order = "cpu_hours_to_80_own_cells" if by_cell else "cpu_hours_to_80"
+    for _, row in looked.sort_values(order).iterrows():
         game, cap = row["game"], int(row["games_per_cell_for_80"])
-        added = max(cap - caps[game], 0) * per_game[game] / 3600
+        grown = [(game, c) for c in (row["cells"] if by_cell else (ALL_CELLS,))]
+        added = sum(max(cap - caps[u], 0) * price[u] for u in grown) / 3600
         funded = added <= left
         if funded:
             left -= added
-            caps[game] = max(caps[game], cap)
+            caps.update({u: max(caps[u], cap) for u in grown})
         rows.append({"game": game, "claim": row["claim"], "games_per_cell_for_80": cap,
-                     "added_cpu_hours": round(added, 2), "funded": funded, "game_cap": caps[game]})
+                     "added_cpu_hours": round(added, 2), "funded": funded,
+                     "cap": max(caps[u] for u in grown)})
     return pd.DataFrame(rows)
+
+
+def funded_caps(funded: pd.DataFrame, table: pd.DataFrame, costs: pd.DataFrame) -> pd.DataFrame:
+    """The caps a ``fund`` plan sets, per game and cell (``costs``: the ``cell_costs`` it
+    priced), for the cells it grows beyond the games they hold."""
+    held = {(g, c): int(n) for g, c, n in zip(costs["game"], costs["cell"], costs["n"])}
+    cells = table.set_index("claim")["cells"]
+    caps: dict = {}
+    for _, row in funded[funded["funded"]].iterrows():
+        for cell in cells[row["claim"]]:
+            key = (row["game"], cell)
+            caps[key] = max(caps.get(key, held[key]), int(row["games_per_cell_for_80"]))
+    return pd.DataFrame([{"game": g, "cell": c, "games_now": held[(g, c)], "cap": n}
+                         for (g, c), n in caps.items() if n > held[(g, c)]],
+                        columns=["game", "cell", "games_now", "cap"])
 
 
 def main(argv=None) -> int:
@@ -173,22 +241,34 @@ def main(argv=None) -> int:
     cfg = config.load("pimcts_aggregation", "tag")
     folder = results_root() / "pimcts_aggregation" / "tag"
     results = pd.read_parquet(folder / "tournament.parquet")
-    costs = game_costs(results)
+    costs, per_cell = game_costs(results), cell_costs(results)
     done = results[results["game"].isin(costs[costs["complete"]]["game"])]
     claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
                                  pimcts_analysis.claim_runs(done, cfg))
-    table = looks(claims, costs, int(cfg["block_size"]))
+    cells = {}
+    for claim in claims:
+        per_game = re.match(r"(.+), B=(\d+):", claim.claim)  # the cross-game claims have no look
+        table = None if per_game is None else pimcts_claims.paired_scores(
+            done, per_game[1], int(per_game[2]))
+        if table is not None and not table.empty:
+            cells[claim.claim] = claim_cells(claim, table)
+    table = looks(claims, costs, int(cfg["block_size"]), cells, per_cell)
     provenance = pd.read_json(folder / "PROVENANCE.json", typ="series")
     spent = float(provenance["cpu_seconds"]) / 3600
     left = args.ceiling - spent - args.committed_hours
-    pd.set_option("display.width", 200)
+    pd.set_option("display.width", 250)
     print(costs.to_string(index=False))
-    print(table.drop(columns=["verdict_fixed_sample"]).to_string(index=False))
+    print(table.drop(columns=["verdict_fixed_sample", "cells"]).to_string(index=False))
     print(f"\nspent {spent:.1f} CPU-h, planned {args.committed_hours:.1f}, "
           f"left {left:.1f} of {args.ceiling:g}")
+    print("\nThe plan with a game's cells growing together (games_per_cell_by_game):")
     print(fund(table, costs, left).to_string(index=False))
+    by_cell = fund(table, per_cell, left)
+    print("\nThe plan with only each claim's own cells growing (per-cell caps):")
+    print(by_cell.to_string(index=False))
+    print(funded_caps(by_cell, table, per_cell).to_string(index=False))
     if args.out is not None:
-        table.to_csv(args.out, index=False)
+        table.assign(cells=table["cells"].map("|".join)).to_csv(args.out, index=False)
     return 0
 
 
