@@ -163,3 +163,21 @@ def test_growing_a_claims_own_cells_costs_those_cells_only_and_shared_cells_come
     caps = ps.funded_caps(plan.reset_index(), table.reset_index(), per_cell).set_index("cell")["cap"]
     assert caps.to_dict() == {"IS-MCTS": wide, "D=100 TotalVisits": wide, "control": cap,
                               "D=10 TotalVisits": cap}
+
+
+def test_the_best_cell_is_chosen_on_the_shared_deals_and_later_deals_all_go_to_the_test():
+    """With IS-MCTS and the chosen cell grown beyond the others (per-cell caps), the choice is
+    still the shared deals' and the test reads every deal not chosen on, even or odd."""
+    from infosets.papers.pimcts_claims import ismcts_vs_best_pi, paired_scores, selection_deals
+
+    grown = {**CELLS, ("pimcts", 100, "TotalVisits"): ([1, 1, 0, 0] * 15 + [0, 0, 0, 0] * 15, 10.0),
+             ("ismcts", 0, "none"): ([0, 1, 0, 1] * 30, 6.0)}
+    table = paired_scores(_results(grown), "g", 1)
+    assert len(table) == 120
+    chosen_on = set(selection_deals(table).index.get_level_values("deal"))
+    assert chosen_on == set(range(0, 30, 2))
+    claim = ismcts_vs_best_pi(table, "g", 1, 2)
+    assert "D=100 TotalVisits" in claim.note  # the shared deals' choice, not undone by deals 30-59
+    assert claim.n == 120 - 30  # the 15 odd shared deals and the 30 later ones, 2 rotations each
+    same = ismcts_vs_best_pi(paired_scores(_results(CELLS), "g", 1), "g", 1, 2)
+    assert same.n == 30  # cells that hold the same deals: the odd deals, as before

@@ -12,9 +12,9 @@ the same duplicate deals (seats rotated), so every comparison is paired per (dea
   whole: the mean over its D > 1 cells against the control, one-sided paired t; it fails if
   that mean is shown no worse than the control by more than ``MARGIN`` (non-inferiority);
 * a "no gap" claim is equivalence: paired TOST per cell with ``MARGIN``, at every cell;
-* "IS-MCTS matches or beats PI-MCTS": the best PI cell is chosen on the even deals and IS-MCTS
-  is compared with it on the odd deals (no winner's curse), by a non-inferiority test with
-  ``MARGIN``;
+* "IS-MCTS matches or beats PI-MCTS": the best PI cell is chosen on the even deals every cell
+  played and IS-MCTS is compared with it on the other deals (the odd ones when every cell holds
+  the same deals; no winner's curse), by a non-inferiority test with ``MARGIN``;
 * a claim about a named D (Poker: D 100-500) is tested at those D (intersection-union or Holm
   across them, as the row says);
 * "TotalVisits collapses at high D": per game, TotalVisits at the grid's largest D against its
@@ -373,21 +373,32 @@ def noninferiority(d) -> tuple[stats.Estimate, str]:
     return est, ("match" if p_noninf <= ALPHA else "mismatch" if p_worse <= ALPHA else "inconclusive")
 
 
+def selection_deals(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``table`` (``paired_scores``) the best PI-MCTS cell is chosen on: the even
+    deals every cell played. When every cell holds the same deals (as at each stage of a run
+    whose cells grow together) these are the even deals and the test reads the odd ones; when
+    IS-MCTS and the chosen cell grow beyond the other cells (per-cell caps), the choice stays the
+    one the shared deals made and every later deal, even or odd, goes to the test."""
+    common = table.dropna()
+    return common[common.index.get_level_values("deal") % 2 == 0]
+
+
 def best_pi_cell(table: pd.DataFrame) -> str:
-    """The PI-MCTS cell with the highest mean score on the even deals of ``table``
-    (``paired_scores``): the cell "IS-MCTS matches or beats the best PI-MCTS" tests against."""
-    deals = table.index.get_level_values("deal")
-    select = table[deals % 2 == 0]
+    """The PI-MCTS cell with the highest mean score on ``selection_deals``: the cell "IS-MCTS
+    matches or beats the best PI-MCTS" tests against."""
+    select = selection_deals(table)
     return max(pi_cells(table), key=lambda c: select[c].mean() if select[c].notna().any() else -1.0)
 
 
 def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     """IS-MCTS is at least as good as the best PI-MCTS cell: best cell chosen on the even
-    deals (``best_pi_cell``), non-inferiority (margin ``MARGIN``) on the odd deals."""
+    deals every cell played (``selection_deals``, ``best_pi_cell``), non-inferiority (margin
+    ``MARGIN``) on every other deal both played (the odd deals when the cells hold the same)."""
     cells = pi_cells(table)
     if "IS-MCTS" not in table.columns or not cells:
         return None
-    test = table[table.index.get_level_values("deal") % 2 == 1]
+    chosen_on = selection_deals(table).index.get_level_values("deal").unique()
+    test = table[~table.index.get_level_values("deal").isin(chosen_on)]
     best = best_pi_cell(table)
     d, unit = _widest_unit(_paired_series(test, "IS-MCTS", best))
     claim = f"{game}, B={budget}: IS-MCTS matches or beats the best PI-MCTS"
