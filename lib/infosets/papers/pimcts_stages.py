@@ -118,14 +118,15 @@ def game_costs(results: pd.DataFrame) -> pd.DataFrame:
 def claim_cells(claim: Claim, table: pd.DataFrame) -> tuple[str, ...]:
     """The cells of its game's ``table`` (``pimcts_claims.paired_scores``) whose games decide
     ``claim``: IS-MCTS and the best PI-MCTS cell for "IS-MCTS matches or beats the best
-    PI-MCTS" (``pimcts_claims.best_pi_cell``); every cell for the others, which test over all
-    D > 1 cells (Holm, or their mean) or, for Poker's D-range readings, over several of them
-    (counted here at every cell: an overestimate of their cost)."""
+    PI-MCTS" (``pimcts_claims.best_pi_cell``); for the others every cell, IS-MCTS only where the
+    claim names it: they test over all D > 1 cells and the control (Holm, or their mean) or, for
+    Poker's D-range readings, over several of them (counted here at every cell: an overestimate
+    of their cost)."""
     from infosets.papers.pimcts_claims import best_pi_cell
 
     if claim.claim.endswith("IS-MCTS matches or beats the best PI-MCTS"):
         return ("IS-MCTS", best_pi_cell(table))
-    return tuple(table.columns)
+    return tuple(c for c in table.columns if c != "IS-MCTS" or "IS-MCTS" in claim.claim)
 
 
 def blocks_of(n: float, players: int, block_size: int) -> int:
