@@ -383,10 +383,11 @@ def selection_deals(table: pd.DataFrame) -> pd.DataFrame:
     return common[common.index.get_level_values("deal") % 2 == 0]
 
 
-def best_pi_cell(table: pd.DataFrame) -> str:
-    """The PI-MCTS cell with the highest mean score on ``selection_deals``: the cell "IS-MCTS
-    matches or beats the best PI-MCTS" tests against."""
-    select = selection_deals(table)
+def best_pi_cell(table: pd.DataFrame, select: pd.DataFrame | None = None) -> str:
+    """The PI-MCTS cell with the highest mean score on ``select`` (default
+    ``selection_deals(table)``): the cell "IS-MCTS matches or beats the best PI-MCTS" tests
+    against."""
+    select = selection_deals(table) if select is None else select
     return max(pi_cells(table), key=lambda c: select[c].mean() if select[c].notna().any() else -1.0)
 
 
@@ -397,9 +398,9 @@ def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     cells = pi_cells(table)
     if "IS-MCTS" not in table.columns or not cells:
         return None
-    chosen_on = selection_deals(table).index.get_level_values("deal").unique()
-    test = table[~table.index.get_level_values("deal").isin(chosen_on)]
-    best = best_pi_cell(table)
+    select = selection_deals(table)
+    test = table[~table.index.get_level_values("deal").isin(select.index.get_level_values("deal"))]
+    best = best_pi_cell(table, select)
     d, unit = _widest_unit(_paired_series(test, "IS-MCTS", best))
     claim = f"{game}, B={budget}: IS-MCTS matches or beats the best PI-MCTS"
     if len(d) < 2:

@@ -246,13 +246,16 @@ def main(argv=None) -> int:
     done = results[results["game"].isin(costs[costs["complete"]]["game"])]
     claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
                                  pimcts_analysis.claim_runs(done, cfg))
-    cells = {}
+    cells, tables = {}, {}
     for claim in claims:
         per_game = re.match(r"(.+), B=(\d+):", claim.claim)  # the cross-game claims have no look
-        table = None if per_game is None else pimcts_claims.paired_scores(
-            done, per_game[1], int(per_game[2]))
-        if table is not None and not table.empty:
-            cells[claim.claim] = claim_cells(claim, table)
+        if per_game is None:
+            continue
+        key = (per_game[1], int(per_game[2]))
+        if key not in tables:
+            tables[key] = pimcts_claims.paired_scores(done, *key)
+        if not tables[key].empty:
+            cells[claim.claim] = claim_cells(claim, tables[key])
     table = looks(claims, costs, int(cfg["block_size"]), cells, per_cell)
     provenance = pd.read_json(folder / "PROVENANCE.json", typ="series")
     spent = float(provenance["cpu_seconds"]) / 3600
