@@ -616,3 +616,50 @@ def test_one_control_cell_of_sixteen_outside_its_interval_is_chance_not_a_broken
     assert claim.ours.startswith("15/16") and claim.verdict == "match"
     rates, run = _control_rates([(0.25, 32, 4)] * 15 + [(0.75, 200, 4)])
     assert pc.control_claim(rates, run).verdict == "mismatch"
+
+
+def test_games_per_cell_can_be_set_per_cell():
+    """The tag rerun grows only the cells a claim reads (docs/tag_agents.md, "Growing only the
+    cells a claim reads"): a per-cell cap adds that cell's blocks, keeps every other task and
+    the deals of every block already played, and shows in the plan and the game table."""
+    from infosets.experiments import config
+    from infosets.papers import pimcts_costs
+
+    base = config.load("pimcts_aggregation", "smoke")
+    cfg = config.load("pimcts_aggregation", "smoke", overrides={
+        "games_per_cell_by_cell": {"leduc_poker": {"IS-MCTS": 18, "D=3 SingleVote": 12}}})
+    assert pa.games_per_cell(cfg, "leduc_poker", cell="IS-MCTS") == 18
+    assert pa.games_per_cell(cfg, "leduc_poker", cell="D=3 TotalVisits") == 6
+    assert pa.games_per_cell(cfg, "leduc_poker") == 6
+    assert pa.games_per_cell(cfg, "tic_tac_toe", "high", cell="IS-MCTS") == 4  # Fig. 1 only
+
+    def ids(c):
+        return {t.task_id: t.params for t in pa.tournament_tasks(c)}
+
+    old, new = ids(base), ids(cfg)
+    assert set(old) <= set(new)
+    added = [p for k, p in new.items() if k not in old]
+    assert sorted((p["agent"], p["D"], p["aggregation"], p["block"]) for p in added) == [
+        ("ismcts", 0, "none", 1), ("ismcts", 0, "none", 2), ("pimcts", 3, "SingleVote", 1)]
+    assert all(p["game"] == "leduc_poker" and p.get("part") is None for p in added)
+    for params in old.values():  # a block already played keeps its deals
+        players = pyspiel.load_game(params["game"]).num_players()
+        assert pa.task_deals(cfg, params, players) == pa.task_deals(base, params, players)
+    last = next(p for p in added if p["agent"] == "ismcts" and p["block"] == 2)
+    assert pa.task_deals(cfg, last, 2) == range(6, 9)
+    plan = pimcts_costs.plan(cfg, pimcts_costs.load_costs()).set_index(["game", "budget"])
+    before = pimcts_costs.plan(base, pimcts_costs.load_costs()).set_index(["game", "budget"])
+    assert plan.loc[("leduc_poker", 30), "games"] == before.loc[("leduc_poker", 30), "games"] + 12 + 6
+    assert plan.loc[("leduc_poker", 30), "games_per_cell"] == 6
+    table = analysis.game_table(cfg).set_index(["game", "slice"])
+    assert table.loc[("leduc_poker", "main"), "own_caps"] == "IS-MCTS 18; D=3 SingleVote 12"
+    assert "own_caps" not in analysis.game_table(base).columns
+    # a bad cap is a one-line error naming it, before any compute
+    for bad, match in [({"leduc_poker": {"IS-MCTS": 8}}, r"\['IS-MCTS'\]: 8 games is not whole "
+                                                         r"blocks of 6 .*use 6 or 12"),
+                       ({"leduc_poker": {"D=7 SingleVote": 6}}, r"'D=7 SingleVote'\]: not a cell"),
+                       ({"leduc_poker": {"ISMCTS": 6}}, r"'ISMCTS'\]: .*'control' or 'IS-MCTS'"),
+                       ({"hearts": {"IS-MCTS": 6}}, r"\['hearts'\]: not a game"),
+                       ({"leduc_poker": {}}, r"\['leduc_poker'\]: expected a mapping")]:
+        with pytest.raises(config.ConfigError, match=match):
+            config.load("pimcts_aggregation", "smoke", overrides={"games_per_cell_by_cell": bad})

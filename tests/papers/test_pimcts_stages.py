@@ -182,3 +182,45 @@ def test_the_best_cell_is_chosen_on_the_shared_deals_and_later_deals_all_go_to_t
     assert claim.n == 120 - 30  # the 15 odd shared deals and the 30 later ones, 2 rotations each
     same = ismcts_vs_best_pi(paired_scores(_results(CELLS), "g", 1), "g", 1, 2)
     assert same.n == 30  # cells that hold the same deals: the odd deals, as before
+
+
+def test_a_look_waits_for_the_planned_caps_and_reads_a_claims_own_cells():
+    """With per-cell caps (``games_per_cell_by_cell``) a game's cells hold different numbers
+    of games: the stage is complete once every cell holds what the preset plans for it, and a
+    claim's look counts the games of its own cells. Old code: a game whose cells differ was
+    never complete, so no claim of it was looked at again."""
+    grown = {**CELLS, ("pimcts", 100, "TotalVisits"): ([1, 1, 0, 0] * 30, 10.0),
+             ("ismcts", 0, "none"): ([0, 1, 0, 1] * 30, 6.0)}
+    results, per_cell = _results(grown), ps.cell_costs(_results(grown))
+    planned = {("g", c): 60 for c in ("control", "D=10 TotalVisits")}
+    planned.update({("g", "IS-MCTS"): 120, ("g", "D=100 TotalVisits"): 120})
+    assert ps.game_costs(results, planned).iloc[0]["complete"]
+    assert not ps.game_costs(results).iloc[0]["complete"]  # without the plan: cells differ
+    short = {**planned, ("g", "IS-MCTS"): 180}
+    assert not ps.game_costs(results, short).iloc[0]["complete"]
+    versus = _claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 90,
+                    n_for_80_power=400)
+    gain = _claim("g, B=1: PI-MCTS beats OL-MCTS by 5%", 0.0, (-0.2, 0.2), 60, n_for_80_power=200)
+    cells = {versus.claim: ("IS-MCTS", "D=100 TotalVisits"), gain.claim: tuple(per_cell["cell"])}
+    table = ps.looks([versus, gain], ps.game_costs(results, planned), block_size=2, cells=cells,
+                     per_cell=per_cell).set_index("claim")
+    assert table.loc[versus.claim, "games_per_cell"] == 120
+    assert table.loc[versus.claim, "look"] == 2  # 60 then 120 games: its second look
+    assert table.loc[gain.claim, "games_per_cell"] == 60
+    cap = table.loc[gain.claim, "games_per_cell_for_80"]
+    # the gain claim grows the two cells at 60 from 60, and the two at 120 from 120
+    assert table.loc[gain.claim, "cpu_hours_to_80_own_cells"] == pytest.approx(
+        ((cap - 60) * (4 + 6) + max(cap - 120, 0) * (12 + 8)) / 3600, abs=0.01)
+
+
+def test_planned_games_follow_the_presets_per_game_and_per_cell_caps():
+    from infosets.experiments import config
+
+    cfg = config.load("pimcts_aggregation", "smoke", overrides={
+        "games_per_cell_by_game": {"tic_tac_toe": 12},
+        "games_per_cell_by_cell": {"leduc_poker": {"IS-MCTS": 18}}})
+    planned = ps.planned_games(cfg)
+    assert planned[("leduc_poker", "IS-MCTS")] == 18
+    assert planned[("leduc_poker", "control")] == 6
+    assert planned[("tic_tac_toe", "D=3 SingleVote")] == 12
+    assert planned[("kuhn_poker(players=3)", "control")] == 6  # 2 deals of 3 rotations

@@ -43,8 +43,10 @@ from infosets.papers.pimcts_ablation import (
     ABLATABLE,
     cell_obstacle,
     derive_ablation,
+    parse_cell,
     switched_off,
 )
+from infosets.papers.pimcts_claims import cell_label
 from infosets.papers.pimcts_tag_agents import missing_settings, tag_agent_kwargs, tag_agent_row
 from infosets.search.common import is_python_game
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
@@ -117,6 +119,61 @@ def _per_game(values: dict, key: str, games) -> dict:
     return dict(given)
 
 
+def cell_agent(label: str) -> dict:
+    """The agent config of a cell named as the claims table names it
+    (``pimcts_claims.cell_label``): "control" (OL-MCTS), "IS-MCTS", or a PI-MCTS cell
+    "D=10 TotalVisits"; ValueError (one line) otherwise."""
+    if label == "control":
+        return {"agent": "olmcts", "D": 1, "aggregation": "none"}
+    if label == "IS-MCTS":
+        return {"agent": "ismcts", "D": 0, "aggregation": "none"}
+    try:
+        d, aggregation = parse_cell(label)
+    except ValueError as exc:
+        raise ValueError(f"{exc}, 'control' or 'IS-MCTS'") from None
+    return {"agent": "pimcts", "D": d, "aggregation": aggregation}
+
+
+def _cell_caps(values: dict, main: dict, tabletop: dict) -> dict:
+    """``games_per_cell_by_cell``, checked: {game: {cell label: games}} for cells of a game's
+    Fig. 1 tournament (at every budget of its slice) that grow past, or stop short of, the
+    game's games per cell. Each cap is whole blocks of duplicate deals, so a block already
+    played keeps its deals when a cap grows (one-line ConfigError naming the entry otherwise)."""
+    given = values["games_per_cell_by_cell"] or {}
+    count = Param(int, lo=1, hi=100_000)
+    out = {}
+    for game, cells in given.items():
+        key = f"games_per_cell_by_cell[{game!r}]"
+        sl = tabletop if game in tabletop["games"] else main
+        if game not in sl["games"]:
+            raise ConfigError(f"{key}: not a game of this preset's Fig. 1 slices; expected one of "
+                              f"{main['games'] + tabletop['games']}")
+        if not isinstance(cells, dict) or not cells:
+            raise ConfigError(f"{key}: expected a mapping of cells to games, e.g. "
+                              "{'IS-MCTS': 240, 'D=10 TotalVisits': 240}")
+        players = pyspiel.load_game(game).num_players()
+        per_block = max(1, values["block_size"] // players) * players
+        labels = {cell_label(c["agent"], c["D"], c["aggregation"]) for b in sl["budgets"]
+                  for c in _configs(values, sl["d_grid"][str(b)])}
+        out[game] = {}
+        for label, n in cells.items():
+            try:
+                agent = cell_agent(str(label))
+            except ValueError as exc:
+                raise ConfigError(f"{key}[{label!r}]: {exc}") from None
+            if cell_label(agent["agent"], agent["D"], agent["aggregation"]) != label or label not in labels:
+                raise ConfigError(f"{key}[{label!r}]: not a cell of the game's tournament; "
+                                  f"expected one of {sorted(labels)}")
+            n = count.check(f"{key}[{label!r}]", n)
+            if n % per_block:
+                raise ConfigError(f"{key}[{label!r}]: {n} games is not whole blocks of "
+                                  f"{per_block} ({players} players, block_size "
+                                  f"{values['block_size']}); use {n - n % per_block or per_block}"
+                                  f" or {n - n % per_block + per_block}")
+            out[game][str(label)] = n
+    return out
+
+
 def _check_tag_agents(values: dict) -> None:
     """With ``tag_agents`` on, every paper game of the preset must run as TAG's agent: refused
     in one line, before any compute, while a setting of its row is not in our engines."""
@@ -149,6 +206,9 @@ def _derive(values: dict) -> dict:
                       pick("tabletop_determinizations", "determinizations"),
                       pick("tabletop_games_per_cell", "games_per_cell"),
                       {g: n for g, n in fig1.items() if g in values["tabletop_games"]})
+    by_cell = _cell_caps(values, main, tabletop)
+    for sl in (main, tabletop):
+        sl["games_per_cell_by_cell"] = {g: c for g, c in by_cell.items() if g in sl["games"]}
     high_games, high_budgets = values["high_budget_games"], values["high_budgets"]
     for i, g in enumerate(high_games):
         if g not in values["games"] and g not in values["tabletop_games"]:
@@ -253,6 +313,12 @@ SCHEMA = Schema(
                                         doc="games per agent config of single games at their "
                                             "Fig. 1 budgets, {game: n} (null: every game takes "
                                             "its slice's games_per_cell)"),
+        "games_per_cell_by_cell": Param(dict, item=dict, optional=True,
+                                        doc="games of single cells at their game's Fig. 1 "
+                                            "budgets, {game: {cell: n}}, a cell named as the "
+                                            "claims table names it ('control', 'IS-MCTS', "
+                                            "'D=10 TotalVisits'), n whole blocks (null: every "
+                                            "cell takes its game's games per cell)"),
         "high_games_per_cell_by_game": Param(dict, item=int, lo=1, hi=100_000, optional=True,
                                              doc="games per agent config of single games at "
                                                  "high_budgets, {game: n} (null: "
@@ -464,26 +530,41 @@ def decision_info(bot, box: dict, action: int) -> dict:
     return out
 
 
-def games_per_cell(cfg, game_string: str, part: str | None = None) -> int:
+def games_per_cell(cfg, game_string: str, part: str | None = None, cell: str | None = None) -> int:
     """Games per agent config of a game in slice ``part`` (None: the game's Fig. 1 slice):
-    its per-game override if the preset gives one, else the slice's games_per_cell; part
-    "ablation": the ablation's games per agent and condition (``_derive_ablation``)."""
+    its cell's cap if ``cell`` (a ``pimcts_claims.cell_label``) has one in a Fig. 1 slice
+    (``games_per_cell_by_cell``), else its per-game override if the preset gives one, else
+    the slice's games_per_cell; part "ablation": the ablation's games per agent and
+    condition (``_derive_ablation``)."""
     if part == "ablation":
         return cfg["ablation"]["games_per_cell"][game_string]
     sl = slice_of(cfg, game_string) if part is None else cfg["slices"][part]
+    own = sl.get("games_per_cell_by_cell", {}).get(game_string, {})
+    if cell is not None and cell in own:
+        return own[cell]
     return sl["games_per_cell_by_game"].get(game_string, sl["games_per_cell"])
 
 
-def deals_per_cell(cfg, game_string: str, players: int, part: str | None = None) -> int:
+def deals_per_cell(cfg, game_string: str, players: int, part: str | None = None,
+                   cell: str | None = None) -> int:
     """Duplicate deals of a cell: each deal is played once per seat rotation, so a cell has
     ``players`` x deals >= ``games_per_cell`` games."""
-    return math.ceil(games_per_cell(cfg, game_string, part) / players)
+    return math.ceil(games_per_cell(cfg, game_string, part, cell) / players)
 
 
-def deal_block(cfg, game_string: str, players: int, block: int, part: str | None = None) -> range:
+def deal_block(cfg, game_string: str, players: int, block: int, part: str | None = None,
+               cell: str | None = None) -> range:
     """The deals of task ``block`` (``block_size`` games, i.e. block_size // players deals)."""
     per = max(1, cfg["block_size"] // players)
-    return range(block * per, min((block + 1) * per, deals_per_cell(cfg, game_string, players, part)))
+    return range(block * per,
+                 min((block + 1) * per, deals_per_cell(cfg, game_string, players, part, cell)))
+
+
+def task_deals(cfg, params: dict, players: int) -> range:
+    """The deals a tournament or ablation task plays (``deal_block`` of its game, slice, cell
+    and block)."""
+    return deal_block(cfg, params["game"], players, params["block"], params.get("part"),
+                      cell_label(params["agent"], params["D"], params["aggregation"]))
 
 
 def searched_engine(bot) -> str | None:
@@ -536,7 +617,7 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
             records.setdefault((info["deal"], info["rotation"]), []).append(row)
 
     lineup = [arena.Entrant("focus", make_focus)] + [arena.Entrant("olmcts", make_opponent)] * (n - 1)
-    deals = deal_block(cfg, params["game"], n, params["block"], params.get("part"))
+    deals = task_deals(cfg, params, n)
     rows = []
     for r in arena.duplicate_games(game, lineup, deals, entropy=int(seed.entropy),
                                    label=params["game"], on_decision=on_decision):
@@ -565,11 +646,14 @@ def setting_value(bot, setting: str) -> str:
 def agent_configs(cfg, budget: int, part: str = "main") -> list[dict]:
     """OL-MCTS control (D = 1), PI-MCTS for D > 1 x aggregation, and IS-MCTS, for the
     ``part`` slice ("main" or "tabletop")."""
-    grid = cfg["slices"][part]["d_grid"][str(budget)]
+    return _configs(cfg, cfg["slices"][part]["d_grid"][str(budget)])
+
+
+def _configs(values, grid) -> list[dict]:
     configs = [{"agent": "olmcts", "D": 1, "aggregation": "none"}]
     configs += [{"agent": "pimcts", "D": d, "aggregation": a}
-                for d in grid if d > 1 for a in cfg["aggregations"]]
-    if cfg["include_ismcts"]:
+                for d in grid if d > 1 for a in values["aggregations"]]
+    if values["include_ismcts"]:
         configs.append({"agent": "ismcts", "D": 0, "aggregation": "none"})
     return configs
 
@@ -586,10 +670,12 @@ def tournament_tasks(cfg, parts=("main", "tabletop", "high")) -> list[Task]:
                  [(g, b) for b in sl["budgets"] for g in sl["games"]])
         for g, b in pairs:
             n = pyspiel.load_game(g).num_players()
-            blocks = math.ceil(deals_per_cell(cfg, g, n, part) / max(1, cfg["block_size"] // n))
             extra = {"part": "high"} if part == "high" else {}
-            tasks += [Task(tournament_task, {"game": g, "budget": b, **a, "block": k, **extra})
-                      for a in agent_configs(cfg, b, part) for k in range(blocks)]
+            for a in agent_configs(cfg, b, part):
+                deals = deals_per_cell(cfg, g, n, part, cell_label(a["agent"], a["D"], a["aggregation"]))
+                blocks = math.ceil(deals / max(1, cfg["block_size"] // n))
+                tasks += [Task(tournament_task, {"game": g, "budget": b, **a, "block": k, **extra})
+                          for k in range(blocks)]
     return tasks
 
 

@@ -403,17 +403,24 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
 
 
 def game_table(cfg) -> pd.DataFrame:
-    """Each game's parameters, players, size, how worlds are sampled, and the budgets run."""
+    """Each game's parameters, players, size, how worlds are sampled, and the budgets run;
+    with per-cell caps in the preset (``games_per_cell_by_cell``), a column "own_caps" lists
+    the cells that hold another number of games than the game's, "IS-MCTS 240; ..."."""
     rows = []
     for part in ("main", "tabletop", "high"):
         sl = cfg["slices"].get(part, {"games": []})
         for name in sl["games"]:
             budgets = ([b for g, b in high_pairs(cfg) if g == name] if part == "high"
                        else sl["budgets"])
+            own = sl.get("games_per_cell_by_cell", {}).get(name, {})
             rows.append({**_game_row(cfg, name), "slice": part,
                          "budgets": ", ".join(map(str, budgets)),
-                         "games_per_cell": games_per_cell(cfg, name, part)})
-    return pd.DataFrame(rows)
+                         "games_per_cell": games_per_cell(cfg, name, part),
+                         "own_caps": "; ".join(f"{c} {n}" for c, n in own.items())})
+    frame = pd.DataFrame(rows)
+    if not frame.empty and not frame["own_caps"].any():
+        frame = frame.drop(columns="own_caps")
+    return frame
 
 
 def _game_row(cfg, name: str) -> dict:

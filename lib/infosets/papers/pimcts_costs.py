@@ -51,13 +51,14 @@ from infosets.experiments.store import Store, data_root, run_id
 from infosets.papers.pimcts_aggregation import (
     ablation_tasks,
     agent_configs,
-    deal_block,
     deals_per_cell,
     disambiguation_task,
     disambiguation_tasks,
     make_agent,
+    task_deals,
     tournament_tasks,
 )
+from infosets.papers.pimcts_claims import cell_label
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 # The same measurement with TAG's own agents (``--tag-agents``), which the ``tag`` preset plays.
@@ -274,13 +275,15 @@ def plan(cfg, costs: pd.DataFrame, disambiguation_costs: pd.DataFrame | None = N
                                  "python -m infosets.papers.pimcts_costs")
             fit = fit_for(model, game, budget)
             players = fit["players"]
-            per_cell = players * deals_per_cell(cfg, game, players, part)
             configs = agent_configs(cfg, budget, part)
-            seconds = sum(game_seconds(fit, c["agent"], budget, c["D"]) * per_cell
-                          for c in configs)
+            played = [players * deals_per_cell(cfg, game, players, part,
+                                               cell_label(c["agent"], c["D"], c["aggregation"]))
+                      for c in configs]  # games of each cell (per-cell caps may differ)
+            seconds = sum(game_seconds(fit, c["agent"], budget, c["D"]) * n
+                          for c, n in zip(configs, played))
             rows.append({"sweep": "tournament", "game": game, "budget": budget,
-                         "cells": len(configs), "games_per_cell": per_cell,
-                         "games": len(configs) * per_cell, "engine": fit["engine"],
+                         "cells": len(configs), "games_per_cell": min(played),
+                         "games": sum(played), "engine": fit["engine"],
                          "measured_at": fit["budget"], "cpu_hours": seconds / 3600})
     rows += plan_ablation(cfg, model)
     if disambiguation_costs is None:
@@ -316,8 +319,7 @@ def plan_ablation(cfg, model: dict) -> list[dict]:
                              "python -m infosets.papers.pimcts_costs")
         fit = fit_for(model, game, budget)
         players = fit["players"]
-        played = [players * len(deal_block(cfg, game, players, p["block"], "ablation"))
-                  for p in params]  # games of each task
+        played = [players * len(task_deals(cfg, p, players)) for p in params]  # games of each task
         games = sum(played)
         seconds = sum(game_seconds(fit, p["agent"], budget, p["D"]) * n for p, n in zip(params, played))
         agents = len({(p["agent"], p["D"]) for p in params})
@@ -338,7 +340,7 @@ def task_plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
         p = task.params
         fit = fit_for(model, p["game"], p["budget"])
         players = fit["players"]
-        deals = len(deal_block(cfg, p["game"], players, p["block"], p.get("part")))
+        deals = len(task_deals(cfg, p, players))
         games = players * deals
         rows.append({"task_id": task.task_id, "game": p["game"], "budget": p["budget"],
                      "planned_cpu_s": game_seconds(fit, p["agent"], p["budget"], p["D"]) * games,

@@ -8,7 +8,8 @@ stage every open per-game claim's one-sided z is compared with the O'Brien-Flemi
 of that look (``infosets.sequential``), and a claim whose z crosses is decided.
 
 This module reads the committed tournament of the ``tag`` preset and says, per game whose stage
-is complete (every cell at the same number of games) and per claim of that game:
+is complete (every cell at the games the preset plans for it, ``planned_games``: its per-game
+and per-cell caps) and per claim of that game:
 
 * the look: the claim's z, the boundary at the stage's information fraction n / N (N the games
   per cell the claim needs), and whether it crossed;
@@ -104,15 +105,41 @@ def cell_costs(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["game", "cell", "players", "n", "cpu_s_per_game"])
 
 
-def game_costs(results: pd.DataFrame) -> pd.DataFrame:
-    """Per game: players, cells, the games every cell holds (``n``), whether the stage is
-    complete (every cell at ``n``), and the CPU seconds of one more game in every cell, all
-    seats (the sum of its ``cell_costs``)."""
-    by_game = cell_costs(results).groupby("game", sort=False).agg(
-        players=("players", "first"), cells=("cell", "size"), n=("n", "min"), most=("n", "max"),
-        cpu_s_per_game_all_cells=("cpu_s_per_game", "sum"))
-    by_game["complete"] = by_game["n"] == by_game.pop("most")
+def game_costs(results: pd.DataFrame, planned: dict | None = None) -> pd.DataFrame:
+    """Per game: players, cells, the games its smallest cell holds (``n``), whether the stage
+    is complete, and the CPU seconds of one more game in every cell, all seats (the sum of its
+    ``cell_costs``). Complete: every cell at the games ``planned`` gives it ({(game, cell):
+    games}, the preset's caps, ``planned_games``), or without it every cell at ``n``."""
+    per_cell = cell_costs(results)
+    if planned is None:
+        per_cell["full"] = per_cell.groupby("game")["n"].transform("max") == per_cell["n"]
+    else:
+        per_cell["full"] = [n >= planned.get((g, c), n + 1)
+                            for g, c, n in zip(per_cell["game"], per_cell["cell"], per_cell["n"])]
+    by_game = per_cell.groupby("game", sort=False).agg(
+        players=("players", "first"), cells=("cell", "size"), n=("n", "min"),
+        complete=("full", "all"), cpu_s_per_game_all_cells=("cpu_s_per_game", "sum"))
     return by_game.reset_index()[["game", "players", "cells", "n", "complete", "cpu_s_per_game_all_cells"]]
+
+
+def planned_games(cfg) -> dict:
+    """{(game, cell): games} of every Fig. 1 cell of ``cfg``'s tournament (its per-game and
+    per-cell caps, in whole deals), the ``planned`` of ``game_costs``."""
+    import pyspiel
+
+    from infosets.papers.pimcts_aggregation import agent_configs, deals_per_cell
+    from infosets.papers.pimcts_claims import cell_label
+
+    out = {}
+    for part in ("main", "tabletop"):
+        sl = cfg["slices"][part]
+        for game in sl["games"]:
+            players = pyspiel.load_game(game).num_players()
+            for budget in sl["budgets"]:
+                for c in agent_configs(cfg, budget, part):
+                    label = cell_label(c["agent"], c["D"], c["aggregation"])
+                    out[(game, label)] = players * deals_per_cell(cfg, game, players, part, label)
+    return out
 
 
 def claim_cells(claim: Claim, table: pd.DataFrame) -> tuple[str, ...]:
@@ -145,14 +172,21 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
     reads every cell."""
     rows = []
     by_game = costs.set_index("game")
-    price = {} if per_cell is None else {
-        (g, c): x for g, c, x in zip(per_cell["game"], per_cell["cell"], per_cell["cpu_s_per_game"])}
+    price, games_held = {}, {}
+    if per_cell is not None:
+        price = {(g, c): x for g, c, x in zip(per_cell["game"], per_cell["cell"], per_cell["cpu_s_per_game"])}
+        games_held = {(g, c): int(n) for g, c, n in zip(per_cell["game"], per_cell["cell"], per_cell["n"])}
     for claim in claims:
         game = claim.claim.split(",")[0]
         if game not in by_game.index or not by_game.loc[game, "complete"]:
             continue
         g = by_game.loc[game]
-        n_now, z = int(g["n"]), claim_z(claim)
+        own = (cells or {}).get(claim.claim, (ALL_CELLS,))
+        held = {c: n for (gg, c), n in games_held.items() if gg == game}
+        # the games the claim's cells hold: its smallest cell (all cells grow together) or
+        # each of its own cells (per-cell caps)
+        n_now = int(g["n"]) if own == (ALL_CELLS,) else min(held[c] for c in own)
+        z = claim_z(claim)
         need = claim.n_for_80_power
         if need is None or not np.isfinite(need) or need <= 0:
             cap = n_now
@@ -168,9 +202,8 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
         fractions = [s / sizes[-1] for s in sizes]
         k = max(i for i, s in enumerate(sizes) if s <= n_now)
         bound = boundaries(fractions, ALPHA)[k]
-        own = (cells or {}).get(claim.claim, (ALL_CELLS,))
-        own_price = (g["cpu_s_per_game_all_cells"] if own == (ALL_CELLS,) else
-                     sum(price[(game, c)] for c in own))
+        own_cost = (max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] if own == (ALL_CELLS,)
+                    else sum(max(cap - held[c], 0) * price[(game, c)] for c in own))
         rows.append({"game": game, "claim": claim.claim, "verdict_fixed_sample": claim.verdict,
                      "n_claim": claim.n, "games_per_cell": n_now, "z": round(z, 2),
                      "look": k + 1, "looks": len(sizes), "fraction": round(fractions[k], 3),
@@ -178,7 +211,7 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
                      "power_now": claim.power, "games_per_cell_for_80": cap,
                      "cpu_hours_to_80": round(max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] / 3600, 2),
                      "cells": own,
-                     "cpu_hours_to_80_own_cells": round(max(cap - n_now, 0) * own_price / 3600, 2)})
+                     "cpu_hours_to_80_own_cells": round(own_cost / 3600, 2)})
     return pd.DataFrame(rows)
 
 
@@ -242,7 +275,7 @@ def main(argv=None) -> int:
     cfg = config.load("pimcts_aggregation", "tag")
     folder = results_root() / "pimcts_aggregation" / "tag"
     results = pd.read_parquet(folder / "tournament.parquet")
-    costs, per_cell = game_costs(results), cell_costs(results)
+    costs, per_cell = game_costs(results, planned_games(cfg)), cell_costs(results)
     done = results[results["game"].isin(costs[costs["complete"]]["game"])]
     claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
                                  pimcts_analysis.claim_runs(done, cfg))
