@@ -565,6 +565,26 @@ def test_ismcts_against_pi_takes_the_deal_as_unit_when_rotations_correlate():
     assert (len(d) == 40) == (se_deals > se_pairs)
 
 
+
+def test_ismcts_against_pi_counts_games_per_cell_for_80_power_whatever_its_unit():
+    """n_for_80_power is games per cell (claims.Claim): a test over deals needs players games a
+    deal, on both halves. Old code gave 2 x the deals the test needs: a third of the games of a
+    3-player game, so the stage planner, which scaled it again by the cell's games over the
+    claim's n, priced the claim at twice the games it needs."""
+    idx = pd.MultiIndex.from_product([range(40), range(3)], names=["deal", "rotation"])
+    rng = np.random.default_rng(13)
+    deal_effect = np.repeat(rng.normal(0, 0.4, 40), 3)
+    pi = 0.4 + deal_effect + rng.normal(0, 0.05, 120)
+    table = pd.DataFrame({"control": 0.3, "D=10 TotalVisits": pi,
+                          "IS-MCTS": pi + np.repeat(rng.normal(0.01, 0.3, 40), 3)
+                                     + rng.normal(0, 0.05, 120)}, index=idx)
+    claim = pc.ismcts_vs_best_pi(table, "g", 1, 3)
+    assert "unit: deal (20 deals" in claim.note and claim.n == 20
+    odd = table[table.index.get_level_values("deal") % 2 == 1]
+    d, _ = pc._widest_unit(pc._paired_series(odd, "IS-MCTS", "D=10 TotalVisits"))
+    _, need = pc._power(pc.MARGIN, float(np.std(d, ddof=1)), len(d), pc.ALPHA, "greater")
+    assert claim.n_for_80_power == 2 * need * 3
+
 def _d_table(rng, by_d, deals=200):
     cells = {("olmcts", 1, "none"): 0.33}
     for d, p in by_d.items():

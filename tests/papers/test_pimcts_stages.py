@@ -56,9 +56,10 @@ def test_a_look_decides_a_large_z_and_sizes_the_cap_for_the_rest():
     claims = [
         _claim("a, B=1: decided", 0.3, (0.25, 0.35), 60, power=1.0, n_for_80_power=10),
         _claim("a, B=1: open", 0.02, (-0.1, 0.14), 60, power=0.1, n_for_80_power=500),
-        # on half the deals, one unit a deal of 2 games: 15 units stand for the cell's 60 games
+        # on half the deals, one unit a deal of 2 games: 300 units the test needs are 600
+        # games a cell on the test's half, 1200 with the half the best cell is chosen on
         _claim("a, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 15,
-               margin=0.03, power=0.1, n_for_80_power=300),
+               margin=0.03, power=0.1, n_for_80_power=1200),
         _claim("c, B=1: stage not complete", 0.0, (-0.2, 0.2), 12, n_for_80_power=300),
     ]
     table = ps.looks(claims, COSTS, block_size=12).set_index("claim")
@@ -76,7 +77,9 @@ def test_a_look_decides_a_large_z_and_sizes_the_cap_for_the_rest():
     added = (opened["games_per_cell_for_80"] - 60) * 36 / 3600
     assert opened["cpu_hours_to_80"] == pytest.approx(added, abs=0.01)
     scaled = table.loc["a, B=1: IS-MCTS matches or beats the best PI-MCTS"]
-    assert 1200 < scaled["games_per_cell_for_80"] <= 1300  # 300 units x 4 games a unit, inflated
+    # games a cell as the claims table gives them, inflated; not scaled again by the claim's n
+    # (old code: 15 units for 60 games, so x 4: 4,800 games)
+    assert 1200 < scaled["games_per_cell_for_80"] <= 1300
 
 
 def test_funding_takes_the_cheapest_claims_and_a_claim_under_a_funded_cap_is_free():
@@ -143,26 +146,38 @@ def test_growing_a_claims_own_cells_costs_those_cells_only_and_shared_cells_come
     results = _results(CELLS)
     per_cell, costs = ps.cell_costs(results), ps.game_costs(results)
     every = tuple(per_cell["cell"])
-    claims = [_claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 30,
-                     n_for_80_power=400),
-              _claim("g, B=1: PI-MCTS beats OL-MCTS by 5%", 0.0, (-0.2, 0.2), 60, n_for_80_power=200)]
-    cells = {claims[0].claim: ("IS-MCTS", "D=100 TotalVisits"), claims[1].claim: every}
-    table = ps.looks(claims, costs, block_size=2, cells=cells, per_cell=per_cell).set_index("claim")
-    versus, gain = table.loc[claims[0].claim], table.loc[claims[1].claim]
-    grown = versus["games_per_cell_for_80"] - 60
-    assert versus["cpu_hours_to_80_own_cells"] == pytest.approx(grown * (8 + 12) / 3600, abs=0.01)
-    assert versus["cpu_hours_to_80"] == pytest.approx(grown * 30 / 3600, abs=0.01)
-    assert gain["cpu_hours_to_80_own_cells"] == gain["cpu_hours_to_80"]
-    plan = ps.fund(table.reset_index(), per_cell, hours_left=100.0).set_index("claim")
+    versus = _claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 30,
+                    n_for_80_power=400)
+    gain = _claim("g, B=1: PI-MCTS beats OL-MCTS by 5%", 0.0, (-0.2, 0.2), 60, n_for_80_power=200)
+    cells = {versus.claim: ("IS-MCTS", "D=100 TotalVisits"), gain.claim: every}
+    together = ps.looks([versus, gain], costs, block_size=2).set_index("claim")
+    own = ps.looks([versus, gain], costs, block_size=2, cells=cells, per_cell=per_cell,
+                   selected={versus.claim: 30}).set_index("claim")
+    # cells growing together: the split half grows too, so the cap is the claims table's 400
+    # games (both halves), inflated for the looks, and every cell pays (30 CPU-s a game)
+    wide = together.loc[versus.claim, "games_per_cell_for_80"]
+    assert 400 < wide <= 440
+    assert together.loc[versus.claim, "cpu_hours_to_80"] == pytest.approx((wide - 60) * 30 / 3600, abs=0.01)
+    # own cells: the 30 games the best cell was chosen on stay; the test needs its half, 200
+    # games, inflated; two cells pay (8 + 12 CPU-s a game); the look's fraction counts test games
+    mine = own.loc[versus.claim]
+    assert 230 < mine["games_per_cell_for_80"] <= 250 and mine["chosen_on"] == 30
+    assert mine["cpu_hours_to_80"] == pytest.approx(
+        (mine["games_per_cell_for_80"] - 60) * 20 / 3600, abs=0.01)
+    assert mine["fraction"] == pytest.approx(30 / (mine["games_per_cell_for_80"] - 30), abs=1e-3)
+    assert own.loc[gain.claim, "games_per_cell_for_80"] == together.loc[gain.claim, "games_per_cell_for_80"]
+    assert own.loc[gain.claim, "cpu_hours_to_80"] == together.loc[gain.claim, "cpu_hours_to_80"]
+    plan = ps.fund(own.reset_index(), per_cell, hours_left=100.0).set_index("claim")
     assert plan["funded"].all()
-    # the cheaper gain claim is priced first and grows every cell to its cap; IS-MCTS against
-    # the best cell then pays only for growing its two cells from there to its own cap
-    cap, wide = gain["games_per_cell_for_80"], versus["games_per_cell_for_80"]
-    assert list(plan.index) == [gain.name, versus.name]
-    assert plan.loc[gain.name, "added_cpu_hours"] == pytest.approx((cap - 60) * 30 / 3600, abs=0.01)
-    assert plan.loc[versus.name, "added_cpu_hours"] == pytest.approx((wide - cap) * 20 / 3600, abs=0.01)
-    caps = ps.funded_caps(plan.reset_index(), table.reset_index(), per_cell).set_index("cell")["cap"]
-    assert caps.to_dict() == {"IS-MCTS": wide, "D=100 TotalVisits": wide, "control": cap,
+    # the cheaper IS-MCTS claim first; the gain claim then grows every cell to its cap, its
+    # two cells already beyond that come free
+    cap = own.loc[gain.claim, "games_per_cell_for_80"]
+    first = mine["games_per_cell_for_80"]
+    assert cap < first
+    assert list(plan.index) == [versus.claim, gain.claim]
+    assert plan.loc[gain.claim, "added_cpu_hours"] == pytest.approx((cap - 60) * 10 / 3600, abs=0.01)
+    caps = ps.funded_caps(plan.reset_index(), own.reset_index(), per_cell).set_index("cell")["cap"]
+    assert caps.to_dict() == {"IS-MCTS": first, "D=100 TotalVisits": first, "control": cap,
                               "D=10 TotalVisits": cap}
 
 
@@ -209,7 +224,7 @@ def test_a_look_waits_for_the_planned_caps_and_reads_a_claims_own_cells():
     assert table.loc[gain.claim, "games_per_cell"] == 60
     cap = table.loc[gain.claim, "games_per_cell_for_80"]
     # the gain claim grows the two cells at 60 from 60, and the two at 120 from 120
-    assert table.loc[gain.claim, "cpu_hours_to_80_own_cells"] == pytest.approx(
+    assert table.loc[gain.claim, "cpu_hours_to_80"] == pytest.approx(
         ((cap - 60) * (4 + 6) + max(cap - 120, 0) * (12 + 8)) / 3600, abs=0.01)
 
 

@@ -34,8 +34,8 @@ switch off) and recorded as skipped in the derived config.
 from __future__ import annotations
 
 from infosets.experiments.config import ConfigError
+from infosets.papers.pimcts_cells import parse_cell
 from infosets.papers.pimcts_tag_agents import TAG_DEFAULTS, missing_settings
-from infosets.search.pimcts import AGGREGATIONS
 
 # The settings the ablation can switch off, in the order a preset's conditions are played.
 ABLATABLE = ("opponent_tree", "tree_policy", "rollout", "rollout_termination", "backup",
@@ -74,20 +74,6 @@ def switched_off(row: dict, setting: str) -> dict:
 def switch_text(row: dict, setting: str) -> str:
     """What switching ``setting`` off does to ``row``, as "MultiTree -> OneTree"."""
     return f"{_typed(row, setting)} -> {TAG_DEFAULTS[setting]}"
-
-
-def parse_cell(text: str) -> tuple[int, str]:
-    """(D, aggregation) of a PI-MCTS cell written as the claims table writes it,
-    "D=10 TotalVisits"; ValueError (one line) otherwise."""
-    parts = str(text).split()
-    if len(parts) != 2 or not parts[0].startswith("D=") or not parts[0][2:].isdigit():
-        raise ValueError(f"{text!r} is not a PI-MCTS cell; write it as 'D=10 TotalVisits'")
-    d, aggregation = int(parts[0][2:]), parts[1]
-    if d < 2:
-        raise ValueError(f"{text!r}: a PI-MCTS cell has D > 1 (D = 1 is OL-MCTS)")
-    if aggregation not in AGGREGATIONS:
-        raise ValueError(f"{text!r}: aggregation {aggregation!r} is not one of {list(AGGREGATIONS)}")
-    return d, aggregation
 
 
 def cell_obstacle(text) -> str | None:

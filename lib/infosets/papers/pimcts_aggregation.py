@@ -43,10 +43,9 @@ from infosets.papers.pimcts_ablation import (
     ABLATABLE,
     cell_obstacle,
     derive_ablation,
-    parse_cell,
     switched_off,
 )
-from infosets.papers.pimcts_claims import cell_label
+from infosets.papers.pimcts_cells import cell_agent, cell_label
 from infosets.papers.pimcts_tag_agents import missing_settings, tag_agent_kwargs, tag_agent_row
 from infosets.search.common import is_python_game
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
@@ -119,21 +118,6 @@ def _per_game(values: dict, key: str, games) -> dict:
     return dict(given)
 
 
-def cell_agent(label: str) -> dict:
-    """The agent config of a cell named as the claims table names it
-    (``pimcts_claims.cell_label``): "control" (OL-MCTS), "IS-MCTS", or a PI-MCTS cell
-    "D=10 TotalVisits"; ValueError (one line) otherwise."""
-    if label == "control":
-        return {"agent": "olmcts", "D": 1, "aggregation": "none"}
-    if label == "IS-MCTS":
-        return {"agent": "ismcts", "D": 0, "aggregation": "none"}
-    try:
-        d, aggregation = parse_cell(label)
-    except ValueError as exc:
-        raise ValueError(f"{exc}, 'control' or 'IS-MCTS'") from None
-    return {"agent": "pimcts", "D": d, "aggregation": aggregation}
-
-
 def _cell_caps(values: dict, main: dict, tabletop: dict) -> dict:
     """``games_per_cell_by_cell``, checked: {game: {cell label: games}} for cells of a game's
     Fig. 1 tournament (at every budget of its slice) that grow past, or stop short of, the
@@ -158,10 +142,10 @@ def _cell_caps(values: dict, main: dict, tabletop: dict) -> dict:
         out[game] = {}
         for label, n in cells.items():
             try:
-                agent = cell_agent(str(label))
+                cell_agent(str(label))
             except ValueError as exc:
                 raise ConfigError(f"{key}[{label!r}]: {exc}") from None
-            if cell_label(agent["agent"], agent["D"], agent["aggregation"]) != label or label not in labels:
+            if label not in labels:
                 raise ConfigError(f"{key}[{label!r}]: not a cell of the game's tournament; "
                                   f"expected one of {sorted(labels)}")
             n = count.check(f"{key}[{label!r}]", n)
@@ -532,7 +516,7 @@ def decision_info(bot, box: dict, action: int) -> dict:
 
 def games_per_cell(cfg, game_string: str, part: str | None = None, cell: str | None = None) -> int:
     """Games per agent config of a game in slice ``part`` (None: the game's Fig. 1 slice):
-    its cell's cap if ``cell`` (a ``pimcts_claims.cell_label``) has one in a Fig. 1 slice
+    its cell's cap if ``cell`` (a ``pimcts_cells.cell_label``) has one in a Fig. 1 slice
     (``games_per_cell_by_cell``), else its per-game override if the preset gives one, else
     the slice's games_per_cell; part "ablation": the ablation's games per agent and
     condition (``_derive_ablation``)."""

@@ -44,6 +44,7 @@ from infosets.papers.pimcts_aggregation import (
     settings_key,
     slice_of,
 )
+from infosets.papers.pimcts_cells import cell_label
 from infosets.search.mcts import OLMCTSBot
 from infosets.search.pimcts import AGGREGATIONS
 
@@ -722,7 +723,7 @@ def ablation_table(results: pd.DataFrame, ablation: pd.DataFrame, cfg) -> pd.Dat
     rows = []
     for game in spec["games"]:
         budget, cell = spec["budgets"][game], spec["pimcts"][game]
-        pi = pimcts_claims.cell_label("pimcts", cell["D"], cell["aggregation"])
+        pi = cell_label("pimcts", cell["D"], cell["aggregation"])
         players = pyspiel.load_game(game).num_players()
         deals = deals_per_cell(cfg, game, players, "ablation")
         head = {"game": game, "budget": budget, "pimcts_cell": pi}

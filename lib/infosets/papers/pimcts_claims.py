@@ -56,6 +56,7 @@ from scipy.stats import norm
 
 from infosets import stats
 from infosets.claims import FLOOR, Claim, by_size, not_run, one_sided_bound, overall
+from infosets.papers.pimcts_cells import cell_label
 
 ALPHA = 0.05
 MARGIN = 0.03          # equivalence / non-inferiority margin, in win-rate points (±3 points)
@@ -96,12 +97,6 @@ def budget_note(claim: Claim, budget: int, paper_budget: int = PAPER_BUDGET) -> 
 
 
 # -- paired cells ---------------------------------------------------------------------------------
-
-def cell_label(agent: str, d: int, aggregation: str) -> str:
-    if agent == "pimcts":
-        return f"D={int(d)} {aggregation}"
-    return "control" if agent == "olmcts" else "IS-MCTS"
-
 
 def paired_scores(results: pd.DataFrame, game: str, budget: int) -> pd.DataFrame:
     """Focus scores of one game and budget: rows (deal, rotation), one column per cell."""
@@ -410,10 +405,11 @@ def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     est, verdict = noninferiority(d)
     sd = _sd([d], players)
     power, need = _power(MARGIN, sd, len(d), ALPHA, "greater")
+    games = players if unit.startswith("deal") else 1  # games a unit of the test
     return Claim(claim, "in every game (Fig. 1)", est.value, verdict, interval=(est.lo, est.hi),
                  n=len(d), test="split half: best PI cell chosen on even deals, one-sided paired "
                                 "non-inferiority test on odd deals",
-                 margin=MARGIN, power=power, n_for_80_power=2 * need if need > 0 else need,
+                 margin=MARGIN, power=power, n_for_80_power=2 * need * games if need > 0 else need,
                  note=f"IS-MCTS minus {best}; unit: {unit}; games per cell needed counts both halves")
 
 

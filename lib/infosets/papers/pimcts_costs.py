@@ -58,7 +58,7 @@ from infosets.papers.pimcts_aggregation import (
     task_deals,
     tournament_tasks,
 )
-from infosets.papers.pimcts_claims import cell_label
+from infosets.papers.pimcts_cells import cell_label
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 # The same measurement with TAG's own agents (``--tag-agents``), which the ``tag`` preset plays.

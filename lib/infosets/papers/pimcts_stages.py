@@ -19,7 +19,9 @@ and per-cell caps) and per claim of that game:
 * the CPU-hours to grow the game's cells to N, from the stage's own measured CPU (``game_costs``),
   and to grow only the cells the claim reads (``claim_cells``, priced by ``cell_costs``): IS-MCTS
   and the best PI-MCTS cell for "IS-MCTS matches or beats the best PI-MCTS", every cell for the
-  others.
+  others. Growing its own cells, that claim keeps the deals its best cell was chosen on (the
+  even deals of stage 1, ``pimcts_claims.selection_deals``) and every later deal goes to its
+  test: its cap is those games plus the test's half of its ``n_for_80_power``.
 
 It then funds the open claims, cheapest first, within the CPU-hours left of the rerun's
 ceiling (``fund``), twice: with a game's cells growing together (what the preset's
@@ -56,6 +58,7 @@ POWER = 0.80
 ALPHA = 0.05
 CEILING_HOURS = 80.0  # issue 56: the whole rerun on this machine
 ALL_CELLS = "all cells"  # a claim's cells when a game's cells grow together
+IS_VS_BEST = "IS-MCTS matches or beats the best PI-MCTS"  # the claim's text ends so
 
 
 def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> list[int]:
@@ -88,11 +91,11 @@ def claim_z(claim: Claim) -> float:
 
 
 def cell_costs(results: pd.DataFrame) -> pd.DataFrame:
-    """Per game and cell (``pimcts_claims.cell_label``): players, the games the cell holds
+    """Per game and cell (``pimcts_cells.cell_label``): players, the games the cell holds
     (``n``) and the CPU seconds of one more game in it, all seats: the cell's focus seat (its
     rows' ``cpu_seconds``) plus players - 1 OL-MCTS opponents at the control's focus cost (an
     estimate: the rows record the focus seat only)."""
-    from infosets.papers.pimcts_claims import cell_label
+    from infosets.papers.pimcts_cells import cell_label
 
     rows = []
     for game, sub in results.groupby("game", sort=False):
@@ -128,7 +131,7 @@ def planned_games(cfg) -> dict:
     import pyspiel
 
     from infosets.papers.pimcts_aggregation import agent_configs, deals_per_cell
-    from infosets.papers.pimcts_claims import cell_label
+    from infosets.papers.pimcts_cells import cell_label
 
     out = {}
     for part in ("main", "tabletop"):
@@ -151,7 +154,7 @@ def claim_cells(claim: Claim, table: pd.DataFrame) -> tuple[str, ...]:
     of their cost)."""
     from infosets.papers.pimcts_claims import best_pi_cell
 
-    if claim.claim.endswith("IS-MCTS matches or beats the best PI-MCTS"):
+    if claim.claim.endswith(IS_VS_BEST):
         return ("IS-MCTS", best_pi_cell(table))
     return tuple(c for c in table.columns if c != "IS-MCTS" or "IS-MCTS" in claim.claim)
 
@@ -164,12 +167,17 @@ def blocks_of(n: float, players: int, block_size: int) -> int:
 
 
 def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict | None = None,
-          per_cell: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per per-game claim of a game whose stage is complete (module docstring).
+          per_cell: pd.DataFrame | None = None, selected: dict | None = None) -> pd.DataFrame:
+    """One row per per-game claim of a game whose stage is complete (module docstring), in one
+    of two plans.
 
-    ``cells`` (claim text -> ``claim_cells``) and ``per_cell`` (``cell_costs``) add what growing
-    only the claim's own cells would cost (``cpu_hours_to_80_own_cells``); without them a claim
-    reads every cell."""
+    Without ``cells`` a game's cells grow together: a claim's cap is its ``n_for_80_power``
+    (games per cell; the IS-MCTS claim's counts both halves, as its split half grows with every
+    cell). With ``cells`` (claim text -> ``claim_cells``) and ``per_cell`` (``cell_costs``) only
+    a claim's own cells grow; for a claim in ``selected`` (claim text -> the games of each cell
+    its best PI-MCTS cell was chosen on, frozen from then on) the cap is those games plus the
+    test's half of its ``n_for_80_power``, and the look's information fraction counts the test's
+    games only. ``cpu_hours_to_80``: growing the claim's cells to the cap in that plan."""
     rows = []
     by_game = costs.set_index("game")
     price, games_held = {}, {}
@@ -181,37 +189,36 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
         if game not in by_game.index or not by_game.loc[game, "complete"]:
             continue
         g = by_game.loc[game]
+        players = int(g["players"])
         own = (cells or {}).get(claim.claim, (ALL_CELLS,))
         held = {c: n for (gg, c), n in games_held.items() if gg == game}
         # the games the claim's cells hold: its smallest cell (all cells grow together) or
         # each of its own cells (per-cell caps)
         n_now = int(g["n"]) if own == (ALL_CELLS,) else min(held[c] for c in own)
+        chosen_on = 0 if own == (ALL_CELLS,) else int((selected or {}).get(claim.claim, 0))
         z = claim_z(claim)
         need = claim.n_for_80_power
-        if need is None or not np.isfinite(need) or need <= 0:
-            cap = n_now
-        else:
-            # the claim's own n (odd deals only, for IS-MCTS against the best PI-MCTS cell) is
-            # a share of the cell's games: scale the need by games a cell / the claim's n
-            share = n_now / claim.n if claim.n else 1.0
-            fixed = blocks_of(need * share, int(g["players"]), block_size)
-            sizes = stage_sizes(max(fixed, n_now))
-            cap = n_now if fixed <= n_now else blocks_of(
-                fixed * inflation(tuple(s / sizes[-1] for s in sizes)), int(g["players"]), block_size)
+        cap = n_now
+        if need is not None and np.isfinite(need) and need > 0:
+            fixed = blocks_of(chosen_on + need / 2 if chosen_on else need, players, block_size)
+            if fixed > n_now:
+                sizes = stage_sizes(fixed)
+                grown = (fixed - chosen_on) * inflation(tuple(
+                    (x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes))
+                cap = blocks_of(chosen_on + grown, players, block_size)
         sizes = stage_sizes(max(cap, n_now))
-        fractions = [s / sizes[-1] for s in sizes]
-        k = max(i for i, s in enumerate(sizes) if s <= n_now)
+        fractions = [(x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes]
+        k = max(i for i, x in enumerate(sizes) if x <= n_now)
         bound = boundaries(fractions, ALPHA)[k]
-        own_cost = (max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] if own == (ALL_CELLS,)
-                    else sum(max(cap - held[c], 0) * price[(game, c)] for c in own))
+        cost = (max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] if own == (ALL_CELLS,)
+                else sum(max(cap - held[c], 0) * price[(game, c)] for c in own))
         rows.append({"game": game, "claim": claim.claim, "verdict_fixed_sample": claim.verdict,
-                     "n_claim": claim.n, "games_per_cell": n_now, "z": round(z, 2),
-                     "look": k + 1, "looks": len(sizes), "fraction": round(fractions[k], 3),
-                     "boundary": round(bound, 2), "decided": bool(np.isfinite(z) and z >= bound),
-                     "power_now": claim.power, "games_per_cell_for_80": cap,
-                     "cpu_hours_to_80": round(max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] / 3600, 2),
-                     "cells": own,
-                     "cpu_hours_to_80_own_cells": round(own_cost / 3600, 2)})
+                     "n_claim": claim.n, "games_per_cell": n_now, "chosen_on": chosen_on,
+                     "z": round(z, 2), "look": k + 1, "looks": len(sizes),
+                     "fraction": round(fractions[k], 3), "boundary": round(bound, 2),
+                     "decided": bool(np.isfinite(z) and z >= bound), "power_now": claim.power,
+                     "games_per_cell_for_80": cap, "cells": own,
+                     "cpu_hours_to_80": round(cost / 3600, 2)})
     return pd.DataFrame(rows)
 
 
@@ -220,10 +227,10 @@ def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.Data
 
     ``costs`` prices what grows: ``game_costs`` (a game's cells grow together, as the preset's
     ``games_per_cell_by_game`` caps them) or ``cell_costs`` (only the cells a claim reads grow,
-    its ``table`` row's ``cells``). A claim costs what it adds to the caps of the cells it grows:
-    a claim under caps already funded comes free. One row per open claim, in the order
-    considered, with ``added_cpu_hours``, ``funded`` and ``cap``, the largest cap of its cells
-    after it."""
+    its ``table`` row's ``cells``, as ``games_per_cell_by_cell`` caps them), with ``table`` the
+    ``looks`` of that plan. A claim costs what it adds to the caps of the cells it grows: a claim
+    under caps already funded comes free. One row per open claim, in the order considered, with
+    ``added_cpu_hours``, ``funded`` and ``cap``, the largest cap of its cells after it."""
     by_cell = "cell" in costs.columns
     units = costs if by_cell else costs.assign(cell=ALL_CELLS,
                                                cpu_s_per_game=costs["cpu_s_per_game_all_cells"])
@@ -231,8 +238,7 @@ def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.Data
     caps = {(g, c): int(n) for g, c, n in zip(units["game"], units["cell"], units["n"])}
     rows, left = [], hours_left
     looked = table[~table["decided"] & np.isfinite(table["z"].astype(float))]
-    order = "cpu_hours_to_80_own_cells" if by_cell else "cpu_hours_to_80"
-    for _, row in looked.sort_values(order).iterrows():
+    for _, row in looked.sort_values("cpu_hours_to_80").iterrows():
         game, cap = row["game"], int(row["games_per_cell_for_80"])
         grown = [(game, c) for c in (row["cells"] if by_cell else (ALL_CELLS,))]
         added = sum(max(cap - caps[u], 0) * price[u] for u in grown) / 3600
@@ -279,7 +285,7 @@ def main(argv=None) -> int:
     done = results[results["game"].isin(costs[costs["complete"]]["game"])]
     claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
                                  pimcts_analysis.claim_runs(done, cfg))
-    cells, tables = {}, {}
+    cells, selected, tables = {}, {}, {}
     for claim in claims:
         per_game = re.match(r"(.+), B=(\d+):", claim.claim)  # the cross-game claims have no look
         if per_game is None:
@@ -287,23 +293,28 @@ def main(argv=None) -> int:
         key = (per_game[1], int(per_game[2]))
         if key not in tables:
             tables[key] = pimcts_claims.paired_scores(done, *key)
-        if not tables[key].empty:
-            cells[claim.claim] = claim_cells(claim, tables[key])
-    table = looks(claims, costs, int(cfg["block_size"]), cells, per_cell)
+        if tables[key].empty:
+            continue
+        cells[claim.claim] = claim_cells(claim, tables[key])
+        if claim.claim.endswith(IS_VS_BEST):
+            selected[claim.claim] = len(pimcts_claims.selection_deals(tables[key]))
+    together = looks(claims, costs, int(cfg["block_size"]))
+    own = looks(claims, costs, int(cfg["block_size"]), cells, per_cell, selected)
     provenance = pd.read_json(folder / "PROVENANCE.json", typ="series")
     spent = float(provenance["cpu_seconds"]) / 3600
     left = args.ceiling - spent - args.committed_hours
     pd.set_option("display.width", 250)
     print(costs.to_string(index=False))
-    print(table.drop(columns=["verdict_fixed_sample", "cells"]).to_string(index=False))
+    print(own.drop(columns=["verdict_fixed_sample", "cells"]).to_string(index=False))
     print(f"\nspent {spent:.1f} CPU-h, planned {args.committed_hours:.1f}, "
           f"left {left:.1f} of {args.ceiling:g}")
     print("\nThe plan with a game's cells growing together (games_per_cell_by_game):")
-    print(fund(table, costs, left).to_string(index=False))
-    by_cell = fund(table, per_cell, left)
-    print("\nThe plan with only each claim's own cells growing (per-cell caps):")
+    print(fund(together, costs, left).to_string(index=False))
+    by_cell = fund(own, per_cell, left)
+    print("\nThe plan with only each claim's own cells growing (games_per_cell_by_cell):")
     print(by_cell.to_string(index=False))
-    print(funded_caps(by_cell, table, per_cell).to_string(index=False))
+    print(funded_caps(by_cell, own, per_cell).to_string(index=False))
+    table = own
     if args.out is not None:
         table.assign(cells=table["cells"].map("|".join)).to_csv(args.out, index=False)
     return 0
