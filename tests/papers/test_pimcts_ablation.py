@@ -20,8 +20,16 @@ from infosets.papers.pimcts_tag_agents import tag_agent_kwargs, tag_agent_row
 ABLATION = ("ablation_games", "ablation_settings", "ablation_pimcts", "ablation_games_per_cell")
 
 
+# Dominion joins the tag preset's ablation once its stage 1 names its cell (the preset's
+# comment); these tests plan all three games as designed, with a stand-in cell for Dominion.
+THREE_GAMES = {"ablation_games": ["stratego", "poker_tag(players=3)", "dominion(players=3)"],
+               "ablation_pimcts": {"stratego": "D=10 SingleVote",
+                                   "poker_tag(players=3)": "D=300 AverageValue",
+                                   "dominion(players=3)": "D=10 TotalVisits"}}
+
+
 def _tag(**overrides):
-    return config.load("pimcts_aggregation", "tag", overrides=overrides)
+    return config.load("pimcts_aggregation", "tag", overrides={**THREE_GAMES, **overrides})
 
 
 # -- what "switched off" means ------------------------------------------------------------------
