@@ -386,6 +386,11 @@ def best_pi_cell(table: pd.DataFrame, select: pd.DataFrame | None = None) -> str
     return max(pi_cells(table), key=lambda c: select[c].mean() if select[c].notna().any() else -1.0)
 
 
+SELECT_THEN_TEST = ("best PI cell chosen on the even deals every cell played, one-sided paired "
+                    "non-inferiority test on every other deal both played (the odd deals while "
+                    "every cell holds the same)")
+
+
 def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     """IS-MCTS is at least as good as the best PI-MCTS cell: best cell chosen on the even
     deals every cell played (``selection_deals``, ``best_pi_cell``), non-inferiority (margin
@@ -400,15 +405,13 @@ def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     claim = f"{game}, B={budget}: IS-MCTS matches or beats the best PI-MCTS"
     if len(d) < 2:
         return Claim(claim, "in every game", None, "inconclusive", n=len(d),
-                     test="split half: best PI cell on even deals, non-inferiority on odd deals",
-                     margin=MARGIN, note="fewer than 2 odd-deal pairs")
+                     test=SELECT_THEN_TEST, margin=MARGIN, note="fewer than 2 test pairs")
     est, verdict = noninferiority(d)
     sd = _sd([d], players)
     power, need = _power(MARGIN, sd, len(d), ALPHA, "greater")
     games = players if unit.startswith("deal") else 1  # games a unit of the test
     return Claim(claim, "in every game (Fig. 1)", est.value, verdict, interval=(est.lo, est.hi),
-                 n=len(d), test="split half: best PI cell chosen on even deals, one-sided paired "
-                                "non-inferiority test on odd deals",
+                 n=len(d), test=SELECT_THEN_TEST,
                  margin=MARGIN, power=power, n_for_80_power=2 * need * games if need > 0 else need,
                  note=f"IS-MCTS minus {best}; unit: {unit}; games per cell needed counts both halves")
 
