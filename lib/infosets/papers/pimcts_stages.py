@@ -126,22 +126,21 @@ def game_costs(results: pd.DataFrame, planned: dict | None = None) -> pd.DataFra
 
 
 def planned_games(cfg) -> dict:
-    """{(game, cell): games} of every Fig. 1 cell of ``cfg``'s tournament (its per-game and
-    per-cell caps, in whole deals), the ``planned`` of ``game_costs``."""
+    """{(game, cell): games} the Fig. 1 tournament of ``cfg`` plays (its per-game and per-cell
+    caps, in whole deals): the games of its tasks (``tournament_tasks``, ``task_deals``), the
+    ``planned`` of ``game_costs``."""
     import pyspiel
 
-    from infosets.papers.pimcts_aggregation import agent_configs, deals_per_cell
+    from infosets.papers.pimcts_aggregation import task_deals, tournament_tasks
     from infosets.papers.pimcts_cells import cell_label
 
-    out = {}
-    for part in ("main", "tabletop"):
-        sl = cfg["slices"][part]
-        for game in sl["games"]:
-            players = pyspiel.load_game(game).num_players()
-            for budget in sl["budgets"]:
-                for c in agent_configs(cfg, budget, part):
-                    label = cell_label(c["agent"], c["D"], c["aggregation"])
-                    out[(game, label)] = players * deals_per_cell(cfg, game, players, part, label)
+    out: dict = {}
+    players: dict = {}
+    for task in tournament_tasks(cfg, ("main", "tabletop")):
+        p = task.params
+        n = players.setdefault(p["game"], pyspiel.load_game(p["game"]).num_players())
+        key = (p["game"], cell_label(p["agent"], p["D"], p["aggregation"]))
+        out[key] = out.get(key, 0) + n * len(task_deals(cfg, p, n))
     return out
 
 
@@ -314,9 +313,8 @@ def main(argv=None) -> int:
     print("\nThe plan with only each claim's own cells growing (games_per_cell_by_cell):")
     print(by_cell.to_string(index=False))
     print(funded_caps(by_cell, own, per_cell).to_string(index=False))
-    table = own
     if args.out is not None:
-        table.assign(cells=table["cells"].map("|".join)).to_csv(args.out, index=False)
+        own.assign(cells=own["cells"].map("|".join)).to_csv(args.out, index=False)
     return 0
 
 
