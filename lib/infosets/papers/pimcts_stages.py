@@ -179,10 +179,11 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
     games only. ``cpu_hours_to_80``: growing the claim's cells to the cap in that plan."""
     rows = []
     by_game = costs.set_index("game")
-    price, games_held = {}, {}
+    price, held_by_game = {}, {}
     if per_cell is not None:
         price = {(g, c): x for g, c, x in zip(per_cell["game"], per_cell["cell"], per_cell["cpu_s_per_game"])}
-        games_held = {(g, c): int(n) for g, c, n in zip(per_cell["game"], per_cell["cell"], per_cell["n"])}
+        for g, c, n in zip(per_cell["game"], per_cell["cell"], per_cell["n"]):
+            held_by_game.setdefault(g, {})[c] = int(n)
     for claim in claims:
         game = claim.claim.split(",")[0]
         if game not in by_game.index or not by_game.loc[game, "complete"]:
@@ -190,7 +191,7 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
         g = by_game.loc[game]
         players = int(g["players"])
         own = (cells or {}).get(claim.claim, (ALL_CELLS,))
-        held = {c: n for (gg, c), n in games_held.items() if gg == game}
+        held = held_by_game.get(game, {})
         # the games the claim's cells hold: its smallest cell (all cells grow together) or
         # each of its own cells (per-cell caps)
         n_now = int(g["n"]) if own == (ALL_CELLS,) else min(held[c] for c in own)
