@@ -138,7 +138,9 @@ def planned_games(cfg) -> dict:
     players: dict = {}
     for task in tournament_tasks(cfg, ("main", "tabletop")):
         p = task.params
-        n = players.setdefault(p["game"], pyspiel.load_game(p["game"]).num_players())
+        if p["game"] not in players:  # one load a game, not one a task
+            players[p["game"]] = pyspiel.load_game(p["game"]).num_players()
+        n = players[p["game"]]
         key = (p["game"], cell_label(p["agent"], p["D"], p["aggregation"]))
         out[key] = out.get(key, 0) + n * len(task_deals(cfg, p, n))
     return out
