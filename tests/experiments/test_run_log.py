@@ -110,6 +110,7 @@ def test_traceback_flag_prints_the_cell_traceback(tmp_path, monkeypatch, capsys)
 
 def test_captured_prints_go_to_the_log_only_when_headless(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv(runlog.LOG_ENV, str(tmp_path / "run.log"))
+    monkeypatch.setattr(runlog.logger, "handlers", [])  # none left by another test's attach
     handler = logging.FileHandler(tmp_path / "run.log")
     runlog.logger.addHandler(handler)
     try:
@@ -126,6 +127,35 @@ def test_captured_prints_go_to_the_log_only_when_headless(tmp_path, monkeypatch,
         assert capsys.readouterr().out == "shown\n"
     finally:
         runlog.logger.removeHandler(handler)
+        handler.close()
+
+
+def test_a_handler_failing_inside_captured_reports_once_and_does_not_recurse(monkeypatch):
+    """A stderr handler on a stream since closed (an earlier pytest capture, in CI) made
+    ``logging`` report its failure on ``sys.stderr``, the capturing writer, which logged it
+    through the same handler again: RecursionError."""
+    dead = io.StringIO()
+    monkeypatch.setattr(runlog.logger, "handlers", [logging.StreamHandler(dead)])
+    dead.close()
+    reports = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", reports)
+    with runlog.captured(enabled=True):
+        print("a task's print")
+    assert reports.getvalue().count("--- Logging error ---") == 1
+    assert "I/O operation on closed file" in reports.getvalue()
+
+
+def test_attach_logs_to_todays_stderr_not_one_since_replaced(tmp_path, monkeypatch):
+    monkeypatch.delenv(runlog.LOG_ENV, raising=False)
+    monkeypatch.setattr(runlog.logger, "handlers", [])
+    first, second = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    runlog.attach(tmp_path)
+    monkeypatch.setattr(sys, "stderr", second)
+    runlog.attach(tmp_path)
+    runlog.info("machinery")
+    assert first.getvalue() == "" and second.getvalue() == "machinery\n"
+    for handler in runlog.logger.handlers:
         handler.close()
 
 

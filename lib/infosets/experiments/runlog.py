@@ -58,7 +58,7 @@ def log_path(default_dir: Path | None = None) -> Path | None:
 
 def attach(default_dir: Path | None = None) -> Path | None:
     """Send ``logger`` to ``log_path(default_dir)`` (the latest session's file only) and,
-    outside a kernel and a headless run, to stderr; returns the file."""
+    outside a kernel and a headless run, to today's ``sys.stderr`` (only); returns the file."""
     path = log_path(default_dir)
     for old in [h for h in logger.handlers if isinstance(h, logging.FileHandler)]:
         if path is None or old.baseFilename != str(path.resolve()):
@@ -69,6 +69,9 @@ def attach(default_dir: Path | None = None) -> Path | None:
         handler = logging.FileHandler(path, encoding="utf-8")
         handler.setFormatter(logging.Formatter(FORMAT, "%H:%M:%S"))
         logger.addHandler(handler)
+    for old in [h for h in logger.handlers if getattr(h, "infosets_stderr", False)]:
+        if old.stream is not sys.stderr:  # a stderr since replaced (and perhaps closed)
+            logger.removeHandler(old)
     if not headless() and not in_kernel() and not any(
             getattr(h, "infosets_stderr", False) for h in logger.handlers):
         handler = logging.StreamHandler(sys.stderr)
@@ -99,26 +102,44 @@ def info(message: str) -> None:
 
 
 class _LogWriter(io.TextIOBase):
-    """A text stream whose complete lines become log records."""
+    """A text stream whose complete lines become log records.
+
+    What is written while a record is being logged (``logging`` reports a handler's failure,
+    say a stream closed under it, on ``sys.stderr``: this writer inside ``captured``) goes to
+    the process's own stderr, not back into the log, which would recurse without end."""
 
     def __init__(self):
         self._pending = ""
+        self._logging = threading.local()
 
     def writable(self) -> bool:
         return True
 
+    def _log(self, line: str) -> None:
+        self._logging.active = True
+        try:
+            logger.info(line)
+        finally:
+            self._logging.active = False
+
     def write(self, text: str) -> int:
+        if getattr(self._logging, "active", False):
+            if sys.__stderr__ is not None:
+                sys.__stderr__.write(text)
+            return len(text)
         lines = (self._pending + text).replace("\r", "\n").split("\n")
         self._pending = lines.pop()
         for line in lines:
             if line.strip():
-                logger.info(line.rstrip())
+                self._log(line.rstrip())
         return len(text)
 
     def flush(self) -> None:
-        if self._pending.strip():
-            logger.info(self._pending.rstrip())
-        self._pending = ""
+        if getattr(self._logging, "active", False):
+            return
+        pending, self._pending = self._pending, ""
+        if pending.strip():
+            self._log(pending.rstrip())
 
 
 @contextlib.contextmanager
