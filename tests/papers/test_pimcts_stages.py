@@ -239,3 +239,21 @@ def test_planned_games_follow_the_presets_per_game_and_per_cell_caps():
     assert planned[("leduc_poker", "control")] == 6
     assert planned[("tic_tac_toe", "D=3 SingleVote")] == 12
     assert planned[("kuhn_poker(players=3)", "control")] == 6  # 2 deals of 3 rotations
+
+
+def test_the_preset_entry_is_a_line_the_preset_loads_with_the_plans_caps():
+    """``--preset-entry`` prints the per-cell plan as the preset's line; loaded as an override,
+    the tournament plans exactly those caps (a cap not in whole blocks would be refused)."""
+    import yaml
+
+    from infosets.experiments import config
+
+    caps = pd.DataFrame({"game": ["leduc_poker", "leduc_poker"], "cell": ["IS-MCTS", "D=3 SingleVote"],
+                         "games_now": [6, 6], "cap": [18, 12]})
+    line = ps.preset_entry(caps)
+    assert line.startswith("games_per_cell_by_cell: {")
+    cfg = config.load("pimcts_aggregation", "smoke", overrides=yaml.safe_load(line))
+    planned = ps.planned_games(cfg)
+    assert planned[("leduc_poker", "IS-MCTS")] == 18 and planned[("leduc_poker", "D=3 SingleVote")] == 12
+    assert planned[("leduc_poker", "control")] == 6
+    assert ps.preset_entry(caps.iloc[:0]) == "games_per_cell_by_cell: null"

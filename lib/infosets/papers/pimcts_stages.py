@@ -34,12 +34,13 @@ as (estimate - null) / se with se = interval width / (2 t_{0.975, n-1}), the nul
 non-inferiority claims': -margin), its sign by the claim's side. An equivalence claim (its
 interval a 90% one) reads z = (margin - |estimate|) / se. A claim with no interval has no look.
 
-``python -m infosets.papers.pimcts_stages [--ceiling 80] [--out docs/tag_stages.csv]``
+``python -m infosets.papers.pimcts_stages [--ceiling 80] [--out docs/tag_stages.csv] [--preset-entry]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 import sys
@@ -269,6 +270,16 @@ def funded_caps(funded: pd.DataFrame, table: pd.DataFrame, costs: pd.DataFrame) 
                         columns=["game", "cell", "games_now", "cap"])
 
 
+def preset_entry(caps: pd.DataFrame) -> str:
+    """``funded_caps``' caps as the ``tag`` preset's line ``games_per_cell_by_cell: {game:
+    {cell: games}}`` (flow style, games and cells in the table's order), to paste over the
+    preset's ``null`` when the plan is adopted (docs/tag_agents.md, "What is left")."""
+    by_game: dict = {}
+    for game, cell, cap in zip(caps["game"], caps["cell"], caps["cap"]):
+        by_game.setdefault(str(game), {})[str(cell)] = int(cap)
+    return f"games_per_cell_by_cell: {json.dumps(by_game) if by_game else 'null'}"
+
+
 def main(argv=None) -> int:
     from infosets.experiments import config
     from infosets.experiments.committed import results_root
@@ -279,6 +290,8 @@ def main(argv=None) -> int:
     parser.add_argument("--committed-hours", type=float, default=0.0,
                         help="CPU-hours planned but not yet spent (stage 1 still running, the ablation)")
     parser.add_argument("--out", type=Path, default=None, help="write the looks as CSV here")
+    parser.add_argument("--preset-entry", action="store_true",
+                        help="print the per-cell plan's caps as the preset's games_per_cell_by_cell line")
     args = parser.parse_args(argv)
     cfg = config.load("pimcts_aggregation", "tag")
     folder = results_root() / "pimcts_aggregation" / "tag"
@@ -315,7 +328,10 @@ def main(argv=None) -> int:
     by_cell = fund(own, per_cell, left)
     print("\nThe plan with only each claim's own cells growing (games_per_cell_by_cell):")
     print(by_cell.to_string(index=False))
-    print(funded_caps(by_cell, own, per_cell).to_string(index=False))
+    caps = funded_caps(by_cell, own, per_cell)
+    print(caps.to_string(index=False))
+    if args.preset_entry:
+        print("\n" + preset_entry(caps))
     if args.out is not None:
         own.assign(cells=own["cells"].map("|".join)).to_csv(args.out, index=False)
     return 0
