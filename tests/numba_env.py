@@ -30,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "numba-checked"
+# the settings numba reads once, when it is imported
+READ_AT_IMPORT = ("NUMBA_BOUNDSCHECK", "NUMBA_OPT")
 
 
 def checked_env(base: dict | None = None) -> dict:
@@ -48,7 +50,13 @@ def checked_env(base: dict | None = None) -> dict:
 
 def apply() -> None:
     """Set the tests' numba settings in this process (and so in every process it starts).
-    Refuses once numba is imported: its settings are read at import, so they would not hold."""
-    if "numba" in sys.modules and os.environ.get("NUMBA_BOUNDSCHECK") != "1":
-        raise RuntimeError("numba_env.apply: numba was imported before the tests' settings were set")
-    os.environ.update({k: v for k, v in checked_env().items() if k.startswith("NUMBA_")})
+    Refuses once numba is imported with other settings: numba reads them at import, so they
+    would not hold (the bounds check and the optimisation level, ``READ_AT_IMPORT``)."""
+    wanted = {k: v for k, v in checked_env().items() if k.startswith("NUMBA_")}
+    if "numba" in sys.modules:
+        wrong = [k for k in READ_AT_IMPORT if os.environ.get(k) != wanted[k]]
+        if wrong:
+            raise RuntimeError(
+                "numba_env.apply: numba was imported before the tests' settings were set "
+                f"({', '.join(wrong)})")
+    os.environ.update(wanted)

@@ -38,3 +38,12 @@ def test_a_process_that_imported_numba_first_is_refused(monkeypatch):
     monkeypatch.setenv("NUMBA_BOUNDSCHECK", "0")
     with pytest.raises(RuntimeError, match="numba was imported before"):
         numba_env.apply()
+
+
+def test_a_process_that_imported_numba_at_another_optimisation_level_is_refused(monkeypatch):
+    """The bounds check alone was checked: a process whose numba was imported bounds-checked
+    but at the default level 3 passed, and its builds were not the tests' level-1 builds."""
+    monkeypatch.setenv("NUMBA_BOUNDSCHECK", "1")
+    monkeypatch.setenv("NUMBA_OPT", "3")
+    with pytest.raises(RuntimeError, match=r"numba was imported before .*\(NUMBA_OPT\)"):
+        numba_env.apply()
