@@ -248,11 +248,17 @@ def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.Data
         funded = added <= left
         if funded:
             left -= added
-            caps.update({u: max(caps[u], cap) for u in grown})
+            _grow(caps, grown, cap)
         rows.append({"game": game, "claim": row["claim"], "games_per_cell_for_80": cap,
                      "added_cpu_hours": round(added, 2), "funded": funded,
                      "cap": max(caps[u] for u in grown)})
     return pd.DataFrame(rows)
+
+
+def _grow(caps: dict, units, cap: int) -> None:
+    """Raise the caps of ``units`` ((game, cell) keys of ``caps``) to at least ``cap``: how a
+    funded claim grows its cells, in ``fund`` and again in ``funded_caps``."""
+    caps.update({u: max(caps[u], cap) for u in units})
 
 
 def funded_caps(funded: pd.DataFrame, table: pd.DataFrame, costs: pd.DataFrame) -> pd.DataFrame:
@@ -260,11 +266,9 @@ def funded_caps(funded: pd.DataFrame, table: pd.DataFrame, costs: pd.DataFrame) 
     priced), for the cells it grows beyond the games they hold."""
     held = {(g, c): int(n) for g, c, n in zip(costs["game"], costs["cell"], costs["n"])}
     cells = table.set_index("claim")["cells"]
-    caps: dict = {}
+    caps = dict(held)
     for _, row in funded[funded["funded"]].iterrows():
-        for cell in cells[row["claim"]]:
-            key = (row["game"], cell)
-            caps[key] = max(caps.get(key, held[key]), int(row["games_per_cell_for_80"]))
+        _grow(caps, [(row["game"], cell) for cell in cells[row["claim"]]], int(row["games_per_cell_for_80"]))
     return pd.DataFrame([{"game": g, "cell": c, "games_now": held[(g, c)], "cap": n}
                          for (g, c), n in caps.items() if n > held[(g, c)]],
                         columns=["game", "cell", "games_now", "cap"])
