@@ -45,6 +45,10 @@ def _fresh_once_per_process_notes(monkeypatch):
     monkeypatch.setattr(history_replay, "_SLOW_REPORTED", set())
 
 
+# both notes are expected here and checked by the tests below: the generic fallback's, and the
+# slowness note of a slow first world (hanabi: seconds)
+@pytest.mark.filterwarnings("ignore:game .*. no specific determinizer, using the generic")
+@pytest.mark.filterwarnings("ignore:game .*. the history-replay sampler is slow here")
 @pytest.mark.parametrize("name,moves", [
     ("dark_hex", 4), ("latent_ttt", 4), ("kriegspiel", 4), ("phantom_go(board_size=5)", 6),
     ("battleship", 6), ("cribbage", 4), ("hanabi", 4), ("dou_dizhu", 4), ("tiny_bridge_4p", 2)])
@@ -52,16 +56,12 @@ def test_generic_worlds_keep_the_view_and_rebuild_from_their_history(name, moves
     game = pyspiel.load_game(name)
     state = play_until(game, np.random.default_rng(0), moves)
     player = state.current_player()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        sampler = sampler_for(game)
+    sampler = sampler_for(game)
     assert isinstance(sampler, ReplayDeterminizer)
     key = infostate_key(state, player)
     rng = np.random.default_rng(1)
     try:
-        with warnings.catch_warnings():  # a slow first world (hanabi: seconds) warns; not checked here
-            warnings.filterwarnings("ignore", message="game .*: the history-replay sampler is slow here")
-            worlds = [sampler(state, player, rng) for _ in range(8)]
+        worlds = [sampler(state, player, rng) for _ in range(8)]
     except RuntimeError as error:  # no world found without the truth: one line, never the truth
         assert name.split("(")[0] in MAY_REFUSE, str(error)
         assert str(error).startswith(f"chain determinizer: no consistent world of '{name}'")
