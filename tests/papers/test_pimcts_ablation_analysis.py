@@ -85,3 +85,17 @@ def test_a_preset_without_ablation_says_so_in_one_line(capsys, figure_session):
     assert analysis.save_ablation(results, pd.DataFrame(), figure_session) is None
     assert capsys.readouterr().out == analysis.NO_ABLATION + "\n"
     assert analysis.plot_ablation(None, figure_session) is None and not figure_session.figures
+
+
+def test_a_preset_without_the_disambiguation_sweep_says_so_in_one_line(capsys, figure_session):
+    """Regression: the ``tag`` preset (disambiguation_trajectories 0) stopped its notebook at the
+    disambiguation figure with KeyError 'fraction', after a 30-CPU-hour tournament."""
+    figure_session.cfg = config.load("pimcts_aggregation", "tag")
+    assert figure_session.cfg["disambiguation_trajectories"] == 0
+    results = pd.DataFrame(_scores({OL: [0, 1]}))
+    assert analysis.plot_disambiguation(pd.DataFrame(), figure_session) is None
+    assert capsys.readouterr().out == analysis.NO_DISAMBIGUATION + "\n"
+    assert analysis.plot_gain_vs_persistence(results, pd.DataFrame(), pd.DataFrame(),
+                                             figure_session) == (None, None)
+    assert capsys.readouterr().out == analysis.NO_PERSISTENCE + "\n"
+    assert not figure_session.figures

@@ -206,6 +206,13 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
     return fig
 
 
+NO_DISAMBIGUATION = ("This preset runs no disambiguation sweep (disambiguation_trajectories is 0): "
+                     "random-play trajectories do not depend on the agents, so the paper "
+                     f"preset's figure holds; {NO_FIGURE}.")
+NO_PERSISTENCE = ("No persistence to set the gains against (this preset runs no disambiguation "
+                  f"sweep): no gain table, {NO_FIGURE}.")
+
+
 def disambiguation_bins(dis: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
     """Per game and tenth of the game played: mean log2 #worlds with its t 95% interval and
     the share of censored estimates (no collision: the value sits at the cap, so a bin with
@@ -224,10 +231,14 @@ def plot_disambiguation(dis: pd.DataFrame, session):
     """log2 #worlds consistent with the mover's infostate vs fraction of the game played, one
     panel per game on a shared y axis (not in the paper). Filled points carry a t 95%
     interval over decisions; open triangles are bins where some estimates are censored at
-    the cap (no collision among the samples): their mean is a lower bound, not data."""
+    the cap (no collision among the samples): their mean is a lower bound, not data. A preset
+    without the sweep (the ``tag`` rerun): one printed line and None."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
+    if dis.empty:
+        print(NO_DISAMBIGUATION)
+        return None
     table = disambiguation_bins(dis)
     games = list(dict.fromkeys(dis["game"]))
     samples = int(session.cfg["disambiguation_samples"])
@@ -342,9 +353,13 @@ def plot_gain_vs_persistence(results: pd.DataFrame, rates: pd.DataFrame, dis: pd
     sorted by persistence (descriptive, not in the paper). Two panels that share the game
     axis: persistence (left) and gain (right, the paper's stated gains as crosses); the
     title gives Spearman's rank correlation over the games with its 95% interval. Returns
-    the figure and the table it draws."""
+    the figure and the table it draws; (None, None) and one printed line at a preset without
+    the disambiguation sweep (the ``tag`` rerun)."""
     import matplotlib.pyplot as plt
 
+    if dis.empty:
+        print(NO_PERSISTENCE)
+        return None, None
     at_main = main_rates(rates, session.cfg)
     high = set(high_pairs(session.cfg))  # (game, budget) of Fig. 2
     table = gains(at_main).merge(persistence(dis), on="game")
