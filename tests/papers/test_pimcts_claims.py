@@ -676,7 +676,9 @@ def test_games_per_cell_can_be_set_per_cell():
     assert "own_caps" not in analysis.game_table(base).columns
     # a bad cap is a one-line error naming it, before any compute
     for bad, match in [({"leduc_poker": {"IS-MCTS": 8}}, r"\['IS-MCTS'\]: 8 games is not whole "
-                                                         r"blocks of 6 .*use 6 or 12"),
+                                                         r"blocks of 6 .*use 6 or 12$"),
+                       ({"leduc_poker": {"IS-MCTS": 4}}, r"\['IS-MCTS'\]: 4 games is not whole "
+                                                         r"blocks of 6 .*use 6$"),  # not "6 or 6"
                        ({"leduc_poker": {"D=7 SingleVote": 6}}, r"'D=7 SingleVote'\]: not a cell"),
                        ({"leduc_poker": {"ISMCTS": 6}}, r"'ISMCTS'\]: .*'control' or 'IS-MCTS'"),
                        ({"hearts": {"IS-MCTS": 6}}, r"\['hearts'\]: not a game"),

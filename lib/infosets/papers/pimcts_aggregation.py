@@ -150,10 +150,11 @@ def _cell_caps(values: dict, main: dict, tabletop: dict) -> dict:
                                   f"expected one of {sorted(labels)}")
             n = count.check(f"{key}[{label!r}]", n)
             if n % per_block:
+                below, above = n - n % per_block, n - n % per_block + per_block
                 raise ConfigError(f"{key}[{label!r}]: {n} games is not whole blocks of "
                                   f"{per_block} ({players} players, block_size "
-                                  f"{values['block_size']}); use {n - n % per_block or per_block}"
-                                  f" or {n - n % per_block + per_block}")
+                                  f"{values['block_size']}); use "
+                                  f"{f'{below} or {above}' if below else above}")
             out[game][str(label)] = n
     return out
 

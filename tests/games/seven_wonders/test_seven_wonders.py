@@ -106,6 +106,7 @@ def _payment(k, p: int, cost: tuple):
 
 def _play_price(k, p: int, card: int):
     out, scratch = np.zeros(3, np.int64), np.zeros(wk.SCRATCH, np.int64)
+    wk._prepare_purchase(k.s, p, scratch)
     return tuple(out.tolist()) if wk._play_price(k.s, p, card, out, scratch) else None
 
 

@@ -225,14 +225,6 @@ def _log(s, kind, who, a):
     s[PUBHASH] = _mix(s[PUBHASH], _token(kind, who, a))
 
 
-@nb.njit(cache=True)
-def nb_log_hash(h, tokens):
-    """The public hash ``h`` extended by a log's tokens (``log_tokens``)."""
-    for i in range(len(tokens)):
-        h = _mix(h, tokens[i])
-    return h
-
-
 def new_state(players: int, max_turns: int) -> np.ndarray:
     """The initial state array (the deal comes next)."""
     if not 2 <= players <= MAXP:

@@ -435,39 +435,68 @@ def _add_groups(units, m, side, needmask, gmask, gside, gcount, g):
     return g
 
 
-SCRATCH = 8 + 5 * 48 + 8 + 27  # the purchase search's scratch (see _cheapest_payment)
+PREP = 8 + 4 * 48  # what a player's purchases share (see _prepare_purchase)
+SCRATCH = 8 + 4 * 48 + 8 + 27 + PREP  # the purchase search's scratch (see _pay)
+_PREP_AT = SCRATCH - PREP
+
+
+@nb.njit(cache=True)
+def _prepare_purchase(s, p, w):
+    """What every purchase of ``p`` on this state shares, into ``w[_PREP_AT:]``, so that pricing
+    a whole hand (``nb_legal_actions``, ``_resolve``) reads the production units and trading
+    prices once: counts and prices in ``prep[0:7]``, then the resources of ``p``'s single units,
+    its flexible units, and the sellable units of its left and right neighbours, each in
+    ``_units``' order."""
+    prep = w[_PREP_AT:]
+    units = w[8:56]
+    ns = nf = 0
+    m = _units(s, p, False, units)
+    for i in range(m):
+        u = units[i]
+        if _single(u):
+            prep[8 + ns] = _bit(u)
+            ns += 1
+        else:
+            prep[56 + nf] = u
+            nf += 1
+    left, right = (p + NP - 1) % NP, (p + 1) % NP
+    prep[0], prep[1] = ns, nf
+    prep[2] = _units(s, left, True, prep[104:152])
+    prep[3] = _units(s, right, True, prep[152:200])
+    prep[4] = 1 if _has_effect(s, p, E_MANUFACTURED) else 2
+    prep[5] = 1 if _has_effect(s, p, E_RAW_LEFT) else 2
+    prep[6] = 1 if _has_effect(s, p, E_RAW_RIGHT) else 2
 
 
 @nb.njit(cache=True)
 def _cheapest_payment(s, p, cost, ncost, out, w):
     """(coins for resources, to left, to right) of ``cost[:ncost]`` into ``out``; False if
-    impossible: own single units first, then the first cheapest purchase in depth-first
-    order over the unit groups (own flexible units, left neighbour, right neighbour).
-    ``w``: scratch of ``SCRATCH`` int64."""
+    impossible (``_pay``). ``w``: scratch of ``SCRATCH`` int64."""
+    _prepare_purchase(s, p, w)
+    return _pay(cost, ncost, out, w)
+
+
+@nb.njit(cache=True)
+def _pay(cost, ncost, out, w):
+    """``_cheapest_payment`` for the player ``w`` was prepared for (``_prepare_purchase``): own
+    single units first, then the first cheapest purchase in depth-first order over the unit
+    groups (own flexible units, left neighbour, right neighbour)."""
     out[0] = out[1] = out[2] = 0
     if ncost == 0:
         return True
+    prep = w[_PREP_AT:]
     need = w[0:8]
     nn = 0
     for i in range(ncost):
         need[nn] = cost[i]
         nn += 1
-    units = w[8:56]
-    flexible = w[56:104]
-    nf = 0
-    m = _units(s, p, False, units)
-    for i in range(m):
-        u = units[i]
-        if _single(u):
-            r = _bit(u)
-            for j in range(nn):
-                if need[j] == r:
-                    need[j] = need[nn - 1]
-                    nn -= 1
-                    break
-        else:
-            flexible[nf] = u
-            nf += 1
+    for i in range(prep[0]):
+        r = prep[8 + i]
+        for j in range(nn):
+            if need[j] == r:
+                need[j] = need[nn - 1]
+                nn -= 1
+                break
     if nn == 0:
         return True
     for i in range(1, nn):  # insertion sort of ``need``
@@ -480,21 +509,16 @@ def _cheapest_payment(s, p, cost, ncost, out, w):
     needmask = 0
     for i in range(nn):
         needmask |= 1 << need[i]
-    left, right = (p + NP - 1) % NP, (p + 1) % NP
-    manufactured = 1 if _has_effect(s, p, E_MANUFACTURED) else 2
-    price_left = 1 if _has_effect(s, p, E_RAW_LEFT) else 2
-    price_right = 1 if _has_effect(s, p, E_RAW_RIGHT) else 2
-    gmask = w[104:152]
-    gside = w[152:200]
-    gcount = w[200:248]
-    g = _add_groups(flexible, nf, 0, needmask, gmask, gside, gcount, 0)
-    m = _units(s, left, True, units)
-    g = _add_groups(units, m, 1, needmask, gmask, gside, gcount, g)
-    m = _units(s, right, True, units)
-    g = _add_groups(units, m, 2, needmask, gmask, gside, gcount, g)
+    manufactured, price_left, price_right = prep[4], prep[5], prep[6]
+    gmask = w[56:104]
+    gside = w[104:152]
+    gcount = w[152:200]
+    g = _add_groups(prep[56:104], prep[1], 0, needmask, gmask, gside, gcount, 0)
+    g = _add_groups(prep[104:152], prep[2], 1, needmask, gmask, gside, gcount, g)
+    g = _add_groups(prep[152:200], prep[3], 2, needmask, gmask, gside, gcount, g)
     # depth-first search, first strictly cheaper leaf wins (the search order fixes the neighbours' split)
-    choice = w[248:256]
-    acc = w[256:283]  # 9 levels x (cost, to left, to right)
+    choice = w[200:208]
+    acc = w[208:235]  # 9 levels x (cost, to left, to right)
     choice[0] = -1
     acc[0] = acc[1] = acc[2] = 0
     best = -1
@@ -544,14 +568,15 @@ def _owns_name(s, p, name):
 
 @nb.njit(cache=True)
 def _play_price(s, p, c, out, w):
-    """Coins for building card ``c`` (total, to left, to right) into ``out``; False if not."""
+    """Coins for building card ``c`` (total, to left, to right) into ``out``; False if not.
+    ``w``: scratch prepared for ``p`` (``_prepare_purchase``)."""
     if _owns_name(s, p, C_NAME[c]):
         return False
     for j in range(2):
         if C_CHAIN[c, j] >= 0 and _owns_name(s, p, C_CHAIN[c, j]):
             out[0] = out[1] = out[2] = 0
             return True
-    if not _cheapest_payment(s, p, C_COST[c], C_NCOST[c], out, w):
+    if not _pay(C_COST[c], C_NCOST[c], out, w):
         return False
     out[0] += C_COINS[c]
     return out[0] <= s[COINS + p]
@@ -559,11 +584,13 @@ def _play_price(s, p, c, out, w):
 
 @nb.njit(cache=True)
 def _stage_price(s, p, out, w):
+    """Coins for building ``p``'s next wonder stage into ``out``; False if not. ``w``: scratch
+    prepared for ``p`` (``_prepare_purchase``)."""
     k = s[STAGES + p]
     if k >= 3:
         return False
     wonder = s[WONDERS + p]
-    if not _cheapest_payment(s, p, W_COST[wonder, k], W_NCOST[wonder, k], out, w):
+    if not _pay(W_COST[wonder, k], W_NCOST[wonder, k], out, w):
         return False
     return out[0] <= s[COINS + p]
 
@@ -580,6 +607,7 @@ def nb_legal_actions(s, buf):
     p = s[CUR]
     price = np.empty(3 + SCRATCH, np.int64)
     w = price[3:]
+    _prepare_purchase(s, p, w)
     stage_ok = _stage_price(s, p, price, w)
     n = 0
     h = HANDS + p * NC
@@ -627,6 +655,8 @@ def _resolve(s):
     w = np.empty(SCRATCH, np.int64)
     for p in range(NP):
         kind, c = s[PENDING + p] // NC, s[PENDING + p] % NC
+        if kind == PLAY or kind == STAGE:
+            _prepare_purchase(s, p, w)
         if kind == PLAY:
             _play_price(s, p, c, prices[p], w)
         elif kind == STAGE:
