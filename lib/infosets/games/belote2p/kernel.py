@@ -588,14 +588,6 @@ def array_from_history(history, min_trumps: int = 2, points_lo: int = 66,
     return s
 
 
-def array_from_state(state, infer: bool = True, constrain: bool = True) -> np.ndarray:
-    """The state array of an adapter state, with the determinizer switches."""
-    c = state.constraint
-    s = array_from_history(adapter_history(state), c.min_trumps, c.points_lo, c.points_hi)
-    s[INFER], s[CONSTRAIN] = int(infer), int(constrain)
-    return s
-
-
 def array_from_position(kernel, excluded_from_opponent_hand: int = 0,
                         infer: bool = True) -> np.ndarray:
     """A state array (no record, no deal constraint) of a position (``position.Position``, or
