@@ -8,13 +8,14 @@ Lucas): every number is a ratio of two measurements taken in this run.
 * PI-MCTS (D = 10) and IS-MCTS, compiled vs the Python reference engine, on the same
   positions of each kernel game (goal >= 20x). The Python reference draws from the PCG32 now
   (pure Python), so it is somewhat slower than the engine before the compiled one existed.
-* poker_tag with TAG's Poker settings (rollout length 0, LeaderHeuristic): compiled vs
-  Python, and the paper's Poker move (B = 10,000, D = 100 / 500, IS-MCTS) in seconds.
-* Tabletop ports with a kernel (stratego, exploding_kittens, dominion, colt_express, monopoly_deal):
-  PI-MCTS (D = 10) and
-  IS-MCTS compiled vs the Python reference engine with TAG's per-game settings (K, rollout
-  cut-off, epsilon), same positions and iterations (goal >= 20x); ``--tabletop-only [PORT ...]``
-  runs just these rows and their compile times.
+* poker_tag with TAG's Poker settings (rollout length 0, LeaderHeuristic): the paper's Poker
+  move (B = 10,000, D = 100 / 500, IS-MCTS) in seconds.
+* The paper games with a kernel (the ten tabletop ports at the paper's player counts, and
+  hearts): PI-MCTS (D = 10) and IS-MCTS compiled vs the Python reference engine, same
+  positions and iterations (goal >= 20x), with the per-game agents pimcts_aggregation plays:
+  the paper preset's settings (K, rollout length and heuristic, depth limit, FPU, epsilon) and
+  TAG's agents (``--agents paper|tag|both``); ``--tabletop-only [PORT ...]`` runs just these
+  rows and their compile times (``--skip-compile``: not those).
 * First-call compile time (fresh numba cache, in a subprocess) and cached load time.
 * ``--strength N``: N games of compiled IS-MCTS against C++ ``ISMCTSBot`` at equal
   iterations, ours in one seat (rotating) and C++ in the others; ours minus the mean of the
@@ -27,7 +28,8 @@ Lucas): every number is a ratio of two measurements taken in this run.
   hearts, or the games named).
 
 Usage: ``python benchmarks/bench_engine.py [--iterations 1000] [--strength 0]
-[--strength-game leduc] [--vs-cpp-only [leduc hearts]]``.
+[--strength-game leduc] [--agents both] [--vs-cpp-only [leduc hearts]]
+[--tabletop-only [PORT ...] [--skip-compile]]``.
 """
 
 from __future__ import annotations
@@ -46,20 +48,22 @@ import pyspiel
 
 import infosets.games  # noqa: F401  (registers trick_game)
 from _harness import report, row, timeit
+from infosets.core.allocator import keep_freed_memory
 from infosets.games.determinizers import sampler_for
+from infosets.papers.pimcts_aggregation import tuned_kwargs
 from infosets.search.common import RewardScale
 from infosets.search.ismcts import ISMCTSBot, make_cpp_ismcts_bot
 from infosets.search.mcts import CppTreeRunner, OLMCTSBot
 from infosets.search.pimcts import PIMCTSBot
 
-GAMES = {"leduc": ("leduc_poker", {}), "liars_dice": ("liars_dice", {"dice_sides": 6}),
-         "trick_game": ("trick_game", {}), "poker_tag": ("poker_tag", {})}
+GAMES = {"leduc": "leduc_poker", "liars_dice": "liars_dice(dice_sides=6)", "trick_game": "trick_game",
+         "poker_tag": "poker_tag"}
 # TAG's Poker settings (json/players/gameSpecific/Poker/Poker_3+P.json): rollouts cut at once,
 # the leaf scored by the LeaderHeuristic.
 POKER_TAG_SETTINGS = {"rollout_length": 0}
 # Tabletop ports with a kernel (the paper's player counts).
-GAMES.update({"sushi_go(3p)": ("sushi_go", {"players": 3}), "sushi_go(5p)": ("sushi_go", {"players": 5}),
-              "love_letter": ("love_letter", {}), "virus": ("virus", {})})
+GAMES.update({"sushi_go(3p)": "sushi_go(players=3)", "sushi_go(5p)": "sushi_go(players=5)",
+              "love_letter": "love_letter", "virus": "virus"})
 LIB = Path(__file__).resolve().parents[1] / "lib"
 
 
@@ -112,8 +116,8 @@ def bench_vs_cpp(iterations, rows, label="leduc"):
 
 
 def bench_vs_python(iterations, rows):
-    for label, (name, params) in GAMES.items():
-        game = pyspiel.load_game(name, params)
+    for label, game_string in GAMES.items():
+        game = pyspiel.load_game(game_string)
         states = [decision_state(game, seed=s) for s in range(3)]
         for algo, bot_class, kwargs in (("PI-MCTS(D=10)", PIMCTSBot, {"determinizations": 10}),
                                         ("IS-MCTS", ISMCTSBot, {})):
@@ -134,62 +138,69 @@ def bench_vs_python(iterations, rows):
                             speeds["compiled"], speeds["python"], "it/s", goal=">= 20x"))
 
 
-# -- tabletop ports: TAG's per-game MCTS settings (json/players/gameSpecific/<Game>.json) --
-# name: (game, params, bot settings). Python searches these ports slowly, so fewer iterations.
-TABLETOP = {
-    "stratego": ("stratego", {}, dict(uct_c=0.01, rollout_length=0, explore_epsilon=0.3)),
-    "exploding_kittens": ("exploding_kittens", {}, dict(uct_c=1.0, rollout_length=10, explore_epsilon=0.1)),
-    "dominion": ("dominion", {}, dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.3)),
-}
-# -- colt_express / monopoly_deal (TAG's ColtExpress_3P.json: K = 1, rollouts of 30, epsilon 0.1) --
-TABLETOP.update({"colt_express": ("colt_express", {},
-                                  dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.1))})
-# MonopolyDeal_HiBudget.json: K = sqrt 2, rollouts of 30 per player (90 at 3 players) cut by the
-# LeaderHeuristic, FPU 0.5, epsilon 0.3
-TABLETOP.update({"monopoly_deal": ("monopoly_deal", {},
-                                   dict(uct_c=2 ** 0.5, rollout_length=90, fpu=0.5, explore_epsilon=0.3))})
-# -- end colt_express / monopoly_deal --
+# -- tabletop ports and Hearts: the paper games with a kernel, searched with the per-game agents
+# of pimcts_aggregation (``tuned_kwargs``, read from ``papers/pimcts_settings.csv``): the paper
+# preset's (K, rollout length and heuristic, depth limit, FPU, epsilon, from TAG's tuned files)
+# or, with ``--agents tag``, TAG's own agents (MultiTree, UCB-Tuned, regret matching, MAST, MaxMC,
+# rollout termination, tree reuse: docs/tag_agents.md). Python searches these slowly, so fewer
+# iterations. Label: the paper's game string.
+TABLETOP = {"stratego": "stratego", "exploding_kittens": "exploding_kittens(players=3)",
+            "dominion": "dominion(players=3)", "colt_express": "colt_express(players=3)",
+            "monopoly_deal": "monopoly_deal(players=3)", "seven_wonders": "seven_wonders(players=3)",
+            "sushi_go": "sushi_go(players=3)", "love_letter": "love_letter(players=3)",
+            "virus": "virus(players=3)", "poker_tag": "poker_tag(players=3)", "hearts": "hearts"}
 TABLETOP_ITERATIONS = 200
-# -- seven_wonders (TAG's Wonders7_3P.json: K 1, rollout 100 cut by PureScoreHeuristic, epsilon 0.1) --
-TABLETOP["seven_wonders"] = ("seven_wonders", {}, dict(uct_c=1.0, rollout_length=100, explore_epsilon=0.1))
-# -- end seven_wonders --
-# -- sushi_go / love_letter / virus (TAG's SushiGo.json, LoveLetter.json, Virus.json at 3 players, as
-# pimcts_aggregation's settings table: K 1, epsilon 0.1; rollouts of 30, 1 per player (FPU 100), 3) --
-TABLETOP["sushi_go"] = ("sushi_go", {"players": 3}, dict(uct_c=1.0, rollout_length=30, explore_epsilon=0.1))
-TABLETOP["love_letter"] = ("love_letter", {"players": 3},
-                           dict(uct_c=1.0, rollout_length=3, fpu=100.0, explore_epsilon=0.1))
-TABLETOP["virus"] = ("virus", {"players": 3}, dict(uct_c=1.0, rollout_length=3, explore_epsilon=0.1))
-# -- end sushi_go / love_letter / virus --
+AGENTS = {"paper": "the paper preset's per-game settings", "tag": "TAG's agents"}
 
 
-def bench_tabletop_vs_python(rows, only=None):
-    """PI-MCTS (D = 10) and IS-MCTS on the tabletop ports with TAG's settings, compiled vs
-    the Python reference engine, same positions and iterations."""
+def agent_settings(bot_class, game_string: str, agents: str) -> dict:
+    """The keywords pimcts_aggregation gives ``bot_class`` on this game under ``agents``."""
+    return tuned_kwargs(bot_class, game_string, {"tuned_settings": True, "tag_agents": agents == "tag"})
+
+
+def fresh_bot_speed(game, states, bot_class, engine, kwargs, iterations, repeat) -> float:
+    """Iterations per second of one move at each of ``states``, each timed round by bots built
+    for it beforehand (a bot that reuses its tree would find a timed position already
+    searched; building is not timed). "compiled" runs as "auto", as the paper does: compiled on
+    a kernel game, with the kernel's own heuristic in place of the Python one
+    (``search.mcts.game_settings``); a bot that ran another engine stops the benchmark."""
+    def build():
+        return [bot_class(game, s.current_player(), iterations=iterations, rng=0,
+                          engine="auto" if engine == "compiled" else engine, **kwargs) for s in states]
+
+    rounds = [build() for _ in range(repeat + (engine == "compiled"))]  # + a warm-up (compile)
+
+    def run():
+        bots = rounds.pop()
+        for bot, s in zip(bots, states):
+            bot.step(s)
+            if bot.engine_used != engine:
+                raise RuntimeError(f"{game} {bot_class.__name__}: ran {bot.engine_used}, not {engine}")
+
+    if engine == "compiled":
+        run()  # warm: compile or load the cache
+    return len(states) * iterations / timeit(run, repeat=repeat)
+
+
+def bench_tabletop_vs_python(rows, only=None, agents="paper"):
+    """PI-MCTS (D = 10) and IS-MCTS on the paper games with a kernel, with the per-game agents
+    ``agents``, compiled vs the Python reference engine, same positions and iterations."""
     iterations = TABLETOP_ITERATIONS
-    for label, (name, params, settings) in TABLETOP.items():
+    for label, game_string in TABLETOP.items():
         if only and label not in only:
             continue
-        game = pyspiel.load_game(name, params)
+        game = pyspiel.load_game(game_string)
         states = [decision_state(game, seed=s, skip=10) for s in range(2)]
         for algo, bot_class, kwargs in (("PI-MCTS(D=10)", PIMCTSBot, {"determinizations": 10}),
                                         ("IS-MCTS", ISMCTSBot, {})):
-            speeds = {}
-            for engine in ("compiled", "python"):
-                bots = [bot_class(game, s.current_player(), iterations=iterations, rng=0, engine=engine,
-                                  **kwargs, **settings) for s in states]
-                if engine == "compiled":
-                    for bot, s in zip(bots, states):
-                        bot.step(s)  # warm
-
-                def run(bots=bots, states=states):
-                    for bot, s in zip(bots, states):
-                        bot.step(s)
-
-                repeat = 3 if engine == "compiled" else 1
-                speeds[engine] = len(states) * iterations / timeit(run, repeat=repeat)
-            rows.append(row(f"{label} {algo} compiled vs Python reference engine (TAG settings, same "
-                            f"positions)", speeds["compiled"], speeds["python"], "it/s", goal=">= 20x",
-                            iterations=iterations, settings=str(settings)))
+            settings = agent_settings(bot_class, game_string, agents)
+            speeds = {engine: fresh_bot_speed(game, states, bot_class, engine, {**kwargs, **settings},
+                                              iterations, repeat=3 if engine == "compiled" else 1)
+                      for engine in ("compiled", "python")}
+            shown = {k: getattr(v, "__name__", v) for k, v in settings.items()}
+            rows.append(row(f"{label} {algo} compiled vs Python reference engine ({AGENTS[agents]}, "
+                            f"same positions)", speeds["compiled"], speeds["python"], "it/s",
+                            goal=">= 20x", iterations=iterations, settings=str(shown)))
 # -- end tabletop ports --
 
 
@@ -200,8 +211,7 @@ import pyspiel
 import infosets.games
 from infosets.search.ismcts import ISMCTSBot
 from infosets.search.pimcts import PIMCTSBot
-name, sides = sys.argv[1], int(sys.argv[2])
-game = pyspiel.load_game(name, {"dice_sides": sides} if name == "liars_dice" else {})
+game = pyspiel.load_game(sys.argv[1])
 state = game.new_initial_state()
 while state.is_chance_node():
     state.apply_action(state.legal_actions()[0])
@@ -214,27 +224,11 @@ print(t1 - t0, t2 - t1, t3 - t2)
 """
 
 
-def bench_poker_tag(iterations, rows):
-    """poker_tag with TAG's settings: compiled vs Python at ``iterations``, and the paper's
-    Poker move (B = 10,000; D = 100 and 500; IS-MCTS) compiled, in seconds per move."""
+def bench_poker_tag(rows):
+    """The paper's Poker move (B = 10,000; D = 100 and 500; IS-MCTS) compiled, with TAG's
+    Poker settings, in seconds per move."""
     game = pyspiel.load_game("poker_tag")
     states = [decision_state(game, seed=s) for s in range(3)]
-    for algo, bot_class, kwargs in (("PI-MCTS(D=10)", PIMCTSBot, {"determinizations": 10}),
-                                    ("IS-MCTS", ISMCTSBot, {})):
-        speeds = {}
-        for engine in ("compiled", "python"):
-            bots = [bot_class(game, s.current_player(), iterations=iterations, rng=0, engine=engine,
-                              **kwargs, **POKER_TAG_SETTINGS) for s in states]
-            for bot, s in zip(bots, states):
-                bot.step(s)  # warm
-
-            def run(bots=bots, states=states):
-                for bot, s in zip(bots, states):
-                    bot.step(s)
-
-            speeds[engine] = len(states) * iterations / timeit(run, repeat=5 if engine == "compiled" else 1)
-        rows.append(row(f"poker_tag {algo} with TAG settings (rollout length 0) compiled vs Python reference",
-                        speeds["compiled"], speeds["python"], "it/s", goal=">= 20x"))
     for algo, bot_class, kwargs in (("PI-MCTS(D=100)", PIMCTSBot, {"determinizations": 100}),
                                     ("PI-MCTS(D=500)", PIMCTSBot, {"determinizations": 500}),
                                     ("IS-MCTS", ISMCTSBot, {})):
@@ -253,12 +247,12 @@ def bench_poker_tag(iterations, rows):
 
 def bench_compile(rows, games=None):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(LIB), os.environ.get("PYTHONPATH", "")])}
-    for label, (name, params, *_) in (GAMES if games is None else games).items():
+    for label, game_string in (GAMES if games is None else games).items():
         with tempfile.TemporaryDirectory() as cache:
             env["NUMBA_CACHE_DIR"] = cache
             times = []
             for _ in range(2):  # fresh cache, then cached
-                command = [sys.executable, "-c", COMPILE_SCRIPT, name, str(params.get("dice_sides", 0))]
+                command = [sys.executable, "-c", COMPILE_SCRIPT, game_string]
                 done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
                 out = done.stdout.split()
                 times.append([float(x) for x in out])
@@ -321,10 +315,15 @@ def main():
                         help="the game of the strength check")
     parser.add_argument("--tabletop-only", nargs="*", default=None,
                         help="run only the tabletop-port rows (of these ports; none named: all)")
+    parser.add_argument("--agents", choices=(*AGENTS, "both"), default="both",
+                        help="the per-game agents of the tabletop rows: the paper preset's, TAG's, or both")
+    parser.add_argument("--skip-compile", action="store_true",
+                        help="with --tabletop-only: leave out the fresh-cache compile rows")
     parser.add_argument("--vs-cpp-only", nargs="*", default=None, choices=tuple(CPP_GAMES),
                         help="run only the rows against OpenSpiel's C++ bots (of these games; "
                              "none named: all), and the strength check if asked")
     args = parser.parse_args()
+    keep_freed_memory()  # as `make` and the paper runs do (benchmarks/bench_allocator.py: without it)
     rows = []
     t0 = time.perf_counter()
     if args.vs_cpp_only is not None:
@@ -335,19 +334,24 @@ def main():
         report("engine_vs_cpp", rows)
         print(f"total {time.perf_counter() - t0:.0f} s")
         return
+    agents = list(AGENTS) if args.agents == "both" else [args.agents]
     if args.tabletop_only is not None:
         only = args.tabletop_only or list(TABLETOP)
-        bench_compile(rows, {label: TABLETOP[label] for label in only})
-        bench_tabletop_vs_python(rows, only)
+        if not args.skip_compile:
+            bench_compile(rows, {label: TABLETOP[label] for label in only})
+        for kind in agents:
+            bench_tabletop_vs_python(rows, only, kind)
         report("engine_tabletop", rows)
+        print(f"total {time.perf_counter() - t0:.0f} s")
         return
     bench_compile(rows)
     bench_compile(rows, TABLETOP)
     for label in CPP_GAMES:
         bench_vs_cpp(args.iterations, rows, label)
     bench_vs_python(args.iterations, rows)
-    bench_poker_tag(args.iterations, rows)
-    bench_tabletop_vs_python(rows)
+    bench_poker_tag(rows)
+    for kind in agents:
+        bench_tabletop_vs_python(rows, agents=kind)
     if args.strength:
         strength(args, rows)
     report("engine", rows)
