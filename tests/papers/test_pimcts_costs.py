@@ -362,3 +362,35 @@ def test_the_sweeps_rest_is_projected_at_each_games_own_rate():
     plain = pc.disambiguation_progress(cfg, done, spent)
     assert plain["game_rates"] == {}
     assert plain["left_cpu_h_by_game"] == pytest.approx(2.0 * plain["planned_left_cpu_h"])
+
+
+def _played(game, budget, players, focus):
+    """Committed tournament rows of ``game``: one row per game, ``focus`` {(agent, D): focus
+    seat CPU seconds}."""
+    return pd.DataFrame([{"game": game, "budget": budget, "agent": a, "D": d, "aggregation":
+                          "none" if a != "pimcts" else "TotalVisits", "players": players,
+                          "cpu_seconds": s} for (a, d), s in focus.items() for _ in range(2)])
+
+
+def test_tag_plan_prices_each_task_from_the_rerun_s_own_cells():
+    """Hand-worked on Hearts (4 players): OL-MCTS's focus seat costs 1 s a game, PI-MCTS D = 10
+    3 s and D = 300 9 s, IS-MCTS 2 s. A game of a cell is its focus seat plus 3 OL-MCTS seats:
+    IS-MCTS 2 + 3 = 5 s. Fig. 2's D = 200 was never played: it takes D = 300 (nearer than 10 on
+    a log scale), 9 + 3 = 12 s; at B = 10,000, never played, x 2.5. A game with no rows raises."""
+    from infosets.experiments.tasks import Task
+    from infosets.papers.pimcts_aggregation import task_deals, tournament_task
+
+    cfg = config.load("pimcts_aggregation", "tag")
+    played = _played("hearts", 4000, 4, {("olmcts", 1): 1.0, ("pimcts", 10): 3.0,
+                                         ("pimcts", 300): 9.0, ("ismcts", 0): 2.0})
+    params = [{"game": "hearts", "budget": 4000, "agent": "ismcts", "D": 0, "aggregation": "none",
+               "block": 0},
+              {"game": "hearts", "budget": 10000, "agent": "pimcts", "D": 200,
+               "aggregation": "TotalVisits", "block": 0, "part": "high"}]
+    plan = pc.tag_task_plan(cfg, played, [Task(tournament_task, p) for p in params])
+    games = [4 * len(task_deals(cfg, p, 4)) for p in params]
+    assert plan["planned_cpu_s"].tolist() == pytest.approx([5.0 * games[0], 12.0 * 2.5 * games[1]])
+    assert plan["planned_seat_cpu_s"].tolist() == pytest.approx([2.0 * games[0], 9.0 * 2.5 * games[1]])
+    stratego = {**params[0], "game": "stratego"}
+    with pytest.raises(ValueError, match="no committed row of 'stratego'"):
+        pc.tag_task_plan(cfg, played, [Task(tournament_task, stratego)])

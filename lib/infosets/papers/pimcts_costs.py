@@ -349,6 +349,49 @@ def task_plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def tag_task_plan(cfg, played: pd.DataFrame, tasks=None) -> pd.DataFrame:
+    """``task_plan`` for the ``tag`` preset, priced from the rerun's own rows rather than the
+    cost table (``pimcts_tag_costs.csv`` measured nine of the thirteen games): each task's
+    games x its cell's CPU seconds a game, all seats (``pimcts_stages.cell_costs`` of
+    ``played``, the committed tournament, at the task's budget). Two reconstructions, for
+    tasks no played cell matches: a D the grid never played (Fig. 2's D = 200 at B = 10,000)
+    takes the same agent's nearest D on a log scale, and a budget never played takes the
+    nearest budget's cost scaled by the budget ratio (an iteration's cost taken as flat in B,
+    which it is not at small B: module docstring). ``tasks``: the tasks to price
+    (``tournament_tasks`` by default; ``ablation_tasks`` too, priced as their cells with
+    every setting on). Raises on a game with no played row."""
+    from infosets.papers.pimcts_stages import cell_costs
+
+    costs = {}
+    for budget, rows in played.groupby("budget"):
+        for r in cell_costs(rows).itertuples():
+            costs[(r.game, int(budget), r.cell)] = (r.cpu_s_per_game, r.players)
+    focus = played.groupby(["game", "budget", "agent", "D", "aggregation"])["cpu_seconds"].mean()
+
+    def price(p: dict) -> tuple[float, float, int]:
+        game, agent, aggregation = p["game"], p["agent"], p["aggregation"]
+        budgets = sorted({b for g, b, _ in costs if g == game},
+                         key=lambda b: (abs(math.log(b / p["budget"])), -b))
+        if not budgets:
+            raise ValueError(f"tag plan: no committed row of {game!r} to price its tasks by")
+        budget = budgets[0]
+        ds = sorted({d for (g, b, a, d, x) in focus.index
+                     if (g, b, a, x) == (game, budget, agent, aggregation)})
+        d = min(ds, key=lambda v: (abs(math.log(max(v, 1) / max(p["D"], 1))), v)) if ds else p["D"]
+        per_game, players = costs[(game, budget, cell_label(agent, d, aggregation))]
+        scale = p["budget"] / budget
+        return per_game * scale, float(focus[(game, budget, agent, d, aggregation)]) * scale, players
+
+    rows = []
+    for task in tournament_tasks(cfg) if tasks is None else tasks:
+        p = task.params
+        per_game, per_seat, players = price(p)
+        games = players * len(task_deals(cfg, p, players))
+        rows.append({"task_id": task.task_id, "game": p["game"], "budget": p["budget"],
+                     "planned_cpu_s": per_game * games, "planned_seat_cpu_s": per_seat * games})
+    return pd.DataFrame(rows)
+
+
 def run_progress(tasks: pd.DataFrame, done: set[str], spent_cpu_s: float, workers: int,
                  seat_cpu_s: dict[str, float] | None = None) -> tuple[pd.DataFrame, dict]:
     """How far a tournament run has got, against its plan. ``tasks``: ``task_plan``; ``done``:
@@ -474,10 +517,11 @@ def disambiguation_progress(cfg, done: set[str], spent_cpu_s: float,
 
 def main_progress(argv=None) -> None:
     """``python -m infosets.papers.pimcts_costs progress [--preset paper] [--workers 2]``:
-    a committed tournament run against its plan, per game and budget."""
+    a committed tournament run against its plan, per game and budget (the ``tag`` preset's
+    plan priced from its own committed rows, ``tag_task_plan``, then its ablation)."""
     parser = argparse.ArgumentParser(prog="pimcts_costs progress",
                                      description=main_progress.__doc__.splitlines()[0])
-    parser.add_argument("--preset", default="paper", choices=("default", "paper", "full"))
+    parser.add_argument("--preset", default="paper", choices=("default", "paper", "full", "tag"))
     parser.add_argument("--workers", type=int, default=2,
                         help="cores the rest will run on (default 2)")
     parser.add_argument("--since", metavar="WHEN",
@@ -500,7 +544,8 @@ def main_progress(argv=None) -> None:
     rows = results.load("tournament")
     seat = {task_id: sum(float(r["cpu_seconds"]) for r in task_rows)
             for task_id, task_rows in rows.items()}
-    tasks = task_plan(cfg, load_costs())
+    played = pd.DataFrame([r for task_rows in rows.values() for r in task_rows])
+    tasks = tag_task_plan(cfg, played) if args.preset == "tag" else task_plan(cfg, load_costs())
     table, summary = run_progress(tasks, set(rows), results.cpu_seconds("tournament"),
                                   args.workers, seat)
     print(table.to_string(index=False, float_format=lambda v: f"{v:.2f}"))
@@ -512,6 +557,8 @@ def main_progress(argv=None) -> None:
              f" ({ratio:.2f} x the plan on the finished tasks): about "
              f"{summary['hours_left_by_game']:.1f} hours left on {args.workers} cores at each "
              f"game's own rate ({summary['hours_left']:.1f} at the average rate)"))
+    if args.preset == "tag":
+        return _tag_ablation_progress(cfg, results, played, ratio, summary, args.workers)
     dis = disambiguation_progress(cfg, set(results.load("disambiguation")),
                                   results.cpu_seconds("disambiguation"),
                                   local_finished(cfg, "disambiguation"))
@@ -540,6 +587,21 @@ def main_progress(argv=None) -> None:
         print(f"since {args.since}, on this machine: {each}; at those rates (the other games at "
               f"their own) about {left:.1f} hours of tournament left on {args.workers} cores, "
               f"{left + dis_left:.1f} with the disambiguation sweep")
+
+
+def _tag_ablation_progress(cfg, results, played: pd.DataFrame, ratio: float | None,
+                           summary: dict, workers: int) -> None:
+    """``progress --preset tag``'s last lines: the ablation that follows the tournament (its
+    tasks priced as their cells with every setting on, ``tag_task_plan``, at the tournament's
+    spent / planned ratio), then the whole run."""
+    tasks = tag_task_plan(cfg, played, ablation_tasks(cfg))
+    done = tasks["task_id"].isin(set(results.load("ablation")))
+    left = float(tasks.loc[~done, "planned_cpu_s"].sum()) / 3600 * (ratio or 1.0)
+    print(f"then the ablation: {int(done.sum())}/{len(tasks)} tasks, about {left:.1f} CPU-hours "
+          f"left ({left / workers:.1f} hours on {workers} cores; priced with every setting on)")
+    if ratio is not None:
+        print(f"the whole run: about {summary['hours_left_by_game'] + left / workers:.1f} hours "
+              f"left on {workers} cores")
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:
