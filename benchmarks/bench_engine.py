@@ -309,6 +309,9 @@ def main():
     parser.add_argument("--vs-cpp-only", nargs="*", default=None, choices=tuple(CPP_GAMES),
                         help="run only the rows against OpenSpiel's C++ bots (of these games; "
                              "none named: all), and the strength check if asked")
+    parser.add_argument("--vs-python-only", action="store_true",
+                        help="run only the kernel games' rows against our Python reference "
+                             "(Leduc, Liar's Dice, the trick game)")
     args = parser.parse_args()
     keep_freed_memory()  # as `make` and the paper runs do (benchmarks/bench_allocator.py: without it)
     rows = []
@@ -319,6 +322,11 @@ def main():
         if args.strength:
             strength(args, rows)
         report("engine_vs_cpp", rows)
+        print(f"total {time.perf_counter() - t0:.0f} s")
+        return
+    if args.vs_python_only:
+        bench_vs_python(args.iterations, rows)
+        report("engine_vs_python", rows)
         print(f"total {time.perf_counter() - t0:.0f} s")
         return
     agents = list(AGENTS) if args.agents == "both" else [args.agents]

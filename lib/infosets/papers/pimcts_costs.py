@@ -349,10 +349,26 @@ def task_plan(cfg, costs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def cell_costs(results: pd.DataFrame) -> pd.DataFrame:
+    """Per game and cell (``pimcts_cells.cell_label``): players, the games the cell holds
+    (``n``) and the CPU seconds of one more game in it, all seats: the cell's focus seat (its
+    rows' ``cpu_seconds``) plus players - 1 OL-MCTS opponents at the control's focus cost (an
+    estimate: the rows record the focus seat only)."""
+    rows = []
+    for game, sub in results.groupby("game", sort=False):
+        players = int(sub["players"].iloc[0])
+        control = float(sub[sub["agent"] == "olmcts"]["cpu_seconds"].mean())
+        for (agent, d, aggregation), cell in sub.groupby(["agent", "D", "aggregation"], sort=True):
+            rows.append({"game": game, "cell": cell_label(agent, d, aggregation), "players": players,
+                         "n": len(cell),
+                         "cpu_s_per_game": float(cell["cpu_seconds"].mean() + (players - 1) * control)})
+    return pd.DataFrame(rows, columns=["game", "cell", "players", "n", "cpu_s_per_game"])
+
+
 def tag_task_plan(cfg, played: pd.DataFrame, tasks=None) -> pd.DataFrame:
     """``task_plan`` for the ``tag`` preset, priced from the rerun's own rows rather than the
     cost table (``pimcts_tag_costs.csv`` measured nine of the thirteen games): each task's
-    games x its cell's CPU seconds a game, all seats (``pimcts_stages.cell_costs`` of
+    games x its cell's CPU seconds a game, all seats (``cell_costs`` of
     ``played``, the committed tournament, at the task's budget). Two reconstructions, for
     tasks no played cell matches: a D the grid never played (Fig. 2's D = 200 at B = 10,000)
     takes the same agent's nearest D on a log scale, and a budget never played takes the
@@ -360,8 +376,6 @@ def tag_task_plan(cfg, played: pd.DataFrame, tasks=None) -> pd.DataFrame:
     which it is not at small B: module docstring). ``tasks``: the tasks to price
     (``tournament_tasks`` by default; ``ablation_tasks`` too, priced as their cells with
     every setting on). Raises on a game with no played row."""
-    from infosets.papers.pimcts_stages import cell_costs
-
     costs = {}
     for budget, rows in played.groupby("budget"):
         for r in cell_costs(rows).itertuples():

@@ -51,6 +51,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from infosets.claims import Claim
+from infosets.papers.pimcts_costs import cell_costs
 from infosets.sequential import boundaries, inflation
 
 FIRST_STAGE = 60      # games a cell at stage 1 (notebooks/params/pimcts_aggregation.tag.yaml)
@@ -89,24 +90,6 @@ def claim_z(claim: Claim) -> float:
     null = -claim.margin if "matches or beats" in claim.claim and claim.margin else 0.0
     sign = -1.0 if claim.alternative == "less" else 1.0
     return sign * (claim.ours - null) / se
-
-
-def cell_costs(results: pd.DataFrame) -> pd.DataFrame:
-    """Per game and cell (``pimcts_cells.cell_label``): players, the games the cell holds
-    (``n``) and the CPU seconds of one more game in it, all seats: the cell's focus seat (its
-    rows' ``cpu_seconds``) plus players - 1 OL-MCTS opponents at the control's focus cost (an
-    estimate: the rows record the focus seat only)."""
-    from infosets.papers.pimcts_cells import cell_label
-
-    rows = []
-    for game, sub in results.groupby("game", sort=False):
-        players = int(sub["players"].iloc[0])
-        control = float(sub[sub["agent"] == "olmcts"]["cpu_seconds"].mean())
-        for (agent, d, aggregation), cell in sub.groupby(["agent", "D", "aggregation"], sort=True):
-            rows.append({"game": game, "cell": cell_label(agent, d, aggregation), "players": players,
-                         "n": len(cell),
-                         "cpu_s_per_game": float(cell["cpu_seconds"].mean() + (players - 1) * control)})
-    return pd.DataFrame(rows, columns=["game", "cell", "players", "n", "cpu_s_per_game"])
 
 
 def game_costs(results: pd.DataFrame, planned: dict | None = None) -> pd.DataFrame:
