@@ -257,3 +257,33 @@ def test_the_preset_entry_is_a_line_the_preset_loads_with_the_plans_caps():
     assert planned[("leduc_poker", "IS-MCTS")] == 18 and planned[("leduc_poker", "D=3 SingleVote")] == 12
     assert planned[("leduc_poker", "control")] == 6
     assert ps.preset_entry(caps.iloc[:0]) == "games_per_cell_by_cell: null"
+
+
+def test_a_look_after_stage_two_counts_the_looks_taken_past_the_selection():
+    """The rerun went from stage 1 (60 games a cell) straight to its caps. In Hearts every cell
+    grew to 1,260 for the +5% claim, so "IS-MCTS matches or beats the best PI-MCTS" chose its
+    cell on 632 games (the even deals every cell played), more than stage 1 held, and its
+    cells (IS-MCTS and the chosen cell) hold 1,260. Old code: the looks were stage 1's
+    doublings from 60 whatever the selection, their information fractions came out negative
+    and ``sequential.boundaries`` raised, so ``python -m infosets.papers.pimcts_stages`` failed
+    on the committed tables once Hearts' stage 2 was in."""
+    assert ps.look_sizes(60, 60) == [60]
+    assert ps.look_sizes(60, 500) == [60, 120, 240, 480, 500]  # stage 1: the doublings to come
+    assert ps.look_sizes(1260, 1260) == [60, 1260]  # stage 2 in: the two looks taken
+    assert ps.look_sizes(1260, 2232, chosen_on=632) == [1260, 1920, 2232]
+    costs = pd.DataFrame([{"game": "h", "players": 4, "cells": 2, "n": 1260, "complete": True,
+                           "cpu_s_per_game_all_cells": 10.0}])
+    per_cell = pd.DataFrame([{"game": "h", "cell": c, "players": 4, "n": 1260, "cpu_s_per_game": 5.0}
+                             for c in ("IS-MCTS", "D=30 SingleVote")])
+    versus = _claim("h, B=1: IS-MCTS matches or beats the best PI-MCTS", -0.02, (-0.06, 0.014), 628,
+                    margin=0.03, n_for_80_power=3200)
+    gain = _claim("h, B=1: PI-MCTS beats OL-MCTS by 5%", 0.05, (0.02, 0.08), 1260, n_for_80_power=1000)
+    cells = {versus.claim: ("IS-MCTS", "D=30 SingleVote"), gain.claim: ("IS-MCTS", "D=30 SingleVote")}
+    table = ps.looks([versus, gain], costs, block_size=12, cells=cells, per_cell=per_cell,
+                     selected={versus.claim: 632}).set_index("claim")
+    assert table.loc[gain.claim, "look"] == 2 and table.loc[gain.claim, "looks"] == 2
+    assert table.loc[gain.claim, "fraction"] == 1.0 and table.loc[gain.claim, "decided"]
+    # the selection's 632 games leave 628 a cell to the test now; the cap gives it 3200 / 2
+    looked = table.loc[versus.claim]
+    assert looked["look"] == 1 and looked["games_per_cell_for_80"] > 632 + 1600
+    assert looked["fraction"] == pytest.approx((1260 - 632) / (looked["games_per_cell_for_80"] - 632), abs=1e-3)

@@ -75,6 +75,18 @@ def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> lis
     return sizes
 
 
+def look_sizes(n_now: int, cap: int, chosen_on: int = 0, first: int = FIRST_STAGE) -> list[int]:
+    """The games a cell holds at each look of a claim whose cells hold ``n_now``: the looks
+    taken (stage 1's ``first``, then ``n_now`` once a later stage is in: the rerun went from
+    stage 1 straight to its funded caps) and the stages still to come up to ``cap``
+    (``stage_sizes``' doublings past ``n_now``). Only the looks past ``chosen_on`` count, as a
+    look needs games its claim tests on: the IS-MCTS claim's best cell is chosen on the even
+    deals every cell played, which are more than stage 1 held once every cell of its game grew."""
+    taken = [first] if n_now <= first else [first, n_now]
+    to_come = [x for x in stage_sizes(max(cap, n_now, first), first) if x > n_now]
+    return [x for x in taken + to_come if x > chosen_on]
+
+
 def claim_z(claim: Claim) -> float:
     """The claim's one-sided z (module docstring), NaN without an interval or a number."""
     if claim.interval is None or not isinstance(claim.ours, (int, float)) or not claim.n or claim.n < 2:
@@ -188,13 +200,13 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
         if need is not None and np.isfinite(need) and need > 0:
             fixed = blocks_of(chosen_on + need / 2 if chosen_on else need, players, block_size)
             if fixed > n_now:
-                sizes = stage_sizes(fixed)
+                sizes = look_sizes(n_now, fixed, chosen_on)
                 grown = (fixed - chosen_on) * inflation(tuple(
                     (x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes))
                 cap = blocks_of(chosen_on + grown, players, block_size)
-        sizes = stage_sizes(max(cap, n_now))
+        sizes = look_sizes(n_now, cap, chosen_on)
         fractions = [(x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes]
-        k = max(i for i, x in enumerate(sizes) if x <= n_now)
+        k = sizes.index(n_now)
         bound = boundaries(fractions, ALPHA)[k]
         cost = (max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] if own == (ALL_CELLS,)
                 else sum(max(cap - held[c], 0) * price[(game, c)] for c in own))
