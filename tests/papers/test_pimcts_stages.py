@@ -288,3 +288,33 @@ def test_a_look_after_stage_two_counts_the_looks_taken_past_the_selection():
     assert looked["look"] == 1 and looked["games_per_cell_for_80"] > 632 + 1600
     cap = looked["games_per_cell_for_80"]
     assert looked["fraction"] == pytest.approx((1260 - 632) / (cap - 632), abs=1e-3)
+
+
+def test_the_last_look_reads_a_grown_claim_against_the_boundary_of_two_looks():
+    """A game whose cells grew from 60 to 120 games: its gain claim was looked at twice, so its
+    last boundary is O'Brien-Fleming's at fractions (0.5, 1), above the fixed sample's 1.645,
+    and a "match" with z between the two is open under the design. A budget the stages did not
+    grow had one look; the IS-MCTS row counts only the games past its selection."""
+    from infosets.papers import pimcts_looks
+    from infosets.papers.pimcts_claims import paired_scores, selection_deals
+
+    grown = {cell: (scores * 2, cpu) for cell, (scores, cpu) in CELLS.items()}
+    results = _results(grown)
+    z_between = 1.655  # between 1.645 and the two-look boundary, 1.662
+    se = 0.1
+    half = se * pimcts_looks.sps.t.ppf(0.975, 119)
+    gain = Claim("g, B=1: PI-MCTS beats OL-MCTS by 5%", "paper", z_between * se, "match",
+                 interval=(z_between * se - half, z_between * se + half), n=120)
+    versus = _claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 60,
+                    margin=0.03)
+    table = pimcts_looks.last_looks([gain, versus], results, {"g": 1}).set_index("claim")
+    row = table.loc[gain.claim]
+    assert row["games_per_cell"] == 120 and row["looks"] == "60, 120"
+    assert row["last_boundary"] == pytest.approx(boundaries([0.5, 1.0])[-1], abs=1e-3)
+    assert row["last_boundary"] > z_between and row["z"] == pytest.approx(z_between, abs=0.01)
+    assert row["verdict"] == "match" and not row["reaches_it"]
+    chosen_on = len(selection_deals(paired_scores(results, "g", 1)))
+    assert table.loc[versus.claim, "chosen_on"] == chosen_on == 60  # even deals: 30 x 2 games
+    assert table.loc[versus.claim, "looks"] == "120"  # the look at 60 held no test game
+    once = pimcts_looks.last_looks([gain], results, {"g": 2}).iloc[0]  # not a staged budget
+    assert once["looks"] == "120" and once["last_boundary"] == pytest.approx(1.645, abs=1e-3)

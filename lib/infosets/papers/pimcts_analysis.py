@@ -30,7 +30,7 @@ from infosets.experiments.config import ConfigError
 from infosets.experiments.legends import figure_legend
 from infosets.experiments.reports import NO_FIGURE
 from infosets.games.determinizers import AOH_GAMES, determinizer_label
-from infosets.papers import pimcts_claims
+from infosets.papers import pimcts_claims, pimcts_looks
 from infosets.papers.pimcts_ablation import ALL_ON
 from infosets.papers.pimcts_aggregation import (
     deals_per_cell,
@@ -524,6 +524,21 @@ def claims(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame:
     session.save_table(pimcts_claims.pairing_check(results).round(3), "claims_pairing_check",
                        paper_ref="ours: the claims' pairing unit checked")
     return save_claims(records, session, paper_ref="Sec. VI claims")
+
+
+def save_stage_looks(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame | None:
+    """The staged design's reading of the claims (``pimcts_looks.last_looks``: each per-game
+    claim's z against the boundary of its last look), saved as ``claims_stage_looks``, for a
+    preset whose cells grow in stages (per-cell caps, ``games_per_cell_by_cell``: the ``tag``
+    rerun); None for a preset that plays one size."""
+    if not session.cfg.get("games_per_cell_by_cell"):
+        return None
+    records = pimcts_claims.build(results, rates, claim_runs(results, session.cfg))
+    staged = {g: main_budget(session.cfg, g) for g in dict.fromkeys(results["game"])}
+    frame = pimcts_looks.last_looks(records, results, staged)
+    session.save_table(frame, "claims_stage_looks",
+                       paper_ref="ours: the staged design's last looks (docs/tag_agents.md)")
+    return frame
 
 
 def gain_table(results: pd.DataFrame, cfg, games) -> pd.DataFrame:

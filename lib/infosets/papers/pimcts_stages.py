@@ -27,12 +27,10 @@ It then funds the open claims, cheapest first, within the CPU-hours left of the 
 ceiling (``fund``), twice: with a game's cells growing together (what the preset's
 ``games_per_cell_by_game`` can ask for) and with each claim's own cells growing (per-cell caps,
 ``funded_caps``), and so says which claims stay short of 80% power and what they would cost.
-It plans and runs nothing; the notebook does not import it, so no results key covers it.
+It plans and runs nothing, and no results key covers it.
 
-Reconstruction: a claim carries its estimate and 95% interval, not its statistic; z is rebuilt
-as (estimate - null) / se with se = interval width / (2 t_{0.975, n-1}), the null 0 (the
-non-inferiority claims': -margin), its sign by the claim's side. An equivalence claim (its
-interval a 90% one) reads z = (margin - |estimate|) / se. A claim with no interval has no look.
+The looks themselves (stage sizes, each claim's z rebuilt from its interval, the boundaries)
+are ``pimcts_looks``'.
 
 ``python -m infosets.papers.pimcts_stages [--ceiling 80] [--out docs/tag_stages.csv] [--preset-entry]``
 """
@@ -48,60 +46,25 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from infosets.claims import Claim
 from infosets.papers.pimcts_costs import cell_costs
+from infosets.papers.pimcts_looks import (  # noqa: F401  (the planner's names)
+    ALPHA,
+    FIRST_STAGE,
+    GROWTH,
+    IS_VS_BEST,
+    claim_cells,
+    claim_z,
+    look_sizes,
+    stage_sizes,
+)
 from infosets.sequential import boundaries, inflation
 
-FIRST_STAGE = 60      # games a cell at stage 1 (notebooks/params/pimcts_aggregation.tag.yaml)
-GROWTH = 2            # each stage doubles the games of the last
 POWER = 0.80
-ALPHA = 0.05
 CEILING_HOURS = 80.0  # issue 56: the whole rerun on this machine
 ALL_CELLS = "all cells"  # a claim's cells when a game's cells grow together
-IS_VS_BEST = "IS-MCTS matches or beats the best PI-MCTS"  # the claim's text ends so
 
-
-def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> list[int]:
-    """The games a cell holds at each look up to ``cap``: first, first x growth, ..., cap."""
-    if cap < first:
-        raise ValueError(f"cap: expected at least {first} games a cell, got {cap}")
-    sizes = [first]
-    while sizes[-1] * growth < cap:
-        sizes.append(sizes[-1] * growth)
-    if sizes[-1] != cap:
-        sizes.append(cap)
-    return sizes
-
-
-def look_sizes(n_now: int, cap: int, chosen_on: int = 0, first: int = FIRST_STAGE) -> list[int]:
-    """The games a cell holds at each look of a claim whose cells hold ``n_now``: the looks
-    taken (stage 1's ``first``, then ``n_now`` once a later stage is in: the rerun went from
-    stage 1 straight to its funded caps) and the stages still to come up to ``cap``
-    (``stage_sizes``' doublings past ``n_now``). Only the looks past ``chosen_on`` count, as a
-    look needs games its claim tests on: the IS-MCTS claim's best cell is chosen on the even
-    deals every cell played, which are more than stage 1 held once every cell of its game grew."""
-    taken = [first] if n_now <= first else [first, n_now]
-    to_come = [x for x in stage_sizes(max(cap, n_now, first), first) if x > n_now]
-    return [x for x in taken + to_come if x > chosen_on]
-
-
-def claim_z(claim: Claim) -> float:
-    """The claim's one-sided z (module docstring), NaN without an interval or a number."""
-    if claim.interval is None or not isinstance(claim.ours, (int, float)) or not claim.n or claim.n < 2:
-        return float("nan")
-    lo, hi = claim.interval
-    equivalence = "TOST" in claim.test
-    quantile = sps.t.ppf(0.95 if equivalence else 0.975, claim.n - 1)
-    se = (hi - lo) / (2 * quantile)
-    if se <= 0:
-        return float("nan")
-    if equivalence:
-        return (claim.margin - abs(claim.ours)) / se
-    null = -claim.margin if "matches or beats" in claim.claim and claim.margin else 0.0
-    sign = -1.0 if claim.alternative == "less" else 1.0
-    return sign * (claim.ours - null) / se
 
 
 def game_costs(results: pd.DataFrame, planned: dict | None = None) -> pd.DataFrame:
@@ -140,20 +103,6 @@ def planned_games(cfg) -> dict:
         key = (p["game"], cell_label(p["agent"], p["D"], p["aggregation"]))
         out[key] = out.get(key, 0) + n * len(task_deals(cfg, p, n))
     return out
-
-
-def claim_cells(claim: Claim, table: pd.DataFrame) -> tuple[str, ...]:
-    """The cells of its game's ``table`` (``pimcts_claims.paired_scores``) whose games decide
-    ``claim``: IS-MCTS and the best PI-MCTS cell for "IS-MCTS matches or beats the best
-    PI-MCTS" (``pimcts_claims.best_pi_cell``); for the others every cell, IS-MCTS only where the
-    claim names it: they test over all D > 1 cells and the control (Holm, or their mean) or, for
-    Poker's D-range readings, over several of them (counted here at every cell: an overestimate
-    of their cost)."""
-    from infosets.papers.pimcts_claims import best_pi_cell
-
-    if claim.claim.endswith(IS_VS_BEST):
-        return ("IS-MCTS", best_pi_cell(table))
-    return tuple(c for c in table.columns if c != "IS-MCTS" or "IS-MCTS" in claim.claim)
 
 
 def blocks_of(n: float, players: int, block_size: int) -> int:
