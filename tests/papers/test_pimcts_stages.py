@@ -3,6 +3,7 @@ inflation, each claim's z rebuilt from its interval, the looks and the funding, 
 claims and costs."""
 
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -318,3 +319,36 @@ def test_the_last_look_reads_a_grown_claim_against_the_boundary_of_two_looks():
     assert table.loc[versus.claim, "looks"] == "120"  # the look at 60 held no test game
     once = pimcts_looks.last_looks([gain], results, {"g": 2}).iloc[0]  # not a staged budget
     assert once["looks"] == "120" and once["last_boundary"] == pytest.approx(1.645, abs=1e-3)
+
+
+def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
+    """``save_stage_looks`` on the tag rerun's committed tournament (whatever stage it has
+    reached), as the notebook calls it: one row per per-game claim of the games it holds, a z
+    and a boundary between the fixed sample's 1.645 and 1.662 for each row with an interval,
+    saved as ``claims_stage_looks``; nothing for a preset that plays one size."""
+    from infosets.experiments import config
+    from infosets.papers import pimcts_analysis
+
+    saved = {}
+
+    class Session:
+        def __init__(self, cfg):
+            self.cfg = cfg
+
+        def save_table(self, frame, name, paper_ref=""):
+            saved[name] = frame
+
+    repo = Path(__file__).resolve().parents[2]  # the committed table (the tests' results root is empty)
+    results = pd.read_parquet(repo / "results" / "pimcts_aggregation" / "tag" / "tournament.parquet")
+    results = results[results["game"].isin(["tic_tac_toe", "hearts"])]
+    rates = pimcts_analysis.win_rates(results)
+    tag = Session(config.load("pimcts_aggregation", "tag"))
+    frame = pimcts_analysis.save_stage_looks(results, rates, tag)
+    assert saved["claims_stage_looks"] is frame
+    assert set(frame["claim"].str.split(",").str[0]) == {"tic_tac_toe", "hearts"}
+    looked = frame.dropna(subset=["z"])
+    assert len(looked) >= 4
+    assert looked["last_boundary"].between(1.6448, 1.6622).all()
+    assert (looked["reaches_it"] == (looked["z"] >= looked["last_boundary"])).all()
+    assert pimcts_analysis.save_stage_looks(results, rates, Session(config.load(
+        "pimcts_aggregation", "paper"))) is None
