@@ -86,6 +86,22 @@ def claim_cells(claim: Claim, table: pd.DataFrame) -> tuple[str, ...]:
     return tuple(c for c in table.columns if c != "IS-MCTS" or "IS-MCTS" in claim.claim)
 
 
+def per_game_claims(claims: list[Claim], results: pd.DataFrame):
+    """(claim, (game, budget), its ``pimcts_claims.paired_scores`` table) for each per-game
+    claim ("<game>, B=<budget>: ...") whose game has rows at that budget; the cross-game
+    claims have no look."""
+    tables = {}
+    for claim in claims:
+        per_game = re.match(r"(.+), B=(\d+):", claim.claim)
+        if per_game is None:
+            continue
+        key = (per_game[1], int(per_game[2]))
+        if key not in tables:
+            tables[key] = pimcts_claims.paired_scores(results, *key)
+        if not tables[key].empty:
+            yield claim, key, tables[key]
+
+
 def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int]) -> pd.DataFrame:
     """Each per-game claim of a staged run read at its last look: one row per claim at a
     staged (game, budget) (``staged``: game -> the budget its stages grew, its Fig. 1 budget;
@@ -96,21 +112,12 @@ def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int
     look, and whether z reaches it. A "match" whose z falls short is open under the design: the
     fixed-sample test behind the verdict spends its whole 5% at the last look, the design some
     of it at the first. Rows with no interval (no z) say so by a NaN."""
-    rows, tables = [], {}
-    for claim in claims:
-        per_game = re.match(r"(.+), B=(\d+):", claim.claim)  # the cross-game rows have no look
-        if per_game is None:
-            continue
-        key = (per_game[1], int(per_game[2]))
-        if key not in tables:
-            tables[key] = pimcts_claims.paired_scores(results, *key)
-        table = tables[key]
-        if table.empty:
-            continue
+    rows = []
+    for claim, (game, budget), table in per_game_claims(claims, results):
         n_now = min(int(table[c].notna().sum()) for c in claim_cells(claim, table))
         chosen_on = (len(pimcts_claims.selection_deals(table))
                      if claim.claim.endswith(IS_VS_BEST) else 0)
-        if staged.get(key[0]) == key[1] and n_now >= FIRST_STAGE:
+        if staged.get(game) == budget and n_now >= FIRST_STAGE:
             sizes = look_sizes(n_now, n_now, chosen_on)
         else:
             sizes = [n_now]

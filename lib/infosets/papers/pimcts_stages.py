@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -57,6 +56,7 @@ from infosets.papers.pimcts_looks import (  # noqa: F401  (the planner's names)
     claim_cells,
     claim_z,
     look_sizes,
+    per_game_claims,
     stage_sizes,
 )
 from infosets.sequential import boundaries, inflation
@@ -248,19 +248,11 @@ def main(argv=None) -> int:
     done = results[results["game"].isin(costs[costs["complete"]]["game"])]
     claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
                                  pimcts_analysis.claim_runs(done, cfg))
-    cells, selected, tables = {}, {}, {}
-    for claim in claims:
-        per_game = re.match(r"(.+), B=(\d+):", claim.claim)  # the cross-game claims have no look
-        if per_game is None:
-            continue
-        key = (per_game[1], int(per_game[2]))
-        if key not in tables:
-            tables[key] = pimcts_claims.paired_scores(done, *key)
-        if tables[key].empty:
-            continue
-        cells[claim.claim] = claim_cells(claim, tables[key])
+    cells, selected = {}, {}
+    for claim, _, table in per_game_claims(claims, done):
+        cells[claim.claim] = claim_cells(claim, table)
         if claim.claim.endswith(IS_VS_BEST):
-            selected[claim.claim] = len(pimcts_claims.selection_deals(tables[key]))
+            selected[claim.claim] = len(pimcts_claims.selection_deals(table))
     together = looks(claims, costs, int(cfg["block_size"]))
     own = looks(claims, costs, int(cfg["block_size"]), cells, per_cell, selected)
     provenance = pd.read_json(folder / "PROVENANCE.json", typ="series")
