@@ -604,6 +604,27 @@ def test_improves_then_declines_needs_an_interior_peak_in_most_games():
     assert pc.rises_then_falls(rising, 100).verdict == "mismatch"
 
 
+def test_each_game_gets_its_own_improves_then_declines_row():
+    """Issue 56 asks the claim per game: a game peaking at D = 10 of (3, 10, 100) reads match,
+    with the peak's lead over the end it beats less surely (0.55 - 0.25) and its interval; a
+    game rising to the largest D reads mismatch, with the interior's best below that end
+    (0.3 - 0.6); a game whose D values play alike is inconclusive; two D values make no row."""
+    rng = np.random.default_rng(15)
+    peak = pc.peak_claim(_d_table(rng, {3: 0.25, 10: 0.55, 100: 0.25}), "g", 100)
+    assert peak.claim == "g, B=100: PI-MCTS improves as D grows, then declines"
+    assert peak.verdict == "match" and peak.interval[0] < peak.ours < peak.interval[1]
+    assert abs(peak.ours - 0.30) < 0.1 and peak.interval[0] > 0
+    assert peak.n == 300  # the odd deals: 100 of 200, three rotations each
+    assert "peak D=10" in peak.note
+    rising = pc.peak_claim(_d_table(rng, {3: 0.2, 10: 0.3, 100: 0.6}), "g", 100)
+    assert rising.verdict == "mismatch" and abs(rising.ours + 0.30) < 0.1 and rising.interval[1] < 0
+    assert "best D=100 at an end" in rising.note
+    flat = _d_table(rng, {3: 0.4, 10: 0.4, 100: 0.4})
+    flat[pc.pi_cells(flat)] = np.repeat(flat[["control"]].to_numpy(), len(pc.pi_cells(flat)), axis=1)
+    assert pc.peak_claim(flat, "g", 100).verdict == "inconclusive"  # every D plays alike
+    assert pc.peak_claim(_d_table(rng, {3: 0.4, 10: 0.5}), "g", 100) is None
+
+
 def test_ismcts_best_everywhere_reads_the_per_game_rows():
     from infosets.claims import Claim
 
