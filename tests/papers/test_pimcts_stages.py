@@ -352,3 +352,32 @@ def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
     assert (looked["reaches_it"] == (looked["z"] >= looked["last_boundary"])).all()
     assert pimcts_analysis.save_stage_looks(results, rates, Session(config.load(
         "pimcts_aggregation", "paper"))) is None
+
+
+def test_the_tag_report_states_the_plan_and_the_spent_cpu_per_game():
+    """Issue 56: "state the plan and the spent figure per game". On the committed tag
+    tournament: one row per game and budget of the preset (Fig. 2's three at B = 10,000
+    too), every one planned; the games' all-seat CPU adds up to the recorded total; nothing
+    for a preset that plays one size."""
+    from infosets.experiments import config
+    from infosets.papers import pimcts_analysis
+
+    repo = Path(__file__).resolve().parents[2]
+    results = pd.read_parquet(repo / "results" / "pimcts_aggregation" / "tag" / "tournament.parquet")
+    cfg = config.load("pimcts_aggregation", "tag")
+    table = pimcts_analysis.staged_costs(results, cfg, recorded_cpu_s=36_000.0)
+    games = table[table["game"] != "TOTAL"]
+    assert len(games) == 13 + 3 and (games["planned_cpu_h"] > 0).all()
+    assert set(games.loc[games["budget"] == 10_000, "game"]) == {"hearts", "stratego",
+                                                                  "poker_tag(players=3)"}
+    total = table[table["game"] == "TOTAL"].iloc[0]
+    assert total["spent_cpu_h"] == pytest.approx(10.0)  # the recorded 36,000 CPU-s
+    assert total["tasks"] == results["task_id"].nunique() and total["games"] == len(results)
+    played = games[games["games"] > 0]
+    assert (played["spent_cpu_h"] > 0).all() and (played["focus_cpu_h"] > 0).all()
+
+    class Session:
+        cfg = config.load("pimcts_aggregation", "paper")
+        committed = None
+
+    assert pimcts_analysis.save_staged_costs(results, Session()) is None

@@ -675,6 +675,50 @@ def save_cpu_hours(session) -> pd.DataFrame:
     return frame
 
 
+def staged_costs(results: pd.DataFrame, cfg, recorded_cpu_s: float) -> pd.DataFrame:
+    """Per (game, budget) of a staged run (the ``tag`` rerun), its plan and what it spent: tasks
+    and games played; ``planned_cpu_h``, every task of the preset priced as the stage planner
+    priced them, from stage 1's cells (``pimcts_costs.tag_task_plan`` on the rows of the first
+    ``pimcts_looks.FIRST_STAGE`` games a cell; Fig. 2's budget scaled from Fig. 1's);
+    ``focus_cpu_h``, the focus seats' CPU the rows record; ``spent_cpu_h``, all seats, each
+    game's OL-MCTS opponents at its control's focus CPU (the rows record the focus seat only),
+    scaled so that the games add up to ``recorded_cpu_s``, the table's recorded total. A TOTAL
+    row closes it."""
+    from infosets.papers import pimcts_costs, pimcts_looks
+
+    stage1 = results[results["deal"] < pimcts_looks.FIRST_STAGE // results["players"]]
+    plan = pimcts_costs.tag_task_plan(cfg, stage1).groupby(["game", "budget"], sort=False)[
+        "planned_cpu_s"].sum()
+    control = results[results["agent"] == "olmcts"].groupby(["game", "budget"])["cpu_seconds"].mean()
+    opponents = (results["players"] - 1) * pd.Series(
+        control.reindex(pd.MultiIndex.from_frame(results[["game", "budget"]])).to_numpy(),
+        index=results.index)
+    seats = results["cpu_seconds"] + opponents.fillna(0.0)
+    scale = recorded_cpu_s / float(seats.sum()) if float(seats.sum()) > 0 else float("nan")
+    by = results.assign(all_seats=seats * scale).groupby(["game", "budget"], sort=False)
+    played = pd.DataFrame({"tasks": by["task_id"].nunique(), "games": by.size(),
+                           "focus_cpu_h": by["cpu_seconds"].sum() / 3600,
+                           "spent_cpu_h": by["all_seats"].sum() / 3600})
+    frame = (plan / 3600).rename("planned_cpu_h").to_frame().join(played)  # the preset's order
+    frame = frame.fillna(0.0).astype({"tasks": int, "games": int})
+    frame = frame.reset_index()[["game", "budget", "tasks", "games", "planned_cpu_h",
+                                 "focus_cpu_h", "spent_cpu_h"]]
+    total = {"game": "TOTAL", "budget": 0, "tasks": int(frame["tasks"].sum()),
+             "games": int(frame["games"].sum()), **{c: float(frame[c].sum()) for c in
+                                                     ("planned_cpu_h", "focus_cpu_h", "spent_cpu_h")}}
+    return pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
+
+
+def save_staged_costs(results: pd.DataFrame, session) -> pd.DataFrame | None:
+    """``staged_costs`` of a staged preset (per-cell caps, ``games_per_cell_by_cell``: the
+    ``tag`` rerun), saved as ``staged_cpu_hours``; None for a preset that plays one size."""
+    if not session.cfg.get("games_per_cell_by_cell") or session.committed is None:
+        return None
+    frame = staged_costs(results, session.cfg, session.committed.cpu_seconds("tournament")).round(2)
+    session.save_table(frame, "staged_cpu_hours", paper_ref="ours: the tag rerun's plan and spending")
+    return frame
+
+
 def save_settings_table(session) -> pd.DataFrame:
     """The per-game MCTS settings of the paper's games, with their TAG source and the TAG
     settings we do not model, and whether this engine applies them (see ``tuned_kwargs``)."""
