@@ -381,3 +381,16 @@ def test_the_tag_report_states_the_plan_and_the_spent_cpu_per_game():
         committed = None
 
     assert pimcts_analysis.save_staged_costs(results, Session()) is None
+
+
+def test_a_claim_with_no_game_past_its_selection_has_no_look():
+    """On a run in progress an IS-MCTS cell can hold only even deals, all of them the
+    selection's: its row has no boundary (NaN) rather than a division by zero."""
+    from infosets.papers import pimcts_looks
+
+    even_only = _results({cell: (scores[:2], cpu) for cell, (scores, cpu) in CELLS.items()})
+    versus = _claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.2, 0.2), 2,
+                    margin=0.03)
+    row = pimcts_looks.last_looks([versus], even_only, {"g": 1}).iloc[0]
+    assert row["chosen_on"] == row["games_per_cell"] == 2
+    assert math.isnan(row["last_boundary"]) and row["reaches_it"] is None and row["looks"] == ""

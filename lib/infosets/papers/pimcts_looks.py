@@ -80,7 +80,6 @@ def claim_cells(claim: Claim, table: pd.DataFrame) -> tuple[str, ...]:
     claim names it: they test over all D > 1 cells and the control (Holm, or their mean) or, for
     Poker's D-range readings, over several of them (counted here at every cell: an overestimate
     of their cost)."""
-
     if claim.claim.endswith(IS_VS_BEST):
         return ("IS-MCTS", pimcts_claims.best_pi_cell(table))
     return tuple(c for c in table.columns if c != "IS-MCTS" or "IS-MCTS" in claim.claim)
@@ -111,7 +110,8 @@ def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int
     grew it, those past the selection), the rebuilt z (``claim_z``), the boundary of the last
     look, and whether z reaches it. A "match" whose z falls short is open under the design: the
     fixed-sample test behind the verdict spends its whole 5% at the last look, the design some
-    of it at the first. Rows with no interval (no z) say so by a NaN."""
+    of it at the first. A row with no interval (no z), or no game past its selection yet (no
+    boundary), says so by a NaN."""
     rows = []
     for claim, (game, budget), table in per_game_claims(claims, results):
         n_now = min(int(table[c].notna().sum()) for c in claim_cells(claim, table))
@@ -120,13 +120,15 @@ def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int
         if staged.get(game) == budget and n_now >= FIRST_STAGE:
             sizes = look_sizes(n_now, n_now, chosen_on)
         else:
-            sizes = [n_now]
-        fractions = [(x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes]
-        bound = float(boundaries(fractions, ALPHA)[-1])
+            sizes = [n_now] if n_now > chosen_on else []
+        bound = float("nan")  # no look: no game past the selection yet (a run in progress)
+        if sizes:
+            fractions = [(x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes]
+            bound = float(boundaries(fractions, ALPHA)[-1])
         z = claim_z(claim)
         rows.append({"claim": claim.claim, "verdict": claim.verdict, "games_per_cell": n_now,
                      "chosen_on": chosen_on, "looks": ", ".join(map(str, sizes)),
                      "z": round(z, 2), "last_boundary": round(bound, 3),
-                     "reaches_it": bool(z >= bound) if z == z else None})
+                     "reaches_it": bool(z >= bound) if z == z and bound == bound else None})
     return pd.DataFrame(rows, columns=["claim", "verdict", "games_per_cell", "chosen_on", "looks",
                                        "z", "last_boundary", "reaches_it"])
