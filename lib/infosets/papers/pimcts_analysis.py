@@ -679,14 +679,16 @@ def staged_costs(results: pd.DataFrame, cfg, recorded_cpu_s: float) -> pd.DataFr
     """Per (game, budget) of a staged run (the ``tag`` rerun), its plan and what it spent: tasks
     and games played; ``planned_cpu_h``, every task of the preset priced as the stage planner
     priced them, from stage 1's cells (``pimcts_costs.tag_task_plan`` on the rows of the first
-    ``pimcts_looks.FIRST_STAGE`` games a cell; Fig. 2's budget scaled from Fig. 1's);
+    ``pimcts_looks.FIRST_STAGE`` games a cell at each game's Fig. 1 budget; Fig. 2's budget
+    scaled from Fig. 1's, whatever it has played since);
     ``focus_cpu_h``, the focus seats' CPU the rows record; ``spent_cpu_h``, all seats, each
     game's OL-MCTS opponents at its control's focus CPU (the rows record the focus seat only),
     scaled so that the games add up to ``recorded_cpu_s``, the table's recorded total. A TOTAL
     row closes it."""
     from infosets.papers import pimcts_costs, pimcts_looks
 
-    stage1 = results[results["deal"] < pimcts_looks.FIRST_STAGE // results["players"]]
+    fig1 = results["budget"] == results["game"].map(lambda g: main_budget(cfg, g))
+    stage1 = results[fig1 & (results["deal"] < pimcts_looks.FIRST_STAGE // results["players"])]
     plan = pimcts_costs.tag_task_plan(cfg, stage1).groupby(["game", "budget"], sort=False)[
         "planned_cpu_s"].sum()
     control = results[results["agent"] == "olmcts"].groupby(["game", "budget"])["cpu_seconds"].mean()
