@@ -394,3 +394,6 @@ def test_tag_plan_prices_each_task_from_the_rerun_s_own_cells():
     stratego = {**params[0], "game": "stratego"}
     with pytest.raises(ValueError, match="no committed row of 'stratego'"):
         pc.tag_task_plan(cfg, played, [Task(tournament_task, stratego)])
+    no_is = played[played["agent"] != "ismcts"]
+    with pytest.raises(ValueError, match=r"no committed row of ismcts \(none\) in 'hearts'"):
+        pc.tag_task_plan(cfg, no_is, [Task(tournament_task, params[0])])

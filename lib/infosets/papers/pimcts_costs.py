@@ -391,7 +391,10 @@ def tag_task_plan(cfg, played: pd.DataFrame, tasks=None) -> pd.DataFrame:
         budget = budgets[0]
         ds = sorted({d for (g, b, a, d, x) in focus.index
                      if (g, b, a, x) == (game, budget, agent, aggregation)})
-        d = min(ds, key=lambda v: (abs(math.log(max(v, 1) / max(p["D"], 1))), v)) if ds else p["D"]
+        if not ds:
+            raise ValueError(f"tag plan: no committed row of {agent} ({aggregation}) in {game!r} "
+                             f"at B={budget} to price its tasks by")
+        d = min(ds, key=lambda v: (abs(math.log(max(v, 1) / max(p["D"], 1))), v))
         per_game, players = costs[(game, budget, cell_label(agent, d, aggregation))]
         scale = p["budget"] / budget
         return per_game * scale, float(focus[(game, budget, agent, d, aggregation)]) * scale, players
