@@ -597,10 +597,10 @@ def test_improves_then_declines_needs_an_interior_peak_in_most_games():
     """Sec. VI, "performance improves as D increases, before declining": three games peaking
     at D = 10 of (3, 10, 100) match; three rising to the largest D mismatch."""
     rng = np.random.default_rng(14)
-    peaked = {(g, 3): _d_table(rng, {3: 0.25, 10: 0.55, 100: 0.25}) for g in "abc"}
+    peaked = [pc.peak_claim(_d_table(rng, {3: 0.25, 10: 0.55, 100: 0.25}), g, 100) for g in "abc"]
     claim = pc.rises_then_falls(peaked, 100)
     assert claim.verdict == "match" and claim.ours == "3/3 games peak inside the grid"
-    rising = {(g, 3): _d_table(rng, {3: 0.2, 10: 0.3, 100: 0.6}) for g in "abc"}
+    rising = [pc.peak_claim(_d_table(rng, {3: 0.2, 10: 0.3, 100: 0.6}), g, 100) for g in "abc"]
     assert pc.rises_then_falls(rising, 100).verdict == "mismatch"
 
 

@@ -9,16 +9,17 @@ import pandas as pd
 import pytest
 
 from infosets.claims import Claim
+from infosets.papers import pimcts_looks as looks
 from infosets.papers import pimcts_stages as ps
 from infosets.sequential import boundaries, inflation
 
 
 def test_stages_double_from_sixty_and_end_at_the_cap():
-    assert ps.stage_sizes(60) == [60]
-    assert ps.stage_sizes(1000) == [60, 120, 240, 480, 960, 1000]
-    assert ps.stage_sizes(480) == [60, 120, 240, 480]
+    assert looks.stage_sizes(60) == [60]
+    assert looks.stage_sizes(1000) == [60, 120, 240, 480, 960, 1000]
+    assert looks.stage_sizes(480) == [60, 120, 240, 480]
     with pytest.raises(ValueError, match="cap"):
-        ps.stage_sizes(59)
+        looks.stage_sizes(59)
 
 
 def test_one_look_costs_nothing_and_five_looks_a_few_percent():
@@ -35,15 +36,15 @@ def _claim(text, ours, interval, n, **kw):
 def test_z_is_rebuilt_from_the_interval_on_the_claims_side():
     se = 0.1 / (2 * 1.962)  # t quantile at n - 1 = 999
     gain = _claim("g, B=1: PI-MCTS beats OL-MCTS by 5%", 0.1, (0.0, 0.2), 1000)
-    assert ps.claim_z(gain) == pytest.approx(0.1 / (2 * se), rel=1e-3)
+    assert looks.claim_z(gain) == pytest.approx(0.1 / (2 * se), rel=1e-3)
     loss = _claim("g, B=1: worse", -0.1, (-0.2, 0.0), 1000, alternative="less")
-    assert ps.claim_z(loss) == pytest.approx(ps.claim_z(gain), rel=1e-9)
+    assert looks.claim_z(loss) == pytest.approx(looks.claim_z(gain), rel=1e-9)
     inferior = _claim("g, B=1: IS-MCTS matches or beats the best PI-MCTS", 0.0, (-0.1, 0.1), 1000,
                       margin=0.03)
-    assert ps.claim_z(inferior) == pytest.approx(0.03 / (2 * se), rel=1e-3)
+    assert looks.claim_z(inferior) == pytest.approx(0.03 / (2 * se), rel=1e-3)
     tost = _claim("g, B=1: no gap", 0.01, (-0.01, 0.03), 1000, margin=0.03, test="paired TOST")
-    assert ps.claim_z(tost) == pytest.approx(0.02 / (0.02 / 1.6464), rel=1e-3)
-    assert math.isnan(ps.claim_z(_claim("g, B=1: no number", "3/9", None, 9)))
+    assert looks.claim_z(tost) == pytest.approx(0.02 / (0.02 / 1.6464), rel=1e-3)
+    assert math.isnan(looks.claim_z(_claim("g, B=1: no number", "3/9", None, 9)))
 
 
 COSTS = pd.DataFrame([
@@ -70,7 +71,7 @@ def test_a_look_decides_a_large_z_and_sizes_the_cap_for_the_rest():
     assert decided["games_per_cell_for_80"] == 60 and decided["cpu_hours_to_80"] == 0
     opened = table.loc["a, B=1: open"]
     assert not opened["decided"] and opened["look"] == 1
-    sizes = ps.stage_sizes(opened["games_per_cell_for_80"])
+    sizes = looks.stage_sizes(opened["games_per_cell_for_80"])
     assert opened["looks"] == len(sizes)
     assert opened["boundary"] == pytest.approx(boundaries([s / sizes[-1] for s in sizes])[0], abs=0.01)
     # 500 games, inflated for its looks, in whole blocks of 12 games
@@ -268,10 +269,10 @@ def test_a_look_after_stage_two_counts_the_looks_taken_past_the_selection():
     doublings from 60 whatever the selection, their information fractions came out negative
     and ``sequential.boundaries`` raised, so ``python -m infosets.papers.pimcts_stages`` failed
     on the committed tables once Hearts' stage 2 was in."""
-    assert ps.look_sizes(60, 60) == [60]
-    assert ps.look_sizes(60, 500) == [60, 120, 240, 480, 500]  # stage 1: the doublings to come
-    assert ps.look_sizes(1260, 1260) == [60, 1260]  # stage 2 in: the two looks taken
-    assert ps.look_sizes(1260, 2232, chosen_on=632) == [1260, 1920, 2232]
+    assert looks.look_sizes(60, 60) == [60]
+    assert looks.look_sizes(60, 500) == [60, 120, 240, 480, 500]  # stage 1: the doublings to come
+    assert looks.look_sizes(1260, 1260) == [60, 1260]  # stage 2 in: the two looks taken
+    assert looks.look_sizes(1260, 2232, chosen_on=632) == [1260, 1920, 2232]
     costs = pd.DataFrame([{"game": "h", "players": 4, "cells": 2, "n": 1260, "complete": True,
                            "cpu_s_per_game_all_cells": 10.0}])
     per_cell = pd.DataFrame([{"game": "h", "cell": c, "players": 4, "n": 1260, "cpu_s_per_game": 5.0}

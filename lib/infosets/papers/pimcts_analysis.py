@@ -685,17 +685,15 @@ def staged_costs(results: pd.DataFrame, cfg, recorded_cpu_s: float) -> pd.DataFr
     game's OL-MCTS opponents at its control's focus CPU (the rows record the focus seat only),
     scaled so that the games add up to ``recorded_cpu_s``, the table's recorded total. A TOTAL
     row closes it."""
-    from infosets.papers import pimcts_costs, pimcts_looks
+    from infosets.papers import pimcts_costs
 
     fig1 = results["budget"] == results["game"].map(lambda g: main_budget(cfg, g))
     stage1 = results[fig1 & (results["deal"] < pimcts_looks.FIRST_STAGE // results["players"])]
     plan = pimcts_costs.tag_task_plan(cfg, stage1).groupby(["game", "budget"], sort=False)[
         "planned_cpu_s"].sum()
-    control = results[results["agent"] == "olmcts"].groupby(["game", "budget"])["cpu_seconds"].mean()
-    opponents = (results["players"] - 1) * pd.Series(
-        control.reindex(pd.MultiIndex.from_frame(results[["game", "budget"]])).to_numpy(),
-        index=results.index)
-    seats = results["cpu_seconds"] + opponents.fillna(0.0)
+    control = (results["cpu_seconds"].where(results["agent"] == "olmcts")
+               .groupby([results["game"], results["budget"]]).transform("mean"))
+    seats = results["cpu_seconds"] + ((results["players"] - 1) * control).fillna(0.0)
     scale = recorded_cpu_s / float(seats.sum()) if float(seats.sum()) > 0 else float("nan")
     by = results.assign(all_seats=seats * scale).groupby(["game", "budget"], sort=False)
     played = pd.DataFrame({"tasks": by["task_id"].nunique(), "games": by.size(),

@@ -48,16 +48,13 @@ import pandas as pd
 
 from infosets.claims import Claim
 from infosets.papers.pimcts_costs import cell_costs
-from infosets.papers.pimcts_looks import (  # noqa: F401  (the planner's names)
+from infosets.papers.pimcts_looks import (
     ALPHA,
-    FIRST_STAGE,
-    GROWTH,
     IS_VS_BEST,
     claim_cells,
     claim_z,
     look_sizes,
     per_game_claims,
-    stage_sizes,
 )
 from infosets.sequential import boundaries, inflation
 
