@@ -2,6 +2,7 @@
 inflation, each claim's z rebuilt from its interval, the looks and the funding, on hand-made
 claims and costs."""
 
+import json
 import math
 from pathlib import Path
 
@@ -272,7 +273,8 @@ def test_a_look_after_stage_two_counts_the_looks_taken_past_the_selection():
     assert looks.look_sizes(60, 60) == [60]
     assert looks.look_sizes(60, 500) == [60, 120, 240, 480, 500]  # stage 1: the doublings to come
     assert looks.look_sizes(1260, 1260) == [60, 1260]  # stage 2 in: the two looks taken
-    assert looks.look_sizes(1260, 2232, chosen_on=632) == [1260, 1920, 2232]
+    # after stage 1 the next look is the cap itself: the rerun goes straight to its caps
+    assert looks.look_sizes(1260, 2232, chosen_on=632) == [1260, 2232]
     costs = pd.DataFrame([{"game": "h", "players": 4, "cells": 2, "n": 1260, "complete": True,
                            "cpu_s_per_game_all_cells": 10.0}])
     per_cell = pd.DataFrame([{"game": "h", "cell": c, "players": 4, "n": 1260, "cpu_s_per_game": 5.0}
@@ -395,3 +397,75 @@ def test_a_claim_with_no_game_past_its_selection_has_no_look():
     row = pimcts_looks.last_looks([versus], even_only, {"g": 1}).iloc[0]
     assert row["chosen_on"] == row["games_per_cell"] == 2
     assert math.isnan(row["last_boundary"]) and row["reaches_it"] is None and row["looks"] == ""
+
+
+HEARTS_LOOKS = pd.DataFrame(
+    [{"look": 2, "game": "h", "cell": c, "games": n} for c, n in
+     (("IS-MCTS", 1656), ("D=300 SingleVote", 1656), ("D=30 SingleVote", 1260), ("control", 1260))]
+    + [{"look": 3, "game": "h", "cell": c, "games": 2232} for c in ("IS-MCTS", "D=30 SingleVote")])
+
+
+def test_the_looks_taken_are_read_from_the_record_per_claims_cells():
+    """The third look grows Hearts' IS-MCTS row past the 1,260 games its cells held at the
+    second look. Old code: the looks taken were always 60 and the size now, so the row's
+    last look at 2,232 games forgot its look at 1,260 and was read against one look's boundary
+    (1.645) rather than two's. A look that grew none of a claim's cells is none of its looks."""
+    assert looks.taken_sizes("h", ("IS-MCTS", "D=30 SingleVote"), HEARTS_LOOKS) == [60, 1260, 2232]
+    assert looks.taken_sizes("h", ("IS-MCTS", "D=300 SingleVote"), HEARTS_LOOKS) == [60, 1656]  # D=300 stays
+    assert looks.taken_sizes("h", ("control", "D=30 SingleVote"), HEARTS_LOOKS) == [60, 1260]
+    assert looks.taken_sizes("h", ("control", "D=10 TotalVisits"), HEARTS_LOOKS) == [60]
+    assert looks.taken_sizes("other", ("IS-MCTS",), HEARTS_LOOKS) == [60]
+    assert looks.taken_sizes("h", ("IS-MCTS",), None) == [60]
+    taken = [60, 1260, 2232]
+    assert looks.look_sizes(2232, 2232, chosen_on=632, taken=taken) == [1260, 2232]
+    # the third look being played: the games in so far are read as the size now
+    assert looks.look_sizes(1800, 1800, chosen_on=632, taken=taken) == [1260, 1800]
+    # planning from the second look: one look to come, at the cap
+    assert looks.look_sizes(1260, 2232, chosen_on=632, taken=[60, 1260]) == [1260, 2232]
+    two = boundaries([(1260 - 632) / 1600, 1.0])[-1]
+    assert two > 1.6455  # the one-look boundary is 1.645
+
+
+def test_the_committed_record_names_the_presets_cells_and_their_caps():
+    """``pimcts_tag_looks.csv`` records each look's caps as the preset set them: its last look
+    of each cell is the preset's cap now, and every game and cell it names is one the preset
+    plays (a misspelt cell would silently count as no look)."""
+    from infosets.experiments import config
+
+    record = looks.recorded_looks()
+    assert list(record.columns) == ["look", "game", "cell", "games"] and record["look"].min() == 2
+    last = record.sort_values("look").groupby(["game", "cell"])["games"].last()
+    caps = config.load("pimcts_aggregation", "tag")["games_per_cell_by_cell"]
+    assert {(g, c): n for g, cells in caps.items() for c, n in cells.items()} == last.to_dict()
+    planned = ps.planned_games(config.load("pimcts_aggregation", "tag"))
+    assert set(last.index) <= set(planned)
+
+
+def test_adopting_a_look_keeps_the_caps_the_preset_holds_and_records_the_look(tmp_path):
+    """``--adopt`` at the third look. The planner's caps name only the cells it grows; the old
+    ``preset_entry`` printed those alone, so pasting it over the preset's line would have sent
+    every other grown cell back to 60 games (and the tournament would have dropped their
+    committed blocks). Merged, a cell keeps the larger cap; the look goes to the record."""
+    import yaml
+
+    current = {"h": {"IS-MCTS": 1656, "D=30 SingleVote": 1260, "control": 1260}}
+    caps = pd.DataFrame({"game": ["h", "h"], "cell": ["IS-MCTS", "D=30 SingleVote"],
+                         "games_now": [1656, 1260], "cap": [1500, 2232]})
+    assert ps.merged_caps(caps, current) == {"h": {"IS-MCTS": 1656, "D=30 SingleVote": 2232,
+                                                   "control": 1260}}
+    line = ps.preset_entry(caps, current)
+    assert yaml.safe_load(line)["games_per_cell_by_cell"]["h"]["control"] == 1260
+    preset = tmp_path / "p.yaml"
+    preset.write_text("a: 1\ngames_per_cell_by_cell: " + json.dumps(current) + "\nb: 2\n")
+    record = tmp_path / "looks.csv"
+    record.write_text("# a note\nlook,game,cell,games\n2,h,IS-MCTS,1656\n")
+    assert ps.adopt(caps, current, preset, record) == 3
+    loaded = yaml.safe_load(preset.read_text())
+    assert loaded["a"] == 1 and loaded["b"] == 2
+    assert loaded["games_per_cell_by_cell"] == ps.merged_caps(caps, current)
+    written = looks.recorded_looks(record)
+    assert written.iloc[-1].to_dict() == {"look": 3, "game": "h", "cell": "D=30 SingleVote", "games": 2232}
+    assert len(written) == 2  # IS-MCTS kept its larger cap: no row
+    before = preset.read_text()
+    assert ps.adopt(caps, loaded["games_per_cell_by_cell"], preset, record) == 0
+    assert preset.read_text() == before

@@ -7,7 +7,9 @@ game; the staged design is ours (docs/tag_agents.md section 10): each game's cel
 ``FIRST_STAGE`` games a cell to the caps the open claims need, and a claim is decided at a look
 only if its z crosses that look's boundary (``infosets.sequential``); a claim still open at its
 last look is read against the last boundary. ``pimcts_stages`` plans the stages from these
-looks; ``last_looks`` reads a finished run's claims against them, for the claims table.
+looks; ``last_looks`` reads a finished run's claims against them, for the claims table. The
+looks taken after stage 1 are recorded, per game and cell, in ``pimcts_tag_looks.csv``
+(``recorded_looks``): each look's caps as the preset set them.
 
 Reconstruction: a claim carries its estimate and 95% interval, not its statistic; z is rebuilt
 as (estimate - null) / se with se = interval width / (2 t_{0.975, n-1}), the null 0 (the
@@ -18,6 +20,7 @@ interval a 90% one) reads z = (margin - |estimate|) / se. A claim with no interv
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pandas as pd
 from scipy import stats as sps
@@ -30,6 +33,7 @@ FIRST_STAGE = 60      # games a cell at stage 1 (notebooks/params/pimcts_aggrega
 GROWTH = 2            # each stage doubles the games of the last
 ALPHA = 0.05
 IS_VS_BEST = "IS-MCTS matches or beats the best PI-MCTS"  # the claim's text ends so
+LOOKS_PATH = Path(__file__).with_name("pimcts_tag_looks.csv")
 
 
 def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> list[int]:
@@ -44,16 +48,49 @@ def stage_sizes(cap: int, first: int = FIRST_STAGE, growth: int = GROWTH) -> lis
     return sizes
 
 
-def look_sizes(n_now: int, cap: int, chosen_on: int = 0, first: int = FIRST_STAGE) -> list[int]:
+def recorded_looks(path: Path = LOOKS_PATH) -> pd.DataFrame:
+    """The looks taken after stage 1 (columns look, game, cell, games): at each look, the games
+    each cell that grew was to hold, as the preset's ``games_per_cell_by_cell`` set them."""
+    return pd.read_csv(path, comment="#")
+
+
+def taken_sizes(game: str, cells, record: pd.DataFrame | None, first: int = FIRST_STAGE) -> list[int]:
+    """The games a claim reading ``cells`` of ``game`` held at each look of ``record``
+    (``recorded_looks``; None: no look after stage 1): ``first``, then at each recorded look the
+    fewest games of its cells (a cell the look does not list keeps what it held). A look that
+    grew none of the claim's cells is no look of the claim's."""
+    held = {cell: first for cell in cells}
+    sizes = [first]
+    if record is None:
+        return sizes
+    mine = record[record["game"] == game]
+    for _, look in mine.groupby("look", sort=True):
+        for cell, games in zip(look["cell"], look["games"]):
+            if cell in held:
+                held[cell] = max(held[cell], int(games))
+        if min(held.values()) > sizes[-1]:
+            sizes.append(min(held.values()))
+    return sizes
+
+
+def look_sizes(n_now: int, cap: int, chosen_on: int = 0, first: int = FIRST_STAGE,
+               taken: list[int] | None = None) -> list[int]:
     """The games a cell holds at each look of a claim whose cells hold ``n_now``: the looks
-    taken (stage 1's ``first``, then ``n_now`` once a later stage is in: the rerun went from
-    stage 1 straight to its funded caps) and the stages still to come up to ``cap``
-    (``stage_sizes``' doublings past ``n_now``). Only the looks past ``chosen_on`` count, as a
-    look needs games its claim tests on: the IS-MCTS claim's best cell is chosen on the even
-    deals every cell played, which are more than stage 1 held once every cell of its game grew."""
-    taken = [first] if n_now <= first else [first, n_now]
-    to_come = [x for x in stage_sizes(max(cap, n_now, first), first) if x > n_now]
-    return [x for x in taken + to_come if x > chosen_on]
+    taken (``taken``, from ``taken_sizes``; by default stage 1's ``first`` alone), those whose
+    games are in, then ``n_now`` if it is past them (a stage being played, or one no record
+    names), then the looks to come up to ``cap``: ``stage_sizes``' doublings from stage 1, as
+    the design was fixed; after stage 1 the cap itself, since every later stage went straight
+    to its caps. Only the looks past ``chosen_on`` count, as a look needs games its claim tests
+    on: the IS-MCTS claim's best cell is chosen on the even deals every cell played, which are
+    more than stage 1 held once every cell of its game grew."""
+    done = [x for x in (taken or [first]) if x <= n_now] or [n_now]
+    if n_now > done[-1]:
+        done.append(n_now)
+    if n_now <= first:
+        to_come = [x for x in stage_sizes(max(cap, n_now, first), first) if x > n_now]
+    else:
+        to_come = [cap] if cap > n_now else []
+    return [x for x in done + to_come if x > chosen_on]
 
 
 def claim_z(claim: Claim) -> float:
@@ -101,24 +138,27 @@ def per_game_claims(claims: list[Claim], results: pd.DataFrame):
             yield claim, key, tables[key]
 
 
-def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int]) -> pd.DataFrame:
+def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int],
+               record: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each per-game claim of a staged run read at its last look: one row per claim at a
     staged (game, budget) (``staged``: game -> the budget its stages grew, its Fig. 1 budget;
     the other budgets were played at one size, one look), with the games its cells hold
     (the fewest of ``claim_cells``), the games its best PI-MCTS cell was chosen on (IS-MCTS
-    claim), the looks taken (``look_sizes`` at that size: 60, then the size if a later stage
-    grew it, those past the selection), the rebuilt z (``claim_z``), the boundary of the last
+    claim), the looks taken (``look_sizes`` at that size: 60, then each look of ``record``
+    that grew its cells, ``taken_sizes``, and the size now if past them; those past the
+    selection), the rebuilt z (``claim_z``), the boundary of the last
     look, and whether z reaches it. A "match" whose z falls short is open under the design: the
     fixed-sample test behind the verdict spends its whole 5% at the last look, the design some
     of it at the first. A row with no interval (no z), or no game past its selection yet (no
     boundary), says so by a NaN."""
     rows = []
     for claim, (game, budget), table in per_game_claims(claims, results):
-        n_now = min(int(table[c].notna().sum()) for c in claim_cells(claim, table))
+        cells = claim_cells(claim, table)
+        n_now = min(int(table[c].notna().sum()) for c in cells)
         chosen_on = (len(pimcts_claims.selection_deals(table))
                      if claim.claim.endswith(IS_VS_BEST) else 0)
         if staged.get(game) == budget and n_now >= FIRST_STAGE:
-            sizes = look_sizes(n_now, n_now, chosen_on)
+            sizes = look_sizes(n_now, n_now, chosen_on, taken=taken_sizes(game, cells, record))
         else:
             sizes = [n_now] if n_now > chosen_on else []
         bound = float("nan")  # no look: no game past the selection yet (a run in progress)

@@ -27,17 +27,22 @@ It then funds the open claims, cheapest first, within the CPU-hours left of the 
 ceiling (``fund``), twice: with a game's cells growing together (what the preset's
 ``games_per_cell_by_game`` can ask for) and with each claim's own cells growing (per-cell caps,
 ``funded_caps``), and so says which claims stay short of 80% power and what they would cost.
-It plans and runs nothing, and no results key covers it.
+It runs nothing (``--adopt`` writes the preset's caps and the look's record), and no results
+key covers it.
 
 The looks themselves (stage sizes, each claim's z rebuilt from its interval, the boundaries)
 are ``pimcts_looks``'.
 
-``python -m infosets.papers.pimcts_stages [--ceiling 80] [--out docs/tag_stages.csv] [--preset-entry]``
+``python -m infosets.papers.pimcts_stages [--ceiling 80] [--out docs/tag_stages.csv] [--preset-entry]
+[--adopt]``; ``--adopt`` writes the plan's caps into the ``tag`` preset and records the look
+(``pimcts_looks.recorded_looks``), so that ``make rekey`` plays it.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import math
 import sys
@@ -51,10 +56,13 @@ from infosets.papers.pimcts_costs import cell_costs
 from infosets.papers.pimcts_looks import (
     ALPHA,
     IS_VS_BEST,
+    LOOKS_PATH,
     claim_cells,
     claim_z,
     look_sizes,
     per_game_claims,
+    recorded_looks,
+    taken_sizes,
 )
 from infosets.sequential import boundaries, inflation
 
@@ -110,7 +118,8 @@ def blocks_of(n: float, players: int, block_size: int) -> int:
 
 
 def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict | None = None,
-          per_cell: pd.DataFrame | None = None, selected: dict | None = None) -> pd.DataFrame:
+          per_cell: pd.DataFrame | None = None, selected: dict | None = None,
+          taken: dict | None = None) -> pd.DataFrame:
     """One row per per-game claim of a game whose stage is complete (module docstring), in one
     of two plans.
 
@@ -120,7 +129,9 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
     a claim's own cells grow; for a claim in ``selected`` (claim text -> the games of each cell
     its best PI-MCTS cell was chosen on, frozen from then on) the cap is those games plus the
     test's half of its ``n_for_80_power``, and the look's information fraction counts the test's
-    games only. ``cpu_hours_to_80``: growing the claim's cells to the cap in that plan."""
+    games only. ``taken`` (claim text -> ``pimcts_looks.taken_sizes`` of the cells that plan
+    grows) gives the looks already taken; by default stage 1's alone. ``cpu_hours_to_80``:
+    growing the claim's cells to the cap in that plan."""
     rows = []
     by_game = costs.set_index("game")
     price, held_by_game = {}, {}
@@ -141,16 +152,17 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
         n_now = int(g["n"]) if own == (ALL_CELLS,) else min(held[c] for c in own)
         chosen_on = 0 if own == (ALL_CELLS,) else int((selected or {}).get(claim.claim, 0))
         z = claim_z(claim)
+        before = (taken or {}).get(claim.claim)
         need = claim.n_for_80_power
         cap = n_now
         if need is not None and np.isfinite(need) and need > 0:
             fixed = blocks_of(chosen_on + need / 2 if chosen_on else need, players, block_size)
             if fixed > n_now:
-                sizes = look_sizes(n_now, fixed, chosen_on)
+                sizes = look_sizes(n_now, fixed, chosen_on, taken=before)
                 grown = (fixed - chosen_on) * inflation(tuple(
                     (x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes))
                 cap = blocks_of(chosen_on + grown, players, block_size)
-        sizes = look_sizes(n_now, cap, chosen_on)
+        sizes = look_sizes(n_now, cap, chosen_on, taken=before)
         fractions = [(x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes]
         k = sizes.index(n_now)
         bound = boundaries(fractions, ALPHA)[k]
@@ -215,14 +227,51 @@ def funded_caps(funded: pd.DataFrame, table: pd.DataFrame, costs: pd.DataFrame) 
                         columns=["game", "cell", "games_now", "cap"])
 
 
-def preset_entry(caps: pd.DataFrame) -> str:
-    """``funded_caps``' caps as the ``tag`` preset's line ``games_per_cell_by_cell: {game:
-    {cell: games}}`` (flow style, games and cells in the table's order), to paste over the
-    preset's ``null`` when the plan is adopted (docs/tag_agents.md, "What is left")."""
-    by_game: dict = {}
+def merged_caps(caps: pd.DataFrame, current: dict | None) -> dict:
+    """{game: {cell: games}}: the preset's caps now (``current``, its ``games_per_cell_by_cell``)
+    raised by ``funded_caps``' ``caps``, games and cells in the order first met. A cell keeps the
+    larger of the two, so a look never shrinks what an earlier look planned."""
+    by_game = {str(g): {str(c): int(n) for c, n in cells.items()} for g, cells in (current or {}).items()}
     for game, cell, cap in zip(caps["game"], caps["cell"], caps["cap"]):
-        by_game.setdefault(str(game), {})[str(cell)] = int(cap)
+        cells = by_game.setdefault(str(game), {})
+        cells[str(cell)] = max(int(cap), cells.get(str(cell), 0))
+    return by_game
+
+
+def preset_entry(caps: pd.DataFrame, current: dict | None = None) -> str:
+    """``merged_caps`` as the ``tag`` preset's line ``games_per_cell_by_cell: {game: {cell:
+    games}}`` (flow style), to replace the preset's line when the plan is adopted
+    (docs/tag_agents.md, "What is left"): the caps it holds (``current``) stay, the funded
+    ones grow."""
+    by_game = merged_caps(caps, current)
     return f"games_per_cell_by_cell: {json.dumps(by_game) if by_game else 'null'}"
+
+
+def adopt(caps: pd.DataFrame, current: dict | None, preset: Path, record: Path = LOOKS_PATH) -> int:
+    """Adopt a look's plan: replace ``preset``'s ``games_per_cell_by_cell`` line by
+    ``preset_entry`` and append the look to ``record`` (``pimcts_looks.recorded_looks``: the
+    look's number, then game, cell and games of each cell whose cap it raises), both written
+    atomically. Returns the look's number; a plan that raises no cap changes nothing (0)."""
+    from infosets.core.files import atomic_write_text
+
+    merged, before = merged_caps(caps, current), current or {}
+    grown = [(g, c, n) for g, cells in merged.items() for c, n in cells.items()
+             if n > before.get(g, {}).get(c, 0)]
+    if not grown:
+        return 0
+    lines = preset.read_text().splitlines(keepends=True)
+    at = [i for i, line in enumerate(lines) if line.startswith("games_per_cell_by_cell:")]
+    if len(at) != 1:
+        raise ValueError(f"preset: expected one games_per_cell_by_cell line in {preset}, found {len(at)}")
+    lines[at[0]] = preset_entry(caps, current) + "\n"
+    looks_so_far = recorded_looks(record)
+    look = int(looks_so_far["look"].max()) + 1 if len(looks_so_far) else 2
+    rows = io.StringIO()
+    csv.writer(rows, lineterminator="\n").writerows((look, g, c, n) for g, c, n in grown)
+    text = record.read_text()
+    atomic_write_text(record, text + ("" if text.endswith("\n") else "\n") + rows.getvalue())
+    atomic_write_text(preset, "".join(lines))
+    return look
 
 
 def main(argv=None) -> int:
@@ -237,21 +286,28 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="write the looks as CSV here")
     parser.add_argument("--preset-entry", action="store_true",
                         help="print the per-cell plan's caps as the preset's games_per_cell_by_cell line")
+    parser.add_argument("--adopt", action="store_true",
+                        help="write that line into the tag preset; record the look (pimcts_tag_looks.csv)")
     args = parser.parse_args(argv)
     cfg = config.load("pimcts_aggregation", "tag")
     folder = results_root() / "pimcts_aggregation" / "tag"
-    results = pd.read_parquet(folder / "tournament.parquet")
+    played = pd.read_parquet(folder / "tournament.parquet")
+    # the stages grow each game's Fig. 1 budget; Fig. 2's slice is played at one size
+    results = played[played["budget"] == played["game"].map(lambda g: pimcts_analysis.main_budget(cfg, g))]
     costs, per_cell = game_costs(results, planned_games(cfg)), cell_costs(results)
     done = results[results["game"].isin(costs[costs["complete"]]["game"])]
     claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
                                  pimcts_analysis.claim_runs(done, cfg))
-    cells, selected = {}, {}
-    for claim, _, table in per_game_claims(claims, done):
+    record = recorded_looks()
+    cells, selected, taken_together, taken_own = {}, {}, {}, {}
+    for claim, (game, _), table in per_game_claims(claims, done):
         cells[claim.claim] = claim_cells(claim, table)
+        taken_together[claim.claim] = taken_sizes(game, tuple(table.columns), record)
+        taken_own[claim.claim] = taken_sizes(game, cells[claim.claim], record)
         if claim.claim.endswith(IS_VS_BEST):
             selected[claim.claim] = len(pimcts_claims.selection_deals(table))
-    together = looks(claims, costs, int(cfg["block_size"]))
-    own = looks(claims, costs, int(cfg["block_size"]), cells, per_cell, selected)
+    together = looks(claims, costs, int(cfg["block_size"]), taken=taken_together)
+    own = looks(claims, costs, int(cfg["block_size"]), cells, per_cell, selected, taken_own)
     provenance = pd.read_json(folder / "PROVENANCE.json", typ="series")
     spent = float(provenance["cpu_seconds"]) / 3600
     left = args.ceiling - spent - args.committed_hours
@@ -267,8 +323,14 @@ def main(argv=None) -> int:
     print(by_cell.to_string(index=False))
     caps = funded_caps(by_cell, own, per_cell)
     print(caps.to_string(index=False))
+    current = cfg.get("games_per_cell_by_cell")
     if args.preset_entry:
-        print("\n" + preset_entry(caps))
+        print("\n" + preset_entry(caps, current))
+    if args.adopt:
+        preset = config.params_dir() / "pimcts_aggregation.tag.yaml"
+        look = adopt(caps, current, preset)
+        print(f"\nlook {look} adopted: {preset} and {LOOKS_PATH} written; `make rekey "
+              "PAPER=pimcts_aggregation PRESET=tag` plays it" if look else "\nno cap grows: nothing adopted")
     if args.out is not None:
         own.assign(cells=own["cells"].map("|".join)).to_csv(args.out, index=False)
     return 0
