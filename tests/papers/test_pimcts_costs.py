@@ -228,7 +228,23 @@ def test_progress_refuses_a_bad_worker_count(capsys):
 
 def test_progress_says_so_when_no_run_is_committed_under_the_current_code(capsys):
     pc.main(["progress", "--preset", "paper"])  # the test's results folder is empty
-    assert capsys.readouterr().out == "pimcts_aggregation paper: no tables under the current code\n"
+    assert capsys.readouterr().out == "pimcts_aggregation paper: no committed tables\n"
+
+
+def test_progress_names_both_runs_and_the_rekey_when_the_committed_tables_are_stale(capsys):
+    """A preset edited between sessions (the tag rerun's caps at a look) leaves the committed
+    tables under the old key until `make rekey` runs; the old message said "no tables", as if
+    nothing had been played."""
+    import json
+
+    from infosets.experiments.committed import results_root
+
+    folder = results_root() / "pimcts_aggregation" / "paper"
+    folder.mkdir(parents=True)
+    (folder / "RUN.json").write_text(json.dumps({"run_id": "0123456789ab"}))
+    pc.main(["progress", "--preset", "paper"])
+    out = capsys.readouterr().out
+    assert "run 0123456789ab" in out and "make rekey PAPER=pimcts_aggregation PRESET=paper" in out
 
 
 def test_recent_rates_project_the_rest_at_the_speed_since_a_change():

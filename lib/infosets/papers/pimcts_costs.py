@@ -556,7 +556,11 @@ def main_progress(argv=None) -> None:
     cfg = load("pimcts_aggregation", args.preset)
     results = CommittedResults(cfg)
     if not results.valid():
-        print(f"pimcts_aggregation {args.preset}: no tables under the current code")
+        recorded = results.recorded_run_id()
+        print(f"pimcts_aggregation {args.preset}: no committed tables" if recorded is None else
+              f"pimcts_aggregation {args.preset}: the committed tables are run {recorded}, the code "
+              f"and preset give run {results.run_id}; `make rekey PAPER=pimcts_aggregation "
+              f"PRESET={args.preset}` carries them over once a sample recomputes equal")
         return
     rows = results.load("tournament")
     seat = {task_id: sum(float(r["cpu_seconds"]) for r in task_rows)
