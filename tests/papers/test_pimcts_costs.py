@@ -247,6 +247,29 @@ def test_progress_names_both_runs_and_the_rekey_when_the_committed_tables_are_st
     assert "run 0123456789ab" in out and "make rekey PAPER=pimcts_aggregation PRESET=paper" in out
 
 
+def test_tag_progress_says_what_the_ceiling_leaves_for_the_third_look(capsys, monkeypatch):
+    """On the committed tag rerun: the CPU-hours spent (its PROVENANCE total), those still to
+    play (tournament and ablation at their own rates) and what is left of the 80 add up, and
+    the line names the planner's --committed-hours to pass at the third look."""
+    import json
+    import re
+
+    from infosets.experiments.config import repo_root
+
+    monkeypatch.setenv("INFOSETS_RESULTS_DIR", str(repo_root() / "results"))
+    pc.main(["progress", "--preset", "tag"])
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    found = re.search(r"80 CPU-hours: ([\d.]+) spent, ([\d.]+) to come, about (-?[\d.]+) left "
+                      r"for the third look \(`python -m infosets.papers.pimcts_stages "
+                      r"--committed-hours ([\d.]+)`\)", line)
+    assert found, line
+    spent, to_come, left, committed = map(float, found.groups())
+    provenance = json.loads((repo_root() / "results" / "pimcts_aggregation" / "tag" /
+                             "PROVENANCE.json").read_text())
+    assert spent == pytest.approx(provenance["cpu_seconds"] / 3600, abs=0.05)
+    assert committed == to_come >= 0 and spent + to_come + left == pytest.approx(80.0, abs=0.15)
+
+
 def test_recent_rates_project_the_rest_at_the_speed_since_a_change():
     """Game g ran at 3 x its plan until t = 100, then at 1 x: from t = 100 on, its last task
     is projected at 1 x; game h, with nothing finished since, keeps its fallback rate."""

@@ -59,6 +59,7 @@ from infosets.papers.pimcts_aggregation import (
     tournament_tasks,
 )
 from infosets.papers.pimcts_cells import cell_label
+from infosets.papers.pimcts_looks import CEILING_HOURS
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 # The same measurement with TAG's own agents (``--tag-agents``), which the ``tag`` preset plays.
@@ -614,7 +615,8 @@ def _tag_ablation_progress(cfg, results, played: pd.DataFrame, ratio: float | No
                            summary: dict, workers: int) -> None:
     """``progress --preset tag``'s last lines: the ablation that follows the tournament (its
     tasks priced as their cells with every setting on, ``tag_task_plan``, at the tournament's
-    spent / planned ratio), then the whole run."""
+    spent / planned ratio), then the whole run, and what the rerun's ceiling leaves for the
+    third look once the committed tables and the tasks still to play are paid for."""
     tasks = tag_task_plan(cfg, played, ablation_tasks(cfg))
     done = tasks["task_id"].isin(set(results.load("ablation")))
     left = float(tasks.loc[~done, "planned_cpu_s"].sum()) / 3600 * (ratio or 1.0)
@@ -623,6 +625,11 @@ def _tag_ablation_progress(cfg, results, played: pd.DataFrame, ratio: float | No
     if ratio is not None:
         print(f"the whole run: about {summary['hours_left_by_game'] + left / workers:.1f} hours "
               f"left on {workers} cores")
+        to_come = summary["hours_left_by_game"] * workers + left
+        spent = float(results.provenance().get("cpu_seconds", 0.0)) / 3600
+        print(f"against the rerun's {CEILING_HOURS:g} CPU-hours: {spent:.1f} spent, {to_come:.1f} to "
+              f"come, about {CEILING_HOURS - spent - to_come:.1f} left for the third look "
+              f"(`python -m infosets.papers.pimcts_stages --committed-hours {to_come:.1f}`)")
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:

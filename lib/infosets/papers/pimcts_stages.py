@@ -55,6 +55,7 @@ from infosets.claims import Claim
 from infosets.papers.pimcts_costs import cell_costs
 from infosets.papers.pimcts_looks import (
     ALPHA,
+    CEILING_HOURS,
     IS_VS_BEST,
     LOOKS_PATH,
     claim_cells,
@@ -67,7 +68,6 @@ from infosets.papers.pimcts_looks import (
 from infosets.sequential import boundaries, inflation
 
 POWER = 0.80
-CEILING_HOURS = 80.0  # issue 56: the whole rerun on this machine
 ALL_CELLS = "all cells"  # a claim's cells when a game's cells grow together
 
 
