@@ -120,3 +120,17 @@ def test_rules_with_equal_win_rates_stay_visible(figure_session):
         assert panels and all(len(set(p.values())) == 3 for p in panels), panels
         handles = {h.get_label(): h.get_marker() for h in fig.legends[0].legend_handles}
         assert len({handles[r] for r in rules}) == 3, handles
+
+
+def test_a_panel_whose_cells_grew_unevenly_gives_the_range_of_games(figure_session):
+    """The tag rerun grows only the cells its claims read (Tic-Tac-Toe: IS-MCTS and one
+    PI-MCTS cell to 3,504 games, the rest at 60). The panel titles said "n=60/cell", the
+    smallest cell, as if every line stood on 60 games; a range says what the bands rest on."""
+    assert analysis.games_per_cell_label(pd.Series([60, 60])) == "n=60/cell"
+    assert analysis.games_per_cell_label(pd.Series([60, 3504, 60])) == "n=60\u20133504/cell"
+    rates = _rates(games=("tic_tac_toe",))
+    rates.loc[rates["agent"] == "ismcts", "n"] = 3504
+    session = figure_session
+    session.cfg = config.load("pimcts_aggregation", "default")
+    fig = analysis.plot_win_rate_vs_d(rates, session, 100, "w", "Fig. 1")
+    assert fig.axes[0].get_title() == "tic_tac_toe (n=20\u20133504/cell)"

@@ -148,6 +148,13 @@ def d_ticks(ax, values) -> None:
         ax.tick_params(axis="x", labelrotation=45)
 
 
+def games_per_cell_label(n: pd.Series) -> str:
+    """A panel's games per cell: "n=60/cell" when its cells hold the same number, else the
+    range, "n=60-3504/cell" (a staged preset grows only the cells its claims read)."""
+    low, high = int(n.min()), int(n.max())
+    return f"n={low}/cell" if low == high else f"n={low}\u2013{high}/cell"
+
+
 def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, paper_ref: str,
                        title: str = "the paper's games"):
     """One panel per game: win rate vs D per aggregation, IS-MCTS band, 1/players line; one
@@ -190,8 +197,7 @@ def plot_win_rate_vs_d(rates: pd.DataFrame, session, budget: int, name: str, pap
             base = float(control["win_rate"].iloc[0])
             plots.paper_level(ax, tuple(base + g for g in stated) if stated[0] != stated[1]
                               else base + stated[0], label="paper: OL-MCTS + its stated gain")
-        n = int(sub["n"].min())
-        ax.set_title(f"{game} (n={n}/cell)", fontsize=9)
+        ax.set_title(f"{game} ({games_per_cell_label(sub['n'])})", fontsize=9)
         d_ticks(ax, sub["D"])
         ax.set_xlabel("")
         ax.set_ylabel("")
@@ -636,7 +642,7 @@ def plot_search_vs_d(rates: pd.DataFrame, session, budget: int):
             d_ticks(ax, frame["D"])
             ax.set_xlabel("")
             ax.set_ylabel(label, fontsize=7)
-            ax.set_title(f"{game} (n={int(sub['n'].min())}/cell)", fontsize=8)
+            ax.set_title(f"{game} ({games_per_cell_label(sub['n'])})", fontsize=8)
         agree = sub.dropna(subset=["tree_agreement"])
         if len(agree):
             ax = axes[row, 2]
