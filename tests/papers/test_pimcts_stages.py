@@ -469,3 +469,28 @@ def test_adopting_a_look_keeps_the_caps_the_preset_holds_and_records_the_look(tm
     before = preset.read_text()
     assert ps.adopt(caps, loaded["games_per_cell_by_cell"], preset, record) == 0
     assert preset.read_text() == before
+
+
+def test_a_claim_whose_z_falls_below_minus_its_boundary_is_decided_against_and_not_funded():
+    """Poker's "IS-MCTS matches or beats the best PI-MCTS" at 1,428 games a cell: IS-MCTS minus
+    D=300 AverageValue -0.188 [-0.238, -0.139] over 714 pairs, z -6.3. Old code: only z at or
+    above the boundary decided a claim, so the third look would have grown it to 3,864 games
+    to test a claim its data already refute. Below minus the boundary it is decided against
+    (a non-binding futility stop); between the two it stays open."""
+    costs = pd.DataFrame([{"game": "p", "players": 3, "cells": 2, "n": 1428, "complete": True,
+                           "cpu_s_per_game_all_cells": 1.0}])
+    per_cell = pd.DataFrame([{"game": "p", "cell": c, "players": 3, "n": 1428, "cpu_s_per_game": 0.5}
+                             for c in ("IS-MCTS", "D=300 AverageValue")])
+    refuted = _claim("p, B=1: IS-MCTS matches or beats the best PI-MCTS", -0.188, (-0.238, -0.139),
+                     714, margin=0.03, n_for_80_power=5000)
+    short = _claim("p, B=1: PI-MCTS beats OL-MCTS by 5%", 0.01, (-0.02, 0.04), 1428,
+                   n_for_80_power=5000)
+    cells = {refuted.claim: ("IS-MCTS", "D=300 AverageValue"),
+             short.claim: ("IS-MCTS", "D=300 AverageValue")}
+    table = ps.looks([refuted, short], costs, block_size=12, cells=cells, per_cell=per_cell,
+                     selected={refuted.claim: 714}).set_index("claim")
+    assert table.loc[refuted.claim, "against"] and not table.loc[refuted.claim, "decided"]
+    assert table.loc[refuted.claim, "z"] < -table.loc[refuted.claim, "boundary"]
+    assert not table.loc[short.claim, "against"] and not table.loc[short.claim, "decided"]
+    plan = ps.fund(table.reset_index(), per_cell, hours_left=100.0)
+    assert list(plan["claim"]) == [short.claim] and plan["funded"].all()

@@ -5,14 +5,17 @@ Imperfect-Information Games" (docs/papers/pimcts_aggregation.md). The rerun's de
 in docs/tag_agents.md section 10: each game's cells grow in stages of whole blocks of duplicate
 deals (``FIRST_STAGE`` games a cell, doubling at each stage up to the game's cap); after each
 stage every open per-game claim's one-sided z is compared with the O'Brien-Fleming-type boundary
-of that look (``infosets.sequential``), and a claim whose z crosses is decided.
+of that look (``infosets.sequential``), and a claim whose z crosses is decided. A claim whose
+z falls to minus the boundary or below is decided against (a non-binding futility stop, added at
+the third look: it can only make a false "match" rarer), and no look funds it again.
 
 This module reads the committed tournament of the ``tag`` preset and says, per game whose stage
 is complete (every cell at the games the preset plans for it, ``planned_games``: its per-game
 and per-cell caps) and per claim of that game:
 
 * the look: the claim's z, the boundary at the stage's information fraction n / N (N the games
-  per cell the claim needs), and whether it crossed;
+  per cell the claim needs), and whether it crossed (``decided``) or fell below its negative
+  (``against``);
 * N: the games per cell for 80% power at the paper's effect (``Claim.n_for_80_power``, from the
   observed SD), times the design's inflation for its looks (``sequential.inflation``), in whole
   blocks;
@@ -172,14 +175,16 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
                      "n_claim": claim.n, "games_per_cell": n_now, "chosen_on": chosen_on,
                      "z": round(z, 2), "look": k + 1, "looks": len(sizes),
                      "fraction": round(fractions[k], 3), "boundary": round(bound, 2),
-                     "decided": bool(np.isfinite(z) and z >= bound), "power_now": claim.power,
+                     "decided": bool(np.isfinite(z) and z >= bound),
+                     "against": bool(np.isfinite(z) and z <= -bound), "power_now": claim.power,
                      "games_per_cell_for_80": cap, "cells": own,
                      "cpu_hours_to_80": round(cost / 3600, 2)})
     return pd.DataFrame(rows)
 
 
 def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.DataFrame:
-    """The open claims with a look funded within ``hours_left``, cheapest first.
+    """The open claims (neither ``decided`` nor ``against``) with a look funded within
+    ``hours_left``, cheapest first.
 
     ``costs`` prices what grows: ``game_costs`` (a game's cells grow together, as the preset's
     ``games_per_cell_by_game`` caps them) or ``cell_costs`` (only the cells a claim reads grow,
@@ -193,7 +198,8 @@ def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.Data
     price = {(g, c): float(x) for g, c, x in zip(units["game"], units["cell"], units["cpu_s_per_game"])}
     caps = {(g, c): int(n) for g, c, n in zip(units["game"], units["cell"], units["n"])}
     rows, left = [], hours_left
-    looked = table[~table["decided"] & np.isfinite(table["z"].astype(float))]
+    against = table["against"] if "against" in table else False
+    looked = table[~table["decided"] & ~against & np.isfinite(table["z"].astype(float))]
     for _, row in looked.sort_values("cpu_hours_to_80").iterrows():
         game, cap = row["game"], int(row["games_per_cell_for_80"])
         grown = [(game, c) for c in (row["cells"] if by_cell else (ALL_CELLS,))]
