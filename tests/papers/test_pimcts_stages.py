@@ -90,7 +90,7 @@ def test_funding_takes_the_cheapest_claims_and_a_claim_under_a_funded_cap_is_fre
             ("b", "b1", False, 1.0, 160, 10.0), ("a", "done", True, 9.0, 60, 0.0),
             ("a", "no look", False, float("nan"), 60, 0.0)]
     table = pd.DataFrame(rows, columns=["game", "claim", "decided", "z", "games_per_cell_for_80",
-                                        "cpu_hours_to_80"])
+                                        "cpu_hours_to_80"]).assign(against=False)
     funded = ps.fund(table, COSTS, hours_left=5.0).set_index("claim")
     assert list(funded.index) == ["a2", "a1", "b1"]
     assert funded.loc["a2", "added_cpu_hours"] == 2.0 and funded.loc["a2", "funded"]
@@ -353,6 +353,7 @@ def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
     assert len(looked) >= 4
     assert looked["last_boundary"].between(1.6448, 1.6622).all()
     assert (looked["reaches_it"] == (looked["z"] >= looked["last_boundary"])).all()
+    assert (looked["against"] == (looked["z"] <= -looked["last_boundary"])).all()
     assert pimcts_analysis.save_stage_looks(results, rates, Session(config.load(
         "pimcts_aggregation", "paper"))) is None
 

@@ -148,7 +148,8 @@ def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int
     claim), the looks taken (``look_sizes`` at that size: 60, then each look of ``record``
     that grew its cells, ``taken_sizes``, and the size now if past them; those past the
     selection), the rebuilt z (``claim_z``), the boundary of the last
-    look, and whether z reaches it. A "match" whose z falls short is open under the design: the
+    look, whether z reaches it, and whether it falls to minus it (``against``: decided against,
+    the planner's non-binding futility stop). A "match" whose z falls short is open under the design: the
     fixed-sample test behind the verdict spends its whole 5% at the last look, the design some
     of it at the first. A row with no interval (no z), or no game past its selection yet (no
     boundary), says so by a NaN."""
@@ -170,6 +171,7 @@ def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int
         rows.append({"claim": claim.claim, "verdict": claim.verdict, "games_per_cell": n_now,
                      "chosen_on": chosen_on, "looks": ", ".join(map(str, sizes)),
                      "z": round(z, 2), "last_boundary": round(bound, 3),
-                     "reaches_it": bool(z >= bound) if z == z and bound == bound else None})
+                     "reaches_it": bool(z >= bound) if z == z and bound == bound else None,
+                     "against": bool(z <= -bound) if z == z and bound == bound else None})
     return pd.DataFrame(rows, columns=["claim", "verdict", "games_per_cell", "chosen_on", "looks",
-                                       "z", "last_boundary", "reaches_it"])
+                                       "z", "last_boundary", "reaches_it", "against"])

@@ -198,8 +198,7 @@ def fund(table: pd.DataFrame, costs: pd.DataFrame, hours_left: float) -> pd.Data
     price = {(g, c): float(x) for g, c, x in zip(units["game"], units["cell"], units["cpu_s_per_game"])}
     caps = {(g, c): int(n) for g, c, n in zip(units["game"], units["cell"], units["n"])}
     rows, left = [], hours_left
-    against = table["against"] if "against" in table else False
-    looked = table[~table["decided"] & ~against & np.isfinite(table["z"].astype(float))]
+    looked = table[~table["decided"] & ~table["against"] & np.isfinite(table["z"].astype(float))]
     for _, row in looked.sort_values("cpu_hours_to_80").iterrows():
         game, cap = row["game"], int(row["games_per_cell_for_80"])
         grown = [(game, c) for c in (row["cells"] if by_cell else (ALL_CELLS,))]
