@@ -20,9 +20,12 @@ pytestmark = pytest.mark.xdist_group("runner")
 
 
 def _rows(cfg, params, seed):
-    """A task whose values can be moved from outside (``INFOSETS_TEST_SHIFT`` for game g)."""
+    """A task whose values can be moved from outside (``INFOSETS_TEST_SHIFT`` for game g, and
+    only its agent ``INFOSETS_TEST_SHIFT_AGENT`` if that is set)."""
     rng = np.random.default_rng(seed)
-    shift = float(os.environ.get("INFOSETS_TEST_SHIFT", 0)) if params["game"] == "g" else 0.0
+    agent = os.environ.get("INFOSETS_TEST_SHIFT_AGENT", params["agent"])
+    moved = params["game"] == "g" and params["agent"] == agent
+    shift = float(os.environ.get("INFOSETS_TEST_SHIFT", 0)) if moved else 0.0
     rows = [{"x": float(rng.random()) + shift, "n": params["deal"], "note": None,
              "seconds": time.perf_counter()}]  # a measured time: differs on every run
     if params["deal"] % 3 == 0:
@@ -222,7 +225,7 @@ def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatc
     assert (moved["x"] > 1.0).any()  # g was recomputed under the fix
     checked = json.loads((CommittedResults(session.cfg).path / rekey.RECORD).read_text())["tables"]["table"]
     assert checked["tasks_adopted"] == 24 and checked["tasks_recomputed"] == 24
-    assert checked["redo"] == {"game": ["g"]}
+    assert checked["redo"] == ["game=g"]
     assert counting.calls == checked["tasks_checked"] + 24  # the sample of f, then all of g
     # the old table's CPU (g's rows included: spent all the same) stays counted, in f's rows
     adopted = [session.store.load_record("table", t.task_id) for t in _tasks() if t.params["game"] == "f"]
@@ -233,7 +236,35 @@ def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatc
                    for t in _tasks() if t.params["game"] == "g")
 
 
+def test_a_redo_entry_of_pairs_joined_by_and_recomputes_only_the_tasks_with_all_of_them(tmp_path,
+                                                                                        monkeypatch):
+    """A fix that moves one agent's rows of one game (g's b, here): ``REDO='game=g&agent=b'``
+    recomputes those 8 tasks and checks and adopts the other 40, where ``game=g,agent=b``
+    would have sent back g's 24 and b's 16."""
+    first, _ = _published(monkeypatch, tmp_path)
+    _new_code(monkeypatch, "fix")
+    monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")
+    monkeypatch.setenv("INFOSETS_TEST_SHIFT_AGENT", "b")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    monkeypatch.setenv(rekey.REDO_ENV, "game=g&agent=b")
+    session = Session.create("quickstart", "default", workers=1)
+    counting = Counting()
+    session._executor = counting
+    again = session.run(_tasks(), "table", progress=False)
+    target = (again["game"] == "g") & (again["agent"] == "b")
+    pd.testing.assert_frame_equal(again[~target], first[~target])
+    assert (again.loc[target, "x"] > 1.0).any()  # recomputed under the fix
+    checked = json.loads((CommittedResults(session.cfg).path / rekey.RECORD).read_text())["tables"]["table"]
+    assert checked["redo"] == ["game=g&agent=b"]
+    assert checked["tasks_adopted"] == 40 and checked["tasks_recomputed"] == 8
+    assert counting.calls == checked["tasks_checked"] + 8
+
+
 @pytest.mark.parametrize("spec, message", [("game", "^REDO: 'game' is not"),
+                                           ("game=g&agent=z",
+                                            "^REDO: no task of the committed table has game=g&agent=z"),
+                                           ("game=g&game=f",
+                                            "^REDO: 'game=g&game=f' asks game for two values"),
                                            ("colour=g", "^REDO: 'colour' is not a parameter"),
                                            ("game=h", "^REDO: no task of the committed table has game=h")])
 def test_a_redo_filter_that_names_nothing_is_refused_before_compute(tmp_path, monkeypatch, spec, message):

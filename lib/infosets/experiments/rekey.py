@@ -37,11 +37,13 @@ meant to move no number, never to keep results across a fix meant to move some.
 A fix that moves the rows of a known part of a sweep only (one game's, say) names that part
 with ``make rekey REDO=<param>=<value>[,<param>=<value>...]`` (``INFOSETS_REKEY_REDO``): the
 tasks with any of those parameter values are neither checked nor adopted, so the run
-recomputes them, while the rest are checked and adopted as above (``REKEYED.json`` records
-the filter and how many tasks it sent back). The CPU the old table recorded, its redone
-rows' included, is shared among the adopted rows: what was spent stays counted. A filter that
-names no parameter of the sweep, or no task of a sweep's old table, is refused before that
-sweep computes anything.
+recomputes them, while the rest are checked and adopted as above (``REKEYED.json`` records the
+filter and how many tasks it sent back). Pairs joined by ``&`` name the tasks that have all of
+them (``REDO='game=stratego&block=11'``: one block of one game, where ``game=stratego,
+block=11`` would send back every Stratego task and block 11 of every game). The CPU the old
+table recorded, its redone rows' included, is shared among the adopted rows: what was spent
+stays counted. A filter that names no parameter of the sweep, or no task of a sweep's old
+table, is refused before that sweep computes anything.
 """
 
 from __future__ import annotations
@@ -85,33 +87,45 @@ def requested() -> bool:
     return os.environ.get(REKEY_ENV, "") not in ("", "0")
 
 
-def redo_filter() -> dict[str, set[str]]:
-    """``{parameter: {values}}`` from ``INFOSETS_REKEY_REDO`` ("game=hearts,game=stratego");
-    empty when unset. ValueError (one line, naming REDO) on a malformed entry."""
-    wanted: dict[str, set[str]] = {}
+def redo_filter() -> list[dict[str, str]]:
+    """The entries of ``INFOSETS_REKEY_REDO`` ("game=hearts,game=stratego&block=11"), each a
+    ``{parameter: value}`` conjunction; a task is redone if it has every pair of any entry.
+    Empty when unset. ValueError (one line, naming REDO) on a malformed entry."""
+    wanted = []
     for item in filter(None, (part.strip() for part in os.environ.get(REDO_ENV, "").split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise ValueError(f"REDO: {item!r} is not <parameter>=<value>")
-        wanted.setdefault(key.strip(), set()).add(value.strip())
+        entry = {}
+        for pair in item.split("&"):
+            key, sep, value = pair.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise ValueError(f"REDO: {pair.strip()!r} is not <parameter>=<value>")
+            if entry.setdefault(key.strip(), value.strip()) != value.strip():
+                raise ValueError(f"REDO: {item!r} asks {key.strip()} for two values at once")
+        wanted.append(entry)
     return wanted
 
 
-def _redone(task: Task, wanted: dict[str, set[str]]) -> bool:
-    return any(str(task.params.get(key)) in values for key, values in wanted.items())
+def _matches(task: Task, entry: dict[str, str]) -> bool:
+    return all(str(task.params.get(key)) == value for key, value in entry.items())
 
 
-def _check_redo(tasks: Sequence[Task], old: dict, wanted: dict[str, set[str]]) -> None:
-    """ValueError unless every filtered parameter is one of the sweep's and each of its values
-    names a task of the old table."""
+def _redone(task: Task, wanted: list[dict[str, str]]) -> bool:
+    return any(_matches(task, entry) for entry in wanted)
+
+
+def _spelled(entry: dict[str, str]) -> str:
+    return "&".join(f"{key}={value}" for key, value in entry.items())
+
+
+def _check_redo(tasks: Sequence[Task], old: dict, wanted: list[dict[str, str]]) -> None:
+    """ValueError unless every filtered parameter is one of the sweep's and each entry names a
+    task of the old table."""
     known = {key for task in tasks for key in task.params}
-    for key, values in wanted.items():
-        if key not in known:
-            raise ValueError(f"REDO: {key!r} is not a parameter of this sweep; known: {sorted(known)}")
-        seen = {str(t.params.get(key)) for t in tasks if t.task_id in old}
-        missing = sorted(values - seen)
-        if missing:
-            raise ValueError(f"REDO: no task of the committed table has {key}={missing[0]}")
+    for entry in wanted:
+        for key in entry:
+            if key not in known:
+                raise ValueError(f"REDO: {key!r} is not a parameter of this sweep; known: {sorted(known)}")
+        if not any(_matches(t, entry) for t in tasks if t.task_id in old):
+            raise ValueError(f"REDO: no task of the committed table has {_spelled(entry)}")
 
 
 class StaleTables(CommittedResults):
@@ -266,7 +280,7 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
         entry["cells_equal_but_for_rounding"] = {"cells": len(last_bits),
                                                  "max_relative_difference": float(f"{max(last_bits):.2g}")}
     if wanted:
-        entry["redo"] = {key: sorted(values) for key, values in sorted(wanted.items())}
+        entry["redo"] = [_spelled(e) for e in wanted]
         entry["tasks_recomputed"] = len(redo)
     record(committed, stale, name, entry, store)
     return entry
