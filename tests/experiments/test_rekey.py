@@ -203,6 +203,21 @@ def test_rows_compare_exactly_after_parquet():
     assert rekey.first_difference([{"megabytes_dealt": 1}], [{"megabytes_dealt": 2}])
 
 
+def _rekeyed_with_fix(monkeypatch, redo):
+    """``make rekey REDO=<redo>`` after a fix that shifts game g's rows by 0.25: the session,
+    its counting executor, the table it publishes and the table's REKEYED.json entry."""
+    _new_code(monkeypatch, "fix")
+    monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    monkeypatch.setenv(rekey.REDO_ENV, redo)
+    session = Session.create("quickstart", "default", workers=1)
+    counting = Counting()
+    session._executor = counting
+    again = session.run(_tasks(), "table", progress=False)
+    checked = json.loads((CommittedResults(session.cfg).path / rekey.RECORD).read_text())["tables"]["table"]
+    return session, counting, again, checked
+
+
 def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatch):
     """A fix that moves one game's rows (here game g's, shifted by 0.25): ``make rekey
     REDO=game=g`` checks a covering sample of the other rows, adopts them, and recomputes
@@ -210,20 +225,12 @@ def test_redo_recomputes_the_named_rows_and_adopts_the_rest(tmp_path, monkeypatc
     fix is refused (the test above)."""
     first, old_id = _published(monkeypatch, tmp_path)
     first_cpu = CommittedResults(Session.create("quickstart", "default").cfg).cpu_seconds("table")
-    _new_code(monkeypatch, "fix")
-    monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")
-    monkeypatch.setenv(rekey.REKEY_ENV, "1")
-    monkeypatch.setenv(rekey.REDO_ENV, "game=g")
-    session = Session.create("quickstart", "default", workers=1)
-    counting = Counting()
-    session._executor = counting
-    again = session.run(_tasks(), "table", progress=False)
+    session, counting, again, checked = _rekeyed_with_fix(monkeypatch, "game=g")
     kept, moved = again[again["game"] == "f"], again[again["game"] == "g"]
     pd.testing.assert_frame_equal(kept, first[first["game"] == "f"])
     shifts = (moved["x"] - first.loc[first["game"] == "g", "x"]).round(12)
     assert shifts.isin([0.0, 0.25]).all()  # the random draws moved, the fixed 0.5 rows not
     assert (moved["x"] > 1.0).any()  # g was recomputed under the fix
-    checked = json.loads((CommittedResults(session.cfg).path / rekey.RECORD).read_text())["tables"]["table"]
     assert checked["tasks_adopted"] == 24 and checked["tasks_recomputed"] == 24
     assert checked["redo"] == ["game=g"]
     assert counting.calls == checked["tasks_checked"] + 24  # the sample of f, then all of g
@@ -242,19 +249,11 @@ def test_a_redo_entry_of_pairs_joined_by_and_recomputes_only_the_tasks_with_all_
     recomputes those 8 tasks and checks and adopts the other 40, where ``game=g,agent=b``
     would have sent back g's 24 and b's 16."""
     first, _ = _published(monkeypatch, tmp_path)
-    _new_code(monkeypatch, "fix")
-    monkeypatch.setenv("INFOSETS_TEST_SHIFT", "0.25")
     monkeypatch.setenv("INFOSETS_TEST_SHIFT_AGENT", "b")
-    monkeypatch.setenv(rekey.REKEY_ENV, "1")
-    monkeypatch.setenv(rekey.REDO_ENV, "game=g&agent=b")
-    session = Session.create("quickstart", "default", workers=1)
-    counting = Counting()
-    session._executor = counting
-    again = session.run(_tasks(), "table", progress=False)
+    _, counting, again, checked = _rekeyed_with_fix(monkeypatch, "game=g&agent=b")
     target = (again["game"] == "g") & (again["agent"] == "b")
     pd.testing.assert_frame_equal(again[~target], first[~target])
     assert (again.loc[target, "x"] > 1.0).any()  # recomputed under the fix
-    checked = json.loads((CommittedResults(session.cfg).path / rekey.RECORD).read_text())["tables"]["table"]
     assert checked["redo"] == ["game=g&agent=b"]
     assert checked["tasks_adopted"] == 40 and checked["tasks_recomputed"] == 8
     assert counting.calls == checked["tasks_checked"] + 8
