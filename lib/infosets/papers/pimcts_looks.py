@@ -94,6 +94,12 @@ def look_sizes(n_now: int, cap: int, chosen_on: int = 0, first: int = FIRST_STAG
     return [x for x in done + to_come if x > chosen_on]
 
 
+def crossing(z: float, bound: float) -> tuple[bool, bool]:
+    """(decided, against) of a look: z at or above its boundary, or at or below minus it (the
+    non-binding futility stop); neither for a NaN z or boundary."""
+    return bool(z >= bound), bool(z <= -bound)
+
+
 def claim_z(claim: Claim) -> float:
     """The claim's one-sided z (module docstring), NaN without an interval or a number."""
     if claim.interval is None or not isinstance(claim.ours, (int, float)) or not claim.n or claim.n < 2:
@@ -168,10 +174,10 @@ def last_looks(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int
             fractions = [(x - chosen_on) / (sizes[-1] - chosen_on) for x in sizes]
             bound = float(boundaries(fractions, ALPHA)[-1])
         z = claim_z(claim)
+        reaches, against = crossing(z, bound) if z == z and bound == bound else (None, None)
         rows.append({"claim": claim.claim, "verdict": claim.verdict, "games_per_cell": n_now,
                      "chosen_on": chosen_on, "looks": ", ".join(map(str, sizes)),
                      "z": round(z, 2), "last_boundary": round(bound, 3),
-                     "reaches_it": bool(z >= bound) if z == z and bound == bound else None,
-                     "against": bool(z <= -bound) if z == z and bound == bound else None})
+                     "reaches_it": reaches, "against": against})
     return pd.DataFrame(rows, columns=["claim", "verdict", "games_per_cell", "chosen_on", "looks",
                                        "z", "last_boundary", "reaches_it", "against"])

@@ -63,6 +63,7 @@ from infosets.papers.pimcts_looks import (
     LOOKS_PATH,
     claim_cells,
     claim_z,
+    crossing,
     look_sizes,
     per_game_claims,
     recorded_looks,
@@ -171,12 +172,12 @@ def looks(claims: list[Claim], costs: pd.DataFrame, block_size: int, cells: dict
         bound = boundaries(fractions, ALPHA)[k]
         cost = (max(cap - n_now, 0) * g["cpu_s_per_game_all_cells"] if own == (ALL_CELLS,)
                 else sum(max(cap - held[c], 0) * price[(game, c)] for c in own))
+        decided, against = crossing(z, bound) if np.isfinite(z) else (False, False)
         rows.append({"game": game, "claim": claim.claim, "verdict_fixed_sample": claim.verdict,
                      "n_claim": claim.n, "games_per_cell": n_now, "chosen_on": chosen_on,
                      "z": round(z, 2), "look": k + 1, "looks": len(sizes),
                      "fraction": round(fractions[k], 3), "boundary": round(bound, 2),
-                     "decided": bool(np.isfinite(z) and z >= bound),
-                     "against": bool(np.isfinite(z) and z <= -bound), "power_now": claim.power,
+                     "decided": decided, "against": against, "power_now": claim.power,
                      "games_per_cell_for_80": cap, "cells": own,
                      "cpu_hours_to_80": round(cost / 3600, 2)})
     return pd.DataFrame(rows)
