@@ -436,3 +436,32 @@ def test_tag_plan_prices_each_task_from_the_rerun_s_own_cells():
     no_is = played[played["agent"] != "ismcts"]
     with pytest.raises(ValueError, match=r"no committed row of ismcts \(none\) in 'hearts'"):
         pc.tag_task_plan(cfg, no_is, [Task(tournament_task, params[0])])
+
+
+def test_tag_plan_prices_a_begun_budget_from_the_cells_it_holds():
+    """The Fig. 2 slice at B = 10,000 begins with a few tasks: Hearts' OL-MCTS (4 s a game) and
+    a PI-MCTS D = 200 cell without its control. A PI-MCTS task there is priced from B = 4,000
+    (D = 300: 9 + 3 x 1 s, x 2.5), since the D = 200 cell has no control to price its other
+    seats; IS-MCTS likewise; once the control is in, D = 200 is priced at B = 10,000 itself
+    (7 + 3 x 4 s). The old rule took the nearest budget with any row and raised for a cell
+    missing there."""
+    from infosets.experiments.tasks import Task
+    from infosets.papers.pimcts_aggregation import task_deals, tournament_task
+
+    cfg = config.load("pimcts_aggregation", "tag")
+    full = _played("hearts", 4000, 4, {("olmcts", 1): 1.0, ("pimcts", 10): 3.0,
+                                       ("pimcts", 300): 9.0, ("ismcts", 0): 2.0})
+    task = {"game": "hearts", "budget": 10000, "agent": "pimcts", "D": 200,
+            "aggregation": "TotalVisits", "block": 0, "part": "high"}
+    games = 4 * len(task_deals(cfg, task, 4))
+    no_control = pd.concat([full, _played("hearts", 10000, 4, {("pimcts", 200): 7.0})])
+    plan = pc.tag_task_plan(cfg, no_control, [Task(tournament_task, task)])
+    assert plan["planned_cpu_s"].tolist() == pytest.approx([12.0 * 2.5 * games])
+    begun = pd.concat([full, _played("hearts", 10000, 4, {("olmcts", 1): 4.0})])
+    plan = pc.tag_task_plan(cfg, begun, [Task(tournament_task, task),
+                                         Task(tournament_task, {**task, "agent": "ismcts",
+                                                                "D": 0, "aggregation": "none"})])
+    assert plan["planned_cpu_s"].tolist() == pytest.approx([12.0 * 2.5 * games, 5.0 * 2.5 * games])
+    both = pd.concat([begun, _played("hearts", 10000, 4, {("pimcts", 200): 7.0})])
+    plan = pc.tag_task_plan(cfg, both, [Task(tournament_task, task)])
+    assert plan["planned_cpu_s"].tolist() == pytest.approx([(7.0 + 3 * 4.0) * games])

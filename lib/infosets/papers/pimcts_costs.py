@@ -376,7 +376,10 @@ def tag_task_plan(cfg, played: pd.DataFrame, tasks=None) -> pd.DataFrame:
     nearest budget's cost scaled by the budget ratio (an iteration's cost taken as flat in B,
     which it is not at small B: module docstring). ``tasks``: the tasks to price
     (``tournament_tasks`` by default; ``ablation_tasks`` too, priced as their cells with
-    every setting on). Raises on a game with no played row."""
+    every setting on). The budget a task is priced at is the nearest one where its agent and
+    aggregation and the game's OL-MCTS control have rows: a budget the run has only begun (a
+    few tasks of the Fig. 2 slice) prices the cells it holds and leaves the others to the
+    nearest full budget. Raises on a game with no played row."""
     costs = {}
     for budget, rows in played.groupby("budget"):
         for r in cell_costs(rows).itertuples():
@@ -385,16 +388,18 @@ def tag_task_plan(cfg, played: pd.DataFrame, tasks=None) -> pd.DataFrame:
 
     def price(p: dict) -> tuple[float, float, int]:
         game, agent, aggregation = p["game"], p["agent"], p["aggregation"]
-        budgets = sorted({b for g, b, _ in costs if g == game},
-                         key=lambda b: (abs(math.log(b / p["budget"])), -b))
-        if not budgets:
+        if not any(g == game for g, _, _ in costs):
             raise ValueError(f"tag plan: no committed row of {game!r} to price its tasks by")
-        budget = budgets[0]
-        ds = sorted({d for (g, b, a, d, x) in focus.index
-                     if (g, b, a, x) == (game, budget, agent, aggregation)})
-        if not ds:
+        played_ds: dict[int, list] = {}
+        for (g, b, a, d, x) in focus.index:
+            if (g, a, x) == (game, agent, aggregation) and \
+                    math.isfinite(costs[(g, int(b), cell_label(a, d, x))][0]):
+                played_ds.setdefault(int(b), []).append(d)
+        if not played_ds:
             raise ValueError(f"tag plan: no committed row of {agent} ({aggregation}) in {game!r} "
-                             f"at B={budget} to price its tasks by")
+                             f"(with its OL-MCTS control) to price its tasks by")
+        budget = min(played_ds, key=lambda b: (abs(math.log(b / p["budget"])), -b))
+        ds = played_ds[budget]
         d = min(ds, key=lambda v: (abs(math.log(max(v, 1) / max(p["D"], 1))), v))
         per_game, players = costs[(game, budget, cell_label(agent, d, aggregation))]
         scale = p["budget"] / budget
