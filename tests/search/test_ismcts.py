@@ -118,3 +118,32 @@ def test_bad_input_one_line_errors():
         ISMCTSBot(pyspiel.load_game("goofspiel(imp_info=True,num_cards=4)"), 0, rng=0)
     with pytest.raises(ValueError, match="^game: engine='cpp' needs a C\\+\\+ game"):
         make_cpp_ismcts_bot(pyspiel.load_game("trick_game"), seed=0)
+
+
+def _hearts_state(passes: int, seed: int = 3):
+    """A hearts state after the deal and ``passes`` random passes (12: the first play)."""
+    game = pyspiel.load_game("hearts")
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    state.apply_action(1)  # pass to the left
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+    for _ in range(passes):
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+    return game, state
+
+
+def test_cpp_ismcts_on_hearts_refuses_the_passing_and_plays_past_it():
+    # OpenSpiel's C++ bot kills the process at a pass (docs/openspiel.md): every pass decision,
+    # the crashing one (the second seat's first, after three) among them, is a one-line error.
+    for passes in (0, 3, 11):
+        game, state = _hearts_state(passes)
+        bot = make_cpp_ismcts_bot(game, iterations=50, seed=0)
+        with pytest.raises(ValueError, match="^state: .*passing phase"):
+            bot.step(state)
+    game, state = _hearts_state(12)
+    bot = make_cpp_ismcts_bot(game, iterations=50, seed=0)
+    bot.restart_at(state)
+    assert bot.step(state) in state.legal_actions()

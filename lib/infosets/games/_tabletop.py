@@ -235,8 +235,22 @@ def check_rng(rng) -> None:
                          f"{type(rng).__name__}")
 
 
-def shuffle_in_place(items: list, rng) -> None:
-    """Fisher-Yates shuffle driven by ``rng.random()`` (uniform over permutations)."""
+def shuffle_in_place(items: list, rng, bounded: bool = False) -> None:
+    """Fisher-Yates shuffle (uniform over permutations), the one shuffle of the ports.
+
+    Position ``i`` (last to second) swaps with ``j`` drawn from ``[0, i]``: by
+    ``int(rng.random() * (i + 1))``; or, with ``bounded`` and an rng having ``bounded`` (a
+    ``PCG32``, the compiled engine's generator), by ``rng.bounded(i + 1)``, the swap of the
+    kernels' Fisher-Yates loops (``rng_bounded(rng, i + 1)``), so that a port whose Python
+    resample must equal its ``nb_determinize`` draw for draw (Dominion) asks for it. The
+    choice is the caller's, not the rng's: a port calling without ``bounded`` keeps its
+    ``random()`` draws on a ``PCG32`` too (Virus's kernel mirrors those)."""
+    if bounded and hasattr(rng, "bounded"):
+        draw = rng.bounded
+        for i in range(len(items) - 1, 0, -1):
+            j = draw(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return
     for i in range(len(items) - 1, 0, -1):
         j = int(rng.random() * (i + 1))
         if j > i:  # guards a sampler returning exactly 1.0
@@ -272,10 +286,11 @@ def list_to_counts(cards, num_types: int) -> list[int]:
     return counts
 
 
-def shuffled_cards(counts: list[int], rng) -> list[int]:
-    """The cards of a count vector in uniformly random order (``shuffle_in_place``)."""
+def shuffled_cards(counts: list[int], rng, bounded: bool = False) -> list[int]:
+    """The cards of a count vector in uniformly random order (``shuffle_in_place``, with its
+    ``bounded``)."""
     cards = counts_to_list(counts)
-    shuffle_in_place(cards, rng)
+    shuffle_in_place(cards, rng, bounded)
     return cards
 
 

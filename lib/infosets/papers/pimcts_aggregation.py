@@ -560,6 +560,15 @@ def searched_engine(bot) -> str | None:
     return getattr(bot, "engine_used", None)
 
 
+def game_engine(searched, planned: str) -> str:
+    """The ``engine_used`` of one game's row: the engines in ``searched`` (``searched_engine``
+    after each of the focus bot's decisions in the game; None where no search was recorded),
+    "+"-joined in sorted order as a bot names a search run on several ("cpp+python"), so one
+    engine if every search of the game ran on it; ``planned`` if none is named (no decision)."""
+    ran = sorted({part for e in searched if e for part in str(e).split("+")})
+    return "+".join(ran) if ran else str(planned)
+
+
 def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
     """Duplicate games of one (game, budget, agent config): the focus agent against OL-MCTS in
     every other seat, each deal played once per seat rotation. Deal i of a game draws its
@@ -570,7 +579,16 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
     An ablation task (``ablation_tasks``: params "ablate", a TAG setting) switches that setting
     off for the focus agent and every OL-MCTS opponent alike, and its rows record the value
     each ran it at, read from the bots' ``settings`` ("ablated_focus", "ablated_opponents": every
-    value seen in the task, "|"-joined)."""
+    value seen in the task, "|"-joined).
+
+    A row's ``engine_used`` is its own game's (``game_engine``): the engines that ran the focus
+    bot's searches in that game (deal, rotation), read after each of its decisions. Where the
+    focus had no decision in the game (or its bot records no search: OpenSpiel's C++ IS-MCTS),
+    the engine that game's focus bot planned when built (its ``engine_used`` before any
+    search; a bot plans the engine its first search runs, ``search.engine_choice``), else
+    ``cfg["ismcts_engine"]`` (a bot that names none). The plan rather than the config, because
+    it is what the bot would have run, and ``cfg["ismcts_engine"]`` names no engine of an
+    OL-MCTS or PI-MCTS focus. Reading the engines draws no number and moves no play."""
     game = pyspiel.load_game(params["game"])
     n = game.num_players()
     ablate = params.get("ablate")
@@ -587,32 +605,44 @@ def tournament_task(cfg: dict, params: dict, seed) -> list[dict]:
             ran["opponents"].add(setting_value(bot, ablate))
         return bot
 
+    planned: list = []  # per game, in the order arena builds them: its focus bot's planned engine
+
     def make_focus(g, p, rng):
         bot = make_agent(g, p, agent, cfg, rng, params["game"])
+        planned.append(getattr(bot, "engine_used", None))  # built, not yet searched: the plan
         current["bot"], current["box"] = bot, attach_probe(bot)
         if ablate is not None:
             ran["focus"].add(setting_value(bot, ablate))
         return bot
 
     records: dict = {}
+    engines: dict = {}  # (deal, rotation): the engine that ran each focus decision's search
 
     def on_decision(info):
         if info["entrant"] == "focus":
             row = decision_info(current["bot"], current["box"], info["action"])
             records.setdefault((info["deal"], info["rotation"]), []).append(row)
+            engines.setdefault((info["deal"], info["rotation"]), []).append(
+                searched_engine(current["bot"]))
 
     lineup = [arena.Entrant("focus", make_focus)] + [arena.Entrant("olmcts", make_opponent)] * (n - 1)
     deals = task_deals(cfg, params, n)
     rows = []
-    for r in arena.duplicate_games(game, lineup, deals, entropy=int(seed.entropy),
-                                   label=params["game"], on_decision=on_decision):
-        if r["entrant"] != "focus":
-            continue
+    games = arena.duplicate_games(game, lineup, deals, entropy=int(seed.entropy),
+                                  label=params["game"], on_decision=on_decision)
+    # one focus row per game, in the order of its focus bot (arena builds a game's bots, plays
+    # it, writes its rows, then goes on): the k-th focus row is the game of the k-th focus bot
+    focus_rows = [r for r in games if r["entrant"] == "focus"]
+    if len(focus_rows) != len(planned):
+        raise RuntimeError(f"{params['game']}: {len(focus_rows)} focus rows for "
+                           f"{len(planned)} focus bots built")
+    for r, plan in zip(focus_rows, planned):
         searched = pd.DataFrame(records.get((r["deal"], r["rotation"]), []),
                                 columns=["mean_depth", "max_depth", "visit_share", "tree_agreement"])
         rows.append({"deal": r["deal"], "rotation": r["rotation"], "focus_seat": r["seat"],
                      "game_index": r["deal"] * n + r["rotation"], "players": n,
-                     "engine_used": str(searched_engine(current["bot"]) or cfg["ismcts_engine"]),
+                     "engine_used": game_engine(engines.get((r["deal"], r["rotation"]), []),
+                                                plan or cfg["ismcts_engine"]),
                      "score": r["score"], "focus_return": r["return"],
                      "decisions": len(searched), "cpu_seconds": r["seconds"],
                      **{c: float(searched[c].mean()) if searched[c].notna().any() else np.nan

@@ -25,6 +25,7 @@ import pyspiel
 from infosets.core.checks import check_game, check_int, check_real
 from infosets.core.rng import as_generator
 from infosets.games.determinizers import infostate_key, resample_sampler, sampler_for, uses_aoh_key
+from infosets.games.hearts.worlds import in_passing
 from infosets.games.kernels import (
     kernel_for,
     kernel_heuristic,
@@ -626,5 +627,38 @@ def make_cpp_ismcts_bot(game, *, iterations=1000, uct_c=1.0, seed, final="mean",
     check_int(rollouts, "rollouts", lo=1)
     seed = check_int(seed, "seed") % (2**31 - 1)
     evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
-    return pyspiel.ISMCTSBot(seed, evaluator, float(uct_c), int(iterations), -1, CPP_FINALS[final],
-                             False, False)
+    bot = pyspiel.ISMCTSBot(seed, evaluator, float(uct_c), int(iterations), -1, CPP_FINALS[final],
+                            False, False)
+    return _HeartsPassGuard(bot) if game.get_type().short_name == "hearts" else bot
+
+
+class _HeartsPassGuard(pyspiel.Bot):
+    """OpenSpiel's C++ ISMCTSBot on hearts, refusing a step in the passing phase with one line:
+    there it crashes the process (segmentation fault, docs/openspiel.md). Past the passing it
+    is the C++ bot, call for call."""
+
+    def __init__(self, bot: pyspiel.Bot):
+        pyspiel.Bot.__init__(self)
+        self._bot = bot
+
+    def _check(self, state):
+        if in_passing(state):
+            raise ValueError("state: OpenSpiel 2.0.2's C++ ISMCTSBot crashes the process in hearts' "
+                             "passing phase; pass the cards another way (our ISMCTSBot plays it)")
+
+    def step(self, state):
+        self._check(state)
+        return self._bot.step(state)
+
+    def step_with_policy(self, state):
+        self._check(state)
+        return self._bot.step_with_policy(state)
+
+    def restart_at(self, state):
+        self._bot.restart_at(state)
+
+    def inform_action(self, state, player_id, action):
+        self._bot.inform_action(state, player_id, action)
+
+    def provides_policy(self):
+        return self._bot.provides_policy()

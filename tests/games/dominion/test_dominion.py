@@ -5,6 +5,7 @@ import pyspiel
 import pytest
 
 import infosets.games  # noqa: F401
+from infosets.core.pcg32 import PCG32
 from infosets.games import _tabletop as tt
 from infosets.games.dominion import game as dm
 from infosets.games.dominion import kernel as dk
@@ -297,3 +298,91 @@ def test_held_counts_the_hand_at_a_reshuffle_even_a_gained_card():
     assert k.phase == dm.BUYING and k.held[0][dm.GOLD] == k.held[0][dm.COPPER] == 0
     world = k.resample(1, np.random.default_rng(0))
     assert world.hand[0] == k.hand[0]  # every card of the mover's hand is public
+
+
+def _former_random_shuffle(items, rng):
+    """``_tabletop.shuffle_in_place`` before the one primitive (frozen copy)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        if j > i:
+            j = i
+        items[i], items[j] = items[j], items[i]
+
+
+def _former_dominion_shuffled_cards(counts, rng):
+    """``dominion.game._shuffled_cards`` before the one primitive (frozen copy)."""
+    if not hasattr(rng, "bounded"):
+        cards = tt.counts_to_list(counts)
+        _former_random_shuffle(cards, rng)
+        return cards
+    cards = tt.counts_to_list(counts)
+    for i in range(len(cards) - 1, 0, -1):
+        j = rng.bounded(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def _rng_pair(kind, seed):
+    """Two generators of one kind in the same state (numpy Generator, PCG32, SamplerRng)."""
+    if kind == "numpy":
+        return np.random.default_rng(seed), np.random.default_rng(seed)
+    if kind == "pcg32":
+        return PCG32(seed), PCG32(seed)
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    return tt.SamplerRng(a.random), tt.SamplerRng(b.random)
+
+
+def _rng_state(rng):
+    if isinstance(rng, PCG32):
+        return rng.state, rng.inc
+    if isinstance(rng, tt.SamplerRng):
+        return _rng_state(rng._sampler.__self__)
+    return rng.bit_generator.state["state"]["state"]
+
+
+@pytest.mark.parametrize("kind", ["numpy", "pcg32", "sampler"])
+def test_the_one_shuffle_primitive_draws_as_the_former_loops(kind):
+    """``tt.shuffled_cards`` / ``tt.shuffle_in_place`` draw what the former loops drew, for
+    every caller: without ``bounded`` (every port but Dominion) the former ``random()``
+    Fisher-Yates on any rng, a PCG32 included; with ``bounded=True`` (Dominion's resample)
+    the former ``dominion._shuffled_cards`` (``rng.bounded`` on a PCG32, ``random()``
+    otherwise). Same cards in the same order, and the rng left in the same state, over 300
+    seeds of count vectors of 0 to 17 types (Dominion's are 17) with 0 to 12 cards a type."""
+    vectors = np.random.default_rng(2024)
+    for seed in range(300):
+        counts = [int(c) for c in vectors.integers(0, 13, size=int(vectors.integers(0, 18)))]
+        if seed % 10 == 0:
+            counts = [0] * dm.NUM_TYPES if seed % 20 == 0 else [1]  # nothing, or one card
+        new, old = _rng_pair(kind, seed)
+        expected = tt.counts_to_list(counts)
+        _former_random_shuffle(expected, old)
+        assert tt.shuffled_cards(counts, new) == expected, (kind, seed, counts)
+        assert _rng_state(new) == _rng_state(old)
+        new, old = _rng_pair(kind, seed)
+        assert tt.shuffled_cards(counts, new, bounded=True) == \
+            _former_dominion_shuffled_cards(counts, old), (kind, seed, counts)
+        assert _rng_state(new) == _rng_state(old)
+        items = [f"x{i}" for i in range(len(counts))]  # any list, in place
+        new, old = _rng_pair(kind, seed)
+        mine, theirs = items[:], items[:]
+        tt.shuffle_in_place(mine, new)
+        _former_random_shuffle(theirs, old)
+        assert mine == theirs and _rng_state(new) == _rng_state(old)
+
+
+def test_dominion_calls_the_one_shuffle_primitive(monkeypatch):
+    """Dominion's resample carries no shuffle loop of its own: it asks ``tt.shuffled_cards``
+    for the kernel's swaps (``bounded=True``). (Its worlds are the former ones on numpy and
+    PCG32 streams: test_dominion_oracle checks them against the frozen code.)"""
+    assert not hasattr(dm, "_shuffled_cards")
+    calls, real = [], tt.shuffled_cards
+
+    def spy(counts, rng, bounded=False):
+        calls.append(bounded)
+        return real(counts, rng, bounded)
+
+    state = play_to_decision(pyspiel.load_game("dominion(players=3)"), np.random.default_rng(3), 12)
+    player = state.current_player()
+    monkeypatch.setattr(tt, "shuffled_cards", spy)
+    state.kernel.resample(player, PCG32(5))
+    assert calls == [True, True]  # one per other player

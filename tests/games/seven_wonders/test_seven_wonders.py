@@ -100,7 +100,8 @@ def _set_built(k, built) -> None:
 def _payment(k, p: int, cost: tuple):
     """The kernel's cheapest purchase of ``cost`` for ``p``: (total, to left, to right) or None."""
     out, scratch = np.zeros(3, np.int64), np.zeros(wk.SCRATCH, np.int64)
-    ok = wk._cheapest_payment(k.s, p, np.asarray(cost, np.int64), len(cost), out, scratch)
+    wk._prepare_purchase(k.s, p, scratch)
+    ok = wk._pay(np.asarray(cost, np.int64), len(cost), out, scratch)
     return tuple(out.tolist()) if ok else None
 
 

@@ -281,8 +281,9 @@ class DominionKernel(ArrayKernel):
             pool = [draws[q][c] + hands[q][c] - kept[c] for c in range(NT)]
             size = sum(hands[q]) - sum(kept)
             no_treasure = q == k.cur and k.phase == BUYING
-            cards = _shuffled_cards(
-                [0 if no_treasure and c in TREASURES else pool[c] for c in range(NT)], rng
+            cards = tt.shuffled_cards(
+                [0 if no_treasure and c in TREASURES else pool[c] for c in range(NT)], rng,
+                bounded=True,  # a PCG32 swaps as nb_determinize's Fisher-Yates loop does
             )
             hand = kept[:]
             for c in cards[:size]:
@@ -402,20 +403,6 @@ def _follow_hands(in_hand: list, before: list[int], after: list[int]) -> None:
             for _ in range(-delta):
                 entries.remove(next(e for e in entries if e[1] == c))
             entries.extend([(None, c)] * max(delta, 0))
-
-
-def _shuffled_cards(counts: list[int], rng) -> list[int]:
-    """The cards of a count vector in uniformly random order. A ``PCG32`` (the compiled
-    engine's generator, with ``bounded``) swaps as ``nb_determinize``'s Fisher-Yates loop does
-    (``rng_bounded(i + 1)``), so both give the same world for the same seed; any other rng
-    shuffles by ``tt.shuffled_cards``."""
-    if not hasattr(rng, "bounded"):
-        return tt.shuffled_cards(counts, rng)
-    cards = tt.counts_to_list(counts)
-    for i in range(len(cards) - 1, 0, -1):
-        j = rng.bounded(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
 
 
 def _after_end(kernel: DominionKernel) -> DominionKernel:

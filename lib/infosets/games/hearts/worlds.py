@@ -49,6 +49,15 @@ def suit(card: int) -> int:
     return card % 4
 
 
+def in_passing(state: pyspiel.State) -> bool:
+    """Whether ``state`` (OpenSpiel's hearts) waits for a pass: its history is the pass
+    direction (0: no passing), the 52 dealt cards, then the 12 passes, then the plays."""
+    history = state.history()
+    dealt = 1 + NUM_CARDS
+    return (len(history) >= dealt and history[0] != 0
+            and len(history) < dealt + NUM_PLAYERS * PASS_SIZE)
+
+
 def _cards_of(suits) -> frozenset[int]:
     return frozenset(c for c in range(NUM_CARDS) if suit(c) in suits)
 

@@ -469,18 +469,11 @@ def _prepare_purchase(s, p, w):
 
 
 @nb.njit(cache=True)
-def _cheapest_payment(s, p, cost, ncost, out, w):
-    """(coins for resources, to left, to right) of ``cost[:ncost]`` into ``out``; False if
-    impossible (``_pay``). ``w``: scratch of ``SCRATCH`` int64."""
-    _prepare_purchase(s, p, w)
-    return _pay(cost, ncost, out, w)
-
-
-@nb.njit(cache=True)
 def _pay(cost, ncost, out, w):
-    """``_cheapest_payment`` for the player ``w`` was prepared for (``_prepare_purchase``): own
-    single units first, then the first cheapest purchase in depth-first order over the unit
-    groups (own flexible units, left neighbour, right neighbour)."""
+    """(coins for resources, to left, to right) of ``cost[:ncost]`` into ``out`` for the player
+    the scratch ``w`` was prepared for (``_prepare_purchase``); False if impossible. Own single
+    units first, then the first cheapest purchase in depth-first order over the unit groups
+    (own flexible units, left neighbour, right neighbour)."""
     out[0] = out[1] = out[2] = 0
     if ncost == 0:
         return True
@@ -655,11 +648,11 @@ def _resolve(s):
     w = np.empty(SCRATCH, np.int64)
     for p in range(NP):
         kind, c = s[PENDING + p] // NC, s[PENDING + p] % NC
-        if kind == PLAY or kind == STAGE:
-            _prepare_purchase(s, p, w)
         if kind == PLAY:
+            _prepare_purchase(s, p, w)
             _play_price(s, p, c, prices[p], w)
         elif kind == STAGE:
+            _prepare_purchase(s, p, w)
             _stage_price(s, p, prices[p], w)
     for p in range(NP):
         kind, c = s[PENDING + p] // NC, s[PENDING + p] % NC
@@ -671,10 +664,10 @@ def _resolve(s):
             s[BUILT + p * MAXB + s[NBUILT + p]] = c
             s[NBUILT + p] += 1
         elif kind == STAGE:
-            w, k = s[WONDERS + p], s[STAGES + p]
+            wonder, k = s[WONDERS + p], s[STAGES + p]
             s[STAGES + p] = k + 1
-            if W_EFFECT[w, k] == S_COINS:
-                s[COINS + p] += W_VALUE[w, k]
+            if W_EFFECT[wonder, k] == S_COINS:
+                s[COINS + p] += W_VALUE[wonder, k]
         else:
             s[COINS + p] += DISCARD_COINS
     for p in range(NP):
