@@ -60,7 +60,7 @@ figures: $(STAMP) ## run every notebook headless at PRESET (default) or just PAP
 	$(PY) -m infosets.experiments.run_notebooks --preset $(PRESET) $(if $(PAPER),--paper $(PAPER)) $(if $(DASK),--scheduler $(DASK)) $(if $(OUT),--out $(OUT))
 	$(if $(OUT),,$(MAKE) --no-print-directory readme-tables)
 
-rekey: $(STAMP) ## after a change meant to move no number: carry PAPER's committed tables at PRESET to the new code, once a covering sample recomputes equal; REDO=game=hearts recomputes those tasks instead, REDO='game=stratego&block=11' the tasks with both (experiments/rekey.py)
+rekey: $(STAMP) ## after a change meant to move no number: carry PAPER's committed tables at PRESET to the new code, once a covering sample recomputes equal; REDO=game=hearts recomputes those tasks instead, REDO='game=stratego&block=11' the tasks with both, REDO='tournament:game=stratego&block=11' only that sweep's (experiments/rekey.py)
 	INFOSETS_REKEY=1 INFOSETS_REKEY_REDO='$(REDO)' $(MAKE) --no-print-directory figures PRESET=$(PRESET) $(if $(PAPER),PAPER=$(PAPER)) $(if $(DASK),DASK=$(DASK))
 
 reports-check: $(STAMP) ## check reports/ (no errors, every figure shown, a summary box first, index.html) and render each page in headless Chromium: fails on a cut table cell or a table wider than the page

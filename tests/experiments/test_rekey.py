@@ -276,3 +276,60 @@ def test_a_redo_filter_that_names_nothing_is_refused_before_compute(tmp_path, mo
     with pytest.raises(ValueError, match=message):
         session.run(_tasks(), "table", progress=False)
     assert session._executor.calls == 0
+
+
+def _trajectory_rows(cfg, params, seed):
+    """A second sweep's task, without the first sweep's ``agent``."""
+    return [{"y": float(np.random.default_rng(seed).random()), "t": params["trajectory"]}]
+
+
+def _trajectories():
+    return [Task(_trajectory_rows, {"game": game, "trajectory": t}) for game in ("f", "g")
+            for t in range(4)]
+
+
+def _published_two_sweeps(monkeypatch, tmp_path):
+    session = Session.create("quickstart", "default", workers=1)
+    first = session.run(_tasks(), "table", progress=False)
+    second = session.run(_trajectories(), "other", progress=False)
+    monkeypatch.setenv("INFOSETS_DATA_DIR", str(tmp_path / "another_machine"))
+    return first, second
+
+
+def test_a_redo_entry_can_name_its_sweep_and_leave_the_others_whole(tmp_path, monkeypatch):
+    """pimcts_aggregation's paper notebook runs a tournament sweep (game, agent, block, ...) and
+    a disambiguation sweep (game, trajectory). ``REDO='game=g&agent=b'`` recomputed the
+    tournament's tasks, then stopped at the second sweep, which has no ``agent``; the entry
+    names its sweep now (``table:game=g&agent=b``) and the other sweep is checked and adopted
+    whole, with no ``redo`` in its record."""
+    first, second = _published_two_sweeps(monkeypatch, tmp_path)
+    monkeypatch.setenv("INFOSETS_TEST_SHIFT_AGENT", "b")
+    _, counting, again, checked = _rekeyed_with_fix(monkeypatch, "table:game=g&agent=b")
+    assert checked["redo"] == ["game=g&agent=b"] and checked["tasks_recomputed"] == 8
+    session = Session.create("quickstart", "default", workers=1)
+    session._executor = Counting()
+    other = session.run(_trajectories(), "other", progress=False)
+    pd.testing.assert_frame_equal(other, second)
+    record = json.loads((CommittedResults(session.cfg).path / rekey.RECORD).read_text())
+    assert "redo" not in record["tables"]["other"]
+    assert record["tables"]["other"]["tasks_adopted"] == 8
+
+
+@pytest.mark.parametrize("spec, sweep, message", [
+    ("game=g&agent=b", "other", r"^REDO: 'agent' is not a parameter of sweep 'other'.*'<sweep>:game=g&agent=b'"),
+    ("tabel:game=g", "table", r"^REDO: 'tabel' is not a sweep of this run; its sweeps: \['other', 'table'\]"),
+    (":game=g", "table", r"^REDO: ':game=g' has ':' but no sweep")])
+def test_a_redo_entry_for_a_sweep_is_refused_before_that_sweep_computes(tmp_path, monkeypatch,
+                                                                       spec, sweep, message):
+    _published_two_sweeps(monkeypatch, tmp_path)
+    _new_code(monkeypatch, "fix")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    monkeypatch.setenv(rekey.REDO_ENV, spec)
+    session = Session.create("quickstart", "default", workers=1)
+    session._executor = Counting()
+    if sweep == "other":  # the entry is the table's: that sweep runs, then the other stops
+        session.run(_tasks(), "table", progress=False)
+    calls = session._executor.calls
+    with pytest.raises(ValueError, match=message):
+        session.run(_tasks() if sweep == "table" else _trajectories(), sweep, progress=False)
+    assert session._executor.calls == calls

@@ -42,8 +42,11 @@ filter and how many tasks it sent back). Pairs joined by ``&`` name the tasks th
 them (``REDO='game=stratego&block=11'``: one block of one game, where ``game=stratego,
 block=11`` would send back every Stratego task and block 11 of every game). The CPU the old
 table recorded, its redone rows' included, is shared among the adopted rows: what was spent
-stays counted. A filter that names no parameter of the sweep, or no task of a sweep's old
-table, is refused before that sweep computes anything.
+stays counted. An entry applies to every sweep of the notebook unless it names one
+(``REDO='tournament:game=stratego&block=11'``: the tournament sweep's tasks only, for a
+notebook whose other sweeps have no ``block``). An entry that names a parameter a sweep it
+applies to lacks, or no task of that sweep's old table, and an entry naming a sweep the old
+run has not, are refused before that sweep computes anything.
 """
 
 from __future__ import annotations
@@ -87,21 +90,39 @@ def requested() -> bool:
     return os.environ.get(REKEY_ENV, "") not in ("", "0")
 
 
-def redo_filter() -> list[dict[str, str]]:
-    """The entries of ``INFOSETS_REKEY_REDO`` ("game=hearts,game=stratego&block=11"), each a
-    ``{parameter: value}`` conjunction; a task is redone if it has every pair of any entry.
-    Empty when unset. ValueError (one line, naming REDO) on a malformed entry."""
+def redo_filter() -> list[tuple[str | None, dict[str, str]]]:
+    """The entries of ``INFOSETS_REKEY_REDO`` ("game=hearts,tournament:game=stratego&block=11"),
+    each the sweep it is for (None: every sweep) and a ``{parameter: value}`` conjunction; a
+    task is redone if it has every pair of an entry that applies to its sweep. Empty when
+    unset. ValueError (one line, naming REDO) on a malformed entry."""
     wanted = []
     for item in filter(None, (part.strip() for part in os.environ.get(REDO_ENV, "").split(","))):
+        sweep, body = None, item
+        head, colon, rest = item.partition(":")
+        if colon and "=" not in head:
+            sweep, body = head.strip(), rest.strip()
+            if not sweep:
+                raise ValueError(f"REDO: {item!r} has ':' but no sweep before it")
         entry = {}
-        for pair in item.split("&"):
+        for pair in body.split("&"):
             key, sep, value = pair.partition("=")
             if not sep or not key.strip() or not value.strip():
                 raise ValueError(f"REDO: {pair.strip()!r} is not <parameter>=<value>")
             if entry.setdefault(key.strip(), value.strip()) != value.strip():
                 raise ValueError(f"REDO: {item!r} asks {key.strip()} for two values at once")
-        wanted.append(entry)
+        wanted.append((sweep, entry))
     return wanted
+
+
+def _for_sweep(entries: list[tuple[str | None, dict[str, str]]], name: str,
+               sweeps: Sequence[str]) -> list[dict[str, str]]:
+    """The entries that apply to sweep ``name``; ValueError if one names a sweep that is not
+    among ``sweeps`` (the old run's tables)."""
+    for sweep, entry in entries:
+        if sweep is not None and sweep not in sweeps:
+            raise ValueError(f"REDO: {sweep!r} is not a sweep of this run; its sweeps: "
+                             f"{sorted(sweeps)}")
+    return [entry for sweep, entry in entries if sweep in (None, name)]
 
 
 def _matches(task: Task, entry: dict[str, str]) -> bool:
@@ -116,14 +137,17 @@ def _spelled(entry: dict[str, str]) -> str:
     return "&".join(f"{key}={value}" for key, value in entry.items())
 
 
-def _check_redo(tasks: Sequence[Task], old: dict, wanted: list[dict[str, str]]) -> None:
-    """ValueError unless every filtered parameter is one of the sweep's and each entry names a
-    task of the old table."""
+def _check_redo(tasks: Sequence[Task], old: dict, wanted: list[dict[str, str]],
+                name: str) -> None:
+    """ValueError unless every filtered parameter is one of sweep ``name``'s and each entry
+    names a task of its old table."""
     known = {key for task in tasks for key in task.params}
     for entry in wanted:
         for key in entry:
             if key not in known:
-                raise ValueError(f"REDO: {key!r} is not a parameter of this sweep; known: {sorted(known)}")
+                raise ValueError(f"REDO: {key!r} is not a parameter of sweep {name!r}; known: "
+                                 f"{sorted(known)} (an entry for another sweep names it: "
+                                 f"'<sweep>:{_spelled(entry)}')")
         if not any(_matches(t, entry) for t in tasks if t.task_id in old):
             raise ValueError(f"REDO: no task of the committed table has {_spelled(entry)}")
 
@@ -245,9 +269,9 @@ def adopt(tasks: Sequence[Task], cfg, name: str, stale: StaleTables, store: Stor
     table into ``store`` (see the module docstring). Returns what ``REKEYED.json`` records
     for the table; raises RekeyError, adopting nothing, if a checked task's rows differ."""
     old = stale.load(name)
-    wanted = redo_filter()
+    wanted = _for_sweep(redo_filter(), name, list(stale.provenance().get("tables", {})))
     if wanted and old:
-        _check_redo(tasks, old, wanted)
+        _check_redo(tasks, old, wanted, name)
     published = committed.load(name) if committed.valid() else {}  # an interrupted rekey's
     present = [t for t in tasks if t.task_id in old and t.task_id not in published
                and store.load_record(name, t.task_id) is None]
