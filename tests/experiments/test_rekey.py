@@ -259,6 +259,16 @@ def test_a_redo_entry_of_pairs_joined_by_and_recomputes_only_the_tasks_with_all_
     assert counting.calls == checked["tasks_checked"] + 8
 
 
+def _rekey_session_with(monkeypatch, redo):
+    """A ``make rekey REDO=<redo>`` session after a change of key, on a counting executor."""
+    _new_code(monkeypatch, "fix")
+    monkeypatch.setenv(rekey.REKEY_ENV, "1")
+    monkeypatch.setenv(rekey.REDO_ENV, redo)
+    session = Session.create("quickstart", "default", workers=1)
+    session._executor = Counting()
+    return session
+
+
 @pytest.mark.parametrize("spec, message", [("game", "^REDO: 'game' is not"),
                                            ("game=g&agent=z",
                                             "^REDO: no task of the committed table has game=g&agent=z"),
@@ -268,11 +278,7 @@ def test_a_redo_entry_of_pairs_joined_by_and_recomputes_only_the_tasks_with_all_
                                            ("game=h", "^REDO: no task of the committed table has game=h")])
 def test_a_redo_filter_that_names_nothing_is_refused_before_compute(tmp_path, monkeypatch, spec, message):
     _published(monkeypatch, tmp_path)
-    _new_code(monkeypatch, "fix")
-    monkeypatch.setenv(rekey.REKEY_ENV, "1")
-    monkeypatch.setenv(rekey.REDO_ENV, spec)
-    session = Session.create("quickstart", "default", workers=1)
-    session._executor = Counting()
+    session = _rekey_session_with(monkeypatch, spec)
     with pytest.raises(ValueError, match=message):
         session.run(_tasks(), "table", progress=False)
     assert session._executor.calls == 0
@@ -316,17 +322,14 @@ def test_a_redo_entry_can_name_its_sweep_and_leave_the_others_whole(tmp_path, mo
 
 
 @pytest.mark.parametrize("spec, sweep, message", [
-    ("game=g&agent=b", "other", r"^REDO: 'agent' is not a parameter of sweep 'other'.*'<sweep>:game=g&agent=b'"),
+    ("game=g&agent=b", "other",
+     r"^REDO: 'agent' is not a parameter of sweep 'other'.*'<sweep>:game=g&agent=b'"),
     ("tabel:game=g", "table", r"^REDO: 'tabel' is not a sweep of this run; its sweeps: \['other', 'table'\]"),
     (":game=g", "table", r"^REDO: ':game=g' has ':' but no sweep")])
 def test_a_redo_entry_for_a_sweep_is_refused_before_that_sweep_computes(tmp_path, monkeypatch,
                                                                        spec, sweep, message):
     _published_two_sweeps(monkeypatch, tmp_path)
-    _new_code(monkeypatch, "fix")
-    monkeypatch.setenv(rekey.REKEY_ENV, "1")
-    monkeypatch.setenv(rekey.REDO_ENV, spec)
-    session = Session.create("quickstart", "default", workers=1)
-    session._executor = Counting()
+    session = _rekey_session_with(monkeypatch, spec)
     if sweep == "other":  # the entry is the table's: that sweep runs, then the other stops
         session.run(_tasks(), "table", progress=False)
     calls = session._executor.calls

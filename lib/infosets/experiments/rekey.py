@@ -118,8 +118,8 @@ def _for_sweep(entries: list[tuple[str | None, dict[str, str]]], name: str,
                sweeps: Sequence[str]) -> list[dict[str, str]]:
     """The entries that apply to sweep ``name``; ValueError if one names a sweep that is not
     among ``sweeps`` (the old run's tables)."""
-    for sweep, entry in entries:
-        if sweep is not None and sweep not in sweeps:
+    for sweep in {sweep for sweep, _ in entries} - {None}:
+        if sweep not in sweeps:
             raise ValueError(f"REDO: {sweep!r} is not a sweep of this run; its sweeps: "
                              f"{sorted(sweeps)}")
     return [entry for sweep, entry in entries if sweep in (None, name)]
