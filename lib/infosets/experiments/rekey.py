@@ -118,7 +118,7 @@ def _for_sweep(entries: list[tuple[str | None, dict[str, str]]], name: str,
                sweeps: Sequence[str]) -> list[dict[str, str]]:
     """The entries that apply to sweep ``name``; ValueError if one names a sweep that is not
     among ``sweeps`` (the old run's tables)."""
-    for sweep in {sweep for sweep, _ in entries} - {None}:
+    for sweep in sorted({sweep for sweep, _ in entries} - {None}):
         if sweep not in sweeps:
             raise ValueError(f"REDO: {sweep!r} is not a sweep of this run; its sweeps: "
                              f"{sorted(sweeps)}")
