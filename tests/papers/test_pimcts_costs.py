@@ -247,10 +247,11 @@ def test_progress_names_both_runs_and_the_rekey_when_the_committed_tables_are_st
     assert "run 0123456789ab" in out and "make rekey PAPER=pimcts_aggregation PRESET=paper" in out
 
 
-def test_tag_progress_says_what_the_ceiling_leaves_for_the_third_look(capsys, monkeypatch):
-    """On the committed tag rerun: the CPU-hours spent (its PROVENANCE total), those still to
-    play (tournament and ablation at their own rates) and what is left of the 80 add up, and
-    the line names the planner's --committed-hours to pass at the third look."""
+def test_tag_progress_says_what_the_ceiling_leaves_unspent_after_the_last_look(capsys, monkeypatch):
+    """On the committed tag rerun, whose third look (the design's last) is adopted: the
+    CPU-hours spent (its PROVENANCE total), those still to play (tournament and ablation at
+    their own rates) and what the 80 leave unspent add up, and the line no longer offers a
+    look to take."""
     import json
     import re
 
@@ -259,15 +260,14 @@ def test_tag_progress_says_what_the_ceiling_leaves_for_the_third_look(capsys, mo
     monkeypatch.setenv("INFOSETS_RESULTS_DIR", str(repo_root() / "results"))
     pc.main(["progress", "--preset", "tag"])
     line = capsys.readouterr().out.strip().splitlines()[-1]
-    found = re.search(r"80 CPU-hours: ([\d.]+) spent, ([\d.]+) to come, about (-?[\d.]+) left "
-                      r"for the third look \(`python -m infosets.papers.pimcts_stages "
-                      r"--committed-hours ([\d.]+)`\)", line)
+    found = re.search(r"80 CPU-hours: ([\d.]+) spent, ([\d.]+) to come, about (-?[\d.]+) "
+                      r"unspent \(look 3, the design's last, is adopted\)", line)
     assert found, line
-    spent, to_come, left, committed = map(float, found.groups())
+    spent, to_come, left = map(float, found.groups())
     provenance = json.loads((repo_root() / "results" / "pimcts_aggregation" / "tag" /
                              "PROVENANCE.json").read_text())
     assert spent == pytest.approx(provenance["cpu_seconds"] / 3600, abs=0.05)
-    assert committed == to_come >= 0 and spent + to_come + left == pytest.approx(80.0, abs=0.15)
+    assert to_come >= 0 and spent + to_come + left == pytest.approx(80.0, abs=0.15)
 
 
 def test_recent_rates_project_the_rest_at_the_speed_since_a_change():

@@ -472,6 +472,27 @@ def test_adopting_a_look_keeps_the_caps_the_preset_holds_and_records_the_look(tm
     assert preset.read_text() == before
 
 
+def test_no_look_is_adopted_past_the_designs_last(tmp_path, monkeypatch, capsys):
+    """The third look is the design's last, fixed before the rerun: a fourth ``--adopt`` is
+    refused in one line, by ``adopt`` and by the command before it reads any table."""
+    current = {"h": {"IS-MCTS": 1656}}
+    caps = pd.DataFrame({"game": ["h"], "cell": ["IS-MCTS"], "games_now": [1656], "cap": [2232]})
+    preset = tmp_path / "p.yaml"
+    preset.write_text("games_per_cell_by_cell: " + json.dumps(current) + "\n")
+    record = tmp_path / "looks.csv"
+    record.write_text("look,game,cell,games\n2,h,IS-MCTS,1260\n3,h,IS-MCTS,1656\n")
+    with pytest.raises(ValueError, match=r"^--adopt: look 3 was the design's last"):
+        ps.adopt(caps, current, preset, record)
+    assert preset.read_text() == "games_per_cell_by_cell: " + json.dumps(current) + "\n"
+    monkeypatch.setattr(ps, "LOOKS_PATH", record)
+    monkeypatch.setenv("INFOSETS_RESULTS_DIR", str(tmp_path / "no_results_here"))
+    with pytest.raises(SystemExit):
+        ps.main(["--adopt"])
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(
+        "error: --adopt: look 3 was the design's last (looks.csv); a claim still open is "
+        "reported inconclusive")
+
+
 def test_a_claim_whose_z_falls_below_minus_its_boundary_is_decided_against_and_not_funded():
     """Poker's "IS-MCTS matches or beats the best PI-MCTS" at 1,428 games a cell: IS-MCTS minus
     D=300 AverageValue -0.188 [-0.238, -0.139] over 714 pairs, z -6.3. Old code: only z at or

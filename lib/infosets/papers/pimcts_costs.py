@@ -59,7 +59,7 @@ from infosets.papers.pimcts_aggregation import (
     tournament_tasks,
 )
 from infosets.papers.pimcts_cells import cell_label
-from infosets.papers.pimcts_looks import CEILING_HOURS
+from infosets.papers.pimcts_looks import CEILING_HOURS, LAST_LOOK, recorded_looks
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 # The same measurement with TAG's own agents (``--tag-agents``), which the ``tag`` preset plays.
@@ -621,7 +621,8 @@ def _tag_ablation_progress(cfg, results, played: pd.DataFrame, ratio: float | No
     """``progress --preset tag``'s last lines: the ablation that follows the tournament (its
     tasks priced as their cells with every setting on, ``tag_task_plan``, at the tournament's
     spent / planned ratio), then the whole run, and what the rerun's ceiling leaves for the
-    third look once the committed tables and the tasks still to play are paid for."""
+    third look once the committed tables and the tasks still to play are paid for (or leaves
+    unspent, once the third look, the last, is adopted)."""
     tasks = tag_task_plan(cfg, played, ablation_tasks(cfg))
     done = tasks["task_id"].isin(set(results.load("ablation")))
     left = float(tasks.loc[~done, "planned_cpu_s"].sum()) / 3600 * (ratio or 1.0)
@@ -632,9 +633,14 @@ def _tag_ablation_progress(cfg, results, played: pd.DataFrame, ratio: float | No
               f"left on {workers} cores")
         to_come = summary["hours_left_by_game"] * workers + left
         spent = float(results.provenance().get("cpu_seconds", 0.0)) / 3600
-        print(f"against the rerun's {CEILING_HOURS:g} CPU-hours: {spent:.1f} spent, {to_come:.1f} to "
-              f"come, about {CEILING_HOURS - spent - to_come:.1f} left for the third look "
-              f"(`python -m infosets.papers.pimcts_stages --committed-hours {to_come:.1f}`)")
+        head = (f"against the rerun's {CEILING_HOURS:g} CPU-hours: {spent:.1f} spent, {to_come:.1f} "
+                f"to come, about {CEILING_HOURS - spent - to_come:.1f}")
+        looks = recorded_looks()
+        if len(looks) and int(looks["look"].max()) >= LAST_LOOK:
+            print(f"{head} unspent (look {LAST_LOOK}, the design's last, is adopted)")
+        else:
+            print(f"{head} left for the third look "
+                  f"(`python -m infosets.papers.pimcts_stages --committed-hours {to_come:.1f}`)")
 
 
 def _write_atomic(frame: pd.DataFrame, path: Path, header: str) -> None:

@@ -33,6 +33,7 @@ FIRST_STAGE = 60      # games a cell at stage 1 (notebooks/params/pimcts_aggrega
 GROWTH = 2            # each stage doubles the games of the last
 ALPHA = 0.05
 CEILING_HOURS = 80.0  # issue 56: the whole rerun on this machine, in CPU-hours
+LAST_LOOK = 3         # the design's last look (docs/tag_agents.md, "A third look")
 IS_VS_BEST = "IS-MCTS matches or beats the best PI-MCTS"  # the claim's text ends so
 LOOKS_PATH = Path(__file__).with_name("pimcts_tag_looks.csv")
 

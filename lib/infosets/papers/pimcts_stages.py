@@ -60,6 +60,7 @@ from infosets.papers.pimcts_looks import (
     ALPHA,
     CEILING_HOURS,
     IS_VS_BEST,
+    LAST_LOOK,
     LOOKS_PATH,
     claim_cells,
     claim_z,
@@ -253,6 +254,17 @@ def preset_entry(caps: pd.DataFrame, current: dict | None = None) -> str:
     return f"games_per_cell_by_cell: {json.dumps(by_game) if by_game else 'null'}"
 
 
+def next_look(record: Path = LOOKS_PATH) -> int:
+    """The number of the look to come after those in ``record`` (2 after stage 1); ValueError
+    past ``LAST_LOOK``, the design's last, fixed before the rerun."""
+    looks_so_far = recorded_looks(record)
+    look = int(looks_so_far["look"].max()) + 1 if len(looks_so_far) else 2
+    if look > LAST_LOOK:
+        raise ValueError(f"--adopt: look {LAST_LOOK} was the design's last ({record.name}); "
+                         "a claim still open is reported inconclusive")
+    return look
+
+
 def adopt(caps: pd.DataFrame, current: dict | None, preset: Path, record: Path = LOOKS_PATH) -> int:
     """Adopt a look's plan: replace ``preset``'s ``games_per_cell_by_cell`` line by
     ``preset_entry`` and append the look to ``record`` (``pimcts_looks.recorded_looks``: the
@@ -270,8 +282,7 @@ def adopt(caps: pd.DataFrame, current: dict | None, preset: Path, record: Path =
     if len(at) != 1:
         raise ValueError(f"preset: expected one games_per_cell_by_cell line in {preset}, found {len(at)}")
     lines[at[0]] = preset_entry(caps, current) + "\n"
-    looks_so_far = recorded_looks(record)
-    look = int(looks_so_far["look"].max()) + 1 if len(looks_so_far) else 2
+    look = next_look(record)
     rows = io.StringIO()
     csv.writer(rows, lineterminator="\n").writerows((look, g, c, n) for g, c, n in grown)
     text = record.read_text()
@@ -295,6 +306,11 @@ def main(argv=None) -> int:
     parser.add_argument("--adopt", action="store_true",
                         help="write that line into the tag preset; record the look (pimcts_tag_looks.csv)")
     args = parser.parse_args(argv)
+    if args.adopt:  # before any compute: a look past the last is refused in one line
+        try:
+            next_look(LOOKS_PATH)
+        except ValueError as error:
+            parser.error(str(error))
     cfg = config.load("pimcts_aggregation", "tag")
     folder = results_root() / "pimcts_aggregation" / "tag"
     played = pd.read_parquet(folder / "tournament.parquet")
