@@ -59,7 +59,7 @@ from infosets.papers.pimcts_aggregation import (
     tournament_tasks,
 )
 from infosets.papers.pimcts_cells import cell_label
-from infosets.papers.pimcts_looks import CEILING_HOURS, LAST_LOOK, recorded_looks
+from infosets.papers.pimcts_looks import CEILING_HOURS, LAST_LOOK, latest_look, recorded_looks
 
 COSTS_PATH = Path(__file__).with_name("pimcts_costs.csv")
 # The same measurement with TAG's own agents (``--tag-agents``), which the ``tag`` preset plays.
@@ -635,8 +635,7 @@ def _tag_ablation_progress(cfg, results, played: pd.DataFrame, ratio: float | No
         spent = float(results.provenance().get("cpu_seconds", 0.0)) / 3600
         head = (f"against the rerun's {CEILING_HOURS:g} CPU-hours: {spent:.1f} spent, {to_come:.1f} "
                 f"to come, about {CEILING_HOURS - spent - to_come:.1f}")
-        looks = recorded_looks()
-        if len(looks) and int(looks["look"].max()) >= LAST_LOOK:
+        if latest_look(recorded_looks()) >= LAST_LOOK:
             print(f"{head} unspent (look {LAST_LOOK}, the design's last, is adopted)")
         else:
             print(f"{head} left for the third look "

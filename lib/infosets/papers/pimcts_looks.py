@@ -56,6 +56,12 @@ def recorded_looks(path: Path = LOOKS_PATH) -> pd.DataFrame:
     return pd.read_csv(path, comment="#")
 
 
+def latest_look(record: pd.DataFrame) -> int:
+    """The number of the last look taken in ``record`` (``recorded_looks``): 1 when only stage
+    1 has been read; ``LAST_LOOK`` or more means the design has no look left."""
+    return int(record["look"].max()) if len(record) else 1
+
+
 def taken_sizes(game: str, cells, record: pd.DataFrame | None, first: int = FIRST_STAGE) -> list[int]:
     """The games a claim reading ``cells`` of ``game`` held at each look of ``record``
     (``recorded_looks``; None: no look after stage 1): ``first``, then at each recorded look the

@@ -65,6 +65,7 @@ from infosets.papers.pimcts_looks import (
     claim_cells,
     claim_z,
     crossing,
+    latest_look,
     look_sizes,
     per_game_claims,
     recorded_looks,
@@ -257,8 +258,7 @@ def preset_entry(caps: pd.DataFrame, current: dict | None = None) -> str:
 def next_look(record: Path = LOOKS_PATH) -> int:
     """The number of the look to come after those in ``record`` (2 after stage 1); ValueError
     past ``LAST_LOOK``, the design's last, fixed before the rerun."""
-    looks_so_far = recorded_looks(record)
-    look = int(looks_so_far["look"].max()) + 1 if len(looks_so_far) else 2
+    look = latest_look(recorded_looks(record)) + 1
     if look > LAST_LOOK:
         raise ValueError(f"--adopt: look {LAST_LOOK} was the design's last ({record.name}); "
                          "a claim still open is reported inconclusive")
