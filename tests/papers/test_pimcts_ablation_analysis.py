@@ -75,6 +75,22 @@ def test_the_ablation_figure_draws_the_played_conditions(figure_session):
     assert fig.get_supxlabel().startswith("win-rate difference against OL-MCTS (fraction of games")
 
 
+def test_the_ablation_panels_share_one_x_scale(figure_session):
+    """Games compare at a glance: a game with larger differences widens every panel's scale,
+    and each panel still labels it."""
+    results, ablation = _synthetic()
+    table = analysis.ablation_table(results, ablation, SPEC)
+    wide = table.copy()
+    wide["game"] = "other"
+    for col in ("is_minus_ol", "pi_minus_ol"):
+        wide[[col, f"{col}_lo", f"{col}_hi"]] *= 3
+    fig = analysis.plot_ablation(pd.concat([table, wide], ignore_index=True), figure_session)
+    first, second = fig.axes[:2]
+    assert first.get_xlim() == second.get_xlim()
+    assert first.get_xlim()[1] >= 3 * table["pi_minus_ol_hi"].max()
+    assert all(t.get_visible() for t in first.get_xticklabels())
+
+
 def test_a_preset_without_ablation_says_so_in_one_line(capsys, figure_session):
     figure_session.cfg = config.load("pimcts_aggregation", "smoke")
     results = pd.DataFrame(_scores({OL: [0, 1]}))

@@ -851,8 +851,9 @@ def save_ablation(results: pd.DataFrame, ablation: pd.DataFrame, session) -> pd.
 def plot_ablation(table: pd.DataFrame, session):
     """The ablation table as a figure: one panel per game, one row per condition played ("all
     on" at the top), IS-MCTS - OL-MCTS (circles) and PI-MCTS - OL-MCTS (squares) as win-rate
-    differences with their paired 95% intervals; each row's label gives n and the verdict of
-    "IS-MCTS matches or beats the PI-MCTS cell". Nothing for an empty table or None."""
+    differences with their paired 95% intervals, on one x scale for every panel so the games
+    compare at a glance; each row's label gives n and the verdict of "IS-MCTS matches or beats
+    the PI-MCTS cell". Nothing for an empty table or None."""
     import matplotlib.pyplot as plt
 
     if table is None or not len(table):
@@ -863,9 +864,10 @@ def plot_ablation(table: pd.DataFrame, session):
     games = list(dict.fromkeys(played["game"]))
     most = max(int((played["game"] == g).sum()) for g in games)
     fig, axes = plt.subplots(len(games), 1, figsize=(8, (0.55 * most + 1.3) * len(games)),
-                             layout="constrained", squeeze=False)
+                             layout="constrained", squeeze=False, sharex=True)
     axes = axes[:, 0]
     for ax, game in zip(axes, games):
+        ax.tick_params(labelbottom=True)  # every panel keeps its scale, shared or not
         part = played[played["game"] == game].reset_index(drop=True)
         y = -np.arange(len(part), dtype=float)
         for col, marker, shift, label in (("is_minus_ol", "o", 0.12, "IS-MCTS − OL-MCTS"),
