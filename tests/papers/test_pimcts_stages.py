@@ -354,6 +354,9 @@ def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
     assert looked["last_boundary"].between(1.6448, 1.6622).all()
     assert (looked["reaches_it"] == (looked["z"] >= looked["last_boundary"])).all()
     assert (looked["against"] == (looked["z"] <= -looked["last_boundary"])).all()
+    decided = looked["reaches_it"].astype(bool) & looked["verdict"].isin(["match", "mismatch"])
+    assert (frame.loc[decided.index[decided], "why"] == "decided: z reaches its boundary").all()
+    assert frame["why"].str.len().gt(0).all()
     assert pimcts_analysis.save_stage_looks(results, rates, Session(config.load(
         "pimcts_aggregation", "paper"))) is None
 
@@ -516,3 +519,35 @@ def test_a_claim_whose_z_falls_below_minus_its_boundary_is_decided_against_and_n
     assert not table.loc[short.claim, "against"] and not table.loc[short.claim, "decided"]
     plan = ps.fund(table.reset_index(), per_cell, hours_left=100.0)
     assert list(plan["claim"]) == [short.claim] and plan["funded"].all()
+
+
+def test_each_claim_says_why_it_is_decided_or_still_open():
+    """Issue 56: no per-game claim inconclusive for want of power unless the plan says why.
+    One hand-made row per case: decided, settled by z but inconclusive on the claim's own
+    test, decided against, the futility stop on an inconclusive claim, no size to plan for,
+    grown and still short, never grown (priced by the own-cells plan), and no look."""
+    rows = [  # claim, verdict, looks, z, reaches_it, against
+        ("a, B=1: gain", "match", "60", 3.0, True, False),
+        ("b, B=1: gain", "inconclusive", "60", 1.8, True, False),
+        ("c, B=1: IS-MCTS", "mismatch", "1428", -6.3, False, True),
+        ("d, B=1: no gap", "inconclusive", "60", -1.7, False, True),
+        ("e, B=1: peak", "inconclusive", "60", 0.4, False, False),
+        ("f, B=1: gain", "inconclusive", "60, 1260", 1.0, False, False),
+        ("g, B=1: loss", "inconclusive", "60", -0.5, False, False),
+        ("h, B=2: gain", "not run", "60", float("nan"), None, None),
+    ]
+    last = pd.DataFrame(rows, columns=["claim", "verdict", "looks", "z", "reaches_it", "against"])
+    sized = [Claim(text, "paper", 0.0, verdict, n_for_80_power=500)
+             for text, verdict, *_ in rows if not text.startswith("e")]
+    own = pd.DataFrame({"claim": ["g, B=1: loss"], "power_now": [0.2],
+                        "games_per_cell_for_80": [5400], "cpu_hours_to_80": [28.76]})
+    why = ps.why_open(last, own, sized).tolist()
+    assert why[0] == "decided: z reaches its boundary"
+    assert why[1].startswith("not grown: z reaches its boundary") and "inconclusive" in why[1]
+    assert why[2] == "decided against: z at or below minus its boundary"
+    assert "futility stop" in why[3] and why[3].startswith("not grown")
+    assert why[4] == "open: the paper states no size, so no games were planned for power"
+    assert why[5] == "open: looked at on 60, 1260 games a cell, z short of its boundary"
+    assert why[6].startswith("open, never grown: one more look would need 5,400 games a cell, "
+                             "28.8 CPU-hours")
+    assert why[7].startswith("no look")

@@ -535,14 +535,20 @@ def claims(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame:
 def save_stage_looks(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame | None:
     """The staged design's reading of the claims (``pimcts_looks.last_looks``: each per-game
     claim's z against the boundary of its last look, the looks after stage 1 as
-    ``pimcts_tag_looks.csv`` records them), saved as ``claims_stage_looks``, for a
-    preset whose cells grow in stages (per-cell caps, ``games_per_cell_by_cell``: the ``tag``
-    rerun); None for a preset that plays one size."""
+    ``pimcts_tag_looks.csv`` records them) and why it is decided or still open
+    (``pimcts_stages.why_open``: for a claim never grown, what one more look would cost),
+    saved as ``claims_stage_looks``, for a preset whose cells grow in stages (per-cell caps,
+    ``games_per_cell_by_cell``: the ``tag`` rerun); None for a preset that plays one size."""
+    from infosets.papers import pimcts_stages
+
     if not session.cfg.get("games_per_cell_by_cell"):
         return None
     records = pimcts_claims.build(results, rates, claim_runs(results, session.cfg))
     staged = {g: main_budget(session.cfg, g) for g in dict.fromkeys(results["game"])}
-    frame = pimcts_looks.last_looks(records, results, staged, pimcts_looks.recorded_looks())
+    record = pimcts_looks.recorded_looks()
+    frame = pimcts_looks.last_looks(records, results, staged, record)
+    frame["why"] = pimcts_stages.why_open(
+        frame, pimcts_stages.plans(results, session.cfg, record)["own"], records)
     session.save_table(frame, "claims_stage_looks",
                        paper_ref="ours: the staged design's last looks (docs/tag_agents.md)")
     return frame

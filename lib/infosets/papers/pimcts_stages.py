@@ -31,7 +31,8 @@ ceiling (``fund``), twice: with a game's cells growing together (what the preset
 ``games_per_cell_by_game`` can ask for) and with each claim's own cells growing (per-cell caps,
 ``funded_caps``), and so says which claims stay short of 80% power and what they would cost.
 It runs nothing (``--adopt`` writes the preset's caps and the look's record), and no results
-key covers it.
+key covers it. For the report, ``why_open`` says of each claim at its last look why it is
+decided or still open, pricing a claim never grown with the same plan (``plans``).
 
 The looks themselves (stage sizes, each claim's z rebuilt from its interval, the boundaries)
 are ``pimcts_looks``'.
@@ -291,10 +292,75 @@ def adopt(caps: pd.DataFrame, current: dict | None, preset: Path, record: Path =
     return look
 
 
+def plans(played: pd.DataFrame, cfg, record: pd.DataFrame | None = None) -> dict:
+    """The planner's reading of the tournament ``played`` (the committed ``tag`` table) under
+    ``cfg``: each game's Fig. 1 budget only (Fig. 2's slice is played at one size), the looks
+    taken as ``record`` (``recorded_looks``) gives them. Returns ``costs`` (``game_costs``),
+    ``per_cell`` (``cell_costs``), ``together`` and ``own`` (``looks`` with a game's cells
+    growing together, and with only each claim's own cells growing)."""
+    from infosets.papers import pimcts_analysis, pimcts_claims
+
+    results = played[played["budget"] == played["game"].map(lambda g: pimcts_analysis.main_budget(cfg, g))]
+    costs, per_cell = game_costs(results, planned_games(cfg)), cell_costs(results)
+    done = results[results["game"].isin(costs[costs["complete"]]["game"])]
+    claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
+                                 pimcts_analysis.claim_runs(done, cfg))
+    cells, selected, taken_together, taken_own = {}, {}, {}, {}
+    for claim, (game, _), table in per_game_claims(claims, done):
+        cells[claim.claim] = claim_cells(claim, table)
+        taken_together[claim.claim] = taken_sizes(game, tuple(table.columns), record)
+        taken_own[claim.claim] = taken_sizes(game, cells[claim.claim], record)
+        if claim.claim.endswith(IS_VS_BEST):
+            selected[claim.claim] = len(pimcts_claims.selection_deals(table))
+    return {"costs": costs, "per_cell": per_cell,
+            "together": looks(claims, costs, int(cfg["block_size"]), taken=taken_together),
+            "own": looks(claims, costs, int(cfg["block_size"]), cells, per_cell, selected, taken_own)}
+
+
+def why_open(last: pd.DataFrame, own: pd.DataFrame, claims: list[Claim]) -> pd.Series:
+    """Why each claim of ``last`` (``pimcts_looks.last_looks``) is decided or still open at its
+    last look, one sentence a row, for the report (issue 56: no claim inconclusive for want of
+    power unless the plan says why). The design decides on z, the claims table on each claim's
+    own test, so a claim whose z settled it for the planner can still read inconclusive: the
+    row says so. An open claim either had no size to plan for (the paper
+    states none: the peak rows), or was looked at more than once (its cells grew) and still
+    falls short of its boundary, or was never grown: the looks fund the cheapest open claims
+    first within the rerun's CPU-hours, and the planner's price of one more look, from ``own``
+    (``plans``' own-cells ``looks``, on the games played now), says what it would cost.
+    ``claims``: the claims ``last`` reads (a claim without ``n_for_80_power`` has no size)."""
+    price = own.set_index("claim") if len(own) else pd.DataFrame()
+    sized = {c.claim for c in claims if c.n_for_80_power is not None and np.isfinite(c.n_for_80_power)}
+    reasons = []
+    for row in last.itertuples():
+        plan = price.loc[row.claim] if row.claim in price.index else None
+        settled = row.verdict in ("match", "mismatch")
+        if row.reaches_it is True:
+            reasons.append("decided: z reaches its boundary" if settled else
+                           "not grown: z reaches its boundary, but the claim's own test (its "
+                           "stated size, or Holm over its cells) stays inconclusive")
+        elif row.against is True:
+            reasons.append("decided against: z at or below minus its boundary" if settled else
+                           "not grown: z at or below minus its boundary (the design's futility "
+                           "stop); the claim's own test stays inconclusive")
+        elif row.z != row.z or row.reaches_it is None:
+            reasons.append("no look: no interval, or no game past its selection yet")
+        elif row.claim not in sized:
+            reasons.append("open: the paper states no size, so no games were planned for power")
+        elif len(row.looks.split(", ")) > 1:
+            reasons.append(f"open: looked at on {row.looks} games a cell, z short of its boundary")
+        elif plan is None:
+            reasons.append("open: its game's stage is still being played (no plan yet)")
+        else:
+            reasons.append(f"open, never grown: one more look would need "
+                           f"{int(plan['games_per_cell_for_80']):,} games a cell, "
+                           f"{float(plan['cpu_hours_to_80']):.1f} CPU-hours; the looks funded "
+                           f"cheaper claims first within the rerun's {CEILING_HOURS:g}")
+    return pd.Series(reasons, index=last.index, name="why", dtype=object)
+
+
 def main(argv=None) -> int:
     from infosets.experiments import config
     from infosets.experiments.committed import results_root
-    from infosets.papers import pimcts_analysis, pimcts_claims
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ceiling", type=float, default=CEILING_HOURS, help="CPU-hours of the whole rerun")
@@ -313,23 +379,8 @@ def main(argv=None) -> int:
             parser.error(str(error))
     cfg = config.load("pimcts_aggregation", "tag")
     folder = results_root() / "pimcts_aggregation" / "tag"
-    played = pd.read_parquet(folder / "tournament.parquet")
-    # the stages grow each game's Fig. 1 budget; Fig. 2's slice is played at one size
-    results = played[played["budget"] == played["game"].map(lambda g: pimcts_analysis.main_budget(cfg, g))]
-    costs, per_cell = game_costs(results, planned_games(cfg)), cell_costs(results)
-    done = results[results["game"].isin(costs[costs["complete"]]["game"])]
-    claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
-                                 pimcts_analysis.claim_runs(done, cfg))
-    record = recorded_looks()
-    cells, selected, taken_together, taken_own = {}, {}, {}, {}
-    for claim, (game, _), table in per_game_claims(claims, done):
-        cells[claim.claim] = claim_cells(claim, table)
-        taken_together[claim.claim] = taken_sizes(game, tuple(table.columns), record)
-        taken_own[claim.claim] = taken_sizes(game, cells[claim.claim], record)
-        if claim.claim.endswith(IS_VS_BEST):
-            selected[claim.claim] = len(pimcts_claims.selection_deals(table))
-    together = looks(claims, costs, int(cfg["block_size"]), taken=taken_together)
-    own = looks(claims, costs, int(cfg["block_size"]), cells, per_cell, selected, taken_own)
+    plan = plans(pd.read_parquet(folder / "tournament.parquet"), cfg, recorded_looks())
+    costs, per_cell, together, own = plan["costs"], plan["per_cell"], plan["together"], plan["own"]
     provenance = pd.read_json(folder / "PROVENANCE.json", typ="series")
     spent = float(provenance["cpu_seconds"]) / 3600
     left = args.ceiling - spent - args.committed_hours
