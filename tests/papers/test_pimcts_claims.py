@@ -656,7 +656,11 @@ def test_one_control_cell_of_sixteen_outside_its_interval_is_chance_not_a_broken
     claim = pc.control_claim(rates, run)
     assert claim.ours.startswith("15/16") and claim.verdict == "match"
     rates, run = _control_rates([(0.25, 32, 4)] * 15 + [(0.75, 200, 4)])
-    assert pc.control_claim(rates, run).verdict == "mismatch"
+    claim = pc.control_claim(rates, run)
+    assert claim.verdict == "mismatch"
+    # the note names the cell that rejects, so a reader can find it without the rates table
+    assert claim.note == ("1 cell(s) reject after Holm: g15 B=100: 0.750 of 200 games "
+                          "(1/players 0.250, Holm-adjusted p 0.00)")
 
 
 def test_games_per_cell_can_be_set_per_cell():

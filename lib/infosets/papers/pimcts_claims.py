@@ -861,7 +861,8 @@ def control_claim(rates: pd.DataFrame, run: list[dict]) -> Claim:
 
     Each (game, budget) cell's win rate is tested against 1/players with the score test behind
     its Wilson interval (z = (rate - 1/players) / sqrt(p (1 - p) / n)); the row is a mismatch
-    only if a cell still rejects after Holm over the cells. Without the correction one of 16
+    only if a cell still rejects after Holm over the cells, and its note names each such cell
+    with its rate, games and adjusted p. Without the correction one of 16
     sound cells misses its 95% interval with probability 1 - 0.95^16 = 0.56."""
     ctrl = rates[(rates["agent"] == "olmcts") &
                  rates["game"].isin([r["game"] for r in run])]
@@ -871,11 +872,14 @@ def control_claim(rates: pd.DataFrame, run: list[dict]) -> Claim:
     adjusted = stats.holm([stats.normal_pvalue(float(v)) for v in z]) if len(ctrl) else np.array([])
     rejected = int((adjusted < 0.05).sum())
     smallest = f"; smallest Holm-adjusted p {adjusted.min():.2f}" if len(ctrl) else ""
+    named = "; ".join(f"{r.game} B={int(r.budget)}: {r.win_rate:.3f} of {int(r.n)} games "
+                      f"(1/players {r.baseline:.3f}, Holm-adjusted p {p:.2f})"
+                      for r, p in zip(ctrl.itertuples(), adjusted) if p < 0.05)
     return Claim("control: OL-MCTS focus vs OL-MCTS wins 1/players", "by construction",
                  f"{inside}/{len(ctrl)} (game, budget) cells contain 1/players{smallest}",
                  "match" if rejected == 0 else "mismatch",
                  n=int(ctrl["n"].min()) if len(ctrl) else None,
                  test="score test of each control cell against 1/players (two-sided), Holm over "
                       "the cells",
-                 note=(f"{rejected} cell(s) reject after Holm" if rejected else
+                 note=(f"{rejected} cell(s) reject after Holm: {named}" if rejected else
                        "a cell outside its 95% interval is expected by chance among many"))
