@@ -322,11 +322,11 @@ def why_open(last: pd.DataFrame, own: pd.DataFrame, claims: list[Claim]) -> pd.S
     last look, one sentence a row, for the report (issue 56: no claim inconclusive for want of
     power unless the plan says why). The design decides on z, the claims table on each claim's
     own test, so a claim whose z settled it for the planner can still read inconclusive: the
-    row says so. An open claim either had no size to plan for (the paper
-    states none: the peak rows), or was looked at more than once (its cells grew) and still
-    falls short of its boundary, or was never grown: the looks fund the cheapest open claims
-    first within the rerun's CPU-hours, and the planner's price of one more look, from ``own``
-    (``plans``' own-cells ``looks``, on the games played now), says what it would cost.
+    row says so. An open claim either had no size to plan for (the paper states none: the peak
+    rows), or was looked at more than once (its cells grew) and still falls short of its
+    boundary, or was never grown: the looks fund the cheapest open claims first within the
+    rerun's CPU-hours, and the planner's price of one more look, from ``own`` (``plans``'
+    own-cells ``looks``, on the games played now), says what it would cost.
     ``claims``: the claims ``last`` reads (a claim without ``n_for_80_power`` has no size)."""
     price = own.set_index("claim") if len(own) else pd.DataFrame()
     sized = {c.claim for c in claims if c.n_for_80_power is not None and np.isfinite(c.n_for_80_power)}
