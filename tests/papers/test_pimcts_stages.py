@@ -346,7 +346,7 @@ def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
     results = results[results["game"].isin(["tic_tac_toe", "hearts"])]
     rates = pimcts_analysis.win_rates(results)
     tag = Session(config.load("pimcts_aggregation", "tag"))
-    frame = pimcts_analysis.save_stage_looks(results, rates, tag)
+    frame = ps.save_stage_looks(results, rates, tag)
     assert saved["claims_stage_looks"] is frame
     assert set(frame["claim"].str.split(",").str[0]) == {"tic_tac_toe", "hearts"}
     looked = frame.dropna(subset=["z"])
@@ -357,7 +357,7 @@ def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
     decided = looked["reaches_it"].astype(bool) & looked["verdict"].isin(["match", "mismatch"])
     assert (frame.loc[decided.index[decided], "why"] == "decided: z reaches its boundary").all()
     assert frame["why"].str.len().gt(0).all()
-    assert pimcts_analysis.save_stage_looks(results, rates, Session(config.load(
+    assert ps.save_stage_looks(results, rates, Session(config.load(
         "pimcts_aggregation", "paper"))) is None
 
 

@@ -532,28 +532,6 @@ def claims(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame:
     return save_claims(records, session, paper_ref="Sec. VI claims")
 
 
-def save_stage_looks(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame | None:
-    """The staged design's reading of the claims (``pimcts_looks.last_looks``: each per-game
-    claim's z against the boundary of its last look, the looks after stage 1 as
-    ``pimcts_tag_looks.csv`` records them) and why it is decided or still open
-    (``pimcts_stages.why_open``: for a claim never grown, what one more look would cost),
-    saved as ``claims_stage_looks``, for a preset whose cells grow in stages (per-cell caps,
-    ``games_per_cell_by_cell``: the ``tag`` rerun); None for a preset that plays one size."""
-    from infosets.papers import pimcts_stages
-
-    if not session.cfg.get("games_per_cell_by_cell"):
-        return None
-    records = pimcts_claims.build(results, rates, claim_runs(results, session.cfg))
-    staged = {g: main_budget(session.cfg, g) for g in dict.fromkeys(results["game"])}
-    record = pimcts_looks.recorded_looks()
-    frame = pimcts_looks.last_looks(records, results, staged, record)
-    frame["why"] = pimcts_stages.why_open(
-        frame, pimcts_stages.plans(results, session.cfg, record)["own"], records)
-    session.save_table(frame, "claims_stage_looks",
-                       paper_ref="ours: the staged design's last looks (docs/tag_agents.md)")
-    return frame
-
-
 def gain_table(results: pd.DataFrame, cfg, games) -> pd.DataFrame:
     """Per game (at its main budget) and D > 1 cell: the paired gain over the OL-MCTS control
     on the same deals, its t 95% interval, and the two-sided p-value Holm-adjusted over the

@@ -66,6 +66,7 @@ from infosets.papers.pimcts_looks import (
     claim_cells,
     claim_z,
     crossing,
+    last_looks,
     latest_look,
     look_sizes,
     per_game_claims,
@@ -356,6 +357,28 @@ def why_open(last: pd.DataFrame, own: pd.DataFrame, claims: list[Claim]) -> pd.S
                            f"{float(plan['cpu_hours_to_80']):.1f} CPU-hours; the looks funded "
                            f"cheaper claims first within the rerun's {CEILING_HOURS:g}")
     return pd.Series(reasons, index=last.index, name="why", dtype=object)
+
+
+def save_stage_looks(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.DataFrame | None:
+    """The staged design's reading of the claims (``pimcts_looks.last_looks``: each per-game
+    claim's z against the boundary of its last look, the looks after stage 1 as
+    ``pimcts_tag_looks.csv`` records them) and why it is decided or still open
+    (``why_open``: for a claim never grown, what one more look would cost),
+    saved as ``claims_stage_looks``, for a preset whose cells grow in stages (per-cell caps,
+    ``games_per_cell_by_cell``: the ``tag`` rerun); None for a preset that plays one size."""
+    from infosets.papers import pimcts_analysis, pimcts_claims
+
+    if not session.cfg.get("games_per_cell_by_cell"):
+        return None
+    records = pimcts_claims.build(results, rates, pimcts_analysis.claim_runs(results, session.cfg))
+    staged = {g: pimcts_analysis.main_budget(session.cfg, g) for g in dict.fromkeys(results["game"])}
+    record = recorded_looks()
+    frame = last_looks(records, results, staged, record)
+    frame["why"] = why_open(
+        frame, plans(results, session.cfg, record)["own"], records)
+    session.save_table(frame, "claims_stage_looks",
+                       paper_ref="ours: the staged design's last looks (docs/tag_agents.md)")
+    return frame
 
 
 def main(argv=None) -> int:
