@@ -54,6 +54,15 @@ def test_pimcts_aggregation_smoke(tmp_path):
     for name in ("Hearts", "Stratego", "Poker", "Colt Express", "Monopoly Deal", "7 Wonders"):
         row = not_run[not_run["claim"].str.startswith(name)]
         assert len(row) == 1 and row["note"].iloc[0]
+    # each paper game's agents against the baseline: the smoke run's two paper games, the
+    # IS-MCTS verdict the claims table's own
+    by_game = run.table("agents_vs_baseline")
+    assert list(by_game["game"]) == ["tic_tac_toe", "sushi_go(players=3)"]
+    assert "agents_vs_baseline.png" in names
+    for game, verdict in zip(by_game["game"], by_game["is_vs_best_pi"]):
+        row = claims[claims["claim"].str.startswith(f"{game}, ")
+                     & claims["claim"].str.contains("IS-MCTS matches or beats")]
+        assert list(row["verdict"]) == [verdict]
     settings = run.table("mcts_settings")
     assert len(settings) == 13 and settings["tag_file"].str.startswith("json/players/").all()
     assert "cpu_s_per_game" not in rates.columns  # measured times live in timing/

@@ -730,21 +730,23 @@ ABLATION_COLUMNS = ["game", "budget", "condition", "switched", "pimcts_cell", "n
 NO_ABLATION = f"This preset runs no ablation (ablation_games is empty): no ablation table, {NO_FIGURE}."
 
 
-def _side(lo: float, hi: float) -> str:
+def interval_side(lo: float, hi: float) -> str:
     """Where a difference's 95% interval lies: "above" 0, "below" 0, else "inconclusive"."""
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return "inconclusive"
     return "above" if lo > 0 else "below" if hi < 0 else "inconclusive"
 
 
-def _ablation_difference(table: pd.DataFrame, a: str, b: str) -> tuple[dict, str]:
-    """Cell ``a`` minus cell ``b`` on the pairs of ``table``, with the claims' paired t 95%
-    interval over the widest unit (``pimcts_claims._widest_unit``), and that unit."""
+def paired_gap(table: pd.DataFrame, a: str, b: str) -> tuple[dict, str]:
+    """Cell ``a`` minus cell ``b`` on the pairs of ``table`` (``pimcts_claims.paired_scores``),
+    with the claims' paired t 95% interval over the widest unit (``pimcts_claims._widest_unit``),
+    the number of those units (``n``), and the unit."""
     d, unit = pimcts_claims._widest_unit(pimcts_claims._paired_series(table, a, b))
     if len(d) < 2:
-        return {"value": float(np.mean(d)) if len(d) else np.nan, "lo": np.nan, "hi": np.nan}, unit
+        return {"value": float(np.mean(d)) if len(d) else np.nan, "lo": np.nan, "hi": np.nan,
+                "n": len(d)}, unit
     est, _ = pimcts_claims.paired_test(d)
-    return {"value": est.value, "lo": est.lo, "hi": est.hi}, unit
+    return {"value": est.value, "lo": est.lo, "hi": est.hi, "n": len(d)}, unit
 
 
 def ablation_condition(sub: pd.DataFrame, pi: str) -> dict:
@@ -763,11 +765,11 @@ def ablation_condition(sub: pd.DataFrame, pi: str) -> dict:
     units = []
     for name, (a, b) in (("is_minus_ol", ("IS-MCTS", "control")),
                          ("pi_minus_ol", (pi, "control")), ("is_minus_pi", ("IS-MCTS", pi))):
-        est, unit = _ablation_difference(table, a, b)
+        est, unit = paired_gap(table, a, b)
         out.update({name: est["value"], f"{name}_lo": est["lo"], f"{name}_hi": est["hi"]})
         units.append(f"{name}: {unit}")
-    out["is_vs_ol"] = _side(out["is_minus_ol_lo"], out["is_minus_ol_hi"])
-    out["pi_vs_ol"] = _side(out["pi_minus_ol_lo"], out["pi_minus_ol_hi"])
+    out["is_vs_ol"] = interval_side(out["is_minus_ol_lo"], out["is_minus_ol_hi"])
+    out["pi_vs_ol"] = interval_side(out["pi_minus_ol_lo"], out["pi_minus_ol_hi"])
     d, _ = pimcts_claims._widest_unit(pimcts_claims._paired_series(table, "IS-MCTS", pi))
     out["verdict"] = pimcts_claims.noninferiority(d)[1] if len(d) >= 2 else "inconclusive"
     out.update({"n": len(table), "deals": table.index.get_level_values("deal").nunique(),

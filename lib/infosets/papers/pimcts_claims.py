@@ -386,6 +386,14 @@ def best_pi_cell(table: pd.DataFrame, select: pd.DataFrame | None = None) -> str
     return max(pi_cells(table), key=lambda c: select[c].mean() if select[c].notna().any() else -1.0)
 
 
+def chosen_and_tested(table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+    """The best PI-MCTS cell, chosen on ``selection_deals(table)`` (``best_pi_cell``), and the
+    rows of ``table`` it is tested on: every deal the choice did not read (no winner's curse)."""
+    select = selection_deals(table)
+    test = table[~table.index.get_level_values("deal").isin(select.index.get_level_values("deal"))]
+    return best_pi_cell(table, select), test
+
+
 SELECT_THEN_TEST = ("best PI cell chosen on the even deals every cell played, one-sided paired "
                     "non-inferiority test on every other deal both played (the odd deals while "
                     "every cell holds the same)")
@@ -393,14 +401,12 @@ SELECT_THEN_TEST = ("best PI cell chosen on the even deals every cell played, on
 
 def ismcts_vs_best_pi(table, game, budget, players) -> Claim | None:
     """IS-MCTS is at least as good as the best PI-MCTS cell: best cell chosen on the even
-    deals every cell played (``selection_deals``, ``best_pi_cell``), non-inferiority (margin
+    deals every cell played (``chosen_and_tested``), non-inferiority (margin
     ``MARGIN``) on every other deal both played (the odd deals when the cells hold the same)."""
     cells = pi_cells(table)
     if "IS-MCTS" not in table.columns or not cells:
         return None
-    select = selection_deals(table)
-    test = table[~table.index.get_level_values("deal").isin(select.index.get_level_values("deal"))]
-    best = best_pi_cell(table, select)
+    best, test = chosen_and_tested(table)
     d, unit = _widest_unit(_paired_series(test, "IS-MCTS", best))
     claim = f"{game}, B={budget}: IS-MCTS matches or beats the best PI-MCTS"
     if len(d) < 2:
