@@ -160,3 +160,32 @@ def test_a_claims_file_with_both_paper_columns_shows_the_papers_statement(tmp_pa
                   "paper": ["up to 10x", "drop 16.6 points"], "paper_value": ["", "0.166"],
                   "ours": ["3.72", "0.022"], "verdict": ["mismatch", "mismatch"]}).to_csv(path, index=False)
     assert rt.read_claims(path)["paper"].tolist() == ["up to 10x", "drop 16.6 points"]
+
+
+def test_a_further_committed_preset_gets_a_column_its_rows_and_its_report(tmp_path):
+    """pimcts_aggregation's ``tag`` run (TAG's own agents, issue 56) is committed beside the
+    default and paper presets: the README counts it in a column of its own (absent while no
+    paper has such a run), docs/results.md lists its claims after the paper preset's."""
+    frame = pd.DataFrame({"claim": ["a", "b"], "paper": ["1", "2"], "ours": ["1", "5"],
+                          "ci95": ["", ""], "verdict": ["match", "mismatch"]})
+    root = _checkout(tmp_path, {"pimcts_aggregation": frame, "belote_ismcts": frame})
+    assert rt.presets(root) == rt.PRESETS and "further presets" not in rt.render(root)
+    for preset, verdicts in (("paper", ["match", "match"]), ("tag", ["inconclusive", "match"])):
+        (root / "figures" / "pimcts_aggregation" / preset).mkdir()
+        frame.assign(verdict=verdicts).to_csv(
+            root / "figures" / "pimcts_aggregation" / preset / "claims.csv", index=False)
+    (root / "reports").mkdir()
+    (root / "reports" / "pimcts_aggregation.tag.html").write_text("<html></html>")
+    assert rt.presets(root) == ("default", "paper", "tag")
+    block = rt.render(root)
+    assert "| default preset: match / mismatch / inconclusive / not run | paper preset | " \
+           "further presets | read |\n|---|---|---|---|---|" in block
+    assert ("| 1 / 1 / 0 / 0 | 2 / 0 / 0 / 0 | `tag` (TAG's own agents): 1 / 0 / 1 / 0 | "
+            "[claims](docs/results.md#pimcts_aggregation) · reports: "
+            "[tag](reports/pimcts_aggregation.tag.html) |") in block
+    assert "| 1 / 1 / 0 / 0 | not run yet |  | [claims](docs/results.md#belote_ismcts) |" in block
+    page = rt.render_results(root)
+    assert "| [pimcts_aggregation](#pimcts_aggregation) | tag | 2 | 1 | 0 | 1 | 0 |" in page
+    paper_at, tag_at = (page.index(f"### pimcts_aggregation at the {p} preset")
+                        for p in ("paper", "tag"))
+    assert paper_at < tag_at
