@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from infosets import sequential
 from infosets.sequential import alpha_spent, boundaries, crossed
 
 
@@ -65,3 +66,14 @@ def test_five_looks_match_the_published_constants():
     assert boundaries([0.2, 0.4, 0.6, 0.8, 1.0], alpha=0.025) == pytest.approx(
         [4.8769, 3.3569, 2.6803, 2.2898, 2.0310], abs=2e-4
     )
+
+
+def test_a_look_sequence_is_computed_once_and_its_caller_gets_its_own_list():
+    """The planner asks for the same looks for many claims: the second ask is the cache's,
+    equal to the first whatever the sequence's type, and a caller's edit cannot reach it."""
+    sequential._boundaries.cache_clear()
+    first = sequential.boundaries([0.25, 0.5, 1.0])
+    first[0] = 99.0
+    again = sequential.boundaries(np.array([0.25, 0.5, 1.0]))
+    assert again[0] != 99.0 and again == sequential.boundaries((0.25, 0.5, 1.0))
+    assert sequential._boundaries.cache_info().misses == 1

@@ -62,6 +62,14 @@ def _check_fractions(fractions: Sequence[float]) -> np.ndarray:
 
 
 GRID = 2001  # points of the continuation density (trapezoid rule): boundaries to about 1e-5
+_SQRT_2PI = np.sqrt(2 * np.pi)
+
+
+def _normal_density(x: np.ndarray) -> np.ndarray:
+    """The standard normal density, by scipy's own formula (``stats.norm.pdf`` gives the same
+    bits) without its argument checks, which cost three times the arithmetic on the
+    GRID x GRID kernel of every look."""
+    return np.exp(-(x**2) / 2.0) / _SQRT_2PI
 
 
 def _grid(upper: float, sd: float) -> np.ndarray:
@@ -87,9 +95,16 @@ def boundaries(fractions: Sequence[float], alpha: float = 0.05, kind: str = "obr
     Computed by Armitage, McPherson and Rowe's recursion (J. R. Stat. Soc. A 132, 1969) on the
     score scale S_k = Z_k sqrt(t_k), a Brownian motion: the sub-density of S_k on the paths that
     have not stopped is propagated look to look by a Gaussian kernel, and each boundary solves
-    its share of the spent alpha against that density."""
+    its share of the spent alpha against that density. Cached by look sequence: a plan asks
+    for the same one for many claims (each call costs seconds: a GRID x GRID kernel a look)."""
     t = _check_fractions(fractions)
     alpha_spent(1.0, alpha, kind)  # validates alpha and kind
+    return list(_boundaries(tuple(float(x) for x in t), float(alpha), kind))
+
+
+@lru_cache(maxsize=256)
+def _boundaries(t: tuple[float, ...], alpha: float, kind: str) -> tuple[float, ...]:
+    """``boundaries`` of checked fractions ``t``, as a tuple (the cache's values never change)."""
     bounds: list[float] = []
     spent_before, previous_t = 0.0, 0.0
     points = weights = density = None  # sub-density of S on the paths still running
@@ -107,14 +122,14 @@ def boundaries(fractions: Sequence[float], alpha: float = 0.05, kind: str = "obr
         upper = min(c, 12.0) * math.sqrt(fraction)
         new_points = _grid(upper, math.sqrt(fraction))
         if density is None:
-            new_density = stats.norm.pdf(new_points / step_sd) / step_sd
+            new_density = _normal_density(new_points / step_sd) / step_sd
         else:
-            kernel = stats.norm.pdf((new_points[:, None] - points[None, :]) / step_sd) / step_sd
+            kernel = _normal_density((new_points[:, None] - points[None, :]) / step_sd) / step_sd
             new_density = kernel @ (weights * density)
         points, density, previous_t = new_points, new_density, fraction
         weights = np.full(GRID, points[1] - points[0])
         weights[[0, -1]] /= 2.0
-    return bounds
+    return tuple(bounds)
 
 
 def crossed(z_values: Sequence[float], bounds: Sequence[float]) -> int | None:
