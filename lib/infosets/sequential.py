@@ -96,7 +96,8 @@ def boundaries(fractions: Sequence[float], alpha: float = 0.05, kind: str = "obr
     score scale S_k = Z_k sqrt(t_k), a Brownian motion: the sub-density of S_k on the paths that
     have not stopped is propagated look to look by a Gaussian kernel, and each boundary solves
     its share of the spent alpha against that density. Cached by look sequence: a plan asks
-    for the same one for many claims (each call costs seconds: a GRID x GRID kernel a look)."""
+    for the same one for many claims (each sequence costs about 0.3 CPU-s: a GRID x GRID
+    kernel a look)."""
     t = _check_fractions(fractions)
     alpha_spent(1.0, alpha, kind)  # validates alpha and kind
     return list(_boundaries(tuple(float(x) for x in t), float(alpha), kind))
