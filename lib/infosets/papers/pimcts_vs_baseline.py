@@ -55,7 +55,7 @@ def game_row(results: pd.DataFrame, game: str, budget: int) -> dict | None:
         "game": game, "budget": budget, "players": players, "paper_reading": reading or "",
         "paper_pi_gain_lo": gain[0] if gain else np.nan,
         "paper_pi_gain_hi": gain[1] if gain else np.nan,
-        "is_vs_ol": "not run", "pi_vs_ol": "", "is_vs_best_pi": "not run", "pimcts_cell": ""}
+        "is_vs_ol": "not run", "is_vs_best_pi": "not run"}
     notes = []
     best, test = pimcts_claims.chosen_and_tested(table)
     pi, unit = pimcts_analysis.paired_gap(test, best, "control")
