@@ -16,6 +16,16 @@ from infosets.papers import pimcts_vs_baseline as vs_baseline
 
 matplotlib.use("Agg")
 
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each figure test closes what it drew, so a worker's later tests do not meet
+    matplotlib's more-than-20-open-figures warning."""
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
 OL, IS = ("olmcts", 1, "none"), ("ismcts", 0, "none")
 BEST_ON_EVEN, BEST_ON_ODD = ("pimcts", 10, "AverageValue"), ("pimcts", 3, "TotalVisits")
 # four deals of two seat rotations, game i = (deal i // 2, rotation i % 2)
