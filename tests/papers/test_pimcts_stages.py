@@ -324,15 +324,19 @@ def test_the_last_look_reads_a_grown_claim_against_the_boundary_of_two_looks():
     assert once["looks"] == "120" and once["last_boundary"] == pytest.approx(1.645, abs=1e-3)
 
 
-def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
+def test_the_tag_report_reads_its_committed_games_at_their_last_looks(monkeypatch):
     """``save_stage_looks`` on the tag rerun's committed tournament (whatever stage it has
     reached), as the notebook calls it: one row per per-game claim of the games it holds, a z
     and a boundary between the fixed sample's 1.645 and 1.662 for each row with an interval,
-    saved as ``claims_stage_looks``; nothing for a preset that plays one size."""
+    saved as ``claims_stage_looks``; nothing for a preset that plays one size. Hearts' Fig. 2
+    row (B = 10,000, one size) says so and what power would cost, and the planner prices no
+    Fig. 2 row (it priced them with the game's Fig. 1 cells: 1,428 games, 0.0 CPU-hours)."""
     from infosets.experiments import config
     from infosets.papers import pimcts_analysis
 
-    saved = {}
+    saved, planned = {}, {}
+    plans = ps.plans
+    monkeypatch.setattr(ps, "plans", lambda *a, **k: planned.setdefault("plan", plans(*a, **k)))
 
     class Session:
         def __init__(self, cfg):
@@ -357,6 +361,12 @@ def test_the_tag_report_reads_its_committed_games_at_their_last_looks():
     decided = looked["reaches_it"].astype(bool) & looked["verdict"].isin(["match", "mismatch"])
     assert (frame.loc[decided.index[decided], "why"] == "decided: z reaches its boundary").all()
     assert frame["why"].str.len().gt(0).all()
+    assert not planned["plan"]["own"]["claim"].str.contains("B=10000").any()
+    fig2 = frame.set_index("claim").loc["hearts, B=10000: PI-MCTS beats OL-MCTS by 10%"]
+    assert fig2["games_per_cell"] == 60 and fig2["looks"] == "60"
+    if fig2["verdict"] == "inconclusive":
+        assert fig2["why"].startswith("open, one size by design: Fig. 2's slice is one look at 60 ")
+        assert "80% power at the paper's effect would need" in fig2["why"]
     assert ps.save_stage_looks(results, rates, Session(config.load(
         "pimcts_aggregation", "paper"))) is None
 
@@ -542,6 +552,7 @@ def test_each_claim_says_why_it_is_decided_or_still_open():
     own = pd.DataFrame({"claim": ["g, B=1: loss"], "power_now": [0.2],
                         "games_per_cell_for_80": [5400], "cpu_hours_to_80": [28.76]})
     why = ps.why_open(last, own, sized).tolist()
+    assert why == ps.why_open(last, own, sized, one_size={}).tolist()
     assert why[0] == "decided: z reaches its boundary"
     assert why[1].startswith("not grown: z reaches its boundary") and "inconclusive" in why[1]
     assert why[2] == "decided against: z at or below minus its boundary"
@@ -551,3 +562,35 @@ def test_each_claim_says_why_it_is_decided_or_still_open():
     assert why[6].startswith("open, never grown: one more look would need 5,400 games a cell, "
                              "28.8 CPU-hours")
     assert why[7].startswith("no look")
+
+
+def test_a_claim_played_at_one_size_says_so_and_what_power_would_cost():
+    """Fig. 2's slice is one look (B = 10,000, not a staged budget): an open claim there says
+    it was played at one size and prices 80% power on its own cells at that budget; a claim
+    z settles keeps "decided", one without a stated size says it has none, and a claim still
+    being played ("not run") has no look yet."""
+    cells = {("olmcts", 1, "none"): ([0, 1] * 30, 2.0),
+             ("pimcts", 10, "TotalVisits"): ([1, 0, 1, 1] * 15, 4.0)}
+    results = _results(cells).assign(budget=10)
+    claim = _claim("g, B=10: gain", 0.25, (-0.05, 0.55), 60, n_for_80_power=130)
+    prices = ps.one_size_prices([claim], results, {"g": 1}, block_size=12)
+    # 130 games in whole blocks of 12 (6 deals of 2 seats): 132; each cell grows by 72 games
+    # at its own cost, all seats (focus seat plus one OL-MCTS opponent at 2.0 s)
+    assert prices == {claim.claim: {"games": 60, "need": 132,
+                                    "hours": pytest.approx(72 * (4.0 + 2.0 + 2.0 + 2.0) / 3600)}}
+    assert ps.one_size_prices([claim], results, {"g": 10}, block_size=12) == {}  # staged there
+    rows = [("g, B=10: gain", "inconclusive", True, False),
+            ("g, B=10: gain", "match", True, False),
+            ("g, B=10: gain", "not run", None, None)]
+    last = pd.DataFrame([(c, v, "60", 1.0, r, a) for c, v, r, a in rows],
+                        columns=["claim", "verdict", "looks", "z", "reaches_it", "against"])
+    why = ps.why_open(last, pd.DataFrame(), [claim], prices).tolist()
+    assert why[0] == ("open, one size by design: Fig. 2's slice is one look at 60 games a cell, "
+                      "sized before its games were played (docs/tag_agents.md, \"The second look, "
+                      "as made\"); 80% power at the paper's effect would need 132 games a cell, "
+                      "0.2 CPU-hours more")
+    assert why[1] == "decided: z reaches its boundary"
+    assert why[2].startswith("no look")
+    unsized = {claim.claim: {"games": 60, "need": None, "hours": None}}
+    assert ps.why_open(last.iloc[:1], pd.DataFrame(), [claim], unsized)[0].endswith(
+        "; the claim has no power at a stated size")

@@ -304,8 +304,11 @@ def plans(played: pd.DataFrame, cfg, record: pd.DataFrame | None = None) -> dict
     results = played[played["budget"] == played["game"].map(lambda g: pimcts_analysis.main_budget(cfg, g))]
     costs, per_cell = game_costs(results, planned_games(cfg)), cell_costs(results)
     done = results[results["game"].isin(costs[costs["complete"]]["game"])]
-    claims = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
-                                 pimcts_analysis.claim_runs(done, cfg))
+    built = pimcts_claims.build(done, pimcts_analysis.win_rates(done),
+                                pimcts_analysis.claim_runs(done, cfg))
+    # only the claims at the budgets ``done`` holds: a Fig. 2 row built on no games would
+    # otherwise be priced with its game's Fig. 1 cells
+    claims = [claim for claim, _, _ in per_game_claims(built, done)]
     cells, selected, taken_together, taken_own = {}, {}, {}, {}
     for claim, (game, _), table in per_game_claims(claims, done):
         cells[claim.claim] = claim_cells(claim, table)
@@ -318,7 +321,47 @@ def plans(played: pd.DataFrame, cfg, record: pd.DataFrame | None = None) -> dict
             "own": looks(claims, costs, int(cfg["block_size"]), cells, per_cell, selected, taken_own)}
 
 
-def why_open(last: pd.DataFrame, own: pd.DataFrame, claims: list[Claim]) -> pd.Series:
+def one_size_prices(claims: list[Claim], results: pd.DataFrame, staged: dict[str, int],
+                    block_size: int) -> dict:
+    """{claim text: {"games", "need", "hours"}} for each per-game claim at a budget played at one
+    size (``staged``: game -> the budget its stages grew; the others, Fig. 2's slice at
+    B = 10,000, are one look, sized before its games were played): the games its cells hold (the fewest of
+    ``claim_cells``), the games a cell 80% power at the paper's effect needs
+    (``Claim.n_for_80_power`` in whole blocks; None where the claim has none) and the CPU-hours
+    growing its cells there would add (``cell_costs`` at that budget). ``why_open`` says it."""
+    out = {}
+    for claim, (game, budget), table in per_game_claims(claims, results):
+        if staged.get(game) == budget:
+            continue
+        cells = claim_cells(claim, table)
+        held = {c: int(table[c].notna().sum()) for c in cells}
+        entry = {"games": min(held.values()), "need": None, "hours": None}
+        need = claim.n_for_80_power
+        if need is not None and np.isfinite(need) and need > 0:
+            played = results[(results["game"] == game) & (results["budget"] == budget)]
+            price = cell_costs(played).set_index("cell")["cpu_s_per_game"]
+            cap = blocks_of(need, int(played["players"].iloc[0]), block_size)
+            entry["need"] = cap
+            entry["hours"] = sum(max(cap - held[c], 0) * float(price[c]) for c in cells) / 3600
+        out[claim.claim] = entry
+    return out
+
+
+def _one_size_reason(entry: dict, settled: bool) -> str:
+    """``why_open``'s sentence for a claim at a budget played at one size (``one_size_prices``)."""
+    text = (f"{'' if settled else 'open, '}one size by design: Fig. 2's slice is one look at "
+            f"{entry['games']:,} games a cell, sized before its games were played (docs/tag_agents.md, "
+            "\"The second look, as made\")")
+    if entry["need"] is None:
+        return text + "; the claim has no power at a stated size"
+    if settled:
+        return text
+    return (text + f"; 80% power at the paper's effect would need {entry['need']:,} games a "
+            f"cell, {entry['hours']:.1f} CPU-hours more")
+
+
+def why_open(last: pd.DataFrame, own: pd.DataFrame, claims: list[Claim],
+             one_size: dict | None = None) -> pd.Series:
     """Why each claim of ``last`` (``pimcts_looks.last_looks``) is decided or still open at its
     last look, one sentence a row, for the report (issue 56: no claim inconclusive for want of
     power unless the plan says why). The design decides on z, the claims table on each claim's
@@ -328,14 +371,20 @@ def why_open(last: pd.DataFrame, own: pd.DataFrame, claims: list[Claim]) -> pd.S
     boundary, or was never grown: the looks fund the cheapest open claims first within the
     rerun's CPU-hours, and the planner's price of one more look, from ``own`` (``plans``'
     own-cells ``looks``, on the games played now), says what it would cost.
-    ``claims``: the claims ``last`` reads (a claim without ``n_for_80_power`` has no size)."""
+    ``claims``: the claims ``last`` reads (a claim without ``n_for_80_power`` has no size).
+    ``one_size`` (``one_size_prices``): the claims at a budget played at one size, which no
+    look grows; unless z settles them, their row says so and what power would cost."""
     price = own.set_index("claim") if len(own) else pd.DataFrame()
     sized = {c.claim for c in claims if c.n_for_80_power is not None and np.isfinite(c.n_for_80_power)}
     reasons = []
     for row in last.itertuples():
         plan = price.loc[row.claim] if row.claim in price.index else None
         settled = row.verdict in ("match", "mismatch")
-        if row.reaches_it is True:
+        fixed = (one_size or {}).get(row.claim)
+        if (fixed is not None and row.verdict != "not run"
+                and not (settled and (row.reaches_it is True or row.against is True))):
+            reasons.append(_one_size_reason(fixed, settled))
+        elif row.reaches_it is True:
             reasons.append("decided: z reaches its boundary" if settled else
                            "not grown: z reaches its boundary, but the claim's own test (its "
                            "stated size, or Holm over its cells) stays inconclusive")
@@ -363,8 +412,9 @@ def save_stage_looks(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.
     """The staged design's reading of the claims (``pimcts_looks.last_looks``: each per-game
     claim's z against the boundary of its last look, the looks after stage 1 as
     ``pimcts_tag_looks.csv`` records them) and why it is decided or still open
-    (``why_open``: for a claim never grown, what one more look would cost),
-    saved as ``claims_stage_looks``, for a preset whose cells grow in stages (per-cell caps,
+    (``why_open``: for a claim never grown, what one more look would cost; for a Fig. 2 row,
+    played at one size, what 80% power would cost, ``one_size_prices``), saved as
+    ``claims_stage_looks``, for a preset whose cells grow in stages (per-cell caps,
     ``games_per_cell_by_cell``: the ``tag`` rerun); None for a preset that plays one size."""
     from infosets.papers import pimcts_analysis, pimcts_claims
 
@@ -375,7 +425,8 @@ def save_stage_looks(results: pd.DataFrame, rates: pd.DataFrame, session) -> pd.
     record = recorded_looks()
     frame = last_looks(records, results, staged, record)
     frame["why"] = why_open(
-        frame, plans(results, session.cfg, record)["own"], records)
+        frame, plans(results, session.cfg, record)["own"], records,
+        one_size_prices(records, results, staged, int(session.cfg["block_size"])))
     session.save_table(frame, "claims_stage_looks",
                        paper_ref="ours: the staged design's last looks (docs/tag_agents.md)")
     return frame
