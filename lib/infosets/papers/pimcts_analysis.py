@@ -668,10 +668,11 @@ def save_cpu_hours(session) -> pd.DataFrame:
 
 def staged_costs(results: pd.DataFrame, cfg, recorded_cpu_s: float) -> pd.DataFrame:
     """Per (game, budget) of a staged run (the ``tag`` rerun), its plan and what it spent: tasks
-    and games played; ``planned_cpu_h``, every task of the preset priced as the stage planner
-    priced them, from stage 1's cells (``pimcts_costs.tag_task_plan`` on the rows of the first
-    ``pimcts_looks.FIRST_STAGE`` games a cell at each game's Fig. 1 budget; Fig. 2's budget
-    scaled from Fig. 1's, whatever it has played since);
+    and games played; ``planned_cpu_h``, every task of the preset priced at stage 1's costs,
+    as the second look's planner priced them (``pimcts_costs.tag_task_plan`` on the rows of the
+    first ``pimcts_looks.FIRST_STAGE`` games a cell at each game's Fig. 1 budget; Fig. 2's budget
+    scaled from Fig. 1's, whatever it has played since; the third look priced from the cells of
+    stage 2, so its growth here is at stage 1's prices, not its own);
     ``focus_cpu_h``, the focus seats' CPU the rows record; ``spent_cpu_h``, all seats, each
     game's OL-MCTS opponents at its control's focus CPU (the rows record the focus seat only),
     scaled so that the games add up to ``recorded_cpu_s``, the table's recorded total. A TOTAL
