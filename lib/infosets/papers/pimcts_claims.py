@@ -513,6 +513,11 @@ def _named_mean(table: pd.DataFrame, named: list[int], aggregation: str) -> pd.S
     return table[[f"D={d} {aggregation}" for d in named]].mean(axis=1, skipna=False)
 
 
+def _p_text(p: float) -> str:
+    """A p-value as a claim's note prints it (NaN when a cell has fewer than two pairs)."""
+    return "n/a" if p is None or p != p else f"{p:.3f}"
+
+
 def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
     """Poker at the higher budget (Fig. 2), at every grid D in 100-500: PI-MCTS (TotalVisits)
     exceeds the OL-MCTS baseline at every such D and surpasses IS-MCTS at every such D
@@ -541,7 +546,9 @@ def poker_claims(table: pd.DataFrame, game: str, budget: int) -> list[Claim]:
                      test=f"one-sided paired t at each grid D in 100-500 ({named}), "
                           "intersection-union",
                      power=power, n_for_80_power=need,
-                     note=f"ours: the weakest, D={named[weakest]} TotalVisits minus {other}; "
+                     note=f"ours: the weakest, D={named[weakest]} TotalVisits minus {other}, "
+                          f"one-sided p {_p_text(tests[weakest][1])}, each D's to be <= {ALPHA:g} "
+                          f"(the interval is that D's two-sided 95%); "
                           f"effect {effect:.2f} assumed; {missing}")
 
     out.append(at_every_d(f"{game}, B={budget}: PI-MCTS (TotalVisits) exceeds the baseline at "
