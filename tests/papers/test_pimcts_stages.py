@@ -364,6 +364,7 @@ def test_the_tag_report_reads_its_committed_games_at_their_last_looks(monkeypatc
     assert not planned["plan"]["own"]["claim"].str.contains("B=10000").any()
     fig2 = frame.set_index("claim").loc["hearts, B=10000: PI-MCTS beats OL-MCTS by 10%"]
     assert fig2["games_per_cell"] == 60 and fig2["looks"] == "60"
+    assert "still being played" not in fig2["why"]
     if fig2["verdict"] == "inconclusive":
         assert fig2["why"].startswith("open, one size by design: Fig. 2's slice is one look at 60 ")
         assert "80% power at the paper's effect would need" in fig2["why"]
@@ -575,9 +576,10 @@ def test_a_claim_played_at_one_size_says_so_and_what_power_would_cost():
     claim = _claim("g, B=10: gain", 0.25, (-0.05, 0.55), 60, n_for_80_power=130)
     prices = ps.one_size_prices([claim], results, {"g": 1}, block_size=12)
     # 130 games in whole blocks of 12 (6 deals of 2 seats): 132; each cell grows by 72 games
-    # at its own cost, all seats (focus seat plus one OL-MCTS opponent at 2.0 s)
+    # at its own cost, all seats: its focus seat plus one OL-MCTS opponent at the control's 2.0 s
+    control, pimcts = 2.0 + 2.0, 4.0 + 2.0
     assert prices == {claim.claim: {"games": 60, "need": 132,
-                                    "hours": pytest.approx(72 * (4.0 + 2.0 + 2.0 + 2.0) / 3600)}}
+                                    "hours": pytest.approx(72 * (control + pimcts) / 3600)}}
     assert ps.one_size_prices([claim], results, {"g": 10}, block_size=12) == {}  # staged there
     rows = [("g, B=10: gain", "inconclusive", True, False),
             ("g, B=10: gain", "match", True, False),
