@@ -308,9 +308,10 @@ def plans(played: pd.DataFrame, cfg, record: pd.DataFrame | None = None) -> dict
                                 pimcts_analysis.claim_runs(done, cfg))
     # only the claims at the budgets ``done`` holds: a Fig. 2 row built on no games would
     # otherwise be priced with its game's Fig. 1 cells
-    claims = [claim for claim, _, _ in per_game_claims(built, done)]
+    per_game = list(per_game_claims(built, done))
+    claims = [claim for claim, _, _ in per_game]
     cells, selected, taken_together, taken_own = {}, {}, {}, {}
-    for claim, (game, _), table in per_game_claims(claims, done):
+    for claim, (game, _), table in per_game:
         cells[claim.claim] = claim_cells(claim, table)
         taken_together[claim.claim] = taken_sizes(game, tuple(table.columns), record)
         taken_own[claim.claim] = taken_sizes(game, cells[claim.claim], record)
@@ -330,9 +331,8 @@ def one_size_prices(claims: list[Claim], results: pd.DataFrame, staged: dict[str
     (``Claim.n_for_80_power`` in whole blocks; None where the claim has none) and the CPU-hours
     growing its cells there would add (``cell_costs`` at that budget). ``why_open`` says it."""
     out = {}
-    for claim, (game, budget), table in per_game_claims(claims, results):
-        if staged.get(game) == budget:
-            continue
+    one_size = results["budget"] != results["game"].map(staged)  # no table built for the others
+    for claim, (game, budget), table in per_game_claims(claims, results[one_size]):
         cells = claim_cells(claim, table)
         held = {c: int(table[c].notna().sum()) for c in cells}
         entry = {"games": min(held.values()), "need": None, "hours": None}
