@@ -391,6 +391,11 @@ def test_the_tag_report_states_the_plan_and_the_spent_cpu_per_game():
     total = table[table["game"] == "TOTAL"].iloc[0]
     assert total["spent_cpu_h"] == pytest.approx(10.0)  # the recorded 36,000 CPU-s
     assert total["tasks"] == results["task_id"].nunique() and total["games"] == len(results)
+    # The notebook gets the runner's frame, which has no task_id column (only the committed
+    # parquet does): the first complete run's report failed on it (KeyError 'task_id').
+    runner_frame = results.drop(columns="task_id")
+    pd.testing.assert_frame_equal(
+        pimcts_analysis.staged_costs(runner_frame, cfg, recorded_cpu_s=36_000.0), table)
     played = games[games["games"] > 0]
     assert (played["spent_cpu_h"] > 0).all() and (played["focus_cpu_h"] > 0).all()
 

@@ -666,6 +666,9 @@ def save_cpu_hours(session) -> pd.DataFrame:
     return frame
 
 
+TASK_COLUMNS = ["game", "budget", "agent", "D", "aggregation", "block"]  # one tournament task
+
+
 def staged_costs(results: pd.DataFrame, cfg, recorded_cpu_s: float) -> pd.DataFrame:
     """Per (game, budget) of a staged run (the ``tag`` rerun), its plan and what it spent: tasks
     and games played; ``planned_cpu_h``, every task of the preset priced at stage 1's costs,
@@ -688,7 +691,10 @@ def staged_costs(results: pd.DataFrame, cfg, recorded_cpu_s: float) -> pd.DataFr
     seats = results["cpu_seconds"] + ((results["players"] - 1) * control).fillna(0.0)
     scale = recorded_cpu_s / float(seats.sum()) if float(seats.sum()) > 0 else float("nan")
     by = results.assign(all_seats=seats * scale).groupby(["game", "budget"], sort=False)
-    played = pd.DataFrame({"tasks": by["task_id"].nunique(), "games": by.size(),
+    # A task is one block of one cell (``pimcts_aggregation.tournament_tasks``); the runner's
+    # frame has no ``task_id`` column (only the committed parquet does), so count the blocks.
+    tasks = results.drop_duplicates(TASK_COLUMNS).groupby(["game", "budget"], sort=False).size()
+    played = pd.DataFrame({"tasks": tasks, "games": by.size(),
                            "focus_cpu_h": by["cpu_seconds"].sum() / 3600,
                            "spent_cpu_h": by["all_seats"].sum() / 3600})
     frame = (plan / 3600).rename("planned_cpu_h").to_frame().join(played)  # the preset's order

@@ -251,7 +251,7 @@ def merged_caps(caps: pd.DataFrame, current: dict | None) -> dict:
 def preset_entry(caps: pd.DataFrame, current: dict | None = None) -> str:
     """``merged_caps`` as the ``tag`` preset's line ``games_per_cell_by_cell: {game: {cell:
     games}}`` (flow style), to replace the preset's line when the plan is adopted
-    (docs/tag_agents.md, "What is left"): the caps it holds (``current``) stay, the funded
+    (docs/tag_agents.md, "Stage looks and caps"): the caps it holds (``current``) stay, the funded
     ones grow."""
     by_game = merged_caps(caps, current)
     return f"games_per_cell_by_cell: {json.dumps(by_game) if by_game else 'null'}"
