@@ -118,14 +118,14 @@ def test_worlds_are_uniform_over_the_consistent_deals(mode):
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
     "known limitation of games/history_replay.py's chain: late in a deal most unseen deal "
-    "steps hold cards already played, so few of its moves change a hand (2026-11-29: chi-square "
-    "/ dof about 25 at thin 8, before and after the chain's block moves). Spades no longer "
-    "reaches the chain (games/spades/worlds.py since 2026-11-29); skat, crazy_eights, go_fish, "
-    "gin_rummy and any game without a sampler of its own still do"))
+    "steps hold cards already played, so few of its moves change a hand (chi-square / dof about "
+    "25 at thin 8, with or without the chain's block moves). Spades no longer reaches the chain "
+    "(games/spades/worlds.py is its exact sampler); skat, crazy_eights, go_fish, gin_rummy and "
+    "any game without a sampler of its own still do"))
 def test_the_replay_chain_is_uniform_over_the_consistent_deals_late_in_a_deal():
-    """The generic replay chain, which ``determinizers.sampler_for`` served spades with until
-    2026-11-29 (tests/games/spades/test_spades_worlds.py checks the exact sampler that replaced it on
-    this state), against the enumeration of every deal consistent with the player's view (the
+    """The generic replay chain, which ``determinizers.sampler_for`` once served spades with
+    (tests/games/spades/test_spades_worlds.py checks the exact sampler that replaced it on this
+    state), against the enumeration of every deal consistent with the player's view (the
     state of the test above: 120 deals)."""
     from infosets.games.history_replay import ReplayDeterminizer
 
