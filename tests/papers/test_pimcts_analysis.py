@@ -134,3 +134,20 @@ def test_a_panel_whose_cells_grew_unevenly_gives_the_range_of_games(figure_sessi
     session.cfg = config.load("pimcts_aggregation", "default")
     fig = analysis.plot_win_rate_vs_d(rates, session, 100, "w", "Fig. 1")
     assert fig.axes[0].get_title() == "tic_tac_toe (n=20\u20133504/cell)"
+
+
+def test_a_preset_with_no_game_beyond_the_paper_says_so_and_saves_no_empty_table(capsys):
+    """The tag rerun plays only the paper's games: its report showed an empty DataFrame where
+    the beyond-the-paper gains go. Now one line says why there is no table, and none is saved."""
+    saved = {}
+
+    class Session:
+        cfg = config.load("pimcts_aggregation", "tag")
+
+        def save_table(self, frame, name, paper_ref=""):
+            saved[name] = frame
+
+    paper_only = pd.DataFrame({"game": ["hearts", "tic_tac_toe"]})
+    assert analysis.save_beyond_paper(paper_only, Session()) is None
+    assert saved == {}
+    assert "no game beyond the paper's twelve" in capsys.readouterr().out

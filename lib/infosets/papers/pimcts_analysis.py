@@ -561,9 +561,14 @@ def gain_table(results: pd.DataFrame, cfg, games) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["game", "budget", "cell", "gain", "lo", "hi", "n", "p_holm"])
 
 
-def save_beyond_paper(results: pd.DataFrame, session) -> pd.DataFrame:
-    """The games beyond the paper's twelve: their paired gains, in a table of their own."""
+def save_beyond_paper(results: pd.DataFrame, session) -> pd.DataFrame | None:
+    """The games beyond the paper's twelve: their paired gains, in a table of their own; None,
+    with a line saying so, for a preset that plays none of them (the ``tag`` rerun)."""
     games = [g for g in dict.fromkeys(results["game"]) if not is_paper_game(g)]
+    if not games:
+        print("This preset plays no game beyond the paper's twelve (Leduc and Kuhn run at the "
+              "default and paper presets): no table at this preset.")
+        return None
     frame = gain_table(results, session.cfg, games)
     session.save_table(frame, "beyond_paper_gains", paper_ref="(beyond the paper)")
     return frame
